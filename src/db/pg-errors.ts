@@ -1,0 +1,28 @@
+import type { ErrorCode } from '../http/errors.ts';
+
+/** The one place that turns database failures into HTTP: by SQLSTATE, or by network error for an unreachable server. */
+const BY_SQLSTATE: Record<string, { status: number; code: ErrorCode; detail: string }> = {
+  '23505': { status: 409, code: 'conflict', detail: 'A record with that value already exists' },
+  '23503': { status: 409, code: 'conflict', detail: 'The record is referenced by, or refers to, a missing record' },
+  '22P02': { status: 400, code: 'invalid_body', detail: 'A value has the wrong format' },
+  '22001': { status: 400, code: 'invalid_body', detail: 'A value is too long' },
+  '23514': { status: 400, code: 'invalid_body', detail: 'A value is out of its allowed range' },
+  '23502': { status: 400, code: 'invalid_body', detail: 'A required value is missing' },
+  '40001': { status: 409, code: 'conflict', detail: 'Concurrent update; retry the request' },
+  '40P01': { status: 409, code: 'conflict', detail: 'Concurrent update; retry the request' },
+};
+
+const UNAVAILABLE = { status: 503, code: 'database_unavailable' as ErrorCode, detail: 'The database is unavailable; retry shortly' };
+const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+
+export function problemFromDatabaseError(err: { code?: string; message?: string }) {
+  const code = err.code ?? '';
+  if (BY_SQLSTATE[code]) return BY_SQLSTATE[code];
+  // 08: connection exception; 53: insufficient resources; 57P0x: server shutting down; 57014: statement timeout.
+  if (/^(08|53|57P0)/.test(code) || code === '57014' || NETWORK.has(code)) return UNAVAILABLE;
+  const msg = err.message ?? '';
+  if (/timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout|Client has encountered a connection error/i.test(msg)) {
+    return UNAVAILABLE;
+  }
+  return undefined;
+}

@@ -1,0 +1,143 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/db.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newObjectId } from '../lib/object-id.ts';
+import { findSessionPrincipal, type SessionPrincipal } from '../modules/users/sessions.repo.ts';
+import { AppError } from './errors.ts';
+
+export const ISSUER = 'showsuite';
+export const AUDIENCE = 'showsuite-api';
+export const ACCESS_COOKIE = 'service';
+export const REFRESH_COOKIE = 'serviceRefresh';
+const DAY = 86_400;
+export const ACCESS_TTL_SEC = DAY;
+export const INTEGRATION_TTL_SEC = 90 * DAY;
+export const REFRESH_TTL_SEC = 7 * DAY;
+
+export interface Principal {
+  id: string;
+  username: string;
+  role: 'user' | 'admin' | 'integration';
+  sid: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+interface AccessClaims {
+  sub: string;
+  sid: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export const accessTtlFor = (role: string) => (role === 'integration' ? INTEGRATION_TTL_SEC : ACCESS_TTL_SEC);
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+export const newRefreshToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * Access tokens and the session check behind them. A verified token still needs a live session; each node
+ * trusts a checked session for `sessionCacheSec` (≤ 60 s), which bounds how late a logout reaches it.
+ */
+export class Auth {
+  readonly #sign: (payload: Record<string, unknown>) => string;
+  readonly #verify: (token: string) => AccessClaims;
+  readonly #sessions = new Map<string, { until: number; principal: SessionPrincipal | undefined }>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {
+    this.#sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256', iss: ISSUER, aud: AUDIENCE });
+    this.#verify = createVerifier({
+      key: config.jwtSecret,
+      algorithms: ['HS256'],
+      allowedIss: ISSUER,
+      allowedAud: AUDIENCE,
+      requiredClaims: ['sub', 'sid', 'exp', 'iat', 'jti'],
+      cache: 10_000,
+      clockTimestamp: undefined,
+    }) as (token: string) => AccessClaims;
+  }
+
+  signAccess(userId: string, sid: string, role: string): string {
+    const iat = Math.floor(this.clock.now() / 1000);
+    return this.#sign({ sub: userId, sid, jti: newObjectId(), iat, exp: iat + accessTtlFor(role) });
+  }
+
+  /** The claims of a well-signed, unexpired token of ours; undefined for anything else. */
+  verifyAccess(token: string): AccessClaims | undefined {
+    try {
+      const claims = this.#verify(token);
+      return claims.exp * 1000 > this.clock.now() ? claims : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async principalFromToken(token: string): Promise<Principal | undefined> {
+    const claims = this.verifyAccess(token);
+    if (!claims) return undefined;
+    const now = this.clock.now();
+    let cached = this.#sessions.get(claims.sid);
+    if (!cached || cached.until <= now) {
+      const principal = await findSessionPrincipal(this.db.kysely, claims.sid);
+      if (this.#sessions.size > 50_000) this.#sessions.clear();
+      cached = { until: now + this.config.limits.sessionCacheSec * 1000, principal };
+      this.#sessions.set(claims.sid, cached);
+    }
+    const p = cached.principal;
+    if (!p || p.id !== claims.sub) return undefined;
+    return { id: p.id, username: p.username, role: p.role as Principal['role'], sid: claims.sid };
+  }
+
+  /** This node learns of an ended session at once; the others within sessionCacheSec. */
+  forgetSession(sid: string) {
+    this.#sessions.delete(sid);
+  }
+  forgetAllSessions() {
+    this.#sessions.clear();
+  }
+
+  /** The bearer header wins over the cookie. */
+  static tokenFrom(request: FastifyRequest): { token: string; via: 'header' | 'cookie' } | undefined {
+    const h = request.headers.authorization;
+    if (h) {
+      const m = /^Bearer\s+(\S+)$/i.exec(h);
+      return m ? { token: m[1]!, via: 'header' } : undefined;
+    }
+    const c = request.cookies?.[ACCESS_COOKIE];
+    return c ? { token: c, via: 'cookie' } : undefined;
+  }
+
+  /** onRequest hook of the authenticated scope. */
+  authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
+    const found = Auth.tokenFrom(request);
+    const principal = found && (await this.principalFromToken(found.token));
+    if (!principal) {
+      throw new AppError(401, 'unauthorized', found ? 'The access token is invalid, expired or its session has ended' : 'Send Authorization: Bearer <token> or the service cookie');
+    }
+    request.principal = principal;
+  };
+}
+
+export function requireRole(request: FastifyRequest, role: Principal['role']): Principal {
+  const p = request.principal;
+  if (!p) throw new AppError(401, 'unauthorized', 'Authentication required');
+  if (p.role !== role) throw new AppError(403, 'forbidden', `Only role ${role} may do this`);
+  return p;
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  const p = request.principal;
+  if (!p) throw new AppError(401, 'unauthorized', 'Authentication required');
+  return p;
+}

@@ -1,0 +1,56 @@
+import type { Redis } from 'ioredis';
+
+/** Windowed counters for rate limits: shared through Redis when configured, else per process. */
+export interface Counters {
+  /** Adds one to `key` in a window of `windowMs` that starts with the first hit. */
+  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  peek(key: string): Promise<{ count: number; resetMs: number }>;
+  clear(key: string): Promise<void>;
+}
+
+export class MemoryCounters implements Counters {
+  readonly #map = new Map<string, { count: number; resetAt: number }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(key: string, windowMs: number) {
+    const t = this.now();
+    let e = this.#map.get(key);
+    if (!e || e.resetAt <= t) {
+      if (this.#map.size > 100_000) this.#sweep(t);
+      e = { count: 0, resetAt: t + windowMs };
+      this.#map.set(key, e);
+    }
+    e.count++;
+    return { count: e.count, resetMs: e.resetAt - t };
+  }
+  async peek(key: string) {
+    const t = this.now();
+    const e = this.#map.get(key);
+    return e && e.resetAt > t ? { count: e.count, resetMs: e.resetAt - t } : { count: 0, resetMs: 0 };
+  }
+  async clear(key: string) {
+    this.#map.delete(key);
+  }
+  #sweep(t: number) {
+    for (const [k, e] of this.#map) if (e.resetAt <= t) this.#map.delete(k);
+  }
+}
+
+const HIT = `local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return {c, redis.call('PTTL', KEYS[1])}`;
+
+export class RedisCounters implements Counters {
+  constructor(private readonly redis: Redis, private readonly prefix = 'showsuite:rl:') {}
+  async hit(key: string, windowMs: number) {
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs)) as [number, number];
+    return { count, resetMs: Math.max(ttl, 0) };
+  }
+  async peek(key: string) {
+    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+    return { count: Number(count ?? 0), resetMs: Math.max(ttl, 0) };
+  }
+  async clear(key: string) {
+    await this.redis.del(this.prefix + key);
+  }
+}

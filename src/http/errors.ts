@@ -1,0 +1,140 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { problemFromDatabaseError } from '../db/pg-errors.ts';
+
+/** The closed catalogue of machine words a client may see in `code`. */
+export const ERROR_CODES = {
+  invalid_body: 'Invalid request body',
+  invalid_query: 'Invalid query parameters',
+  invalid_params: 'Invalid path parameters',
+  invalid_json: 'Malformed JSON',
+  invalid_credentials: 'Invalid credentials',
+  unauthorized: 'Authentication required',
+  forbidden: 'Forbidden',
+  csrf_rejected: 'Cross-site request rejected',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  conflict: 'Conflict',
+  precondition_failed: 'Precondition failed',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  idempotency_key_reused: 'Idempotency key reused',
+  rate_limited: 'Too many requests',
+  database_unavailable: 'Service unavailable',
+  internal: 'Internal server error',
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  instance?: string;
+  requestId?: string;
+  errors?: FieldError[];
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+export const forbidden = (detail: string) => new AppError(403, 'forbidden', detail);
+export const badRequest = (detail: string, errors?: FieldError[]) => new AppError(400, 'invalid_body', detail, errors);
+export const fieldError = (path: string, message: string, code: ErrorCode = 'invalid_body') =>
+  new AppError(400, code, `${path.slice(1) || 'request'}: ${message}`, [{ path, message }]);
+
+export function problem(status: number, code: ErrorCode, detail: string, extra: Partial<Problem> = {}): Problem {
+  return { type: `urn:showsuite:problem:${code}`, title: ERROR_CODES[code], status, detail, code, ...extra };
+}
+
+export function sendProblem(reply: FastifyReply, body: Problem, headers?: Record<string, string>) {
+  if (headers) reply.headers(headers);
+  if (body.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer realm="showsuite"');
+  return reply.code(body.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+const VALIDATION_CODE: Record<string, ErrorCode> = {
+  body: 'invalid_body',
+  querystring: 'invalid_query',
+  params: 'invalid_params',
+  headers: 'invalid_query',
+};
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Ajv errors → one `{ path, message }` per bad field, as JSON pointers from the part that was validated. */
+export function fieldErrorsFromAjv(errors: AjvError[]): FieldError[] {
+  const out = new Map<string, FieldError>();
+  for (const e of errors) {
+    let path = e.instancePath;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') {
+      path += `/${String(e.params.missingProperty)}`;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties') {
+      path += `/${String(e.params.additionalProperty)}`;
+      message = 'is not a known field';
+    } else if (e.keyword === 'format') {
+      message = e.params.format === 'email' ? 'must be an e-mail address' : `must be a valid ${String(e.params.format)}`;
+    }
+    if (!out.has(path)) out.set(path, { path: path || '/', message });
+  }
+  return [...out.values()];
+}
+
+export function errorHandler(error: FastifyError & { validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
+  const requestId = String(request.id);
+  if (error instanceof AppError) {
+    return sendProblem(reply, problem(error.status, error.code, error.detail, error.errors ? { errors: error.errors } : {}), error.headers);
+  }
+  if (error.validation) {
+    const code = VALIDATION_CODE[error.validationContext ?? 'body'] ?? 'invalid_body';
+    const errors = fieldErrorsFromAjv(error.validation as AjvError[]);
+    const detail = errors.map((e) => `${e.path.slice(1) || 'request'} ${e.message}`).join('; ');
+    return sendProblem(reply, problem(400, code, detail, { errors }));
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return sendProblem(reply, problem(415, 'unsupported_media_type', 'Request bodies must be application/json'));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return sendProblem(reply, problem(413, 'payload_too_large', 'Request body exceeds 1 MiB'));
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return sendProblem(reply, problem(400, 'invalid_json', 'The request body is not valid JSON'));
+  }
+  if (error.statusCode === 429) {
+    return sendProblem(reply, problem(429, 'rate_limited', error.message || 'Too many requests'));
+  }
+  const mapped = problemFromDatabaseError(error);
+  if (mapped) {
+    if (mapped.status >= 500) request.log.error({ err: error }, 'database unavailable');
+    return sendProblem(reply, problem(mapped.status, mapped.code, mapped.detail, mapped.status >= 500 ? { requestId } : {}));
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Framework-level client errors (bad headers, aborted bodies): safe to name, never internal details.
+    return sendProblem(reply, problem(error.statusCode, 'invalid_body', error.message));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, problem(500, 'internal', `Unexpected error; quote request id ${requestId}`, { requestId }));
+}

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../context.ts';
+import { AppError } from './errors.ts';
+import { problems } from './schemas.ts';
+
+const Status = Type.Object({ status: Type.String() });
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  app.get(
+    '/health',
+    { schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', security: [], response: { 200: Status } }, logLevel: 'warn' },
+    async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: { tags: ['operations'], summary: 'Readiness: 200 when the database answers, else 503', security: [], response: { 200: Status, ...problems() } },
+      logLevel: 'warn',
+    },
+    async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new AppError(503, 'database_unavailable', 'The database did not answer in time')), 3000);
+      });
+      try {
+        await Promise.race([ctx.db.ping(), timeout]);
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw new AppError(503, 'database_unavailable', 'The database is unavailable');
+      } finally {
+        clearTimeout(timer);
+      }
+      return { status: 'ready' };
+    },
+  );
+};

@@ -1,0 +1,54 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const ObjectId = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character lower-case hex identifier' });
+export const IdParams = Type.Object({ id: ObjectId }, { additionalProperties: false });
+export const DateTime = Type.String({ format: 'date-time' });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable machine word, e.g. invalid_body, not_found, conflict' }),
+    instance: Type.Optional(Type.String()),
+    requestId: Type.Optional(Type.String()),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details' },
+);
+
+const PROBLEM_TEXT: Record<number, string> = {
+  304: 'Not modified',
+  400: 'Invalid input; `errors` names each bad field',
+  401: 'Missing, invalid or expired credentials',
+  403: 'Not allowed',
+  404: 'Not found, or not visible to the caller',
+  405: 'Method not allowed',
+  409: 'Conflict with the current state',
+  412: 'If-Match does not match the current ETag',
+  413: 'Body larger than 1 MiB',
+  415: 'Body is not application/json',
+  422: 'Idempotency-Key reused with another body',
+  429: 'Rate limited; see Retry-After',
+  500: 'Unexpected error; the body carries a request id',
+  503: 'Database unavailable',
+};
+
+/** Problem responses for the listed statuses, as OpenAPI sees them (the error handler writes the bodies). */
+export function problems(...statuses: number[]): Record<number, unknown> {
+  const out: Record<number, unknown> = {};
+  for (const s of [...statuses, 500, 503]) {
+    out[s] = {
+      description: PROBLEM_TEXT[s] ?? 'Error',
+      content: { 'application/problem+json': { schema: Type.Ref('Problem') } },
+    };
+  }
+  return out;
+}
+
+export function json<T extends TSchema>(schema: T, description = 'OK') {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+export const NoContent = { description: 'No content', type: 'null' } as const;

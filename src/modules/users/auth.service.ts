@@ -1,0 +1,135 @@
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/db.ts';
+import { ACCESS_COOKIE, accessTtlFor, Auth, hashToken, newRefreshToken, REFRESH_COOKIE, REFRESH_TTL_SEC } from '../../http/auth.ts';
+import type { Counters } from '../../http/counters.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import type { Passwords } from '../../lib/passwords.ts';
+import { consumeRefreshToken, createSession, findRefreshToken, insertRefreshToken, revokeSession } from './sessions.repo.ts';
+import { findUserById, findUserByUsername, recordAudit, type UserRow } from './users.repo.ts';
+
+export interface Issued {
+  accessToken: string;
+  refreshToken: string | undefined;
+  role: string;
+}
+
+/** Login, refresh and logout: the rules of CONTRACT §2 that span users, sessions and rate limits. */
+export class AuthService {
+  constructor(
+    private readonly config: Config,
+    private readonly db: Db,
+    private readonly auth: Auth,
+    private readonly passwords: Passwords,
+    private readonly counters: Counters,
+    private readonly clock: Clock,
+  ) {}
+
+  async login(input: { username: string; password: string | undefined; ip: string; bearer: string | undefined }): Promise<{ user: UserRow; issued: Issued }> {
+    const actor = input.bearer ? await this.auth.principalFromToken(input.bearer) : undefined;
+    if (actor && actor.username.toLowerCase() !== input.username.toLowerCase()) {
+      return this.#impersonate(actor, input.username);
+    }
+    if (input.password === undefined) {
+      throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
+    }
+
+    const { loginFailures, loginFailureWindowSec } = this.config.limits;
+    const failKey = `login-fail:${input.ip}:${input.username.toLowerCase()}`;
+    const failures = await this.counters.peek(failKey);
+    if (failures.count >= loginFailures) throw tooManyFailures(failures.resetMs);
+
+    const user = await findUserByUsername(this.db.kysely, input.username);
+    const ok = await this.passwords.verify(user?.password_hash, input.password);
+    if (!ok || !user) {
+      const after = await this.counters.hit(failKey, loginFailureWindowSec * 1000);
+      if (after.count > loginFailures) throw tooManyFailures(after.resetMs);
+      throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    }
+    await this.counters.clear(failKey);
+    return { user, issued: await this.#startSession(user, null) };
+  }
+
+  async #impersonate(actor: { id: string; role: string }, username: string) {
+    if (actor.role !== 'admin') throw new AppError(403, 'forbidden', 'Only platform administrators may log in as another user');
+    const user = await findUserByUsername(this.db.kysely, username);
+    if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    const issued = await this.#startSession(user, actor.id);
+    await recordAudit(this.db.kysely, { actorId: actor.id, action: 'impersonate', subjectId: user.id });
+    return { user, issued };
+  }
+
+  async #startSession(user: UserRow, impersonatorId: string | null): Promise<Issued> {
+    const sid = newObjectId(this.clock.now());
+    const integration = user.role === 'integration';
+    const lifetimeSec = integration ? accessTtlFor(user.role) : REFRESH_TTL_SEC;
+    const refreshToken = integration ? undefined : newRefreshToken();
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await createSession(trx, { id: sid, userId: user.id, impersonatorId, expiresAt: new Date(this.clock.now() + lifetimeSec * 1000) });
+      if (refreshToken) {
+        await insertRefreshToken(trx, { tokenHash: hashToken(refreshToken), sessionId: sid, expiresAt: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) });
+      }
+    });
+    return { accessToken: this.auth.signAccess(user.id, sid, user.role), refreshToken, role: user.role };
+  }
+
+  /** Rotates a refresh token. A token presented twice ends its whole family (the session) for everyone. */
+  async refresh(refreshToken: string): Promise<Issued> {
+    const tokenHash = hashToken(refreshToken);
+    const next = newRefreshToken();
+    const result = await this.db.kysely.transaction().execute(async (trx) => {
+      const used = await consumeRefreshToken(trx, tokenHash);
+      if (!used) return undefined;
+      await insertRefreshToken(trx, { tokenHash: hashToken(next), sessionId: used.session_id, expiresAt: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) });
+      await trx.updateTable('sessions').set({ expires_at: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) }).where('id', '=', used.session_id).execute();
+      return used;
+    });
+    if (!result) {
+      const known = await findRefreshToken(this.db.kysely, tokenHash);
+      if (known?.used_at) {
+        await revokeSession(this.db.kysely, known.session_id);
+        this.auth.forgetSession(known.session_id);
+      }
+      throw new AppError(401, 'unauthorized', 'The refresh token is invalid, expired or already used');
+    }
+    const user = await findUserById(this.db.kysely, result.user_id);
+    if (!user) throw new AppError(401, 'unauthorized', 'The refresh token is invalid, expired or already used');
+    return { accessToken: this.auth.signAccess(user.id, result.session_id, user.role), refreshToken: next, role: user.role };
+  }
+
+  /** Ends the session named by the access token and/or the refresh token, whichever are presented. */
+  async logout(accessToken: string | undefined, refreshToken: string | undefined) {
+    const sids = new Set<string>();
+    const claims = accessToken ? this.auth.verifyAccess(accessToken) : undefined;
+    if (claims) sids.add(claims.sid);
+    if (refreshToken) {
+      const known = await findRefreshToken(this.db.kysely, hashToken(refreshToken));
+      if (known) sids.add(known.session_id);
+    }
+    for (const sid of sids) {
+      await revokeSession(this.db.kysely, sid);
+      this.auth.forgetSession(sid);
+    }
+  }
+
+  setCookies(reply: FastifyReply, issued: Issued) {
+    const secure = this.config.cookieSecure;
+    reply.setCookie(ACCESS_COOKIE, issued.accessToken, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: accessTtlFor(issued.role), secure });
+    if (issued.refreshToken) {
+      reply.setCookie(REFRESH_COOKIE, issued.refreshToken, { httpOnly: true, sameSite: 'strict', path: '/users', maxAge: REFRESH_TTL_SEC, secure });
+    }
+  }
+
+  clearCookies(reply: FastifyReply) {
+    const secure = this.config.cookieSecure;
+    reply.clearCookie(ACCESS_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure });
+    reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: 'strict', path: '/users', secure });
+  }
+}
+
+function tooManyFailures(resetMs: number) {
+  const retry = Math.max(1, Math.ceil(resetMs / 1000));
+  return new AppError(429, 'rate_limited', `Too many failed logins; retry in ${retry} s`, undefined, { 'Retry-After': String(retry) });
+}

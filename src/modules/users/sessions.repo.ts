@@ -1,0 +1,63 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+export interface SessionPrincipal {
+  id: string;
+  username: string;
+  role: string;
+}
+
+export async function createSession(db: Q, s: { id: string; userId: string; impersonatorId: string | null; expiresAt: Date }) {
+  await db
+    .insertInto('sessions')
+    .values({ id: s.id, user_id: s.userId, impersonator_id: s.impersonatorId, expires_at: s.expiresAt })
+    .execute();
+}
+
+/** The user behind a live session, or undefined when the session ended (logout, password change, reuse, expiry). */
+export function findSessionPrincipal(db: Q, sid: string): Promise<SessionPrincipal | undefined> {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['u.id', 'u.username', 'u.role'])
+    .where('s.id', '=', sid)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Q, sid: string) {
+  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', sid).where('revoked_at', 'is', null).execute();
+}
+
+export async function revokeUserSessions(db: Q, userId: string) {
+  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}
+
+export async function insertRefreshToken(db: Q, t: { tokenHash: string; sessionId: string; expiresAt: Date }) {
+  await db.insertInto('refresh_tokens').values({ token_hash: t.tokenHash, session_id: t.sessionId, expires_at: t.expiresAt }).execute();
+}
+
+/**
+ * Marks a refresh token used, in one conditional statement: of two concurrent uses only one succeeds.
+ * Returns its live session and user, or undefined when it was unknown, used, expired or its session ended.
+ */
+export function consumeRefreshToken(db: Q, tokenHash: string) {
+  return db
+    .updateTable('refresh_tokens as r')
+    .set({ used_at: sql`now()` })
+    .from('sessions as s')
+    .whereRef('s.id', '=', 'r.session_id')
+    .where('r.token_hash', '=', tokenHash)
+    .where('r.used_at', 'is', null)
+    .where('r.expires_at', '>', sql<Date>`now()`)
+    .where('s.revoked_at', 'is', null)
+    .returning(['r.session_id', 's.user_id', 's.expires_at'])
+    .executeTakeFirst();
+}
+
+export function findRefreshToken(db: Q, tokenHash: string) {
+  return db.selectFrom('refresh_tokens').select(['session_id', 'used_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}

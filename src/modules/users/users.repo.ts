@@ -1,0 +1,62 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, UsersTable } from '../../db/schema.ts';
+import type { Role, User } from './users.schemas.ts';
+
+type Q = Kysely<Database>;
+export type UserRow = Omit<Selectable<UsersTable>, 'secrets'>;
+
+const COLUMNS = ['id', 'username', 'password_hash', 'role', 'profile', 'version', 'created_at', 'updated_at'] as const;
+
+export function toUser(row: UserRow, memberships: { projects: string[]; groups: string[] } = { projects: [], groups: [] }): User {
+  const profile = row.profile as Record<string, unknown>;
+  const fullName = (profile.fullName as string | undefined) ?? ([profile.name, profile.lastName].filter(Boolean).join(' ') || undefined);
+  return {
+    ...(profile as Partial<User>),
+    ...(fullName ? { fullName } : {}),
+    _id: row.id,
+    role: row.role as Role,
+    username: row.username,
+    projects: memberships.projects,
+    groups: memberships.groups,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function findUserByUsername(db: Q, username: string) {
+  return db.selectFrom('users').select(COLUMNS).where(sql<string>`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+}
+
+export function findUserById(db: Q, id: string) {
+  return db.selectFrom('users').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export function insertUser(db: Q, u: { id: string; username: string; passwordHash: string; role: Role; profile: Record<string, unknown> }) {
+  return db
+    .insertInto('users')
+    .values({ id: u.id, username: u.username, password_hash: u.passwordHash, role: u.role, profile: JSON.stringify(u.profile), secrets: '{}' })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Merges the given profile fields in one statement, so concurrent edits of different fields both survive. */
+export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash?: string) {
+  return db
+    .updateTable('users')
+    .set({
+      profile: sql`profile || ${JSON.stringify(patch)}::jsonb`,
+      ...(passwordHash ? { password_hash: passwordHash } : {}),
+      version: sql`version + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function recordAudit(db: Q, e: { actorId: string | null; action: string; subjectId: string | null; detail?: Record<string, unknown> }) {
+  await db
+    .insertInto('audit_log')
+    .values({ actor_id: e.actorId, action: e.action, subject_id: e.subjectId, detail: JSON.stringify(e.detail ?? {}) })
+    .execute();
+}

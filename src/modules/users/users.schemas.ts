@@ -1,0 +1,139 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+
+export const ROLES = ['user', 'admin', 'integration'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const InviteSchema = Type.Object(
+  {
+    firstName: Type.Optional(Type.String({ maxLength: 200 })),
+    lastName: Type.Optional(Type.String({ maxLength: 200 })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    level: Type.Optional(Type.String({ maxLength: 50 })),
+  },
+  { $id: 'Invite', additionalProperties: false },
+);
+
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const Text = Type.String({ maxLength: 1000 });
+
+/** Fields a user may change on their own record through PATCH /users/me. */
+export const SelfEditable = {
+  name: Text,
+  lastName: Text,
+  fullName: Text,
+  phone: Type.String({ maxLength: 50 }),
+  companyName: Text,
+  country: Text,
+  address1: Text,
+  address2: Text,
+  city: Text,
+  region: Text,
+  zip: Type.String({ maxLength: 30 }),
+  preferences: Type.Object(
+    { hideBrandingIcon: Type.Optional(Type.Boolean()), hideLoadingLogo: Type.Optional(Type.Boolean()) },
+    { additionalProperties: false },
+  ),
+};
+
+/** Profile fields that exist on the record but are kept by the platform (payments, subscription, membership). */
+export const PlatformKept = {
+  projectNameURL: Text,
+  paymentsAccountId: Type.String(),
+  paymentsOnboardingDone: Type.Boolean(),
+  paymentsDetailsSubmitted: Type.Boolean(),
+  experimentalFeatures: Type.Boolean(),
+  paymentsCustomer: Type.Object({}, { additionalProperties: true }),
+  subscription: Type.Object({}, { additionalProperties: true }),
+  appliedTrial: Type.Boolean(),
+  administrators: Type.Array(ObjectId),
+  editors: Type.Array(ObjectId),
+  invites: Type.Array(Type.Ref('Invite')),
+};
+
+const opt = <T extends Record<string, any>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
+  };
+
+export const UserSchema = Type.Object(
+  {
+    _id: ObjectId,
+    role: Type.Union(ROLES.map((r) => Type.Literal(r))),
+    username: Type.String(),
+    ...opt(SelfEditable),
+    ...opt(PlatformKept),
+    projects: Type.Array(ObjectId),
+    groups: Type.Array(ObjectId),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'User', additionalProperties: false },
+);
+export type User = Static<typeof UserSchema>;
+
+export const LoginResponseSchema = Type.Object(
+  {
+    ...UserSchema.properties,
+    token: Type.String({ description: 'The access token (same as access_token)' }),
+    access_token: Type.String({ description: 'JWT access token' }),
+    message: Type.String(),
+  },
+  { $id: 'LoginResponse', additionalProperties: false },
+);
+
+export const LoginBody = Type.Object(
+  {
+    username: Type.Optional(Email),
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+  },
+  { additionalProperties: false },
+);
+export const LoginQuery = LoginBody;
+
+export const CreateUserBody = Type.Object(
+  {
+    username: Email,
+    password: Type.String({ minLength: 8, maxLength: 1024 }),
+    name: Type.Optional(Text),
+    lastName: Type.Optional(Text),
+    role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)))),
+  },
+  { additionalProperties: false },
+);
+
+/** Everything a client may send back from a fetched record; what it may actually change is checked in the handler. */
+export const PatchMeBody = Type.Object(
+  {
+    ...opt(SelfEditable),
+    ...opt(PlatformKept),
+    password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
+    currentPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+    role: Type.Optional(Type.String()),
+    username: Type.Optional(Type.String()),
+    projects: Type.Optional(Type.Array(Type.String())),
+    groups: Type.Optional(Type.Array(Type.String())),
+    // Server-kept and login-result fields: accepted and ignored so a fetched record can be sent back whole.
+    _id: Type.Optional(Type.String()),
+    __v: Type.Optional(Type.Unknown()),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+    configuredSecrets: Type.Optional(Type.Unknown()),
+    token: Type.Optional(Type.String()),
+    access_token: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const RefreshBody = Type.Object({ refresh_token: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+
+export const RefreshResponse = Type.Object(
+  {
+    message: Type.String(),
+    access_token: Type.String(),
+    token: Type.String(),
+    refresh_token: Type.String({ description: 'Also set as the serviceRefresh cookie' }),
+  },
+  { additionalProperties: false },
+);
