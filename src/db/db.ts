@@ -65,12 +65,14 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
 
 async function openPGlite(dataDir: string | undefined): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let dir: string | undefined;
   if (dataDir) {
     dir = join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
   }
-  const pglite = await PGlite.create(dir);
+  // pg_trgm backs the case-insensitive substring search on project names, as on the server.
+  const pglite = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm } });
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     engine: 'pglite',

@@ -42,7 +42,86 @@ export interface AuditLogTable {
   detail: Json;
 }
 
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+type Num = ColumnType<number, number | undefined, number>;
+
+export interface ProjectsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  namespace: Nullable<string>;
+  host_name: Nullable<string>;
+  project_type: Nullable<string>;
+  administrators: ColumnType<string[], string[] | undefined, string[]>;
+  editors: ColumnType<string[], string[] | undefined, string[]>;
+  data: Json;
+  secrets: Json<Record<string, string>>;
+  version: Generated<number>;
+  content_version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FloorsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  position: Num;
+  data: Json;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UnitsTable {
+  id: string;
+  project_id: string;
+  floor_id: Nullable<string>;
+  name: string;
+  position: Num;
+  availability: Generated<string>;
+  on_hold_expires_at: Nullable<Date | string>;
+  held_by: Nullable<string>;
+  data: Json;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LeadsTable {
+  id: string;
+  project_id: string;
+  data: Json;
+  created_at: Timestamp;
+}
+
+export interface GroupsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  namespace: Nullable<string>;
+  host_name: Nullable<string>;
+  administrators: ColumnType<string[], string[] | undefined, string[]>;
+  editors: ColumnType<string[], string[] | undefined, string[]>;
+  data: Json;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface GroupProjectsTable {
+  group_id: string;
+  project_id: string;
+  position: number;
+}
+
 export interface Database {
+  projects: ProjectsTable;
+  floors: FloorsTable;
+  units: UnitsTable;
+  leads: LeadsTable;
+  groups: GroupsTable;
+  group_projects: GroupProjectsTable;
   users: UsersTable;
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;

@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDb, type Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { Clock } from '../src/lib/clock.ts';
+import { newObjectId } from '../src/lib/object-id.ts';
+import { Passwords } from '../src/lib/passwords.ts';
+import { insertUser } from '../src/modules/users/users.repo.ts';
+import type { Role } from '../src/modules/users/users.schemas.ts';
+
+/** Which engine this run tests: TEST_DB=postgres or pglite (the default). */
+export const ENGINE = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+/** A database on the server where throwaway databases can be created. */
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
+export const TEST_PASSWORD = 'correct horse battery';
+
+/** Real configuration parsing, with fixed secrets and a cheap (still argon2id) hash cost for speed. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'showsuite-test-')),
+    JWT_SECRET: TEST_JWT_SECRET,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+    ...env,
+  });
+}
+
+export interface TestDb {
+  db: Db;
+  /** Connection URL of the throwaway database (postgres engine only). */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database for one test file: a throwaway PostgreSQL database, or an in-memory PGlite. */
+export async function openTestDb(opts: { migrate?: boolean } = {}): Promise<TestDb> {
+  if (ENGINE === 'pglite') {
+    const db = await openDb({});
+    if (opts.migrate !== false) await migrate(db);
+    return { db, url: undefined, drop: () => db.close() };
+  }
+  const name = `showsuite_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: url.toString(), poolSize: 10 });
+  if (opts.migrate !== false) await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The production app (same buildApp, same validation) over a throwaway database. */
+export async function buildTestApp(opts: { env?: Record<string, string>; clock?: Clock; testDb?: TestDb } = {}): Promise<TestApp> {
+  const testDb = opts.testDb ?? (await openTestDb());
+  const config = testConfig(opts.env);
+  const app = await buildApp({ config, db: testDb.db, logger: false, ...(opts.clock ? { clock: opts.clock } : {}) });
+  await app.ready();
+  return {
+    app,
+    db: testDb.db,
+    config,
+    async close() {
+      await app.close();
+      if (!opts.testDb) await testDb.drop();
+    },
+  };
+}
+
+const hasher = new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+
+export interface TestUser {
+  id: string;
+  username: string;
+  password: string;
+  role: Role;
+}
+
+/** Inserts a user directly (unique username per call). */
+export async function createUser(db: Db, opts: { role?: Role; username?: string; password?: string; profile?: Record<string, unknown> } = {}): Promise<TestUser> {
+  const username = opts.username ?? `user-${randomBytes(5).toString('hex')}@example.com`;
+  const password = opts.password ?? TEST_PASSWORD;
+  const role = opts.role ?? 'user';
+  const row = await insertUser(db.kysely, {
+    id: newObjectId(),
+    username,
+    passwordHash: await hasher.hash(password),
+    role,
+    profile: opts.profile ?? { name: 'Test', lastName: 'User' },
+  });
+  return { id: row.id, username, password, role };
+}
+
+/** Logs in through the real endpoint and returns the access token and cookies. */
+export async function login(app: FastifyInstance, user: { username: string; password: string }) {
+  const res = await app.inject({ method: 'POST', url: '/users/login', payload: { username: user.username, password: user.password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  const cookies = Object.fromEntries(res.cookies.map((c) => [c.name, c]));
+  return { token: body.access_token as string, body, cookies, refreshToken: cookies.serviceRefresh?.value as string | undefined };
+}
+
+/** A logged-in user: created and logged in; `auth` is the header to send. */
+export async function userWithToken(t: TestApp, opts: { role?: Role } = {}) {
+  const user = await createUser(t.db, opts);
+  const { token } = await login(t.app, user);
+  return { ...user, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  constructor(public t = Date.now()) {}
+  now() {
+    return this.t;
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
