@@ -22,6 +22,16 @@ import { SecretBox } from './lib/secret-box.ts';
 import { AuthService } from './modules/users/auth.service.ts';
 import { authRoutes } from './modules/users/auth.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { floorRoutes } from './modules/floors/floors.routes.ts';
+import { FloorSchema } from './modules/floors/floors.schemas.ts';
+import { groupRoutes } from './modules/groups/groups.routes.ts';
+import { GroupSchema } from './modules/groups/groups.schemas.ts';
+import { leadRoutes } from './modules/leads/leads.routes.ts';
+import { projectRoutes } from './modules/projects/projects.routes.ts';
+import { ProjectSchema } from './modules/projects/projects.schemas.ts';
+import { LeadSchema } from './modules/shared/fields.ts';
+import { unitRoutes } from './modules/units/units.routes.ts';
+import { UnitSchema } from './modules/units/units.schemas.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -50,8 +60,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
-  app.setValidatorCompiler(buildValidatorCompiler());
+  const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema];
+  for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas]) app.addSchema(schema);
+  app.setValidatorCompiler(buildValidatorCompiler(resourceSchemas));
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
@@ -120,6 +131,11 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', auth.authenticate);
     await authenticated.register(userRoutes, { ctx });
+    await authenticated.register(projectRoutes, { ctx });
+    await authenticated.register(floorRoutes, { ctx });
+    await authenticated.register(unitRoutes, { ctx });
+    await authenticated.register(groupRoutes, { ctx });
+    await authenticated.register(leadRoutes, { ctx });
   });
 
   for (const [url, methods] of methodsByUrl) {

@@ -3,7 +3,7 @@ import type { ErrorCode } from '../http/errors.ts';
 /** The one place that turns database failures into HTTP: by SQLSTATE, or by network error for an unreachable server. */
 const BY_SQLSTATE: Record<string, { status: number; code: ErrorCode; detail: string }> = {
   '23505': { status: 409, code: 'conflict', detail: 'A record with that value already exists' },
-  '23503': { status: 409, code: 'conflict', detail: 'The record is referenced by, or refers to, a missing record' },
+  '23503': { status: 400, code: 'invalid_body', detail: 'A value refers to a record that does not exist' },
   '22P02': { status: 400, code: 'invalid_body', detail: 'A value has the wrong format' },
   '22001': { status: 400, code: 'invalid_body', detail: 'A value is too long' },
   '23514': { status: 400, code: 'invalid_body', detail: 'A value is out of its allowed range' },

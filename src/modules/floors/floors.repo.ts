@@ -1,0 +1,79 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, FloorsTable } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+export type FloorRow = Selectable<FloorsTable> & { unit_ids: string[]; user_id: string; administrators: string[]; editors: string[] };
+
+/** `floor.units` is derived from the units' floor and position. */
+const unitIds = sql<string[]>`coalesce((select array_agg(u.id order by u.position, u.id) from units u where u.floor_id = f.id), '{}')`.as('unit_ids');
+const COLUMNS = ['f.id', 'f.project_id', 'f.name', 'f.position', 'f.data', 'f.version', 'f.created_at', 'f.updated_at'] as const;
+const MEMBERSHIP = ['p.user_id', 'p.administrators', 'p.editors'] as const;
+
+export function toFloor(row: Omit<FloorRow, 'user_id' | 'administrators' | 'editors'>): Record<string, unknown> {
+  return {
+    ...row.data,
+    _id: row.id,
+    project: row.project_id,
+    units: row.unit_ids,
+    name: row.name,
+    position: row.position,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The floor with its project's membership, for the access check, in one query. */
+export function findFloor(db: Q, id: string): Promise<FloorRow | undefined> {
+  return db
+    .selectFrom('floors as f')
+    .innerJoin('projects as p', 'p.id', 'f.project_id')
+    .select([...COLUMNS, ...MEMBERSHIP, unitIds])
+    .where('f.id', '=', id)
+    .executeTakeFirst();
+}
+
+export function listFloors(db: Q, projectId: string) {
+  return db.selectFrom('floors as f').select([...COLUMNS, unitIds]).where('f.project_id', '=', projectId).orderBy('f.position').orderBy('f.id').execute();
+}
+
+export async function insertFloor(db: Q, f: { id: string; projectId: string; name: string; position: number; data: Record<string, unknown> }) {
+  await db.insertInto('floors').values({ id: f.id, project_id: f.projectId, name: f.name, position: f.position, data: JSON.stringify(f.data) }).execute();
+}
+
+export async function updateFloor(
+  db: Q,
+  id: string,
+  change: { columns: Partial<{ name: string; position: number }>; data: Record<string, unknown> },
+  ifVersion?: number,
+): Promise<boolean> {
+  let q = db
+    .updateTable('floors')
+    .set({ ...change.columns, data: sql`data || ${JSON.stringify(change.data)}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A floor's `units` list changed (a unit added, moved or removed): its ETag must change too. */
+export async function bumpFloors(db: Q, ids: (string | null | undefined)[]) {
+  const list = [...new Set(ids.filter((x): x is string => !!x))];
+  if (!list.length) return;
+  await db.updateTable('floors').set({ version: sql`version + 1`, updated_at: sql`now()` }).where('id', 'in', list).execute();
+}
+
+/** Positions follow the given order; floors not listed keep their relative order after them. */
+export async function reorderFloors(db: Q, projectId: string, order: string[]) {
+  await sql`
+    with wanted as (select id, ord from unnest(${sql.val(order)}::text[]) with ordinality as t(id, ord)),
+    ranked as (
+      select f.id, row_number() over (order by w.ord nulls last, f.position, f.id) - 1 as pos
+      from floors f left join wanted w on w.id = f.id where f.project_id = ${projectId}
+    )
+    update floors f set position = r.pos, version = f.version + 1, updated_at = now()
+    from ranked r where f.id = r.id and f.position is distinct from r.pos::double precision`.execute(db);
+}
+
+export async function deleteFloor(db: Q, id: string) {
+  await db.deleteFrom('floors').where('id', '=', id).execute();
+}

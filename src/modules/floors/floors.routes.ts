@@ -1,0 +1,142 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../../context.ts';
+import { principalOf } from '../../http/auth.ts';
+import { IdParams, NoContent, problems } from '../../http/schemas.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { bumpProjectVersion, findProjectMembership } from '../projects/projects.repo.ts';
+import { authorize } from '../shared/access.ts';
+import { changedFields, checkBodyId, deepEqual, ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
+import { reorderUnits } from '../units/units.repo.ts';
+import { deleteFloor, findFloor, insertFloor, listFloors, toFloor, updateFloor } from './floors.repo.ts';
+import { FloorCreateQuery, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
+
+const Floor = Type.Ref('Floor');
+const ETag = { ETag: { type: 'string' } };
+
+export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  const db = ctx.db.kysely;
+
+  app.post(
+    '/floors',
+    {
+      schema: {
+        tags: ['floors'],
+        summary: "Create a floor in a project (appended to the project's floors by position)",
+        description: 'Query parameters `project`, `name`, `position`; other Floor fields may come in a JSON body (query parameters win).',
+        querystring: FloorCreateQuery,
+        body: Type.Omit(FloorPatchSchema, ['units', '_id', '__v', 'createdAt', 'updatedAt']),
+        response: { 201: { ...Floor, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { project, name, position, ...data } = { ...request.body, ...request.query };
+      if (!project) invalid([{ path: '/project', message: 'is required' }]);
+      if (!name) invalid([{ path: '/name', message: 'is required' }]);
+      authorize(principalOf(request), await findProjectMembership(db, project), 'edit');
+      const id = newObjectId(ctx.clock.now());
+      // Without a position the floor goes last.
+      const pos = position ?? (await listFloors(db, project)).reduce((max, f) => Math.max(max, f.position + 1), 0);
+      await db.transaction().execute(async (trx) => {
+        await insertFloor(trx, { id, projectId: project, name, position: pos, data });
+        await bumpProjectVersion(trx, project);
+      });
+      const row = (await findFloor(db, id))!;
+      withEtag(reply, row.version);
+      return reply.code(201).header('Location', `/floors/${id}`).send(toFloor(row));
+    },
+  );
+
+  app.get(
+    '/floors',
+    {
+      schema: {
+        tags: ['floors'],
+        summary: "A project's floors in position order",
+        querystring: FloorListQuery,
+        response: { 200: Type.Array(Floor), ...problems(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      authorize(principalOf(request), await findProjectMembership(db, request.query.project), 'read');
+      return (await listFloors(db, request.query.project)).map(toFloor);
+    },
+  );
+
+  app.get(
+    '/floors/:id',
+    { schema: { tags: ['floors'], summary: 'Fetch one floor', params: IdParams, response: { 200: { ...Floor, headers: ETag }, ...problems(400, 401, 404) } } },
+    async (request, reply) => {
+      const row = await findFloor(db, request.params.id);
+      authorize(principalOf(request), row, 'read', 'Floor');
+      withEtag(reply, row!.version);
+      return toFloor(row!);
+    },
+  );
+
+  app.patch(
+    '/floors/:id',
+    {
+      schema: {
+        tags: ['floors'],
+        summary: 'Update a floor',
+        description: 'Only the fields sent change. `units` may reorder the floor\'s own units. `project` cannot change. `If-Match` with a stale ETag → 412.',
+        params: IdParams,
+        body: FloorPatchSchema,
+        response: { 200: { ...Floor, headers: ETag }, ...problems(400, 401, 403, 404, 412, 415) },
+      },
+    },
+    async (request, reply) => {
+      const row = await findFloor(db, request.params.id);
+      authorize(principalOf(request), row, 'edit', 'Floor');
+      const floor = row!;
+      const ifVersion = ifMatchVersion(request, floor.version);
+      checkBodyId(request.body, floor.id);
+      const { units, project, ...rest } = request.body;
+      if (project !== undefined && project !== floor.project_id) invalid([{ path: '/project', message: 'a floor cannot move to another project' }]);
+      let order: string[] | undefined;
+      if (units !== undefined && !deepEqual(units, floor.unit_ids)) {
+        const own = new Set(floor.unit_ids);
+        const errors = units.flatMap((id, i) => (own.has(id) ? [] : [{ path: `/units/${i}`, message: 'is not a unit of this floor' }]));
+        if (new Set(units).size !== units.length) errors.push({ path: '/units', message: 'must not repeat an id' });
+        if (errors.length) invalid(errors);
+        order = units;
+      }
+      const changes = changedFields(rest, toFloor(floor));
+      if (Object.keys(changes).length || order) {
+        const { name, position, ...data } = changes as { name?: string; position?: number } & Record<string, unknown>;
+        await db.transaction().execute(async (trx) => {
+          const columns = { ...(name !== undefined ? { name } : {}), ...(position !== undefined ? { position } : {}) };
+          if (!(await updateFloor(trx, floor.id, { columns, data }, ifVersion))) throw staleWrite();
+          if (order) await reorderUnits(trx, floor.id, order);
+          if (position !== undefined) await bumpProjectVersion(trx, floor.project_id);
+        });
+      }
+      const updated = (await findFloor(db, floor.id))!;
+      withEtag(reply, updated.version);
+      return toFloor(updated);
+    },
+  );
+
+  app.delete(
+    '/floors/:id',
+    {
+      schema: {
+        tags: ['floors'],
+        summary: "Delete a floor and its units (owner and administrators); it leaves the project's floors",
+        params: IdParams,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const row = await findFloor(db, request.params.id);
+      authorize(principalOf(request), row, 'delete-child', 'Floor');
+      await db.transaction().execute(async (trx) => {
+        await deleteFloor(trx, row!.id);
+        await bumpProjectVersion(trx, row!.project_id);
+      });
+      return reply.code(204).send();
+    },
+  );
+};
+

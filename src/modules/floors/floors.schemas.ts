@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { optional, Str } from '../shared/fields.ts';
+
+export const floorDataFields = {
+  floorplanUrl: Str,
+  path: Str,
+  alternativePaths: Type.Array(Str, { maxItems: 1000 }),
+};
+
+const Name = Type.String({ minLength: 1, maxLength: 300 });
+const Position = Type.Number({ description: 'Position or order; floors are listed by it' });
+
+export const FloorSchema = Type.Object(
+  {
+    _id: ObjectId,
+    project: ObjectId,
+    units: Type.Array(ObjectId, { description: "The floor's units in position order (kept by the server)" }),
+    name: Name,
+    position: Position,
+    ...optional(floorDataFields),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Floor', additionalProperties: false },
+);
+
+export const FloorPatchSchema = Type.Object(
+  {
+    name: Type.Optional(Name),
+    position: Type.Optional(Position),
+    ...optional(floorDataFields),
+    units: Type.Optional(Type.Array(ObjectId, { maxItems: 10_000 })),
+    project: Type.Optional(ObjectId),
+    _id: Type.Optional(Type.String()),
+    __v: Type.Optional(Type.Unknown()),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const FloorCreateQuery = Type.Object(
+  { project: Type.Optional(ObjectId), name: Type.Optional(Name), position: Type.Optional(Position) },
+  { additionalProperties: false },
+);
+
+export const FloorListQuery = Type.Object({ project: ObjectId }, { additionalProperties: false });

@@ -1,0 +1,96 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, GroupsTable } from '../../db/schema.ts';
+import type { Principal } from '../../http/auth.ts';
+
+type Q = Kysely<Database>;
+export type GroupRow = Selectable<GroupsTable> & { project_ids: string[] };
+
+const projectIds = sql<string[]>`coalesce((select array_agg(gp.project_id order by gp.position) from group_projects gp where gp.group_id = g.id), '{}')`.as('project_ids');
+const COLUMNS = ['g.id', 'g.user_id', 'g.name', 'g.namespace', 'g.host_name', 'g.administrators', 'g.editors', 'g.data', 'g.version', 'g.created_at', 'g.updated_at'] as const;
+
+export function toGroup(row: GroupRow): Record<string, unknown> {
+  return {
+    ...row.data,
+    _id: row.id,
+    user: row.user_id,
+    name: row.name,
+    ...(row.namespace !== null ? { namespace: row.namespace } : {}),
+    ...(row.host_name !== null ? { hostName: row.host_name } : {}),
+    administrators: row.administrators,
+    editors: row.editors,
+    projects: row.project_ids,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function findGroup(db: Q, id: string): Promise<GroupRow | undefined> {
+  return db.selectFrom('groups as g').select([...COLUMNS, projectIds]).where('g.id', '=', id).executeTakeFirst();
+}
+
+export async function listGroups(db: Q, principal: Principal, page: { skip: number; limit: number; sort: string }) {
+  const desc = page.sort.startsWith('-');
+  const col = ({ name: 'g.name', createdAt: 'g.created_at', updatedAt: 'g.updated_at' } as const)[page.sort.replace(/^-/, '') as 'name'];
+  const dir = desc ? 'desc' : 'asc';
+  let q = db.selectFrom('groups as g').select([...COLUMNS, projectIds, sql<number>`count(*) over()`.as('total')]);
+  if (principal.role !== 'admin') {
+    q = q.where((eb) =>
+      eb.or([eb('g.user_id', '=', principal.id), eb(sql`${principal.id}::char(24)`, '=', sql`any(g.administrators)`), eb(sql`${principal.id}::char(24)`, '=', sql`any(g.editors)`)]),
+    );
+  }
+  const rows = await q.orderBy(col, dir).orderBy('g.id', dir).offset(page.skip).limit(page.limit).execute();
+  return { rows: rows as (GroupRow & { total: number })[], total: Number(rows[0]?.total ?? 0) };
+}
+
+export interface GroupChange {
+  columns: Partial<{ user_id: string; name: string; namespace: string | null; host_name: string | null; administrators: string[]; editors: string[] }>;
+  data: Record<string, unknown>;
+}
+
+export async function insertGroup(db: Q, g: { id: string; userId: string; change: GroupChange }) {
+  await db
+    .insertInto('groups')
+    .values({
+      id: g.id,
+      user_id: g.userId,
+      name: g.change.columns.name!,
+      namespace: g.change.columns.namespace ?? null,
+      host_name: g.change.columns.host_name ?? null,
+      administrators: g.change.columns.administrators ?? [],
+      editors: g.change.columns.editors ?? [],
+      data: JSON.stringify(g.change.data),
+    })
+    .execute();
+}
+
+export async function updateGroup(db: Q, id: string, change: GroupChange, ifVersion?: number) {
+  let q = db
+    .updateTable('groups')
+    .set({ ...change.columns, data: sql`data || ${JSON.stringify(change.data)}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Replaces the group's project list, in order. */
+export async function setGroupProjects(db: Q, groupId: string, projectIds: string[]) {
+  await db.deleteFrom('group_projects').where('group_id', '=', groupId).execute();
+  if (projectIds.length) {
+    await db.insertInto('group_projects').values(projectIds.map((project_id, position) => ({ group_id: groupId, project_id, position }))).execute();
+  }
+}
+
+export async function deleteGroup(db: Q, id: string) {
+  await db.deleteFrom('groups').where('id', '=', id).execute();
+}
+
+export async function groupIdsOfUser(db: Q, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('groups as g')
+    .select('g.id')
+    .where((eb) => eb.or([eb('g.user_id', '=', userId), eb(sql`${userId}::char(24)`, '=', sql`any(g.administrators)`), eb(sql`${userId}::char(24)`, '=', sql`any(g.editors)`)]))
+    .orderBy('g.created_at')
+    .execute();
+  return rows.map((r) => r.id);
+}

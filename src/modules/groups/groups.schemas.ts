@@ -1,0 +1,74 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { optional, Str, strings } from '../shared/fields.ts';
+
+const SWITCHES = [
+  'showAvailableFirst', 'showAllUnits', 'showPrices', 'pricesStartingAt', 'showTaxes', 'priceBeforeTax', 'showAvailability',
+  'hideSold', 'deliveryDates', 'hideArea', 'showBranding', 'showPriceFilter', 'showAreaFilter', 'showFloorOverview',
+] as const;
+
+export const groupDataFields = {
+  ...strings(['websiteURL', 'groupLang', 'linkBehavior', 'accentColor', 'groupImageUrl', 'groupSVGUrl', 'svgGroupId', 'address',
+    'perimeter', 'markerImageUrl', 'targetMarker', 'mapStyle', 'mapPointColor', 'initialView', 'unitImageOnGrid', 'internalURL',
+    'theme', 'colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText'] as const),
+  lon: Type.Number(),
+  lat: Type.Number(),
+  zoomLevel: Type.Number(),
+  alternativeCovers: Type.Array(Str, { maxItems: 1000 }),
+  invites: Type.Array(Type.Ref('Invite'), { maxItems: 1000 }),
+  ...Object.fromEntries(SWITCHES.map((k) => [k, Type.Boolean()])),
+};
+
+/** Payload-shape values of API-SPEC.md's Group, applied on create. */
+export const GROUP_DEFAULTS: Record<string, unknown> = {
+  groupLang: 'en',
+  linkBehavior: 'Service',
+  mapStyle: 'Light',
+  initialView: 'List',
+  unitImageOnGrid: 'Unit Plan',
+  ...Object.fromEntries(SWITCHES.map((k) => [k, !['showAvailableFirst', 'pricesStartingAt', 'hideArea', 'showFloorOverview'].includes(k)])),
+};
+
+const columnFields = {
+  name: Type.String({ minLength: 1, maxLength: 300 }),
+  namespace: Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: 'Lower-case slug, unique among groups' }),
+  hostName: Type.String({
+    pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+    description: 'Host name, unique among groups',
+  }),
+  administrators: Type.Array(ObjectId, { maxItems: 500 }),
+  editors: Type.Array(ObjectId, { maxItems: 500 }),
+  projects: Type.Array(ObjectId, { maxItems: 10_000, description: 'Projects of the group, in order; only projects the caller can see' }),
+};
+
+export const GroupSchema = Type.Object(
+  {
+    _id: ObjectId,
+    user: ObjectId,
+    ...columnFields,
+    namespace: Type.Optional(columnFields.namespace),
+    hostName: Type.Optional(columnFields.hostName),
+    ...optional(groupDataFields),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Group', additionalProperties: false },
+);
+
+export const GroupPatchSchema = Type.Object(
+  {
+    ...optional(columnFields),
+    ...optional(groupDataFields),
+    user: Type.Optional(ObjectId),
+    _id: Type.Optional(Type.String()),
+    __v: Type.Optional(Type.Unknown()),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const GroupCreateQuery = Type.Object(
+  { name: Type.Optional(columnFields.name), namespace: Type.Optional(columnFields.namespace), hostName: Type.Optional(columnFields.hostName) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../../context.ts';
+import { principalOf } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { IdParams, NoContent, problems } from '../../http/schemas.ts';
+import { authorize } from '../shared/access.ts';
+import { objectQuery } from '../shared/query.ts';
+import { ifMatchVersion, withEtag } from '../shared/records.ts';
+import { deleteProject, findProject, listProjects, toProject } from './projects.repo.ts';
+import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
+import { ProjectService } from './projects.service.ts';
+
+const Project = Type.Ref('Project');
+
+export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  const db = ctx.db.kysely;
+  const service = new ProjectService(ctx);
+
+  app.get(
+    '/projects',
+    {
+      preValidation: objectQuery(['filters', 'options']),
+      schema: {
+        tags: ['projects'],
+        summary: 'Search visible projects',
+        description:
+          '`filters` and `options` as JSON text (`filters={"name":"Tower"}`) or bracket form (`filters[name]=Tower&options[limit]=10`). ' +
+          '`filters.name` matches a case-insensitive substring, `filters.projectType` exactly. `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), ' +
+          '`options.sort` one of name, createdAt, updatedAt with `-` for descending (-createdAt); ties break on `_id`. `X-Total-Count` holds the count before paging.',
+        querystring: ProjectListQuery,
+        response: {
+          200: { ...Type.Array(Project), headers: { 'X-Total-Count': { type: 'integer', description: 'Matches before skip/limit' } } },
+          ...problems(400, 401),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { filters = {}, options = {} } = request.query;
+      const { rows, total } = await listProjects(db, principalOf(request), {
+        name: filters.name,
+        projectType: filters.projectType,
+        skip: options.skip ?? 0,
+        limit: options.limit ?? 100,
+        sort: options.sort ?? '-createdAt',
+      });
+      // Past the last page the window count is unavailable; count separately so the header stays truthful.
+      const count = rows.length || !(options.skip ?? 0) ? total : (await listProjects(db, principalOf(request), { name: filters.name, projectType: filters.projectType, skip: 0, limit: 1, sort: '-createdAt' })).total;
+      reply.header('X-Total-Count', String(count));
+      return rows.map(toProject);
+    },
+  );
+
+  app.post(
+    '/projects',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Create a project (the caller owns it)',
+        description: 'Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).',
+        querystring: ProjectCreateQuery,
+        body: ProjectPatchSchema,
+        response: { 201: { ...Project, headers: { Location: { type: 'string' }, ETag: { type: 'string' } } }, ...problems(400, 401, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const row = await service.create(principalOf(request), { ...request.body, ...request.query });
+      withEtag(reply, row.version);
+      return reply.code(201).header('Location', `/project/${row.id}`).send(toProject(row));
+    },
+  );
+
+  for (const base of ['/project', '/projects']) {
+    const hide = base === '/projects';
+    app.get(
+      `${base}/:id`,
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Fetch one project',
+          ...(hide ? { description: 'Alias of GET /project/{id}.' } : {}),
+          params: IdParams,
+          response: { 200: { ...Project, headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 404) },
+        },
+      },
+      async (request, reply) => {
+        const row = await findProject(db, request.params.id);
+        authorize(principalOf(request), row, 'read');
+        withEtag(reply, row!.version);
+        return toProject(row!);
+      },
+    );
+
+    app.patch(
+      `${base}/:id`,
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Update a project',
+          description:
+            'Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. ' +
+            'Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project\'s own floors. `If-Match` with a stale ETag → 412.' +
+            (hide ? ' Alias of PATCH /project/{id}.' : ''),
+          params: IdParams,
+          body: ProjectPatchSchema,
+          response: { 200: { ...Project, headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 403, 404, 409, 412, 415) },
+        },
+      },
+      async (request, reply) => {
+        const row = await findProject(db, request.params.id);
+        authorize(principalOf(request), row, 'read');
+        const ifVersion = ifMatchVersion(request, row!.version);
+        const updated = await service.patch(principalOf(request), row!, request.body, ifVersion);
+        withEtag(reply, updated.version);
+        return toProject(updated);
+      },
+    );
+
+    app.delete(
+      `${base}/:id`,
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Delete a project (owner only), with its floors, units and leads',
+          params: IdParams,
+          response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const row = await findProject(db, request.params.id);
+        authorize(principalOf(request), row, 'own');
+        // Floors, units, leads and group memberships go with it (ON DELETE CASCADE, one statement).
+        await deleteProject(db, request.params.id);
+        if (!row) throw notFound('Project');
+        return reply.code(204).send();
+      },
+    );
+  }
+};

@@ -1,0 +1,202 @@
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
+
+/** Text fields of API-SPEC.md's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
+const TEXT = [
+  'websiteURL', 'internalURL', 'accentColor', 'walkscore', 'customButtonText', 'customButtonIcon', 'areaUnit',
+  'sharePageDescription', 'sharePageLogo', 'projectImageUrl', 'projectSVGUrl', 'svgGroupId', 'layoutImageUrl',
+  'formsSubject', 'formsFromName', 'formsMessage', 'formsRedirectURL', 'projectLang', 'propertyType', 'lotsLayout',
+  'areaDescription', 'enterpriseAddressDisplay', 'crfMessage', 'chargeDescription', 'payButtonText', 'payButtonIcon',
+  'gtmHeadCode', 'gtmBodyCode', 'address', 'perimeter', 'markerImageUrl', 'targetMarker', 'mapPointColor', 'sponsors',
+  'layouts', 'downloadableAssets', 'floorplans', 'path', 'alternativePaths', 'subscriptionItem', 'lastSync',
+  'eventsBlockList', 'phasePrefix', '_3dModelUrl', '_3dBuildingModelUrl', '_3dFloorSelectorModelUrl',
+  'customButtonOpensAt', 'customButtonActionType', 'initialView', 'unitImageOnGrid', 'similarSortingBy', 'chargeType',
+  'chargeCurrency', 'mapStyle',
+  'colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText', 'colorFeatured', 'colorSold',
+  'colorAvailable', 'colorReserved', 'styleNavigation', 'styleBranding', 'styleFilter', 'styleShapes', 'styleFont',
+] as const;
+
+const EMAILS = ['formsSendTo', 'reportSendTo'] as const;
+
+const NUMBERS = ['onHoldMinsDuration', 'mapLayoutWidth', 'mapLayoutRotation', 'globalAmount', 'zoomLevel', 'lon', 'lat'] as const;
+
+const BOOLEANS = [
+  'showInclusions', 'showBathrooms', 'showAdditionalInfo', 'showParking', 'showOrientation', 'brochureButtonEnabled',
+  'customButtonEnabled', 'walkscoreEnabled', 'showAvailability', 'hideSold', 'showPrices', 'gtmEnabled', 'dayNightEnabled',
+  'showAvailableFirst', 'skipFloorStep', 'showUnitCustomFinishes', 'showFloorOverview', 'pricesStartingAt',
+  'showPriceFilter', 'showAreaFilter', 'showUnitDescription', 'showTaxes', 'sharePageEnabled', 'priceBeforeTax',
+  'enableForms', 'rentalObject', 'deliveryDates', 'hideArea', 'showBranding', 'onHoldExperienceEnabled',
+  'customFormEnabled', 'previewMode', 'landOnly', 'showUnitFinishes', 'showVariants', 'sponsorsEnabled',
+  'waitlistEnabled', 'invertNav', 'mapDirections', 'lockScreen', 'specialRankEnabled', 'priorityList', 'lockScreenName',
+  'lockScreenEmail', 'lockScreenPhone', 'lockScreenMessage', 'lockScreenCustom', 'excludeBlockedEvents', 'enable3d',
+  'hideGallery', 'hideBedrooms',
+] as const;
+
+const STRING_ARRAYS = ['brochureAssets', 'alternativeCovers', 'images', 'finishes'] as const;
+
+/** Integration settings (CONTRACT §3: owner and administrators only; never public). Non-secret ones are readable. */
+const INTEGRATION_TEXT = [
+  'calUsername', 'payProviderClientId', 'payProviderCurrency', 'yiCompanyCode', 'yiPropertyCode', 'pvUsername',
+  'pvBuildingName', 'zhClientId', 'zhOrgId', 'srBaseUrl', 'sfProjectId', 'soProjectId', 'soDomain', 'bsBuildingId',
+  'bsUsername', 'ftpUrl', 'ftpWhitelist', 'ftpBlacklist', 'ftpPath', 'ftpFileName',
+] as const;
+const INTEGRATION_NUMBERS = ['payProviderDeposit', 'ftpPort'] as const;
+
+/** Write-only fields (CONTRACT §4): sealed with AES-256-GCM, never returned, named in `configuredSecrets`. */
+export const PROJECT_SECRETS = [
+  'pvPassword', 'ftpPassword', 'ftpUsername', 'sfKey', 'sfSecret', 'soKey', 'soSecret', 'zhClientSecret',
+  'zhAccessToken', 'bsPassword', 'yiApiToken', 'srToken', 'calKey',
+] as const;
+
+export const INTEGRATION_PREFIXES = ['cal', 'payProvider', 'yi', 'pv', 'zh', 'sr', 'sf', 'so', 'bs', 'ftp'];
+export const isIntegrationField = (key: string) => INTEGRATION_PREFIXES.some((p) => key.startsWith(p) && /[A-Z]/.test(key.charAt(p.length)));
+
+const Tabs = Type.Object({ tabs: Type.Optional(Type.Array(Type.Object({ label: Type.Optional(Str), cover: Type.Optional(Str), thumbnail: Type.Optional(Str) }, { additionalProperties: false }))) }, { additionalProperties: false });
+
+const AllocationIn = Type.Object(
+  { name: Type.Optional(Str), password: Type.Optional(Type.Union([Str, Type.Null()])), allocation: Type.Optional(Str) },
+  { additionalProperties: false },
+);
+const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.Optional(Str) }, { additionalProperties: false });
+
+/** The content fields kept in `data` (everything but identity, references and secrets). */
+export const projectDataFields = {
+  ...strings(TEXT),
+  ...Object.fromEntries(EMAILS.map((k) => [k, Type.String({ format: 'email', maxLength: 320 })])),
+  ...Object.fromEntries(NUMBERS.map((k) => [k, Type.Number()])),
+  ...Object.fromEntries(BOOLEANS.map((k) => [k, Type.Boolean()])),
+  ...Object.fromEntries(STRING_ARRAYS.map((k) => [k, Type.Array(Str, { maxItems: 1000 })])),
+  ...strings(INTEGRATION_TEXT),
+  ...Object.fromEntries(INTEGRATION_NUMBERS.map((k) => [k, Type.Number()])),
+  commercialSpaces: Type.Array(ObjectId, { maxItems: 10_000 }),
+  customFormFields: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 200 }),
+  plan: Type.Object({}, { additionalProperties: true }),
+  invites: Type.Array(Type.Ref('Invite'), { maxItems: 1000 }),
+  customFinishes: CustomFinishesType(Tabs),
+  lockScreenCustomQuestions: Type.Array(Type.Object({ lang: Type.Optional(Str), value: Type.Optional(Str) }, { additionalProperties: false }), { maxItems: 200 }),
+  ftpMapping: Type.Array(Type.Object({ header: Type.Optional(Str), property: Type.Optional(Str) }, { additionalProperties: false }), { maxItems: 500 }),
+  yiStatusMapping: Type.Object(
+    { available: Type.Optional(Str), leased: Type.Optional(Str), sold: Type.Optional(Str), unavailable: Type.Optional(Str), reserved: Type.Optional(Str) },
+    { additionalProperties: false },
+  ),
+} satisfies TProperties;
+
+/** Columns: JSON field → how it is stored. */
+const columnFields = {
+  name: Type.String({ minLength: 1, maxLength: 300 }),
+  namespace: Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: 'Lower-case slug, unique among projects' }),
+  hostName: Type.String({
+    pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+    description: 'Host name, unique among projects',
+  }),
+  projectType: Type.String({ maxLength: 100 }),
+  administrators: Type.Array(ObjectId, { maxItems: 500 }),
+  editors: Type.Array(ObjectId, { maxItems: 500 }),
+};
+
+/** Payload-shape values of API-SPEC.md, applied on create. */
+export const PROJECT_DEFAULTS: Record<string, unknown> = {
+  customButtonOpensAt: 'same_tab',
+  customButtonActionType: 'url',
+  initialView: 'List',
+  unitImageOnGrid: 'Unit Plan',
+  similarSortingBy: 'default',
+  chargeType: 'same',
+  chargeCurrency: 'usd',
+  payButtonText: 'Pay Now',
+  mapStyle: 'Light',
+  onHoldMinsDuration: 5,
+  zoomLevel: 0,
+  chargeDescription: '',
+  payButtonIcon: '',
+  gtmHeadCode: '',
+  gtmBodyCode: '',
+  // Display switches, as the spec's group shape shows them.
+  showAvailableFirst: false,
+  pricesStartingAt: false,
+  hideArea: false,
+  showFloorOverview: false,
+  showPrices: true,
+  showTaxes: true,
+  priceBeforeTax: true,
+  showAvailability: true,
+  hideSold: true,
+  deliveryDates: true,
+  showBranding: true,
+  showPriceFilter: true,
+  showAreaFilter: true,
+};
+
+export const ProjectSchema = Type.Object(
+  {
+    _id: ObjectId,
+    user: ObjectId,
+    ...columnFields,
+    namespace: Type.Optional(columnFields.namespace),
+    hostName: Type.Optional(columnFields.hostName),
+    projectType: Type.Optional(columnFields.projectType),
+    ...optional(projectDataFields),
+    allocations: Type.Optional(Type.Array(AllocationOut)),
+    floors: Type.Array(ObjectId, { description: "The project's floors in position order (kept by the server)" }),
+    configuredSecrets: Type.Array(Type.String(), { description: 'Names of the write-only fields that are set' }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Project', additionalProperties: false },
+);
+
+const secretInputs = Object.fromEntries(PROJECT_SECRETS.map((k) => [k, Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]))]));
+
+/** What a PATCH (and a create body) may carry: every field, secrets (null clears), and server-kept fields (ignored). */
+export const ProjectPatchSchema = Type.Object(
+  {
+    ...optional(columnFields),
+    ...optional(projectDataFields),
+    ...secretInputs,
+    allocations: Type.Optional(Type.Array(AllocationIn, { maxItems: 1000 })),
+    user: Type.Optional(ObjectId),
+    floors: Type.Optional(Type.Array(ObjectId, { maxItems: 10_000 })),
+    leads: Type.Optional(Type.Array(Type.Ref('Lead'))),
+    waitlistees: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+    _id: Type.Optional(Type.String()),
+    __v: Type.Optional(Type.Unknown()),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+    configuredSecrets: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+
+export const ProjectCreateQuery = Type.Object(
+  {
+    name: Type.Optional(columnFields.name),
+    namespace: Type.Optional(columnFields.namespace),
+    hostName: Type.Optional(columnFields.hostName),
+  },
+  { additionalProperties: false },
+);
+
+export const SORTS = ['name', '-name', 'createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
+
+export const ListOptions = Type.Object(
+  {
+    skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)))),
+  },
+  { additionalProperties: false },
+);
+
+export const ProjectListQuery = Type.Object(
+  {
+    filters: Type.Optional(
+      Type.Object({ name: Type.Optional(Type.String({ maxLength: 300 })), projectType: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
+    ),
+    options: Type.Optional(ListOptions),
+  },
+  { additionalProperties: false },
+);
+
+export type ProjectOut = Record<string, unknown>;
+export type AnySchema = TSchema | TObject;

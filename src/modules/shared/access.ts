@@ -1,0 +1,66 @@
+import type { Principal } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+
+/** How the caller relates to a project or group. Platform admins act as owners. */
+export type Level = 'owner' | 'administrator' | 'editor';
+
+/** What a route is about to do (CONTRACT §3). */
+export type Action =
+  | 'read' // read project, floors, units
+  | 'edit' // change content fields, create/change floors and units
+  | 'manage' // change secrets, integration settings, administrators, editors, invites
+  | 'delete-child' // delete floors and units
+  | 'read-leads'
+  | 'own'; // delete the project, change its owner
+
+const ALLOWED: Record<Action, readonly Level[]> = {
+  read: ['owner', 'administrator', 'editor'],
+  edit: ['owner', 'administrator', 'editor'],
+  manage: ['owner', 'administrator'],
+  'delete-child': ['owner', 'administrator'],
+  'read-leads': ['owner', 'administrator'],
+  own: ['owner'],
+};
+
+export interface Membership {
+  user_id: string;
+  administrators: string[];
+  editors: string[];
+}
+
+export function levelOf(principal: Principal, record: Membership): Level | undefined {
+  if (principal.role === 'admin' || record.user_id === principal.id) return 'owner';
+  if (record.administrators.includes(principal.id)) return 'administrator';
+  if (record.editors.includes(principal.id)) return 'editor';
+  return undefined;
+}
+
+/**
+ * The one access rule: a record the caller cannot see is 404 (never 403, so ids do not leak);
+ * a visible record the caller may not do this to is 403.
+ */
+export function authorize<T extends Membership>(principal: Principal, record: T | undefined, action: Action, what = 'Project'): Level {
+  const level = record && levelOf(principal, record);
+  if (!record || !level) throw notFound(what);
+  if (!ALLOWED[action].includes(level)) {
+    throw new AppError(403, 'forbidden', `${level === 'editor' ? 'Editors' : 'Administrators'} may not ${describe(action)}`);
+  }
+  return level;
+}
+
+export const can = (level: Level, action: Action) => ALLOWED[action].includes(level);
+
+function describe(action: Action) {
+  switch (action) {
+    case 'manage':
+      return 'change secrets, integration settings, administrators, editors or invites';
+    case 'delete-child':
+      return 'delete floors or units';
+    case 'read-leads':
+      return 'read leads';
+    case 'own':
+      return "delete the project or change its owner";
+    default:
+      return 'do this';
+  }
+}

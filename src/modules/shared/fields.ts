@@ -1,0 +1,51 @@
+import { Type, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
+import { DateTime } from '../../http/schemas.ts';
+
+/** A bounded text field: long enough for embed codes and SVG paths, bounded so no body can balloon a record. */
+export const Str = Type.String({ maxLength: 100_000 });
+
+export function strings<K extends string>(keys: readonly K[]): Record<K, TString> {
+  return Object.fromEntries(keys.map((k) => [k, Str])) as Record<K, TString>;
+}
+
+export function optional<T extends TProperties>(fields: T): { [K in keyof T]: TOptional<T[K]> } {
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v as TSchema)])) as { [K in keyof T]: TOptional<T[K]> };
+}
+
+/** customFinishes: `{ name, options: { kitchen, bathroom, general } }`, each option `{ tabs: [{ label, cover, thumbnail }] }`. */
+export function CustomFinishesType(tabs: TSchema) {
+  return Type.Object(
+    {
+      name: Type.Optional(Str),
+      options: Type.Optional(
+        Type.Object({ kitchen: Type.Optional(tabs), bathroom: Type.Optional(tabs), general: Type.Optional(tabs) }, { additionalProperties: false }),
+      ),
+    },
+    { additionalProperties: false },
+  );
+}
+
+const Short = (max: number) => Type.String({ maxLength: max });
+
+/** A lead as clients see it (GET /leads) and as visitors send it (bounded; see docs/public-api.md). */
+export const LeadFields = {
+  firstName: Short(200),
+  lastName: Short(200),
+  email: Type.String({ format: 'email', maxLength: 320 }),
+  phone: Short(50),
+  unit: Short(200),
+  message: Short(5000),
+  source: Short(200),
+  questions: Type.Array(Type.Object({ question: Short(1000), answer: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
+  customFields: Type.Array(Type.Object({ key: Short(200), value: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
+};
+
+export const LeadSchema = Type.Object(
+  {
+    _id: Type.Optional(Type.String()),
+    project: Type.Optional(Type.String()),
+    ...optional(LeadFields),
+    createdAt: Type.Optional(DateTime),
+  },
+  { $id: 'Lead', additionalProperties: false },
+);

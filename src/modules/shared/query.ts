@@ -1,0 +1,30 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../http/errors.ts';
+
+/**
+ * Object-valued query parameters arrive as JSON text (`filters={"name":"Tower"}`) or in bracket form
+ * (`filters[name]=Tower`). Both become plain objects here, before schema validation coerces and checks them.
+ */
+export function objectQuery(names: string[]) {
+  return async (request: FastifyRequest) => {
+    const query = { ...(request.query as Record<string, unknown>) };
+    for (const name of names) {
+      const value = query[name];
+      if (typeof value === 'string') {
+        try {
+          query[name] = value.trim() === '' ? {} : JSON.parse(value);
+        } catch {
+          throw new AppError(400, 'invalid_query', `${name} must be a JSON object or use ${name}[key]=value`, [{ path: `/${name}`, message: 'is not valid JSON' }]);
+        }
+      }
+      for (const key of Object.keys(query)) {
+        const m = /^([A-Za-z]+)\[([A-Za-z0-9_]+)\]$/.exec(key);
+        if (!m || m[1] !== name) continue;
+        const target = (typeof query[name] === 'object' && query[name] !== null ? query[name] : (query[name] = {})) as Record<string, unknown>;
+        target[m[2]!] = query[key];
+        delete query[key];
+      }
+    }
+    request.query = query;
+  };
+}

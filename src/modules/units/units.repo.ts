@@ -1,0 +1,114 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, UnitsTable } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+export type UnitRow = Omit<Selectable<UnitsTable>, 'held_by'>;
+export type UnitWithAccess = UnitRow & { user_id: string; administrators: string[]; editors: string[] };
+
+const COLUMNS = ['u.id', 'u.project_id', 'u.floor_id', 'u.name', 'u.position', 'u.availability', 'u.on_hold_expires_at', 'u.data', 'u.version', 'u.created_at', 'u.updated_at'] as const;
+const MEMBERSHIP = ['p.user_id', 'p.administrators', 'p.editors'] as const;
+
+/** A hold whose time has passed reads as available, with no expiry (CONTRACT §4). */
+export function holdExpired(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'>, now: number) {
+  return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() <= now;
+}
+
+export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
+  const expired = holdExpired(row, now);
+  const expiresAt = !expired && row.on_hold_expires_at ? new Date(row.on_hold_expires_at).toISOString() : undefined;
+  return {
+    ...row.data,
+    _id: row.id,
+    project: row.project_id,
+    ...(row.floor_id ? { floor: row.floor_id } : {}),
+    name: row.name,
+    position: row.position,
+    availability: expired ? 'available' : row.availability,
+    ...(expiresAt ? { onHoldExpiresAt: expiresAt } : {}),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The unit with its project's membership, for the access check, in one query. */
+export function findUnit(db: Q, id: string): Promise<UnitWithAccess | undefined> {
+  return db.selectFrom('units as u').innerJoin('projects as p', 'p.id', 'u.project_id').select([...COLUMNS, ...MEMBERSHIP]).where('u.id', '=', id).executeTakeFirst();
+}
+
+export function listUnits(db: Q, projectId: string, filter: { floorId?: string | undefined; availability?: string | undefined; now: number }) {
+  let q = db.selectFrom('units as u').select(COLUMNS).where('u.project_id', '=', projectId);
+  if (filter.floorId) q = q.where('u.floor_id', '=', filter.floorId);
+  if (filter.availability === 'available') {
+    q = q.where((eb) => eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', new Date(filter.now))])]));
+  } else if (filter.availability === 'on_hold') {
+    q = q.where('u.availability', '=', 'on_hold').where('u.on_hold_expires_at', '>', new Date(filter.now));
+  } else if (filter.availability) {
+    q = q.where('u.availability', '=', filter.availability);
+  }
+  return q.orderBy('u.floor_id').orderBy('u.position').orderBy('u.id').execute();
+}
+
+export async function insertUnit(db: Q, u: { id: string; projectId: string; floorId: string | null; name: string; position: number; availability: string; onHoldExpiresAt: string | null; data: Record<string, unknown> }) {
+  await db
+    .insertInto('units')
+    .values({
+      id: u.id,
+      project_id: u.projectId,
+      floor_id: u.floorId,
+      name: u.name,
+      position: u.position,
+      availability: u.availability,
+      on_hold_expires_at: u.onHoldExpiresAt,
+      data: JSON.stringify(u.data),
+    })
+    .execute();
+}
+
+export interface UnitChange {
+  columns: Partial<{ name: string; position: number; floor_id: string | null; availability: string; on_hold_expires_at: string | null }>;
+  data: Record<string, unknown>;
+}
+
+export async function updateUnit(db: Q, id: string, change: UnitChange, ifVersion?: number): Promise<boolean> {
+  const releasing = change.columns.availability !== undefined && change.columns.availability !== 'on_hold';
+  let q = db
+    .updateTable('units')
+    .set({
+      ...change.columns,
+      ...(releasing ? { on_hold_expires_at: null, held_by: null } : {}),
+      data: sql`data || ${JSON.stringify(change.data)}::jsonb`,
+      version: sql`version + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Writes an expired hold back as available; conditional, so it is harmless if another node did it first. */
+export async function releaseExpiredHold(db: Q, id: string, now: number) {
+  await db
+    .updateTable('units')
+    .set({ availability: 'available', on_hold_expires_at: null, held_by: null, version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('availability', '=', 'on_hold')
+    .where('on_hold_expires_at', '<=', new Date(now))
+    .execute();
+}
+
+/** Positions follow the given order within a floor; units not listed keep their relative order after them. */
+export async function reorderUnits(db: Q, floorId: string, order: string[]) {
+  await sql`
+    with wanted as (select id, ord from unnest(${sql.val(order)}::text[]) with ordinality as t(id, ord)),
+    ranked as (
+      select u.id, row_number() over (order by w.ord nulls last, u.position, u.id) - 1 as pos
+      from units u left join wanted w on w.id = u.id where u.floor_id = ${floorId}
+    )
+    update units u set position = r.pos, version = u.version + 1, updated_at = now()
+    from ranked r where u.id = r.id and u.position is distinct from r.pos::double precision`.execute(db);
+}
+
+export async function deleteUnit(db: Q, id: string) {
+  await db.deleteFrom('units').where('id', '=', id).execute();
+}

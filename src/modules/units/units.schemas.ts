@@ -1,0 +1,93 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { CustomFinishesType, optional, Str, strings } from '../shared/fields.ts';
+
+export const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable'] as const;
+export type Availability = (typeof AVAILABILITY)[number];
+
+/** Matches any capitalisation of the allowed values (input is case-insensitive, stored lower case). */
+const anyCase = (word: string) => [...word].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('');
+const AvailabilityIn = Type.String({
+  pattern: `^(${AVAILABILITY.map(anyCase).join('|')})$`,
+  description: `One of ${AVAILABILITY.join(', ')} (any case)`,
+});
+const AvailabilityOut = Type.Union(AVAILABILITY.map((a) => Type.Literal(a)));
+
+const Tabs = Type.Object(
+  { tabs: Type.Optional(Type.Array(Type.Object({ label: Type.Optional(Str), cover: Type.Optional(Str), thumbnail: Type.Optional(Str) }, { additionalProperties: false }))) },
+  { additionalProperties: false },
+);
+
+export const unitDataFields = {
+  bedrooms: Str,
+  squareFeet: Type.Number(),
+  isFeatured: Type.Boolean(),
+  price: Type.Number(),
+  unitPriceTBD: Type.Boolean(),
+  ...strings(['type', 'specificType', 'path', 'lotPath', 'unitImageUrl', 'layoutUrl', 'downloadableAsset', 'brochurePDF', 'embedCode',
+    'customButtonUrl', 'customButtonSnippet', 'orientation', 'inclusions', 'deliveryDate', 'description', 'perimeter', 'svgLotId'] as const),
+  layoutGallery: Type.Array(Str, { maxItems: 1000 }),
+  additionalInfo: Type.Array(Type.Object({ label: Type.Optional(Str), value: Type.Optional(Str) }, { additionalProperties: false }), { maxItems: 500 }),
+  payableAmount: Type.Number(),
+  images: Type.Array(Str, { maxItems: 1000 }),
+  clonedImages: Type.Array(Str, { maxItems: 1000 }),
+  customFinishes: Type.Object(
+    { type: Type.Optional(CustomFinishesType(Tabs)), default: Type.Optional(Type.Object({}, { additionalProperties: true })) },
+    { additionalProperties: false },
+  ),
+  finishes: Type.Array(Str, { maxItems: 1000 }),
+  clonedFinishes: Type.Array(Str, { maxItems: 1000 }),
+  parking: Type.Number(),
+  bathrooms: Type.Number(),
+  unitmodels: Type.Array(Str, { maxItems: 1000 }),
+  lon: Type.Number(),
+  lat: Type.Number(),
+};
+
+export const UNIT_DEFAULTS = { specificType: 'unit', customButtonUrl: '', customButtonSnippet: '' };
+
+const Name = Type.String({ minLength: 1, maxLength: 300 });
+const Position = Type.Number({ description: 'Position or order within the floor' });
+
+export const UnitSchema = Type.Object(
+  {
+    _id: ObjectId,
+    project: ObjectId,
+    floor: Type.Optional(ObjectId),
+    name: Name,
+    position: Position,
+    availability: AvailabilityOut,
+    onHoldExpiresAt: Type.Optional(DateTime),
+    ...optional(unitDataFields),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Unit', additionalProperties: false },
+);
+
+export const UnitPatchSchema = Type.Object(
+  {
+    name: Type.Optional(Name),
+    position: Type.Optional(Position),
+    floor: Type.Optional(Type.Union([ObjectId, Type.Null()])),
+    availability: Type.Optional(AvailabilityIn),
+    onHoldExpiresAt: Type.Optional(Type.Union([DateTime, Type.Null()])),
+    ...optional(unitDataFields),
+    project: Type.Optional(Type.String()),
+    _id: Type.Optional(Type.String()),
+    __v: Type.Optional(Type.Unknown()),
+    createdAt: Type.Optional(Type.String()),
+    updatedAt: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const UnitCreateQuery = Type.Object(
+  { name: Type.Optional(Name), position: Type.Optional(Position), project: Type.Optional(ObjectId), floor: Type.Optional(ObjectId) },
+  { additionalProperties: false },
+);
+
+export const UnitListQuery = Type.Object(
+  { project: ObjectId, floor: Type.Optional(ObjectId), availability: Type.Optional(AvailabilityIn) },
+  { additionalProperties: false },
+);
