@@ -3,22 +3,102 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { Passwords } from '../lib/passwords.ts';
+import { insertFloor } from '../modules/floors/floors.repo.ts';
+import { insertProject } from '../modules/projects/projects.repo.ts';
+import { PROJECT_DEFAULTS } from '../modules/projects/projects.schemas.ts';
+import { insertUnit } from '../modules/units/units.repo.ts';
+import { UNIT_DEFAULTS } from '../modules/units/units.schemas.ts';
 import { findUserByUsername, insertUser } from '../modules/users/users.repo.ts';
 
 export const DEMO_USERNAME = 'demo@showsuite.local';
 export const DEMO_PASSWORD = 'demo-password';
+export const DEMO_NAMESPACE = 'harbourview';
 
-/** The demo account (and, once resources exist, its presentation), created once. */
+const FLOORS = 4;
+const UNITS_PER_FLOOR = 6;
+const AVAILABILITY = ['available', 'available', 'reserved', 'sold', 'available', 'leased', 'available', 'unavailable'];
+
+/**
+ * The demo account and its presentation (a project with floors and units laid out on an SVG floor plan),
+ * created once: a second start finds the account and leaves everything as it is.
+ */
 export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
-  let user = await findUserByUsername(db.kysely, DEMO_USERNAME);
-  if (!user) {
-    user = await insertUser(db.kysely, {
-      id: newObjectId(),
-      username: DEMO_USERNAME,
-      passwordHash: await new Passwords(config.argon2).hash(DEMO_PASSWORD),
-      role: 'user',
-      profile: { name: 'Demo', lastName: 'Developer', companyName: 'Harbourview Developments' },
+  if (!(await findUserByUsername(db.kysely, DEMO_USERNAME))) {
+    await db.kysely.transaction().execute(async (trx) => {
+      const user = await insertUser(trx, {
+        id: newObjectId(),
+        username: DEMO_USERNAME,
+        passwordHash: await new Passwords(config.argon2).hash(DEMO_PASSWORD),
+        role: 'user',
+        profile: { name: 'Demo', lastName: 'Developer', companyName: 'Harbourview Developments' },
+      });
+      const project = await insertProject(trx, {
+        id: newObjectId(),
+        userId: user.id,
+        name: 'Harbourview Residences',
+        namespace: DEMO_NAMESPACE,
+        hostName: null,
+        projectType: 'residential',
+        administrators: [],
+        editors: [],
+        secrets: {},
+        data: {
+          ...PROJECT_DEFAULTS,
+          websiteURL: 'https://harbourview.example.com',
+          address: '12 Quay Street, Harbour District',
+          areaUnit: 'sq ft',
+          projectLang: 'en',
+          enableForms: true,
+          onHoldExperienceEnabled: true,
+          onHoldMinsDuration: 10,
+          hideSold: false,
+          colorBase: '#1f2a44',
+          colorAccent: '#c8553d',
+          colorAvailable: '#2e7d32',
+          colorSold: '#b71c1c',
+          colorReserved: '#e65100',
+          formsSubject: 'New enquiry: Harbourview Residences',
+        },
+      });
+      for (let f = 0; f < FLOORS; f++) {
+        const floorId = newObjectId();
+        await insertFloor(trx, {
+          id: floorId,
+          projectId: project.id,
+          name: `Level ${f + 1}`,
+          position: f + 1,
+          data: { floorplanUrl: '/p/assets/demo-floorplan.svg', path: 'M0 0 H600 V300 H0 Z' },
+        });
+        for (let u = 0; u < UNITS_PER_FLOOR; u++) {
+          const bedrooms = [1, 2, 2, 3, 1, 2][u]!;
+          const area = 520 + bedrooms * 240 + u * 15;
+          // Two rows of three rooms on a 600×300 plan.
+          const x = 20 + (u % 3) * 190;
+          const y = 20 + Math.floor(u / 3) * 140;
+          await insertUnit(trx, {
+            id: newObjectId(),
+            projectId: project.id,
+            floorId,
+            name: `${f + 1}0${u + 1}`,
+            position: u + 1,
+            availability: AVAILABILITY[(f * UNITS_PER_FLOOR + u) % AVAILABILITY.length]!,
+            onHoldExpiresAt: null,
+            data: {
+              ...UNIT_DEFAULTS,
+              bedrooms: String(bedrooms),
+              bathrooms: bedrooms > 1 ? 2 : 1,
+              parking: bedrooms > 2 ? 2 : 1,
+              squareFeet: area,
+              price: Math.round((310_000 + area * 420 + f * 12_000) / 1000) * 1000,
+              orientation: ['North', 'East', 'South', 'West'][u % 4],
+              description: `A ${bedrooms}-bedroom home on level ${f + 1} with harbour light.`,
+              path: `M${x} ${y} h170 v120 h-170 Z`,
+              additionalInfo: [{ label: 'Balcony', value: u % 2 ? 'Yes' : 'No' }],
+            },
+          });
+        }
+      }
     });
   }
-  log.info(`demo login: ${DEMO_USERNAME} / ${DEMO_PASSWORD}`);
+  log.info(`demo login: ${DEMO_USERNAME} / ${DEMO_PASSWORD} (presentation namespace "${DEMO_NAMESPACE}")`);
 }

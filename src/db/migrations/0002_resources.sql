@@ -24,9 +24,10 @@ create unique index projects_namespace_key on projects (namespace);
 create unique index projects_host_name_key on projects (lower(host_name));
 create index projects_user_idx on projects (user_id, created_at desc, id);
 create index projects_created_idx on projects (created_at desc, id);
-create index projects_administrators_idx on projects using gin (administrators);
-create index projects_editors_idx on projects using gin (editors);
-create index projects_name_trgm_idx on projects using gin (name gin_trgm_ops);
+create index projects_administrators_idx on projects using gin (administrators) with (fastupdate = off);
+create index projects_editors_idx on projects using gin (editors) with (fastupdate = off);
+-- fastupdate off: no pending list, so the planner sees (and uses) the index right after bulk inserts.
+create index projects_name_trgm_idx on projects using gin (name gin_trgm_ops) with (fastupdate = off);
 create index projects_type_idx on projects (project_type);
 
 create table floors (

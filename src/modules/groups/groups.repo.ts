@@ -35,7 +35,7 @@ export async function listGroups(db: Q, principal: Principal, page: { skip: numb
   let q = db.selectFrom('groups as g').select([...COLUMNS, projectIds, sql<number>`count(*) over()`.as('total')]);
   if (principal.role !== 'admin') {
     q = q.where((eb) =>
-      eb.or([eb('g.user_id', '=', principal.id), eb(sql`${principal.id}::char(24)`, '=', sql`any(g.administrators)`), eb(sql`${principal.id}::char(24)`, '=', sql`any(g.editors)`)]),
+      eb.or([eb('g.user_id', '=', principal.id), eb('g.administrators', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`), eb('g.editors', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`)]),
     );
   }
   const rows = await q.orderBy(col, dir).orderBy('g.id', dir).offset(page.skip).limit(page.limit).execute();
@@ -89,7 +89,7 @@ export async function groupIdsOfUser(db: Q, userId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('groups as g')
     .select('g.id')
-    .where((eb) => eb.or([eb('g.user_id', '=', userId), eb(sql`${userId}::char(24)`, '=', sql`any(g.administrators)`), eb(sql`${userId}::char(24)`, '=', sql`any(g.editors)`)]))
+    .where((eb) => eb.or([eb('g.user_id', '=', userId), eb('g.administrators', '@>', sql<string[]>`array[${userId}]::char(24)[]`), eb('g.editors', '@>', sql<string[]>`array[${userId}]::char(24)[]`)]))
     .orderBy('g.created_at')
     .execute();
   return rows.map((r) => r.id);

@@ -71,8 +71,8 @@ export async function listProjects(db: Q, principal: Principal, params: ProjectL
     q = q.where((eb) =>
       eb.or([
         eb('p.user_id', '=', principal.id),
-        eb(sql`${principal.id}::char(24)`, '=', sql`any(p.administrators)`),
-        eb(sql`${principal.id}::char(24)`, '=', sql`any(p.editors)`),
+        eb('p.administrators', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
+        eb('p.editors', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
       ]),
     );
   }
@@ -163,7 +163,7 @@ export async function projectIdsOfUser(db: Q, userId: string): Promise<string[]>
     .selectFrom('projects as p')
     .select('p.id')
     .where((eb) =>
-      eb.or([eb('p.user_id', '=', userId), eb(sql`${userId}::char(24)`, '=', sql`any(p.administrators)`), eb(sql`${userId}::char(24)`, '=', sql`any(p.editors)`)]),
+      eb.or([eb('p.user_id', '=', userId), eb('p.administrators', '@>', sql<string[]>`array[${userId}]::char(24)[]`), eb('p.editors', '@>', sql<string[]>`array[${userId}]::char(24)[]`)]),
     )
     .orderBy('p.created_at')
     .execute();
