@@ -84,8 +84,8 @@ export async function listProjects(db: Q, principal: Principal, params: ProjectL
   return { rows: rows as (ProjectRow & { total: number })[], total: Number(rows[0]?.total ?? 0) };
 }
 
+/** The count alone, for a page past the end (where the window count has no row to ride on). */
 export async function countVisibleProjects(db: Q, principal: Principal, params: Omit<ProjectListParams, 'skip' | 'limit' | 'sort'>) {
-  // Used when a page is past the end: the window count is then unavailable.
   const r = await listProjects(db, principal, { ...params, skip: 0, limit: 1, sort: '-createdAt' });
   return r.total;
 }

@@ -7,7 +7,7 @@ import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
 import { ifMatchVersion, withEtag } from '../shared/records.ts';
-import { deleteProject, findProject, listProjects, toProject } from './projects.repo.ts';
+import { countVisibleProjects, deleteProject, findProject, listProjects, toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
 
@@ -37,15 +37,11 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const { rows, total } = await listProjects(db, principalOf(request), {
-        name: filters.name,
-        projectType: filters.projectType,
-        skip: options.skip ?? 0,
-        limit: options.limit ?? 100,
-        sort: options.sort ?? '-createdAt',
-      });
+      const principal = principalOf(request);
+      const skip = options.skip ?? 0;
+      const { rows, total } = await listProjects(db, principal, { ...filters, skip, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
       // Past the last page the window count is unavailable; count separately so the header stays truthful.
-      const count = rows.length || !(options.skip ?? 0) ? total : (await listProjects(db, principalOf(request), { name: filters.name, projectType: filters.projectType, skip: 0, limit: 1, sort: '-createdAt' })).total;
+      const count = rows.length || !skip ? total : await countVisibleProjects(db, principal, filters);
       reply.header('X-Total-Count', String(count));
       return rows.map(toProject);
     },

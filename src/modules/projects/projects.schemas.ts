@@ -1,4 +1,4 @@
-import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
 import { CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
 
@@ -197,6 +197,3 @@ export const ProjectListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export type ProjectOut = Record<string, unknown>;
-export type AnySchema = TSchema | TObject;
