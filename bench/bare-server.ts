@@ -1,0 +1,211 @@
+/**
+ * The baseline: GET /units/:id and GET /projects on bare node:http + pg, doing the same work as the service
+ * (verify the token, check the session, the same SQL, the same JSON) with no framework, schema or plugin.
+ * What the service costs beyond this is the price of Fastify, validation, serialisation, helmet, CORS and Kysely.
+ *
+ *   DATABASE_URL=postgres://... JWT_SECRET=... PORT=4000 node --import tsx bench/bare-server.ts
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { isMain } from './harness.ts';
+import { verifyAccess } from './jwt.ts';
+
+interface Principal {
+  id: string;
+  role: string;
+}
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+const SORT_COLUMNS: Record<string, string> = { name: 'p.name', createdAt: 'p.created_at', updatedAt: 'p.updated_at' };
+
+export interface BareOptions {
+  databaseUrl: string;
+  jwtSecret: string;
+  poolSize?: number;
+  /** As the service: a checked session is trusted this long (SESSION_CACHE_SEC, default 30). */
+  sessionCacheSec?: number;
+}
+
+export function createBareServer(opts: BareOptions) {
+  // Same pool size as the service's default (src/db/db.ts).
+  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+  pool.on('error', () => {});
+  const sessions = new Map<string, { until: number; principal: (Principal & { username: string }) | undefined }>();
+  const cacheMs = (opts.sessionCacheSec ?? 30) * 1000;
+
+  async function principalOf(req: IncomingMessage): Promise<Principal | undefined> {
+    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const claims = m && verifyAccess(opts.jwtSecret, m[1]!);
+    if (!claims) return undefined;
+    const now = Date.now();
+    let cached = sessions.get(claims.sid);
+    if (!cached || cached.until <= now) {
+      const r = await pool.query(
+        `select u.id, u.username, u.role from sessions s join users u on u.id = s.user_id
+         where s.id = $1 and s.revoked_at is null and s.expires_at > now()`,
+        [claims.sid],
+      );
+      cached = { until: now + cacheMs, principal: r.rows[0] };
+      sessions.set(claims.sid, cached);
+    }
+    const p = cached.principal;
+    return p && p.id === claims.sub ? { id: p.id, role: p.role } : undefined;
+  }
+
+  async function getUnit(principal: Principal, id: string, res: ServerResponse) {
+    if (!OBJECT_ID.test(id)) return problem(res, 400, 'invalid_params', 'id must be a 24-character hex ObjectId');
+    const r = await pool.query(
+      `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, u.data, u.version,
+              u.created_at, u.updated_at, p.user_id, p.administrators, p.editors
+       from units u join projects p on p.id = u.project_id where u.id = $1`,
+      [id],
+    );
+    const row = r.rows[0];
+    if (!row || !canRead(principal, row)) return problem(res, 404, 'not_found', 'Unit not found');
+    const now = Date.now();
+    const expired = row.availability === 'on_hold' && row.on_hold_expires_at !== null && row.on_hold_expires_at.getTime() <= now;
+    const body = {
+      ...row.data,
+      _id: row.id,
+      project: row.project_id,
+      ...(row.floor_id ? { floor: row.floor_id } : {}),
+      name: row.name,
+      position: row.position,
+      availability: expired ? 'available' : row.availability,
+      ...(!expired && row.on_hold_expires_at ? { onHoldExpiresAt: row.on_hold_expires_at.toISOString() } : {}),
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+    json(res, 200, body, { ETag: `"${row.version}"` });
+  }
+
+  async function listProjects(principal: Principal, query: URLSearchParams, res: ServerResponse) {
+    let filters: Record<string, unknown>;
+    let options: Record<string, unknown>;
+    try {
+      filters = JSON.parse(query.get('filters') || '{}');
+      options = JSON.parse(query.get('options') || '{}');
+    } catch {
+      return problem(res, 400, 'invalid_query', 'filters and options must be JSON objects');
+    }
+    const limit = options.limit ?? 100;
+    const skip = options.skip ?? 0;
+    const sort = options.sort ?? '-createdAt';
+    const column = typeof sort === 'string' ? SORT_COLUMNS[sort.replace(/^-/, '')] : undefined;
+    if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 500 || !Number.isInteger(skip) || (skip as number) < 0 || !column) {
+      return problem(res, 400, 'invalid_query', 'options.limit 1-500, options.skip >= 0, options.sort one of name, createdAt, updatedAt');
+    }
+    const direction = (sort as string).startsWith('-') ? 'desc' : 'asc';
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (principal.role !== 'admin') {
+      params.push(principal.id);
+      // The form the service uses: `@>` can use the GIN indexes on the arrays, `= any()` cannot.
+      where.push(`(p.user_id = $1 or p.administrators @> array[$1]::char(24)[] or p.editors @> array[$1]::char(24)[])`);
+    }
+    if (typeof filters.name === 'string' && filters.name !== '') {
+      params.push(`%${filters.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`p.name ilike $${params.length}`);
+    }
+    if (typeof filters.projectType === 'string') {
+      params.push(filters.projectType);
+      where.push(`p.project_type = $${params.length}`);
+    }
+    params.push(skip, limit);
+    const r = await pool.query(
+      `select p.id, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors, p.data, p.secrets,
+              p.created_at, p.updated_at,
+              coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}') as floor_ids,
+              count(*) over() as total
+       from projects p ${where.length ? `where ${where.join(' and ')}` : ''}
+       order by ${column} ${direction}, p.id ${direction} offset $${params.length - 1} limit $${params.length}`,
+      params,
+    );
+    const body = r.rows.map((row) => ({
+      ...row.data,
+      _id: row.id,
+      user: row.user_id,
+      name: row.name,
+      ...(row.namespace !== null ? { namespace: row.namespace } : {}),
+      ...(row.host_name !== null ? { hostName: row.host_name } : {}),
+      ...(row.project_type !== null ? { projectType: row.project_type } : {}),
+      administrators: row.administrators,
+      editors: row.editors,
+      floors: row.floor_ids,
+      configuredSecrets: Object.keys(row.secrets)
+        .map((k) => (k.startsWith('allocation:') ? `allocations[${k.slice('allocation:'.length)}].password` : k))
+        .sort(),
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    }));
+    // A page past the end has no window count; the service then counts separately. The benchmark never asks for one.
+    json(res, 200, body, { 'X-Total-Count': String(Number(r.rows[0]?.total ?? 0)) });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/ready') {
+      await pool.query('select 1');
+      return json(res, 200, { status: 'ready' });
+    }
+    const unit = /^\/units\/([^/]+)$/.exec(url.pathname);
+    if (req.method !== 'GET' || (!unit && url.pathname !== '/projects')) {
+      return problem(res, 404, 'not_found', `No route ${req.method} ${url.pathname}`);
+    }
+    const principal = await principalOf(req);
+    if (!principal) return problem(res, 401, 'unauthorized', 'Send Authorization: Bearer <token>');
+    if (unit) return getUnit(principal, unit[1]!, res);
+    return listProjects(principal, url.searchParams, res);
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((err) => {
+      console.error(err);
+      if (!res.headersSent) problem(res, 500, 'internal', 'Internal error');
+      else res.destroy();
+    });
+  });
+  server.on('close', () => void pool.end());
+  return server;
+}
+
+function canRead(p: Principal, row: { user_id: string; administrators: string[]; editors: string[] }) {
+  return p.role === 'admin' || row.user_id === p.id || row.administrators.includes(p.id) || row.editors.includes(p.id);
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function problem(res: ServerResponse, status: number, code: string, detail: string) {
+  const text = JSON.stringify({ type: 'about:blank', title: code, status, code, detail });
+  res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+if (isMain(import.meta.url)) {
+  const { DATABASE_URL, JWT_SECRET, PORT, HOST, POOL_SIZE, SESSION_CACHE_SEC } = process.env;
+  if (!DATABASE_URL || !JWT_SECRET) {
+    console.error('bare-server: set DATABASE_URL and JWT_SECRET (and PORT)');
+    process.exit(2);
+  }
+  const server = createBareServer({
+    databaseUrl: DATABASE_URL,
+    jwtSecret: JWT_SECRET,
+    poolSize: Number(POOL_SIZE ?? 10),
+    sessionCacheSec: Number(SESSION_CACHE_SEC ?? 30),
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(Number(PORT ?? 4000), HOST ?? '127.0.0.1', () => {
+    const a = server.address();
+    console.log(`bare server listening on ${typeof a === 'object' && a ? `http://${a.address}:${a.port}` : a}`);
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -1,0 +1,211 @@
+/** What every benchmark needs: throwaway databases, free ports, pinned child processes, readiness, tables, results. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The server where throwaway benchmark databases are created (same default as the tests). */
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const BENCH_JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-0123456789';
+/** Servers under test run on this core, the load generator (this process) on the other. */
+export const SERVER_CORE = 0;
+export const LOAD_CORE = 1;
+
+export const isMain = (moduleUrl: string) => process.argv[1] !== undefined && moduleUrl === pathToFileURL(resolve(process.argv[1])).href;
+
+let tasksetChecked: boolean | undefined;
+/** taskset, when present and allowed here; otherwise one warning and everything runs unpinned. */
+export function hasTaskset(): boolean {
+  if (tasksetChecked === undefined) {
+    const r = spawnSync('taskset', ['-c', String(SERVER_CORE), 'true']);
+    tasksetChecked = r.status === 0 && cpus().length > LOAD_CORE;
+    if (!tasksetChecked) {
+      console.warn(
+        `warning: ${r.error ? 'taskset not found (apt-get install -y util-linux)' : `cannot pin to cores ${SERVER_CORE} and ${LOAD_CORE}`}; ` +
+          'servers and load generator share all cores, so the numbers are noisier and lower.',
+      );
+    }
+  }
+  return tasksetChecked;
+}
+
+/** Moves this process (all its threads) to the load core, so in-process autocannon never competes with a server. */
+export function pinSelfToLoadCore(): string {
+  if (!hasTaskset()) return 'unpinned';
+  const r = spawnSync('taskset', ['-a', '-p', '-c', String(LOAD_CORE), String(process.pid)]);
+  if (r.status !== 0) {
+    console.warn(`warning: could not pin the load generator to core ${LOAD_CORE}: ${r.stderr.toString().trim()}`);
+    return 'unpinned';
+  }
+  return `servers on core ${SERVER_CORE}, load generator on core ${LOAD_CORE}`;
+}
+
+/** A command line prefixed with `taskset -c <core>` when pinning works. */
+export function pinned(core: number, command: string, args: string[]): [string, string[]] {
+  return hasTaskset() ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface BenchDb {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A throwaway database `showsuite_bench_<random>` on PG_ADMIN_URL's server. */
+export async function createBenchDb(): Promise<BenchDb> {
+  const name = `showsuite_bench_${randomBytes(5).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+}
+
+async function adminQuery(text: string) {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+export interface Child {
+  name: string;
+  port: number;
+  base: string;
+  /** From spawn until GET /ready answered 200. */
+  readyMs: number;
+  process: ChildProcess;
+  /** Everything the child wrote to stderr (warnings, crashes). */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** The service's environment for a benchmark: quiet logs, no demo data, fixed secrets, a private DATA_DIR. */
+export function serviceEnv(extra: Record<string, string>): Record<string, string> {
+  return {
+    JWT_SECRET: BENCH_JWT_SECRET,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    HOST: '127.0.0.1',
+    DATA_DIR: tempDir('showsuite-bench-data-'),
+    ...extra,
+  };
+}
+
+/** Spawns `node --import tsx <script>` pinned to the server core and waits until GET /ready answers 200. */
+export async function startNode(name: string, script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const [cmd, args] = pinned(SERVER_CORE, process.execPath, ['--import', 'tsx', script]);
+  const started = performance.now();
+  const child = spawn(cmd, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    }
+  };
+  let dead = false;
+  void exited.then(() => (dead = true));
+  while (true) {
+    if (dead) throw new Error(`${name} exited before it was ready:\n${stderr.trim()}`);
+    if (performance.now() - started > timeoutMs) {
+      await stop();
+      throw new Error(`${name} not ready within ${timeoutMs} ms:\n${stderr.trim()}`);
+    }
+    const status = await fetch(`${base}/ready`).then((r) => r.status, () => 0);
+    if (status === 200) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { name, port, base, readyMs: performance.now() - started, process: child, stderr: () => stderr, stop };
+}
+
+export const startService = (env: Record<string, string>) => startNode('service', 'src/main.ts', serviceEnv(env));
+
+export const startBare = (databaseUrl: string) =>
+  startNode('bare server', 'bench/bare-server.ts', { DATABASE_URL: databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, HOST: '127.0.0.1' });
+
+/** A plain-text table with right-aligned numbers. */
+export function table(head: string[], rows: (string | number)[][]): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const numeric = head.map((_, i) => rows.every((r) => /^[-\d.]*$/.test(String(r[i] ?? ''))));
+  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  ').trimEnd(), ...cells.slice(1).map(line)].join('\n');
+}
+
+export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** The machine, so a result file says what it was measured on. */
+export function machine() {
+  const cpu = cpus();
+  return { cpuModel: cpu[0]?.model, cpuCount: cpu.length, node: process.version, platform: `${process.platform} ${process.arch}` };
+}
+
+/** Writes bench/results/<timestamp>-<kind>.json (git-ignored) and returns its path. */
+export function writeResults(kind: string, data: unknown): string {
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${kind}.json`);
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return file;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+/** Registered teardown (stop children, drop databases), run last-in first-out by runCleanups, also on Ctrl-C. */
+export function onCleanup(fn: () => Promise<void>) {
+  cleanups.push(fn);
+}
+
+export async function runCleanups() {
+  while (cleanups.length) {
+    const fn = cleanups.pop()!;
+    await fn().catch((err) => console.error(`cleanup failed: ${(err as Error).message}`));
+  }
+}
+
+/** Ctrl-C still stops the servers and drops the benchmark database. */
+export function cleanupOnSignals() {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping servers and dropping the benchmark database…`);
+      void runCleanups().finally(() => process.exit(130));
+    });
+  }
+}

@@ -1,0 +1,48 @@
+/** The load generator: autocannon, in this process (which run.ts pins to the load core). */
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSec: number;
+}
+
+export interface LoadResult {
+  /** Mean of the per-second samples of 2xx responses. */
+  reqPerSec: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  durationSec: number;
+}
+
+export async function load(opts: LoadOptions): Promise<LoadResult> {
+  const r = await autocannon({
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers ?? {},
+    ...(opts.body !== undefined ? { body: opts.body } : {}),
+    connections: opts.connections,
+    duration: opts.durationSec,
+    timeout: 10,
+  });
+  const total = r.requests.total;
+  // Throughput of successful answers only: a server that answers errors fast must not look fast.
+  const okShare = total > 0 ? r['2xx'] / total : 0;
+  return {
+    reqPerSec: r.requests.average * okShare,
+    latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+    requests: total,
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    durationSec: r.duration,
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The side-by-side: the same requests against the bare baseline and the service, on the same seeded database,
+ * both servers on one core, autocannon on the other, measured alternately so drift hits both alike.
+ */
+import { openDb } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import {
+  BENCH_JWT_SECRET, createBenchDb, fmt, machine, median, onCleanup, pinSelfToLoadCore, startBare, startService, table, writeResults, type Child,
+} from './harness.ts';
+import { load, type LoadResult } from './load.ts';
+import { scenarios, type Scenario } from './scenarios.ts';
+import { seed } from './seed.ts';
+
+export interface ResourceOptions {
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  rounds: number;
+  /** Only scenarios whose name contains this. */
+  only?: string | undefined;
+  keepDb?: boolean;
+}
+
+interface Check {
+  ok: boolean;
+  note: string;
+}
+
+interface Outcome {
+  scenario: string;
+  path: string;
+  bare?: { check: Check; runs: LoadResult[] };
+  service?: { check: Check; runs: LoadResult[] };
+  sameBody?: boolean;
+  differences?: string[];
+}
+
+export async function runResources(opts: ResourceOptions) {
+  const pinning = pinSelfToLoadCore();
+  console.log(`pinning: ${pinning}`);
+  const db = await createBenchDb();
+  onCleanup(async () => {
+    if (opts.keepDb) console.log(`kept database ${db.url}`);
+    else await db.drop();
+  });
+  console.log(`database ${db.name}: migrating and seeding…`);
+  const handle = await openDb({ databaseUrl: db.url, poolSize: 2 });
+  await migrate(handle);
+  await handle.close();
+  const t0 = performance.now();
+  const seeded = await seed(db.url, { jwtSecret: BENCH_JWT_SECRET });
+  console.log(`seeded in ${fmt(performance.now() - t0)} ms: 1 project × ${seeded.floorIds.length} floors × ${seeded.unitIds.length} units, ${seeded.projects - 1} more projects of the bench user, 2000 of a stranger`);
+
+  const bare = await startBare(db.url);
+  onCleanup(() => bare.stop());
+  const service = await startService({ DATABASE_URL: db.url });
+  onCleanup(() => service.stop());
+  console.log(`bare server ${bare.base} (ready in ${fmt(bare.readyMs)} ms), service ${service.base} (ready in ${fmt(service.readyMs)} ms)`);
+
+  const list = scenarios(seeded).filter((s) => !opts.only || s.name.includes(opts.only));
+  const outcomes: Outcome[] = [];
+  for (const s of list) {
+    console.log(`\n${s.name}`);
+    const outcome: Outcome = { scenario: s.name, path: s.path };
+    const targets: [('bare' | 'service'), Child][] = [];
+    const answers: Partial<Record<'bare' | 'service', Answer>> = {};
+    for (const [key, child] of [['bare', bare], ['service', service]] as const) {
+      if (key === 'bare' && s.bare === false) continue;
+      const answer = await ask(child, s);
+      answers[key] = answer;
+      const check = describe(key, answer);
+      outcome[key] = { check, runs: [] };
+      console.log(`  ${key}: ${check.note}`);
+      if (check.ok) targets.push([key, child]);
+    }
+    if (answers.bare?.status === 200 && answers.service?.status === 200) {
+      outcome.differences = compare(answers.bare, answers.service);
+      outcome.sameBody = outcome.differences.length === 0;
+      if (outcome.sameBody) console.log('  bodies and headers (ETag, X-Total-Count) agree');
+      else console.warn(`  warning: the answers differ, so the comparison is not like for like:\n    ${outcome.differences.slice(0, 8).join('\n    ')}`);
+    }
+    for (const [key, child] of targets) {
+      await load({ ...request(child, s), connections: opts.connections, durationSec: opts.warmupSec });
+    }
+    for (let round = 0; round < opts.rounds; round++) {
+      // A-B then B-A: neither server always runs first.
+      const order = round % 2 ? [...targets].reverse() : targets;
+      for (const [key, child] of order) {
+        const r = await load({ ...request(child, s), connections: opts.connections, durationSec: opts.durationSec });
+        outcome[key]!.runs.push(r);
+        console.log(`  round ${round + 1} ${key.padEnd(7)} ${fmt(r.reqPerSec).padStart(7)} req/s  p99 ${r.latencyMs.p99} ms${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`);
+      }
+    }
+    outcomes.push(outcome);
+  }
+
+  const rows = outcomes.map((o) => {
+    const b = summary(o.bare?.runs);
+    const sv = summary(o.service?.runs);
+    return [o.scenario, b ? fmt(b.rps) : 'n/a', sv ? fmt(sv.rps) : 'n/a', b && sv ? fmt(sv.rps / b.rps, 2) : '-', b ? fmt(b.p99) : '-', sv ? fmt(sv.p99) : '-', o.sameBody === false ? 'bodies differ' : ''];
+  });
+  console.log(`\n${opts.connections} connections, ${opts.rounds} × ${opts.durationSec} s per server (after ${opts.warmupSec} s warm-up); medians over rounds\n`);
+  console.log(table(['scenario', 'bare req/s', 'service req/s', 'service/bare', 'bare p99 ms', 'service p99 ms', ''], rows));
+  for (const o of outcomes) {
+    if (o.service && !o.service.check.ok) console.log(`${o.scenario}: ${o.service.check.note}`);
+  }
+  const file = writeResults('resources', { kind: 'resources', at: new Date().toISOString(), machine: machine(), pinning, options: opts, outcomes });
+  console.log(`\nresults: ${file}`);
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  etag: string | null;
+  total: string | null;
+  error?: string;
+}
+
+async function ask(child: Child, s: Scenario): Promise<Answer> {
+  try {
+    const res = await fetch(`${child.base}${s.path}`, { method: s.method ?? 'GET', headers: s.headers ?? {}, ...(s.body !== undefined ? { body: s.body } : {}) });
+    return { status: res.status, body: await res.text(), etag: res.headers.get('etag'), total: res.headers.get('x-total-count') };
+  } catch (err) {
+    return { status: 0, body: '', etag: null, total: null, error: (err as Error).message };
+  }
+}
+
+function describe(key: string, a: Answer): Check {
+  if (a.status === 200) return { ok: true, note: `200, ${a.body.length} bytes${a.total !== null ? `, X-Total-Count ${a.total}` : ''}` };
+  if (a.status === 0) return { ok: false, note: `no answer (${a.error})` };
+  let detail = a.body.slice(0, 200);
+  try {
+    detail = JSON.parse(a.body).detail ?? detail;
+  } catch {}
+  if (a.status === 404 && /^No route/.test(detail)) return { ok: false, note: `${key} endpoint not available (404: ${detail}); not measured` };
+  return { ok: false, note: `answered ${a.status} (${detail}); not measured` };
+}
+
+function request(child: Child, s: Scenario) {
+  return { url: `${child.base}${s.path}`, method: s.method ?? 'GET', headers: s.headers ?? {}, ...(s.body !== undefined ? { body: s.body } : {}) } as const;
+}
+
+/** Paths where the two answers differ (key order ignored). */
+export function compare(a: Answer, b: Answer): string[] {
+  const out: string[] = [];
+  if (a.etag !== b.etag) out.push(`ETag: bare ${a.etag}, service ${b.etag}`);
+  if (a.total !== b.total) out.push(`X-Total-Count: bare ${a.total}, service ${b.total}`);
+  diff(JSON.parse(a.body), JSON.parse(b.body), '', out);
+  return out;
+}
+
+function diff(a: unknown, b: unknown, path: string, out: string[]) {
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) diff((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}/${k}`, out);
+    return;
+  }
+  if (a !== b) out.push(`${path || '/'}: bare ${JSON.stringify(a) ?? 'absent'}, service ${JSON.stringify(b) ?? 'absent'}`);
+}
+
+function summary(runs: LoadResult[] | undefined) {
+  if (!runs?.length) return undefined;
+  return { rps: median(runs.map((r) => r.reqPerSec)), p99: median(runs.map((r) => r.latencyMs.p99)) };
+}

@@ -1,0 +1,73 @@
+/**
+ * npm run bench                    the service against the bare baseline, scenario by scenario
+ * npm run bench -- startup         start-to-ready and login throughput
+ * npm run bench -- all             both
+ * Options: --duration 10 --warmup 3 --connections 50 --rounds 2 --only <text in scenario name> --keep-db
+ *          --repeat 3 --login-duration 10 --login-connections 16
+ */
+import { parseArgs } from 'node:util';
+import { cleanupOnSignals, runCleanups } from './harness.ts';
+import { runResources } from './resources.ts';
+import { runStartup } from './startup.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    rounds: { type: 'string', default: '2' },
+    only: { type: 'string' },
+    'keep-db': { type: 'boolean', default: false },
+    repeat: { type: 'string', default: '3' },
+    'login-duration': { type: 'string', default: '10' },
+    'login-connections': { type: 'string', default: '16' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+const command = positionals[0] ?? 'resources';
+const usage = 'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--repeat n] [--login-duration s] [--login-connections n]';
+
+function positive(name: string, raw: string | undefined): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer (got "${raw}")\n${usage}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+if (values.help || !['resources', 'startup', 'all'].includes(command)) {
+  console.log(usage);
+  process.exit(values.help ? 0 : 2);
+}
+
+cleanupOnSignals();
+let failed = false;
+try {
+  if (command === 'startup' || command === 'all') {
+    await runStartup({
+      repeat: positive('repeat', values.repeat),
+      loginDurationSec: positive('login-duration', values['login-duration']),
+      loginConnections: positive('login-connections', values['login-connections']),
+      warmupSec: positive('warmup', values.warmup),
+    });
+  }
+  if (command === 'resources' || command === 'all') {
+    await runResources({
+      durationSec: positive('duration', values.duration),
+      warmupSec: positive('warmup', values.warmup),
+      connections: positive('connections', values.connections),
+      rounds: positive('rounds', values.rounds),
+      only: values.only,
+      keepDb: values['keep-db'],
+    });
+  }
+} catch (err) {
+  failed = true;
+  console.error(err instanceof Error ? err.message : err);
+} finally {
+  await runCleanups();
+}
+process.exit(failed ? 1 : 0);
