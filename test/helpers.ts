@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { Passwords } from '../src/lib/passwords.ts';
+import { createSession } from '../src/modules/users/sessions.repo.ts';
 import { insertUser } from '../src/modules/users/users.repo.ts';
 import type { Role } from '../src/modules/users/users.schemas.ts';
 
@@ -145,4 +146,38 @@ export class TestClock implements Clock {
   advance(ms: number) {
     this.t += ms;
   }
+}
+
+const HMAC_OF: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
+
+/**
+ * Signs a JWT by hand (node:crypto HMAC), so tests can make tokens the service's own signer never would:
+ * other algorithms, `alg: none`, foreign issuers, expired ones.
+ */
+export function signTestJwt(payload: Record<string, unknown>, opts: { secret?: string; alg?: string; header?: Record<string, unknown> } = {}): string {
+  const alg = opts.alg ?? 'HS256';
+  const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const input = `${enc({ alg, typ: 'JWT', ...opts.header })}.${enc(payload)}`;
+  if (alg === 'none') return `${input}.`;
+  const digest = HMAC_OF[alg];
+  if (!digest) throw new Error(`signTestJwt: unsupported alg ${alg}`);
+  return `${input}.${createHmac(digest, opts.secret ?? TEST_JWT_SECRET).update(input).digest('base64url')}`;
+}
+
+/** The payload of a JWT, unverified. */
+export function jwtClaims(token: string): Record<string, any> {
+  return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+}
+
+/** Valid access-token claims for a session, as the service signs them (iss, aud, sub, sid, jti, iat, exp). */
+export function accessClaims(userId: string, sid: string, nowMs = Date.now(), ttlSec = 3600) {
+  const iat = Math.floor(nowMs / 1000);
+  return { sub: userId, sid, jti: newObjectId(), iat, exp: iat + ttlSec, iss: 'showsuite', aud: 'showsuite-api' };
+}
+
+/** A session row written straight to the database and an access token for it, without going through login. */
+export async function sessionToken(db: Db, userId: string, opts: { secret?: string } = {}): Promise<{ sid: string; token: string }> {
+  const sid = newObjectId();
+  await createSession(db.kysely, { id: sid, userId, impersonatorId: null, expiresAt: new Date(Date.now() + 86_400_000) });
+  return { sid, token: signTestJwt(accessClaims(userId, sid), opts) };
 }

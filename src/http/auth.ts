@@ -62,7 +62,8 @@ export class Auth {
       algorithms: ['HS256'],
       allowedIss: ISSUER,
       allowedAud: AUDIENCE,
-      requiredClaims: ['sub', 'sid', 'exp', 'iat', 'jti'],
+      // allowedIss/allowedAud only judge claims that are present: a token without them must fail too.
+      requiredClaims: ['iss', 'aud', 'sub', 'sid', 'exp', 'iat', 'jti'],
       cache: 10_000,
       clockTimestamp: undefined,
     }) as (token: string) => AccessClaims;

@@ -1,0 +1,267 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { ensureAdmin } from '../src/bootstrap.ts';
+import { buildTestApp, createUser, ENGINE, login, testConfig, userWithToken, type TestApp } from './helpers.ts';
+
+const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
+const email = (prefix = 'u') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
+
+describe(`POST /users (${ENGINE})`, () => {
+  let t: TestApp;
+  let admin: Awaited<ReturnType<typeof userWithToken>>;
+  before(async () => {
+    t = await buildTestApp();
+    admin = await userWithToken(t, { role: 'admin' });
+  });
+  after(() => t.close());
+
+  const create = (headers: Record<string, string>, payload: unknown) => t.app.inject({ method: 'POST', url: '/users', headers, payload: payload as object });
+
+  test('an admin creates a user → 201 with Location; the user can log in; no hash in the answer', async () => {
+    const username = email('new');
+    const res = await create(admin.auth, { username, password: 'long enough pw', name: 'Grace', lastName: 'Hopper' });
+    assert.equal(res.statusCode, 201, res.body);
+    const body = res.json();
+    assert.match(body._id, /^[0-9a-f]{24}$/);
+    assert.equal(res.headers.location, `/users/${body._id}`);
+    assert.equal(body.username, username);
+    assert.equal(body.role, 'user');
+    assert.equal(body.fullName, 'Grace Hopper');
+    assert.deepEqual(Object.keys(body).filter((k) => /pass|hash/i.test(k)), []);
+    const l = await login(t.app, { username, password: 'long enough pw' });
+    assert.equal(l.body._id, body._id);
+  });
+
+  test('an admin may set the role', async () => {
+    const res = await create(admin.auth, { username: email('int'), password: 'long enough pw', role: 'integration' });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().role, 'integration');
+  });
+
+  test('a user (or integration) → 403, and nothing is created', async () => {
+    for (const role of ['user', 'integration'] as const) {
+      const caller = await userWithToken(t, { role });
+      const username = email('nope');
+      const res = await create(caller.auth, { username, password: 'long enough pw' });
+      assert.equal(res.statusCode, 403, res.body);
+      assert.equal(res.json().code, 'forbidden');
+      const row = await t.db.kysely.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+      assert.equal(row, undefined);
+    }
+  });
+
+  test('no token → 401', async () => {
+    const res = await create({}, { username: email(), password: 'long enough pw' });
+    assert.equal(res.statusCode, 401);
+  });
+
+  test('a duplicate username (any case) → 409 conflict', async () => {
+    const existing = await createUser(t.db);
+    for (const username of [existing.username, existing.username.toUpperCase()]) {
+      const res = await create(admin.auth, { username, password: 'long enough pw' });
+      assert.equal(res.statusCode, 409, res.body);
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(res.json().code, 'conflict');
+    }
+  });
+
+  const badBodies: Array<[string, Record<string, unknown>, string]> = [
+    ['a username that is not an e-mail', { username: 'bob', password: 'long enough pw' }, '/username'],
+    ['a missing username', { password: 'long enough pw' }, '/username'],
+    ['a short password', { username: 'x@example.com', password: 'short' }, '/password'],
+    ['an unknown role', { username: 'x@example.com', password: 'long enough pw', role: 'root' }, '/role'],
+    ['an unknown field', { username: 'x@example.com', password: 'long enough pw', isAdmin: true }, '/isAdmin'],
+    ['a field of the wrong type', { username: 'x@example.com', password: 'long enough pw', name: 42 }, '/name'],
+  ];
+  for (const [what, body, path] of badBodies) {
+    test(`${what} → 400 naming ${path}`, async () => {
+      const res = await create(admin.auth, body);
+      assert.equal(res.statusCode, 400, res.body);
+      const problem = res.json();
+      assert.equal(problem.code, 'invalid_body');
+      assert.ok(problem.errors.some((e: { path: string }) => e.path === path), JSON.stringify(problem.errors));
+    });
+  }
+});
+
+describe(`GET and PATCH /users/me (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const get = (auth: Record<string, string>) => t.app.inject({ method: 'GET', url: '/users/me', headers: auth });
+  const patch = (auth: Record<string, string>, payload: Record<string, unknown>) => t.app.inject({ method: 'PATCH', url: '/users/me', headers: auth, payload });
+
+  test("GET /users/me is the caller's own record, without secrets", async () => {
+    const a = await userWithToken(t);
+    const b = await userWithToken(t);
+    const res = await get(a.auth);
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body._id, a.id);
+    assert.equal(body.username, a.username);
+    assert.deepEqual(body.projects, []);
+    assert.deepEqual(body.groups, []);
+    assert.ok(body.createdAt && body.updatedAt);
+    assert.deepEqual(Object.keys(body).filter((k) => /pass|hash|secret|resetToken/i.test(k)), []);
+    assert.equal((await get(b.auth)).json()._id, b.id);
+  });
+
+  test('names, phone, company, address and preferences change, and stay changed', async () => {
+    const a = await userWithToken(t);
+    const changes = {
+      name: 'Katherine',
+      lastName: 'Johnson',
+      phone: '+1 555 0199',
+      companyName: 'NASA',
+      country: 'US',
+      address1: '1 Langley Blvd',
+      address2: 'Bldg 1244',
+      city: 'Hampton',
+      region: 'VA',
+      zip: '23681',
+      preferences: { hideBrandingIcon: true, hideLoadingLogo: false },
+    };
+    const res = await patch(a.auth, changes);
+    assert.equal(res.statusCode, 200, res.body);
+    for (const [k, v] of Object.entries(changes)) assert.deepEqual(res.json()[k], v, k);
+    const again = (await get(a.auth)).json();
+    for (const [k, v] of Object.entries(changes)) assert.deepEqual(again[k], v, k);
+    assert.equal(again.fullName, 'Katherine Johnson');
+  });
+
+  test('a PATCH changes only the fields it sends', async () => {
+    const a = await userWithToken(t);
+    await patch(a.auth, { phone: '111', city: 'Paris' });
+    const res = await patch(a.auth, { city: 'Lyon' });
+    assert.equal(res.json().phone, '111');
+    assert.equal(res.json().city, 'Lyon');
+  });
+
+  for (const [field, value] of [
+    ['role', 'admin'],
+    ['username', 'someone-else@example.com'],
+    ['paymentsAccountId', 'acct_123'],
+    ['paymentsOnboardingDone', true],
+    ['subscription', { plan: 'gold' }],
+    ['appliedTrial', true],
+  ] as const) {
+    test(`changing ${field} → 400 naming it, nothing written`, async () => {
+      const a = await userWithToken(t);
+      const res = await patch(a.auth, { [field]: value, phone: '222' });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.equal(res.json().code, 'invalid_body');
+      assert.ok(res.json().errors.some((e: { path: string }) => e.path === `/${field}`), res.body);
+      const after = (await get(a.auth)).json();
+      assert.equal(after.phone, undefined);
+      assert.equal(after.role, 'user');
+      assert.equal(after.username, a.username);
+    });
+  }
+
+  test('a fetched record sent back whole (role, username unchanged, server-kept fields) → 200', async () => {
+    const a = await userWithToken(t);
+    const record = (await get(a.auth)).json();
+    const res = await patch(a.auth, { ...record, __v: 0, configuredSecrets: [], phone: '333' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().phone, '333');
+    assert.equal(res.json()._id, a.id);
+    // The login answer sent back works too.
+    const loginBody = (await login(t.app, a)).body;
+    assert.equal((await patch({ authorization: `Bearer ${loginBody.access_token}` }, { ...loginBody, city: 'Oslo' })).statusCode, 200);
+  });
+
+  test('an unknown field → 400 naming it', async () => {
+    const a = await userWithToken(t);
+    const res = await patch(a.auth, { favouriteColour: 'blue' });
+    assert.equal(res.statusCode, 400);
+    assert.ok(res.json().errors.some((e: { path: string }) => e.path === '/favouriteColour'));
+  });
+
+  test('password needs currentPassword, and the right one', async () => {
+    const a = await userWithToken(t);
+    const missing = await patch(a.auth, { password: 'a new password' });
+    assert.equal(missing.statusCode, 400);
+    assert.ok(missing.json().errors.some((e: { path: string }) => e.path === '/currentPassword'));
+    const wrong = await patch(a.auth, { password: 'a new password', currentPassword: 'not it at all' });
+    assert.equal(wrong.statusCode, 400);
+    assert.ok(wrong.json().errors.some((e: { path: string }) => e.path === '/currentPassword'));
+    // Neither attempt changed anything: the old password still logs in, the session lives.
+    assert.equal((await get(a.auth)).statusCode, 200);
+    await login(t.app, a);
+  });
+
+  test('a password change takes effect: the new password logs in, the old one does not', async () => {
+    const a = await userWithToken(t);
+    const res = await patch(a.auth, { password: 'a new password', currentPassword: a.password });
+    assert.equal(res.statusCode, 200, res.body);
+    const old = await t.app.inject({ method: 'POST', url: '/users/login', payload: { username: a.username, password: a.password } });
+    assert.equal(old.statusCode, 401);
+    await login(t.app, { username: a.username, password: 'a new password' });
+    assert.equal((await get(a.auth)).statusCode, 401, 'the session that changed it ended too');
+  });
+
+  test('a short new password → 400 naming password', async () => {
+    const a = await userWithToken(t);
+    const res = await patch(a.auth, { password: 'short', currentPassword: a.password });
+    assert.equal(res.statusCode, 400);
+    assert.ok(res.json().errors.some((e: { path: string }) => e.path === '/password'));
+  });
+
+  test('no token → 401', async () => {
+    assert.equal((await get({})).statusCode, 401);
+    assert.equal((await patch({}, { phone: '1' })).statusCode, 401);
+  });
+});
+
+describe(`ensureAdmin (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const rows = (username: string) =>
+    t.db.kysely.selectFrom('users').select(['id', 'role', 'password_hash']).where('username', '=', username).execute();
+
+  test('creates the ADMIN_EMAIL administrator once; later runs leave it as it is', async () => {
+    const username = email('admin');
+    const config = testConfig({ ADMIN_EMAIL: username, ADMIN_PASSWORD: 'admin password 1' });
+    await ensureAdmin(config, t.db, silent);
+    const first = await rows(username);
+    assert.equal(first.length, 1);
+    assert.equal(first[0]!.role, 'admin');
+    const l = await login(t.app, { username, password: 'admin password 1' });
+    assert.equal(l.body.role, 'admin');
+
+    // A second start, even with another password, changes nothing.
+    await ensureAdmin(testConfig({ ADMIN_EMAIL: username, ADMIN_PASSWORD: 'other password 2' }), t.db, silent);
+    assert.deepEqual(await rows(username), first);
+  });
+
+  test('several nodes starting at once create exactly one', async () => {
+    const username = email('admin');
+    const config = testConfig({ ADMIN_EMAIL: username, ADMIN_PASSWORD: 'admin password 1' });
+    await Promise.all([1, 2, 3, 4].map(() => ensureAdmin(config, t.db, silent)));
+    assert.equal((await rows(username)).length, 1);
+  });
+
+  test('an existing user of that name is left alone (not promoted)', async () => {
+    const u = await createUser(t.db);
+    await ensureAdmin(testConfig({ ADMIN_EMAIL: u.username.toUpperCase(), ADMIN_PASSWORD: 'admin password 1' }), t.db, silent);
+    const r = await rows(u.username);
+    assert.equal(r.length, 1);
+    assert.equal(r[0]!.role, 'user');
+  });
+
+  test('without ADMIN_EMAIL nothing is created', async () => {
+    const before = await t.db.kysely.selectFrom('users').select(t.db.kysely.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    await ensureAdmin(testConfig(), t.db, silent);
+    const after = await t.db.kysely.selectFrom('users').select(t.db.kysely.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    assert.equal(Number(after.n), Number(before.n));
+  });
+});
