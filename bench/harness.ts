@@ -1,7 +1,7 @@
 /** What every benchmark needs: throwaway databases, free ports, pinned child processes, readiness, tables, results. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -103,13 +103,15 @@ export interface Child {
 
 /** The service's environment for a benchmark: quiet logs, no demo data, fixed secrets, a private DATA_DIR. */
 export function serviceEnv(extra: Record<string, string>): Record<string, string> {
+  const dataDir = tempDir('showsuite-bench-data-');
+  onCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   return {
     JWT_SECRET: BENCH_JWT_SECRET,
     SECRET_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
     SEED_DEMO: 'false',
     HOST: '127.0.0.1',
-    DATA_DIR: tempDir('showsuite-bench-data-'),
+    DATA_DIR: dataDir,
     ...extra,
   };
 }

@@ -26,7 +26,9 @@ export async function runStartup(opts: StartupOptions) {
   const pinning = pinSelfToLoadCore();
   console.log(`pinning: ${pinning}`);
   // The parameters the service uses when ARGON2_* are unset: read from its own config, not restated here.
-  const { argon2 } = loadConfig({ JWT_SECRET: BENCH_JWT_SECRET, SECRET_KEY: '0'.repeat(64), DATA_DIR: tempDir('showsuite-bench-cfg-') });
+  const cfgDir = tempDir('showsuite-bench-cfg-');
+  const { argon2 } = loadConfig({ JWT_SECRET: BENCH_JWT_SECRET, SECRET_KEY: '0'.repeat(64), DATA_DIR: cfgDir });
+  rmSync(cfgDir, { recursive: true, force: true });
   console.log(`argon2id: memoryCost ${argon2.memoryCost} KiB, timeCost ${argon2.timeCost}, parallelism ${argon2.parallelism} (service defaults)`);
 
   const starts: Record<string, number[]> = { 'node+tsx': [], 'pglite fresh': [], 'pglite again': [], 'postgres fresh': [], 'postgres again': [] };
