@@ -27,8 +27,24 @@ export async function registerOpenApi(app: FastifyInstance) {
         { name: 'operations', description: 'Health and readiness' },
       ],
     },
+    // Every operation gets a stable operationId (clients generate method names from it); a route may set its own.
+    transform: ({ schema, url, route }) => {
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      if ((schema as { operationId?: string } | undefined)?.operationId || typeof method !== 'string') return { schema, url };
+      return { schema: { ...schema, operationId: operationIdFor(method, url) } as typeof schema, url };
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** GET /project/:id → getProjectById; POST /public/units/:id/hold → postPublicUnitsByIdHold. */
+export function operationIdFor(method: string, url: string): string {
+  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+  const words = url
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') || seg.startsWith('{') ? `By${cap(seg.replace(/^[:{]|}$/g, ''))}` : seg.split(/[^A-Za-z0-9]+/).map(cap).join('')));
+  return method.toLowerCase() + words.join('');
 }
