@@ -160,7 +160,18 @@ function parseKey(raw: string): Buffer | undefined {
 /** Generated once per data directory so restarts keep sessions and can decrypt stored secrets. */
 function keptSecrets(dataDir: string): { jwtSecret: string; secretKey: string } {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  if (existsSync(file)) {
+    let kept: { jwtSecret?: unknown; secretKey?: unknown } | undefined;
+    try {
+      kept = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      kept = undefined;
+    }
+    if (typeof kept?.jwtSecret !== 'string' || kept.jwtSecret.length < 32 || typeof kept.secretKey !== 'string' || !/^[0-9a-f]{64}$/i.test(kept.secretKey)) {
+      throw new ConfigError([`${file} is damaged: restore it, or set JWT_SECRET and SECRET_KEY (deleting it ends every session and loses stored secrets)`]);
+    }
+    return { jwtSecret: kept.jwtSecret, secretKey: kept.secretKey };
+  }
   mkdirSync(dataDir, { recursive: true });
   const kept = { jwtSecret: randomBytes(48).toString('base64url'), secretKey: randomBytes(32).toString('hex') };
   writeFileSync(file, JSON.stringify(kept), { mode: 0o600 });
