@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
@@ -15,6 +14,7 @@ import { csrfGuard } from './http/csrf.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { Passwords } from './lib/passwords.ts';
@@ -70,8 +70,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   // Only JSON bodies: without a text/plain parser such bodies get 415 instead of reaching validation as strings.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: false }) : undefined;
@@ -90,7 +91,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   };
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     // The API answers JSON; the docs page and presentation page relax this on their own routes.
     contentSecurityPolicy: {
       directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"], upgradeInsecureRequests: null },
@@ -98,13 +99,13 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     strictTransportSecurity: config.cookieSecure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
+  // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS.
+  // Two fixed option sets, chosen per request by path.
+  const publicCors = { origin: '*', credentials: false };
+  const privateCors = { origin: config.corsOrigins, credentials: true, exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After'] };
   await app.register(fastifyCors, {
     hook: 'onRequest',
-    delegator: (request, callback) => {
-      // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS.
-      const isPublic = request.url.startsWith('/public/');
-      callback(null, isPublic ? { origin: '*', credentials: false } : { origin: config.corsOrigins, credentials: true, exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After'] });
-    },
+    delegator: (request, callback) => callback(null, request.url.startsWith('/public/') ? publicCors : privateCors),
   });
   await app.register(fastifyRateLimit, {
     global: false,

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { prepared } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -30,9 +31,14 @@ export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
   };
 }
 
-/** The unit with its project's membership, for the access check, in one query. */
-export function findUnit(db: Q, id: string): Promise<UnitWithAccess | undefined> {
-  return db.selectFrom('units as u').innerJoin('projects as p', 'p.id', 'u.project_id').select([...COLUMNS, ...MEMBERSHIP]).where('u.id', '=', id).executeTakeFirst();
+const findUnitQuery = prepared(
+  (db, id: string) => db.selectFrom('units as u').innerJoin('projects as p', 'p.id', 'u.project_id').select([...COLUMNS, ...MEMBERSHIP]).where('u.id', '=', id),
+  [''],
+);
+
+/** The unit with its project's membership, for the access check, in one query (the hottest read: compiled once). */
+export async function findUnit(db: Q, id: string): Promise<UnitWithAccess | undefined> {
+  return (await findUnitQuery(db, id))[0];
 }
 
 export function listUnits(db: Q, projectId: string, filter: { floorId?: string | undefined; availability?: string | undefined; now: number }) {
