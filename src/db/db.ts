@@ -44,6 +44,10 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
   });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', (err) => opts.onPoolError?.(err));
+  // pg-pool listens for errors only on idle clients. A server lost while a client is checked out makes that
+  // client emit 'error' with no listener, which would crash the process; its query fails on its own (→ 503)
+  // and the pool discards the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     engine: 'postgres',
