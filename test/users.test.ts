@@ -111,6 +111,29 @@ describe(`GET and PATCH /users/me (${ENGINE})`, () => {
     assert.equal((await get(b.auth)).json()._id, b.id);
   });
 
+  test("the record lists the projects and groups the user owns or manages, and no one else's", async () => {
+    const a = await userWithToken(t);
+    const b = await userWithToken(t);
+    const project = await t.app.inject({ method: 'POST', url: '/projects?name=Tower', headers: a.auth });
+    assert.equal(project.statusCode, 201, project.body);
+    const group = await t.app.inject({ method: 'POST', url: '/groups?name=Portfolio', headers: a.auth });
+    assert.equal(group.statusCode, 201, group.body);
+    const mine = (await get(a.auth)).json();
+    assert.deepEqual(mine.projects, [project.json()._id]);
+    assert.deepEqual(mine.groups, [group.json()._id]);
+    assert.deepEqual((await login(t.app, a)).body.projects, [project.json()._id]);
+    const theirs = (await get(b.auth)).json();
+    assert.deepEqual(theirs.projects, []);
+    assert.deepEqual(theirs.groups, []);
+    // An editor sees it listed too.
+    const shared = await t.app.inject({ method: 'PATCH', url: `/project/${project.json()._id}`, headers: a.auth, payload: { editors: [b.id] } });
+    assert.equal(shared.statusCode, 200, shared.body);
+    assert.deepEqual((await get(b.auth)).json().projects, [project.json()._id]);
+    // Sending the record back with its lists unchanged is no change.
+    assert.equal((await patch(a.auth, { ...mine, phone: '1' })).statusCode, 200);
+    assert.equal((await patch(a.auth, { projects: [] })).statusCode, 400);
+  });
+
   test('names, phone, company, address and preferences change, and stay changed', async () => {
     const a = await userWithToken(t);
     const changes = {

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { Auth, REFRESH_COOKIE } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
-import { toUser } from './users.repo.ts';
+import { findMemberships, toUser } from './users.repo.ts';
 import { LoginBody, LoginQuery, LoginResponseSchema, RefreshBody, RefreshResponse } from './users.schemas.ts';
 
 /** Login, refresh and logout: reachable without an access token. */
@@ -32,7 +32,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const bearer = request.headers.authorization ? Auth.tokenFrom(request)?.token : undefined;
       const { user, issued } = await ctx.authService.login({ username, password, ip: request.ip, bearer });
       ctx.authService.setCookies(reply, issued);
-      return { ...toUser(user), token: issued.accessToken, access_token: issued.accessToken, message: 'Login successful' };
+      return { ...toUser(user, await findMemberships(ctx.db.kysely, user.id)), token: issued.accessToken, access_token: issued.accessToken, message: 'Login successful' };
     },
   );
 

@@ -60,3 +60,13 @@ export async function recordAudit(db: Q, e: { actorId: string | null; action: st
     .values({ actor_id: e.actorId, action: e.action, subject_id: e.subjectId, detail: JSON.stringify(e.detail ?? {}) })
     .execute();
 }
+
+/** Ids of the projects and groups the user owns or is an administrator or editor of, oldest first. One statement. */
+export async function findMemberships(db: Q, userId: string): Promise<{ projects: string[]; groups: string[] }> {
+  const me = sql`array[${userId}]::char(24)[]`;
+  const member = sql`user_id = ${userId} or administrators @> ${me} or editors @> ${me}`;
+  const { rows } = await sql<{ projects: string[] | null; groups: string[] | null }>`
+    select (select array_agg(id::text order by created_at, id) from projects where ${member}) as projects,
+           (select array_agg(id::text order by created_at, id) from groups where ${member}) as groups`.execute(db);
+  return { projects: rows[0]?.projects ?? [], groups: rows[0]?.groups ?? [] };
+}

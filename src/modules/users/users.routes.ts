@@ -5,7 +5,7 @@ import { AppError, type FieldError } from '../../http/errors.ts';
 import { problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
-import { findUserById, insertUser, mergeUserProfile, toUser } from './users.repo.ts';
+import { findMemberships, findUserById, insertUser, mergeUserProfile, toUser } from './users.repo.ts';
 import { CreateUserBody, PatchMeBody, SelfEditable, UserSchema } from './users.schemas.ts';
 
 const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets', 'token', 'access_token', 'message']);
@@ -45,7 +45,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     async (request) => {
       const row = await findUserById(db, principalOf(request).id);
       if (!row) throw new AppError(401, 'unauthorized', 'The user no longer exists');
-      return toUser(row);
+      return toUser(row, await findMemberships(db, row.id));
     },
   );
 
@@ -66,7 +66,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const me = principalOf(request);
       const row = await findUserById(db, me.id);
       if (!row) throw new AppError(401, 'unauthorized', 'The user no longer exists');
-      const current = toUser(row) as Record<string, unknown>;
+      const memberships = await findMemberships(db, me.id);
+      const current = toUser(row, memberships) as Record<string, unknown>;
       const { password, currentPassword, ...fields } = request.body;
 
       const patch: Record<string, unknown> = {};
@@ -92,7 +93,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         return u;
       });
       if (passwordHash) ctx.auth.forgetAllSessions();
-      return toUser(updated);
+      return toUser(updated, memberships);
     },
   );
 };
