@@ -4,12 +4,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCors from '@fastify/cors';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import type { Db } from './db/db.ts';
 import { Auth } from './http/auth.ts';
-import { MemoryCounters, RedisCounters, type Counters } from './http/counters.ts';
+import { connectRedis, MemoryCounters, RedisCounters, type Counters } from './http/counters.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -75,7 +74,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     done();
   });
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters(() => clock.now());
   const auth = new Auth(config, db, clock);
   const passwords = new Passwords(config.argon2);
@@ -109,6 +108,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   });
   await app.register(fastifyRateLimit, {
     global: false,
+    // Redis down: the per-minute limit lets requests through; the login-failure counters answer 503 instead.
+    skipOnError: true,
     ...(redis ? { redis, nameSpace: 'showsuite:rl:route:' } : {}),
     errorResponseBuilder: (_request, context) => {
       const err = new AppError(429, 'rate_limited', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`);

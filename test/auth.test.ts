@@ -573,4 +573,22 @@ describe(`login rate limits (${ENGINE})`, () => {
       await testDb.drop();
     }
   });
+
+  test('with Redis unreachable, login answers 503 problem+json (not 500), and other routes work', async () => {
+    const net = await import('node:net');
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as import('node:net').AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const t = await buildTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    try {
+      const u = await userWithToken(t).catch((e: Error) => e);
+      assert.ok(u instanceof Error && /503/.test(u.message), String(u));
+      const res = await attempt(t, 'someone@example.com', 'whatever');
+      assertProblem(res, 503, 'database_unavailable');
+      assert.equal((await t.app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
 });

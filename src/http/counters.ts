@@ -1,4 +1,6 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from './errors.ts';
 
 /** Windowed counters for rate limits: shared through Redis when configured, else per process. */
 export interface Counters {
@@ -40,17 +42,38 @@ const HIT = `local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {c, redis.call('PTTL', KEYS[1])}`;
 
+/**
+ * A Redis client for the shared counters. Commands fail at once while Redis is unreachable (no offline queue),
+ * so the first requests wait here, boundedly, for the connection; a lost connection is logged and retried.
+ */
+export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs = 2000): Promise<Redis> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: waitMs, enableOfflineQueue: false });
+  redis.on('error', (err) => log.warn({ err }, 'rate-limit store (Redis) unavailable'));
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    redis.once('ready', done);
+  });
+  return redis;
+}
+
+const storeDown = () => new AppError(503, 'database_unavailable', 'The rate-limit store is unavailable; retry shortly');
+
 export class RedisCounters implements Counters {
   constructor(private readonly redis: Redis, private readonly prefix = 'showsuite:rl:') {}
   async hit(key: string, windowMs: number) {
-    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs)) as [number, number];
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs).catch(() => Promise.reject(storeDown()))) as [number, number];
     return { count, resetMs: Math.max(ttl, 0) };
   }
   async peek(key: string) {
-    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]).catch(() => Promise.reject(storeDown()));
     return { count: Number(count ?? 0), resetMs: Math.max(ttl, 0) };
   }
   async clear(key: string) {
-    await this.redis.del(this.prefix + key);
+    await this.redis.del(this.prefix + key).catch(() => Promise.reject(storeDown()));
   }
 }
