@@ -1,12 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './helpers.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
-const dataDir = () => mkdtempSync(join(tmpdir(), 'showsuite-config-'));
+const dataDir = () => tempDir('showsuite-config-');
 const base = () => ({ DATA_DIR: dataDir() });
 
 function configError(env: Record<string, string>): ConfigError {

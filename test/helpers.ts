@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,10 +23,22 @@ export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
 export const TEST_PASSWORD = 'correct horse battery';
 
+const tempDirs: string[] = [];
+process.on('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory removed when the test process exits. */
+export function tempDir(prefix = 'showsuite-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
 /** Real configuration parsing, with fixed secrets and a cheap (still argon2id) hash cost for speed. */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'showsuite-test-')),
+    DATA_DIR: tempDir(),
     JWT_SECRET: TEST_JWT_SECRET,
     SECRET_KEY: randomBytes(32).toString('hex'),
     ARGON2_MEMORY_KIB: '1024',

@@ -1,14 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { openDb, type Db } from '../src/db/db.ts';
-import { buildTestApp, createUser, ENGINE, openTestDb, sessionToken, testConfig, type TestApp, type TestDb, type TestUser } from './helpers.ts';
+import { buildTestApp, createUser, ENGINE, tempDir, openTestDb, sessionToken, testConfig, type TestApp, type TestDb, type TestUser } from './helpers.ts';
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
@@ -220,7 +218,7 @@ describe(`the process: start, logs, SIGTERM (${ENGINE})`, () => {
     const proc = start({
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'showsuite-main-')),
+      DATA_DIR: tempDir('showsuite-main-'),
       LOG_LEVEL: 'debug',
       SEED_DEMO: 'false',
       ADMIN_EMAIL: admin.username,
@@ -260,7 +258,7 @@ describe(`the process: start, logs, SIGTERM (${ENGINE})`, () => {
   });
 
   test('a bad setting stops the start with exit code 2 and names the variable', { timeout: 30_000 }, async () => {
-    const proc = start({ PORT: 'not-a-port', DATA_DIR: mkdtempSync(join(tmpdir(), 'showsuite-main-')) });
+    const proc = start({ PORT: 'not-a-port', DATA_DIR: tempDir('showsuite-main-') });
     const { code } = await proc.exited;
     assert.equal(code, 2);
     assert.match(proc.err(), /PORT must be an integer/);
