@@ -84,13 +84,3 @@ export async function setGroupProjects(db: Q, groupId: string, projectIds: strin
 export async function deleteGroup(db: Q, id: string) {
   await db.deleteFrom('groups').where('id', '=', id).execute();
 }
-
-export async function groupIdsOfUser(db: Q, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('groups as g')
-    .select('g.id')
-    .where((eb) => eb.or([eb('g.user_id', '=', userId), eb('g.administrators', '@>', sql<string[]>`array[${userId}]::char(24)[]`), eb('g.editors', '@>', sql<string[]>`array[${userId}]::char(24)[]`)]))
-    .orderBy('g.created_at')
-    .execute();
-  return rows.map((r) => r.id);
-}

@@ -156,16 +156,3 @@ export async function bumpProjectVersion(db: Q, id: string) {
 export async function deleteProject(db: Q, id: string) {
   await db.deleteFrom('projects').where('id', '=', id).execute();
 }
-
-/** Projects the user owns or is listed on, for the User record's `projects`. */
-export async function projectIdsOfUser(db: Q, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('projects as p')
-    .select('p.id')
-    .where((eb) =>
-      eb.or([eb('p.user_id', '=', userId), eb('p.administrators', '@>', sql<string[]>`array[${userId}]::char(24)[]`), eb('p.editors', '@>', sql<string[]>`array[${userId}]::char(24)[]`)]),
-    )
-    .orderBy('p.created_at')
-    .execute();
-  return rows.map((r) => r.id);
-}
