@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
@@ -15,6 +16,7 @@ const Floor = Type.Ref('Floor');
 const ETag = { ETag: { type: 'string' } };
 
 export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  useJsonStringify(app);
   const db = ctx.db.kysely;
 
   app.post(

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf, type Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
@@ -28,6 +29,7 @@ function toChange(fields: Record<string, unknown>): { change: GroupChange; proje
 }
 
 export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  useJsonStringify(app);
   const db = ctx.db.kysely;
 
   /** `group.projects` may hold only projects the caller can see (CONTRACT §4). */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { ObjectId, problems } from '../../http/schemas.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
@@ -22,6 +23,7 @@ const LeadsQuery = Type.Object(
 );
 
 export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  useJsonStringify(app);
   app.get(
     '/leads',
     {

@@ -20,9 +20,9 @@ export function secretNames(secrets: Record<string, string>): string[] {
     .sort();
 }
 
+/** The response record. `row.data` is parsed afresh for every query, so it is extended in place, not copied. */
 export function toProject(row: ProjectRow): Record<string, unknown> {
-  return {
-    ...row.data,
+  return Object.assign(row.data, {
     _id: row.id,
     user: row.user_id,
     name: row.name,
@@ -35,7 +35,7 @@ export function toProject(row: ProjectRow): Record<string, unknown> {
     configuredSecrets: secretNames(row.secrets),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-  };
+  });
 }
 
 export function findProject(db: Q, id: string): Promise<ProjectRow | undefined> {

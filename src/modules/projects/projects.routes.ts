@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
@@ -14,6 +15,7 @@ import { ProjectService } from './projects.service.ts';
 const Project = Type.Ref('Project');
 
 export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  useJsonStringify(app);
   const db = ctx.db.kysely;
   const service = new ProjectService(ctx);
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
@@ -16,6 +17,7 @@ const ETag = { ETag: { type: 'string' } };
 const IGNORED = new Set([...SERVER_KEPT, 'project']);
 
 export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  useJsonStringify(app);
   const db = ctx.db.kysely;
 
   /** A floor id sent by a client must be a floor of the unit's own project. */
