@@ -193,3 +193,32 @@ export async function sessionToken(db: Db, userId: string, opts: { secret?: stri
   await createSession(db.kysely, { id: sid, userId, impersonatorId: null, expiresAt: new Date(Date.now() + 86_400_000) });
   return { sid, token: signTestJwt(accessClaims(userId, sid), opts) };
 }
+
+type Auth = { authorization: string };
+
+/** Creates a project through the API (owner = the token's user); `query` adds query parameters, `body` a JSON body. */
+export async function createProject(app: FastifyInstance, auth: Auth, opts: { name?: string; query?: Record<string, string>; body?: Record<string, unknown> } = {}) {
+  const qs = new URLSearchParams({ name: opts.name ?? `Project ${randomBytes(3).toString('hex')}`, ...opts.query });
+  const res = await app.inject({ method: 'POST', url: `/projects?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
+  if (res.statusCode !== 201) throw new Error(`createProject: ${res.statusCode} ${res.body}`);
+  return res.json() as Record<string, any> & { _id: string };
+}
+
+export async function createFloor(app: FastifyInstance, auth: Auth, project: string, opts: { name?: string; position?: number; body?: Record<string, unknown> } = {}) {
+  const qs = new URLSearchParams({ project, name: opts.name ?? 'Level', ...(opts.position !== undefined ? { position: String(opts.position) } : {}) });
+  const res = await app.inject({ method: 'POST', url: `/floors?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
+  if (res.statusCode !== 201) throw new Error(`createFloor: ${res.statusCode} ${res.body}`);
+  return res.json() as Record<string, any> & { _id: string };
+}
+
+export async function createUnit(app: FastifyInstance, auth: Auth, project: string, opts: { name?: string; position?: number; floor?: string; body?: Record<string, unknown> } = {}) {
+  const qs = new URLSearchParams({
+    project,
+    name: opts.name ?? `Unit ${randomBytes(2).toString('hex')}`,
+    position: String(opts.position ?? 0),
+    ...(opts.floor ? { floor: opts.floor } : {}),
+  });
+  const res = await app.inject({ method: 'POST', url: `/units?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
+  if (res.statusCode !== 201) throw new Error(`createUnit: ${res.statusCode} ${res.body}`);
+  return res.json() as Record<string, any> & { _id: string };
+}
