@@ -31,6 +31,8 @@ import { ProjectSchema } from './modules/projects/projects.schemas.ts';
 import { LeadSchema } from './modules/shared/fields.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
 import { UnitSchema } from './modules/units/units.schemas.ts';
+import { sweepOnce } from './public/hold-sweeper.ts';
+import { BundleSchema, publicRoutes } from './public/public.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -59,7 +61,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema];
+  const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema, BundleSchema];
   for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas]) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(resourceSchemas));
   app.setErrorHandler(errorHandler);
@@ -130,6 +132,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
 
   await app.register(healthRoutes, { ctx });
   await app.register(authRoutes, { ctx });
+  await app.register(publicRoutes, { ctx });
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', auth.authenticate);
     await authenticated.register(userRoutes, { ctx });
@@ -156,7 +159,18 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     });
   }
 
+  // Lapsed holds already read as available; the sweeper makes the stored rows agree (one node per interval).
+  let sweeper: NodeJS.Timeout | undefined;
+  if (config.limits.holdSweepSec > 0) {
+    app.addHook('onReady', async () => {
+      sweeper = setInterval(() => {
+        sweepOnce(db.kysely, clock.now()).catch((err) => app.log.warn({ err }, 'hold sweep failed'));
+      }, config.limits.holdSweepSec * 1000);
+      sweeper.unref();
+    });
+  }
   app.addHook('onClose', async () => {
+    clearInterval(sweeper);
     redis?.disconnect();
   });
   return app;

@@ -131,7 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
       holdsPerClient: int('HOLDS_PER_CLIENT', 3, 1, 1000),
       holdRequestsPerMinute: int('HOLD_REQUESTS_PER_MINUTE', 120, 1, 100000),
       sessionCacheSec: int('SESSION_CACHE_SEC', 30, 0, 60),
-      holdSweepSec: int('HOLD_SWEEP_SEC', 30, 1, 3600),
+      holdSweepSec: int('HOLD_SWEEP_SEC', 30, 0, 3600),
     },
     argon2: {
       memoryCost: int('ARGON2_MEMORY_KIB', 19456, 1024, 1048576),

@@ -115,7 +115,17 @@ export interface GroupProjectsTable {
   position: number;
 }
 
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: ColumnType<unknown, string | null, string | null>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  idempotency_keys: IdempotencyKeysTable;
   projects: ProjectsTable;
   floors: FloorsTable;
   units: UnitsTable;

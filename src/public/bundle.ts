@@ -1,0 +1,109 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
+import { toUnit, type UnitRow } from '../modules/units/units.repo.ts';
+
+type Q = Kysely<Database>;
+
+/**
+ * Project fields a visitor never sees (CONTRACT §6), beyond the secrets, which are not in `data` at all.
+ * Integration settings are matched by prefix, except the two a payment button needs.
+ */
+const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList', 'customFormFields']);
+const PUBLIC_INTEGRATION = new Set(['payProviderCurrency', 'payProviderDeposit']);
+const GTM = new Set(['gtmHeadCode', 'gtmBodyCode']);
+
+export interface BundleHead {
+  id: string;
+  name: string;
+  namespace: string | null;
+  host_name: string | null;
+  project_type: string | null;
+  data: Record<string, unknown>;
+  content_version: number;
+  /** Holds on this project whose time has passed but that are not yet written back. */
+  lapsed: number;
+}
+
+/** The strong validator of a bundle: any write bumps content_version; a hold lapsing bumps `lapsed`. */
+export const bundleEtag = (head: Pick<BundleHead, 'id' | 'content_version' | 'lapsed'>) => `"b${head.content_version}.${head.lapsed}"`;
+
+/** One cheap query: enough to answer a revalidation (304) without loading floors and units. */
+export async function findBundleHead(db: Q, by: { namespace: string } | { hostName: string }, now: number): Promise<BundleHead | undefined> {
+  const lapsed = sql<number>`(select count(*)::int from units u where u.project_id = p.id and u.availability = 'on_hold' and u.on_hold_expires_at <= ${new Date(now)})`;
+  let q = db.selectFrom('projects as p').select(['p.id', 'p.name', 'p.namespace', 'p.host_name', 'p.project_type', 'p.data', 'p.content_version', lapsed.as('lapsed')]);
+  q = 'namespace' in by ? q.where('p.namespace', '=', by.namespace) : q.where(sql`lower(p.host_name)`, '=', by.hostName.toLowerCase());
+  const row = await q.executeTakeFirst();
+  return row ? { ...row, content_version: Number(row.content_version) } : undefined;
+}
+
+export function publicProject(head: BundleHead): Record<string, unknown> {
+  const out: Record<string, unknown> = { _id: head.id, name: head.name };
+  if (head.namespace !== null) out.namespace = head.namespace;
+  if (head.host_name !== null) out.hostName = head.host_name;
+  if (head.project_type !== null) out.projectType = head.project_type;
+  const gtm = head.data.gtmEnabled === true;
+  for (const [key, value] of Object.entries(head.data)) {
+    if (PRIVATE.has(key) || (GTM.has(key) && !gtm)) continue;
+    if (isIntegrationField(key) && !PUBLIC_INTEGRATION.has(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/** A unit as a visitor sees it: expired holds as available, no price unless the project shows prices. */
+export function publicUnit(row: UnitRow, settings: Record<string, unknown>, now: number): Record<string, unknown> {
+  const unit = toUnit(row, now);
+  if (settings.showPrices === false) delete unit.price;
+  return unit;
+}
+
+const visibleUnit = (settings: Record<string, unknown>, unit: Record<string, unknown>) => !(settings.hideSold === true && unit.availability === 'sold');
+
+/** The whole presentation: public project fields, floors in position order, each with its units in order. */
+export async function buildBundle(db: Q, head: BundleHead, now: number) {
+  const [floors, units] = await Promise.all([
+    db.selectFrom('floors').select(['id', 'name', 'position', 'data']).where('project_id', '=', head.id).orderBy('position').orderBy('id').execute(),
+    db
+      .selectFrom('units')
+      .select(['id', 'project_id', 'floor_id', 'name', 'position', 'availability', 'on_hold_expires_at', 'data', 'version', 'created_at', 'updated_at'])
+      .where('project_id', '=', head.id)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+  ]);
+  const settings = head.data;
+  const byFloor = new Map<string | null, Record<string, unknown>[]>();
+  for (const row of units) {
+    const unit = publicUnit(row, settings, now);
+    if (!visibleUnit(settings, unit)) continue;
+    const list = byFloor.get(row.floor_id) ?? [];
+    list.push(unit);
+    byFloor.set(row.floor_id, list);
+  }
+  return {
+    project: publicProject(head),
+    floors: floors.map((f) => ({ ...f.data, _id: f.id, project: head.id, name: f.name, position: f.position, units: byFloor.get(f.id) ?? [] })),
+    unassignedUnits: byFloor.get(null) ?? [],
+  };
+}
+
+/** Serialised bundles by project and validator; safe to lose, bounded, shared by nothing. */
+export class BundleCache {
+  readonly #entries = new Map<string, string>();
+  constructor(private readonly max = 200) {}
+  get(projectId: string, etag: string) {
+    const key = `${projectId}:${etag}`;
+    const hit = this.#entries.get(key);
+    if (hit !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+    }
+    return hit;
+  }
+  set(projectId: string, etag: string, body: string) {
+    for (const k of this.#entries.keys()) if (k.startsWith(`${projectId}:`)) this.#entries.delete(k);
+    this.#entries.set(`${projectId}:${etag}`, body);
+    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}

@@ -1,0 +1,70 @@
+import { sql, type Transaction } from 'kysely';
+import type { Limits } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { newObjectId } from '../lib/object-id.ts';
+import { insertLead } from '../modules/leads/leads.repo.ts';
+import { publicUnit } from './bundle.ts';
+
+export interface Visitor {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+}
+
+const UNIT_COLUMNS = ['u.id', 'u.project_id', 'u.floor_id', 'u.name', 'u.position', 'u.availability', 'u.on_hold_expires_at', 'u.data', 'u.version', 'u.created_at', 'u.updated_at'] as const;
+
+/**
+ * Holds a unit for a visitor. One conditional UPDATE decides the race: of any number of concurrent requests for
+ * an available unit exactly one changes the row; the others find it taken (409). The hold's lead is written in
+ * the same transaction.
+ */
+export async function placeHold(trx: Transaction<Database>, input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits }) {
+  const unit = await trx
+    .selectFrom('units as u')
+    .innerJoin('projects as p', 'p.id', 'u.project_id')
+    .select(['u.id', 'u.name', 'u.project_id', 'p.data as settings'])
+    .where('u.id', '=', input.unitId)
+    .executeTakeFirst();
+  if (!unit) throw notFound('Unit');
+  const settings = unit.settings as Record<string, unknown>;
+  if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
+
+  // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
+  await sql`select pg_advisory_xact_lock(hashtext(${`hold:${input.client}`}))`.execute(trx);
+  const now = new Date(input.now);
+  const live = await trx
+    .selectFrom('units')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('held_by', '=', input.client)
+    .where('availability', '=', 'on_hold')
+    .where('on_hold_expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  if (live.n >= input.limits.holdsPerClient) {
+    throw new AppError(429, 'rate_limited', `At most ${input.limits.holdsPerClient} units may be held at once from one address`, undefined, { 'Retry-After': '60' });
+  }
+
+  const minutes = typeof settings.onHoldMinsDuration === 'number' && settings.onHoldMinsDuration > 0 ? settings.onHoldMinsDuration : 5;
+  const held = await trx
+    .updateTable('units as u')
+    .set({
+      availability: 'on_hold',
+      on_hold_expires_at: new Date(input.now + minutes * 60_000),
+      held_by: input.client,
+      version: sql`u.version + 1`,
+      updated_at: sql`now()`,
+    })
+    .where('u.id', '=', input.unitId)
+    .where((eb) => eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', now)])]))
+    .returning(UNIT_COLUMNS)
+    .executeTakeFirst();
+  if (!held) throw new AppError(409, 'conflict', 'This unit is no longer available');
+
+  await insertLead(trx, {
+    id: newObjectId(input.now),
+    projectId: unit.project_id,
+    data: { ...input.visitor, unit: unit.id, source: 'hold', message: `Hold on unit ${unit.name} until ${held.on_hold_expires_at && new Date(held.on_hold_expires_at).toISOString()}` },
+  });
+  return publicUnit(held, settings, input.now);
+}

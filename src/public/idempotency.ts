@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+
+export interface Outcome {
+  status: number;
+  body: unknown;
+}
+
+const KEY = /^[\x21-\x7e]{1,200}$/;
+
+/** The Idempotency-Key header, checked; undefined when absent. */
+export function idempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || !KEY.test(key)) {
+    throw new AppError(400, 'invalid_body', 'Idempotency-Key must be 1–200 visible ASCII characters', [{ path: '/headers/idempotency-key', message: 'is invalid' }]);
+  }
+  return key;
+}
+
+/**
+ * Runs `work` in a transaction. With a key, the outcome is stored in the same transaction, so a retry with the
+ * same key and body gets the first outcome again and writes nothing more; the same key with another body → 422.
+ * A concurrent retry waits on the key's row until the first commits. Failures are not stored: nothing was written.
+ */
+export async function runIdempotent(db: Kysely<Database>, scope: string, key: string | undefined, request: unknown, work: (trx: Transaction<Database>) => Promise<Outcome>): Promise<Outcome & { replayed: boolean }> {
+  if (key === undefined) return { ...(await db.transaction().execute(work)), replayed: false };
+  const hash = createHash('sha256').update(JSON.stringify(request ?? null)).digest('hex');
+  return db.transaction().execute(async (trx) => {
+    const claimed = await sql<{ key: string }>`
+      insert into idempotency_keys (scope, key, request_hash, status) values (${scope}, ${key}, ${hash}, 0)
+      on conflict do nothing returning key`.execute(trx);
+    if (claimed.rows.length) {
+      const outcome = await work(trx);
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ status: outcome.status, body: JSON.stringify(outcome.body) })
+        .where('scope', '=', scope)
+        .where('key', '=', key)
+        .execute();
+      return { ...outcome, replayed: false };
+    }
+    const first = await trx.selectFrom('idempotency_keys').select(['request_hash', 'status', 'body']).where('scope', '=', scope).where('key', '=', key).executeTakeFirstOrThrow();
+    if (first.request_hash !== hash) {
+      throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
+    }
+    return { status: first.status, body: first.body, replayed: true };
+  });
+}

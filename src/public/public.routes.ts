@@ -1,0 +1,170 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../context.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
+import { newObjectId } from '../lib/object-id.ts';
+import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
+import { LeadFields } from '../modules/shared/fields.ts';
+import { BundleCache, buildBundle, bundleEtag, findBundleHead, type BundleHead } from './bundle.ts';
+import { placeHold } from './holds.ts';
+import { idempotencyKey, runIdempotent } from './idempotency.ts';
+
+const BundleSchema = Type.Object(
+  {
+    project: Type.Object({ _id: ObjectId, name: Type.String() }, { additionalProperties: true, description: 'Public Project fields (see docs/public-api.md for what is left out)' }),
+    floors: Type.Array(
+      Type.Object({ _id: ObjectId, name: Type.String(), position: Type.Number(), units: Type.Array(Type.Ref('Unit')) }, { additionalProperties: true }),
+      { description: 'Floors in position order, each with its units in position order' },
+    ),
+    unassignedUnits: Type.Array(Type.Ref('Unit'), { description: 'Units not placed on a floor' }),
+  },
+  { $id: 'Bundle', additionalProperties: false },
+);
+
+const Visitor = {
+  firstName: Type.String({ minLength: 1, maxLength: 200 }),
+  lastName: Type.String({ minLength: 1, maxLength: 200 }),
+  email: LeadFields.email,
+  phone: Type.String({ minLength: 3, maxLength: 50 }),
+};
+
+const PublicLeadBody = Type.Object(
+  {
+    project: Type.Optional(ObjectId),
+    namespace: Type.Optional(Type.String({ maxLength: 63 })),
+    ...Visitor,
+    unit: Type.Optional(LeadFields.unit),
+    message: Type.Optional(LeadFields.message),
+    source: Type.Optional(LeadFields.source),
+    questions: Type.Optional(LeadFields.questions),
+    customFields: Type.Optional(LeadFields.customFields),
+  },
+  { additionalProperties: false },
+);
+
+const PublicLead = Type.Object(
+  { _id: ObjectId, project: ObjectId, ...Visitor, unit: Type.Optional(Type.String()), message: Type.Optional(Type.String()), source: Type.Optional(Type.String()), questions: Type.Optional(LeadFields.questions), customFields: Type.Optional(LeadFields.customFields), createdAt: DateTime },
+  { additionalProperties: false },
+);
+
+const HoldBody = Type.Object(Visitor, { additionalProperties: false });
+const IdempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })) });
+
+/** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
+export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  const db = ctx.db.kysely;
+  const cache = new BundleCache();
+
+  async function sendBundle(request: FastifyRequest, reply: FastifyReply, head: BundleHead | undefined) {
+    if (!head) throw notFound('Presentation');
+    const etag = bundleEtag(head);
+    // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
+    const preview = head.data.previewMode === true;
+    reply.header('ETag', etag).header('Cache-Control', preview ? 'private, no-store' : 'public, max-age=5');
+    if (preview) reply.header('X-Robots-Tag', 'noindex');
+    const inm = request.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return reply.code(304).send();
+    let body = cache.get(head.id, etag);
+    if (body === undefined) {
+      body = JSON.stringify(await buildBundle(db, head, ctx.clock.now()));
+      cache.set(head.id, etag, body);
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
+  }
+
+  const bundleResponses = { 200: { ...Type.Ref('Bundle'), headers: { ETag: { type: 'string' }, 'Cache-Control': { type: 'string' } } }, 304: { description: 'Not modified (If-None-Match matched)', type: 'null' }, ...problems(400, 404) };
+
+  app.get(
+    '/public/projects/:namespace',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'The presentation bundle of a project, by namespace',
+        description: 'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304.',
+        security: [],
+        params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
+        response: bundleResponses,
+      },
+    },
+    async (request, reply) => sendBundle(request, reply, await findBundleHead(db, { namespace: request.params.namespace }, ctx.clock.now())),
+  );
+
+  app.get(
+    '/public/hosts/:hostName',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'The presentation bundle of a project, by host name',
+        security: [],
+        params: Type.Object({ hostName: Type.String({ maxLength: 253 }) }),
+        response: bundleResponses,
+      },
+    },
+    async (request, reply) => sendBundle(request, reply, await findBundleHead(db, { hostName: request.params.hostName }, ctx.clock.now())),
+  );
+
+  app.post(
+    '/public/leads',
+    {
+      schema: {
+        tags: ['public'],
+        summary: "Leave an enquiry on a project (when the project's enableForms is true)",
+        description: 'Name the project by `project` (id) or `namespace`. Rate-limited per client address. Honours `Idempotency-Key`.',
+        security: [],
+        headers: IdempotencyHeader,
+        body: PublicLeadBody,
+        response: { 201: PublicLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
+      },
+      config: { rateLimit: { max: ctx.config.limits.publicLeadsPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const key = idempotencyKey(request.headers['idempotency-key']);
+      const { project, namespace, ...lead } = request.body;
+      if (!project && !namespace) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+      const outcome = await runIdempotent(db, 'public-leads', key, request.body, async (trx) => {
+        let q = trx.selectFrom('projects').select(['id', 'data']);
+        q = project ? q.where('id', '=', project) : q.where('namespace', '=', namespace!);
+        const target = await q.executeTakeFirst();
+        if (!target) throw notFound('Project');
+        if ((target.data as Record<string, unknown>).enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
+        const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { source: 'presentation', ...lead } });
+        return { status: 201, body: toLead(row) };
+      });
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(outcome.status as 201).send(outcome.body as never);
+    },
+  );
+
+  app.post(
+    '/public/units/:id/hold',
+    {
+      schema: {
+        tags: ['public'],
+        summary: "Hold an available unit for the project's onHoldMinsDuration minutes",
+        description:
+          'Only when the project has onHoldExperienceEnabled, only from available: of concurrent requests for one unit exactly one gets 200, the others 409. ' +
+          'Records a lead with source "hold". One client address may hold a few units at once and send a bounded number of requests per minute (429). Honours `Idempotency-Key`.',
+        security: [],
+        params: IdParams,
+        headers: IdempotencyHeader,
+        body: HoldBody,
+        response: { 200: Type.Ref('Unit'), ...problems(400, 403, 404, 409, 415, 422, 429) },
+      },
+      config: { rateLimit: { max: ctx.config.limits.holdRequestsPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const key = idempotencyKey(request.headers['idempotency-key']);
+      const unitId = request.params.id;
+      const outcome = await runIdempotent(db, `public-hold:${unitId}`, key, request.body, async (trx) => ({
+        status: 200,
+        body: await placeHold(trx, { unitId, client: request.ip, visitor: request.body, now: ctx.clock.now(), limits: ctx.config.limits }),
+      }));
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(outcome.status as 200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));
+    },
+  );
+};
+
+export { BundleSchema };
