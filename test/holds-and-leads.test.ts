@@ -1,0 +1,235 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { sql } from 'kysely';
+import { newObjectId } from '../src/lib/object-id.ts';
+import { sweepOnce } from '../src/public/hold-sweeper.ts';
+import { buildTestApp, createFloor, createProject, createUnit, ENGINE, openTestDb, tempDir, TEST_JWT_SECRET, TestClock, userWithToken, type TestApp } from './helpers.ts';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof userWithToken>>;
+const clock = new TestClock();
+const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
+
+before(async () => {
+  t = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', HOLD_REQUESTS_PER_MINUTE: '1000', PUBLIC_LEADS_PER_MINUTE: '5' } });
+  owner = await userWithToken(t);
+});
+after(() => t.close());
+
+async function holdable(settings: Record<string, unknown> = { onHoldExperienceEnabled: true, onHoldMinsDuration: 10 }) {
+  const p = await createProject(t.app, owner.auth, { body: settings });
+  const f = await createFloor(t.app, owner.auth, p._id);
+  const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id, name: 'A-101' });
+  return { p: p._id, u: u._id };
+}
+
+const hold = (unit: string, headers: Record<string, string> = {}, body: object = visitor, ip = '203.0.113.7') =>
+  t.app.inject({ method: 'POST', url: `/public/units/${unit}/hold`, payload: body, headers, remoteAddress: ip });
+
+describe('POST /public/units/{id}/hold', () => {
+  test('50 concurrent holds on one unit: exactly one 200, the rest 409; the hold lead is recorded', async () => {
+    const { p, u } = await holdable();
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => hold(u, {}, visitor, `198.51.100.${i + 1}`)));
+    const codes = results.map((r) => r.statusCode);
+    assert.equal(codes.filter((c) => c === 200).length, 1, codes.join(','));
+    assert.equal(codes.filter((c) => c === 409).length, 49);
+    const won = results.find((r) => r.statusCode === 200)!.json();
+    assert.equal(won.availability, 'on_hold');
+    assert.equal(won.onHoldExpiresAt, new Date(clock.now() + 10 * 60_000).toISOString());
+    assert.equal(results.find((r) => r.statusCode === 409)!.json().code, 'conflict');
+    const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p}`, headers: owner.auth })).json();
+    assert.equal(leads.filter((l: { source: string }) => l.source === 'hold').length, 1);
+    assert.equal(leads[0].unit, u);
+  });
+
+  test('403 without onHoldExperienceEnabled; 404 for an unknown unit; 400 naming a bad field; only from available', async () => {
+    const off = await holdable({ onHoldExperienceEnabled: false });
+    assert.equal((await hold(off.u)).statusCode, 403);
+    assert.equal((await hold(newObjectId())).statusCode, 404);
+    const on = await holdable();
+    const bad = await hold(on.u, {}, { ...visitor, email: 'nope' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].path, '/email');
+    await t.app.inject({ method: 'PATCH', url: `/units/${on.u}`, headers: owner.auth, payload: { availability: 'reserved' } });
+    assert.equal((await hold(on.u)).statusCode, 409);
+  });
+
+  test('a hold lapses on time: reads as available, can be held again, and the sweeper writes it back once', async () => {
+    const { u } = await holdable({ onHoldExperienceEnabled: true, onHoldMinsDuration: 1 });
+    assert.equal((await hold(u, {}, visitor, '192.0.2.10')).statusCode, 200);
+    assert.equal((await hold(u, {}, visitor, '192.0.2.11')).statusCode, 409);
+    clock.advance(61_000);
+    const read = (await t.app.inject({ method: 'GET', url: `/units/${u}`, headers: owner.auth })).json();
+    assert.equal(read.availability, 'available');
+    // GET wrote that unit back; put it on hold again and let the sweeper release it.
+    assert.equal((await hold(u, {}, visitor, '192.0.2.11')).statusCode, 200);
+    clock.advance(61_000);
+    const swept = await sweepOnce(t.db.kysely, clock.now());
+    assert.equal(swept.ran, true);
+    assert.ok(swept.ran && swept.released >= 1);
+    const row = await t.db.kysely.selectFrom('units').select(['availability', 'held_by']).where('id', '=', u).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { availability: 'available', held_by: null });
+  });
+
+  test('one address may hold at most HOLDS_PER_CLIENT units at once (4th → 429)', async () => {
+    const ip = '192.0.2.200';
+    const units = [];
+    for (let i = 0; i < 4; i++) units.push((await holdable()).u);
+    for (const u of units.slice(0, 3)) assert.equal((await hold(u, {}, visitor, ip)).statusCode, 200);
+    const fourth = await hold(units[3]!, {}, visitor, ip);
+    assert.equal(fourth.statusCode, 429);
+    assert.ok(fourth.headers['retry-after']);
+    assert.equal((await hold(units[3]!, {}, visitor, '192.0.2.201')).statusCode, 200, 'another address is not capped');
+  });
+
+  test('Idempotency-Key: a retry replays the first response and writes nothing more; another body → 422', async () => {
+    const { p, u } = await holdable();
+    const key = { 'idempotency-key': `hold-${newObjectId()}` };
+    const first = await hold(u, key, visitor, '192.0.2.50');
+    assert.equal(first.statusCode, 200);
+    const retry = await hold(u, key, visitor, '192.0.2.50');
+    assert.equal(retry.statusCode, 200, 'not 409: the same request is answered again');
+    assert.deepEqual(retry.json(), first.json());
+    assert.equal(retry.headers['idempotent-replayed'], 'true');
+    const other = await hold(u, key, { ...visitor, firstName: 'Other' }, '192.0.2.50');
+    assert.equal(other.statusCode, 422);
+    assert.equal(other.json().code, 'idempotency_key_reused');
+    const leads = await t.db.kysely.selectFrom('leads').select('id').where('project_id', '=', p).execute();
+    assert.equal(leads.length, 1);
+  });
+
+  test('the sweeper runs on one node per interval: while another holds the lock it skips', async (ctx) => {
+    if (ENGINE !== 'postgres') return ctx.skip('needs two connections (PostgreSQL)');
+    await t.db.kysely.transaction().execute(async (trx) => {
+      const held = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(7346002) as locked`.execute(trx);
+      assert.equal(held.rows[0]!.locked, true);
+      assert.deepEqual(await sweepOnce(t.db.kysely, clock.now()), { ran: false });
+    });
+    assert.equal((await sweepOnce(t.db.kysely, clock.now())).ran, true);
+  });
+});
+
+describe('POST /public/leads', () => {
+  test('201 when enableForms; the lead is in GET /leads for the owner at once; by id or namespace', async () => {
+    const namespace = `leads-${newObjectId().slice(-8)}`;
+    const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { enableForms: true } });
+    const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { namespace, ...visitor, message: 'Is 101 still free?', questions: [{ question: 'Budget', answer: '500k' }] }, remoteAddress: '192.0.2.80' });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().project, p._id);
+    const byId = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor, firstName: 'Second' }, remoteAddress: '192.0.2.80' });
+    assert.equal(byId.statusCode, 201);
+    const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p._id}`, headers: owner.auth })).json();
+    assert.deepEqual(leads.map((l: { firstName: string }) => l.firstName), ['Second', 'Vera']);
+    assert.deepEqual(leads[1].questions, [{ question: 'Budget', answer: '500k' }]);
+  });
+
+  test('403 without enableForms; 404 unknown project; 400 naming bad fields and over-long text', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { enableForms: false } });
+    const post = (payload: object) => t.app.inject({ method: 'POST', url: '/public/leads', payload, remoteAddress: '192.0.2.81' });
+    assert.equal((await post({ project: p._id, ...visitor })).statusCode, 403);
+    assert.equal((await post({ project: newObjectId(), ...visitor })).statusCode, 404);
+    const bad = await post({ project: p._id, ...visitor, email: 'not-an-email', message: 'x'.repeat(5001) });
+    assert.equal(bad.statusCode, 400);
+    assert.deepEqual(bad.json().errors.map((e: { path: string }) => e.path).sort(), ['/email', '/message']);
+    const missing = await post({ ...visitor });
+    assert.equal(missing.statusCode, 400);
+  });
+
+  test('rate-limited per address (PUBLIC_LEADS_PER_MINUTE) → 429 with Retry-After', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { enableForms: true } });
+    const codes = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor }, remoteAddress: '192.0.2.99' });
+      codes.push(r.statusCode);
+      if (r.statusCode === 429) {
+        assert.ok(Number(r.headers['retry-after']) > 0);
+        assert.equal(r.json().code, 'rate_limited');
+      }
+    }
+    assert.deepEqual(codes, [201, 201, 201, 201, 201, 429]);
+    const elsewhere = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor }, remoteAddress: '192.0.2.98' });
+    assert.equal(elsewhere.statusCode, 201);
+  });
+
+  test('Idempotency-Key: same key and body → the first response, one lead; another body → 422', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { enableForms: true } });
+    const key = { 'idempotency-key': `lead-${newObjectId()}` };
+    const send = (body: object) => t.app.inject({ method: 'POST', url: '/public/leads', payload: body, headers: key, remoteAddress: '192.0.2.90' });
+    const first = await send({ project: p._id, ...visitor });
+    const again = await send({ project: p._id, ...visitor });
+    assert.equal(first.statusCode, 201);
+    assert.equal(again.statusCode, 201);
+    assert.deepEqual(again.json(), first.json());
+    assert.equal((await send({ project: p._id, ...visitor, message: 'changed' })).statusCode, 422);
+    const rows = await t.db.kysely.selectFrom('leads').select('id').where('project_id', '=', p._id).execute();
+    assert.equal(rows.length, 1);
+  });
+});
+
+describe('holds across two service processes on one PostgreSQL database', () => {
+  const children: ChildProcess[] = [];
+  after(() => {
+    for (const c of children) c.kill('SIGKILL');
+  });
+
+  test('50 concurrent holds split across two processes: exactly one 200', async (ctx) => {
+    if (ENGINE !== 'postgres') return ctx.skip('needs PostgreSQL');
+    const shared = await openTestDb();
+    try {
+      const ports = [await freePort(), await freePort()];
+      for (const port of ports) {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+          env: { ...process.env, DATABASE_URL: shared.url, PORT: String(port), HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET, SECRET_KEY: 'a'.repeat(64), LOG_LEVEL: 'warn', SEED_DEMO: 'false', HOLD_REQUESTS_PER_MINUTE: '10000', HOLDS_PER_CLIENT: '100', DATA_DIR: tempDir('showsuite-node-') },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        children.push(child);
+      }
+      for (const port of ports) await waitReady(port);
+
+      const userId = newObjectId();
+      const projectId = newObjectId();
+      const unitId = newObjectId();
+      await sql`insert into users (id, username, password_hash) values (${userId}, ${`two-${userId}@example.com`}, 'x')`.execute(shared.db.kysely);
+      await sql`insert into projects (id, user_id, name, data) values (${projectId}, ${userId}, 'Two nodes', ${JSON.stringify({ onHoldExperienceEnabled: true })}::jsonb)`.execute(shared.db.kysely);
+      await sql`insert into units (id, project_id, name) values (${unitId}, ${projectId}, 'U1')`.execute(shared.db.kysely);
+
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          fetch(`http://127.0.0.1:${ports[i % 2]}/public/units/${unitId}/hold`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(visitor) }).then((r) => r.status),
+        ),
+      );
+      assert.equal(results.filter((s) => s === 200).length, 1, results.join(','));
+      assert.equal(results.filter((s) => s === 409).length, 49, results.join(','));
+    } finally {
+      for (const c of children) c.kill('SIGTERM');
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+      await shared.drop();
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function waitReady(port: number) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`service on ${port} did not become ready`);
+}
