@@ -1,5 +1,5 @@
 /**
- * The baseline: GET /units/:id and GET /projects on bare node:http + pg, doing the same work as the service
+ * The baseline: GET /units/:id, GET /projects and the public bundle on bare node:http + pg, doing the same work as the service
  * (verify the token, check the session, the same SQL, the same JSON) with no framework, schema or plugin.
  * What the service costs beyond this is the price of Fastify, validation, serialisation, helmet, CORS and Kysely.
  *
@@ -142,12 +142,79 @@ export function createBareServer(opts: BareOptions) {
     json(res, 200, body, { 'X-Total-Count': String(Number(r.rows[0]?.total ?? 0)) });
   }
 
+  // The public bundle, built the way the service builds it (same queries, same rules), with no cache.
+  const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList', 'customFormFields']);
+  const INTEGRATION = /^(cal|payProvider|yi|pv|zh|sr|sf|so|bs|ftp)[A-Z]/;
+  async function getBundle(namespace: string, req: IncomingMessage, res: ServerResponse) {
+    const now = new Date();
+    const head = await pool.query(
+      `select p.id, p.name, p.namespace, p.host_name, p.project_type, p.data, p.content_version,
+              (select count(*)::int from units u where u.project_id = p.id and u.availability = 'on_hold' and u.on_hold_expires_at <= $2) as lapsed
+       from projects p where p.namespace = $1`,
+      [namespace, now],
+    );
+    const p = head.rows[0];
+    if (!p) return problem(res, 404, 'not_found', 'Presentation not found');
+    const etag = `"b${p.content_version}.${p.lapsed}"`;
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ETag: etag, 'Cache-Control': 'public, max-age=5' });
+      return res.end();
+    }
+    const [floors, units] = await Promise.all([
+      pool.query('select id, name, position, data from floors where project_id = $1 order by position, id', [p.id]),
+      pool.query(
+        `select id, project_id, floor_id, name, position, availability, on_hold_expires_at, data, version, created_at, updated_at
+         from units where project_id = $1 order by position, id`,
+        [p.id],
+      ),
+    ]);
+    const settings = p.data as Record<string, unknown>;
+    const project: Record<string, unknown> = { _id: p.id, name: p.name };
+    if (p.namespace !== null) project.namespace = p.namespace;
+    if (p.host_name !== null) project.hostName = p.host_name;
+    if (p.project_type !== null) project.projectType = p.project_type;
+    for (const [k, v] of Object.entries(settings)) {
+      if (PRIVATE.has(k) || ((k === 'gtmHeadCode' || k === 'gtmBodyCode') && settings.gtmEnabled !== true)) continue;
+      if (INTEGRATION.test(k) && k !== 'payProviderCurrency' && k !== 'payProviderDeposit') continue;
+      project[k] = v;
+    }
+    const byFloor = new Map<string | null, Record<string, unknown>[]>();
+    for (const u of units.rows) {
+      const expired = u.availability === 'on_hold' && u.on_hold_expires_at !== null && u.on_hold_expires_at <= now;
+      const unit: Record<string, unknown> = {
+        ...u.data,
+        _id: u.id,
+        project: u.project_id,
+        ...(u.floor_id ? { floor: u.floor_id } : {}),
+        name: u.name,
+        position: u.position,
+        availability: expired ? 'available' : u.availability,
+        ...(!expired && u.on_hold_expires_at ? { onHoldExpiresAt: u.on_hold_expires_at.toISOString() } : {}),
+        createdAt: u.created_at.toISOString(),
+        updatedAt: u.updated_at.toISOString(),
+      };
+      if (settings.showPrices === false) delete unit.price;
+      if (settings.hideSold === true && unit.availability === 'sold') continue;
+      const list = byFloor.get(u.floor_id) ?? [];
+      list.push(unit);
+      byFloor.set(u.floor_id, list);
+    }
+    const body = {
+      project,
+      floors: floors.rows.map((f) => ({ ...f.data, _id: f.id, project: p.id, name: f.name, position: f.position, units: byFloor.get(f.id) ?? [] })),
+      unassignedUnits: byFloor.get(null) ?? [],
+    };
+    json(res, 200, body, { ETag: etag, 'Cache-Control': 'public, max-age=5' });
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/ready') {
       await pool.query('select 1');
       return json(res, 200, { status: 'ready' });
     }
+    const bundle = /^\/public\/projects\/([^/]+)$/.exec(url.pathname);
+    if (bundle && req.method === 'GET') return getBundle(decodeURIComponent(bundle[1]!), req, res);
     const unit = /^\/units\/([^/]+)$/.exec(url.pathname);
     if (req.method !== 'GET' || (!unit && url.pathname !== '/projects')) {
       return problem(res, 404, 'not_found', `No route ${req.method} ${url.pathname}`);

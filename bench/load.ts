@@ -8,6 +8,8 @@ export interface LoadOptions {
   body?: string;
   connections: number;
   durationSec: number;
+  /** Which answers count as successful: 2xx (default), or 3xx for revalidations answered 304. */
+  expect?: '2xx' | '3xx';
 }
 
 export interface LoadResult {
@@ -34,13 +36,14 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   });
   const total = r.requests.total;
   // Throughput of successful answers only: a server that answers errors fast must not look fast.
-  const okShare = total > 0 ? r['2xx'] / total : 0;
+  const ok = opts.expect === '3xx' ? r['3xx'] : r['2xx'];
+  const okShare = total > 0 ? ok / total : 0;
   return {
     reqPerSec: r.requests.average * okShare,
     latencyMs: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
     requests: total,
-    ok: r['2xx'],
-    non2xx: r.non2xx,
+    ok,
+    non2xx: total - ok,
     errors: r.errors,
     timeouts: r.timeouts,
     durationSec: r.duration,

@@ -2,6 +2,7 @@
  * The side-by-side: the same requests against the bare baseline and the service, on the same seeded database,
  * both servers on one core, autocannon on the other, measured alternately so drift hits both alike.
  */
+import { readFileSync } from 'node:fs';
 import { openDb } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import {
@@ -79,14 +80,22 @@ export async function runResources(opts: ResourceOptions) {
       if (outcome.sameBody) console.log('  bodies and headers (ETag, X-Total-Count) agree');
       else console.warn(`  warning: the answers differ, so the comparison is not like for like:\n    ${outcome.differences.slice(0, 8).join('\n    ')}`);
     }
+    const conditional = (key: 'bare' | 'service') =>
+      s.revalidate ? { headers: { ...s.headers, 'if-none-match': answers[key]?.etag ?? '' }, expect: '3xx' as const } : {};
+    if (s.revalidate) {
+      for (const [key, child] of targets) {
+        const status = (await fetch(`${child.base}${s.path}`, { headers: conditional(key).headers })).status;
+        console.log(`  ${key}: If-None-Match ${answers[key]?.etag} → ${status}`);
+      }
+    }
     for (const [key, child] of targets) {
-      await load({ ...request(child, s), connections: opts.connections, durationSec: opts.warmupSec });
+      await load({ ...request(child, s), ...conditional(key), connections: opts.connections, durationSec: opts.warmupSec });
     }
     for (let round = 0; round < opts.rounds; round++) {
       // A-B then B-A: neither server always runs first.
       const order = round % 2 ? [...targets].reverse() : targets;
       for (const [key, child] of order) {
-        const r = await load({ ...request(child, s), connections: opts.connections, durationSec: opts.durationSec });
+        const r = await load({ ...request(child, s), ...conditional(key), connections: opts.connections, durationSec: opts.durationSec });
         outcome[key]!.runs.push(r);
         console.log(`  round ${round + 1} ${key.padEnd(7)} ${fmt(r.reqPerSec).padStart(7)} req/s  p99 ${r.latencyMs.p99} ms${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`);
       }
@@ -104,8 +113,30 @@ export async function runResources(opts: ResourceOptions) {
   for (const o of outcomes) {
     if (o.service && !o.service.check.ok) console.log(`${o.scenario}: ${o.service.check.note}`);
   }
-  const file = writeResults('resources', { kind: 'resources', at: new Date().toISOString(), machine: machine(), pinning, options: opts, outcomes });
+  // The bundle's revalidation target is stated against the bare server's full responses.
+  const full = outcomes.find((o) => o.scenario.endsWith('full'));
+  const reval = outcomes.find((o) => o.scenario.endsWith('If-None-Match'));
+  const bareFull = summary(full?.bare?.runs);
+  const serviceReval = summary(reval?.service?.runs);
+  if (bareFull && serviceReval) {
+    console.log(`
+bundle: service revalidations (304) / bare full responses = ${fmt(serviceReval.rps / bareFull.rps, 2)}×`);
+  }
+  const peakRss = { bare: peakRssMb(bare), service: peakRssMb(service) };
+  console.log(`peak RSS: bare ${peakRss.bare ?? '?'} MB, service ${peakRss.service ?? '?'} MB`);
+  const file = writeResults('resources', { kind: 'resources', at: new Date().toISOString(), machine: machine(), pinning, options: opts, outcomes, peakRss });
   console.log(`\nresults: ${file}`);
+}
+
+/** The child's high-water resident set (VmHWM), in MB; undefined where /proc is not available. */
+function peakRssMb(child: Child): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${child.process.pid}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Answer {

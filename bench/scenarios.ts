@@ -11,6 +11,8 @@ export interface Scenario {
   headers?: Record<string, string>;
   body?: string;
   bare?: boolean;
+  /** Send If-None-Match with the ETag each server gave for the same path; 304 answers count as successful. */
+  revalidate?: boolean;
 }
 
 const q = (value: unknown) => encodeURIComponent(JSON.stringify(value));
@@ -20,5 +22,8 @@ export function scenarios(s: Seeded): Scenario[] {
   return [
     { name: 'GET /units/{id}', path: `/units/${s.sampleUnitId}`, headers: auth },
     { name: 'GET /projects?name=Tower 12&limit=20', path: `/projects?filters=${q({ name: 'Tower 12' })}&options=${q({ limit: 20 })}`, headers: auth },
+    // The public presentation bundle of the showcase project (20 floors × 500 units), full and revalidated.
+    { name: 'GET /public/projects/{ns} full', path: `/public/projects/${s.showcaseNamespace}` },
+    { name: 'GET /public/projects/{ns} If-None-Match', path: `/public/projects/${s.showcaseNamespace}`, revalidate: true },
   ];
 }

@@ -29,6 +29,7 @@ export interface Seeded {
   /** An ordinary available unit in the middle of the showcase project. */
   sampleUnitId: string;
   projects: number;
+  showcaseNamespace: string;
 }
 
 const PREFIXES = ['Tower', 'Harbour Lofts', 'Park Residences', 'The Quays', 'Riverside Gardens', 'Maple Court', 'Skyline', 'Old Mill'];
@@ -183,6 +184,7 @@ export async function seed(databaseUrl: string, opts: SeedOptions): Promise<Seed
       unitIds,
       sampleUnitId: sample,
       projects: projectCount + 1,
+      showcaseNamespace: 'bench-showcase',
     };
   } finally {
     await client.end();
