@@ -143,7 +143,7 @@ export function createBareServer(opts: BareOptions) {
   }
 
   // The public bundle, built the way the service builds it (same queries, same rules), with no cache.
-  const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList', 'customFormFields']);
+  const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList']);
   const INTEGRATION = /^(cal|payProvider|yi|pv|zh|sr|sf|so|bs|ftp)[A-Z]/;
   async function getBundle(namespace: string, req: IncomingMessage, res: ServerResponse) {
     const now = new Date();

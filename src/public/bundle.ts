@@ -9,7 +9,7 @@ type Q = Kysely<Database>;
  * Project fields a visitor never sees (CONTRACT §6), beyond the secrets, which are not in `data` at all.
  * Integration settings are matched by prefix, except the two a payment button needs.
  */
-const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList', 'customFormFields']);
+const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList']);
 const PUBLIC_INTEGRATION = new Set(['payProviderCurrency', 'payProviderDeposit']);
 const GTM = new Set(['gtmHeadCode', 'gtmBodyCode']);
 
