@@ -31,6 +31,7 @@ import { ProjectSchema } from './modules/projects/projects.schemas.ts';
 import { LeadSchema } from './modules/shared/fields.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
 import { UnitSchema } from './modules/units/units.schemas.ts';
+import { presentationRoutes } from './presentation/presentation.routes.ts';
 import { sweepOnce } from './public/hold-sweeper.ts';
 import { BundleSchema, publicRoutes } from './public/public.routes.ts';
 
@@ -133,6 +134,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   await app.register(healthRoutes, { ctx });
   await app.register(authRoutes, { ctx });
   await app.register(publicRoutes, { ctx });
+  await app.register(presentationRoutes, { ctx });
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', auth.authenticate);
     await authenticated.register(userRoutes, { ctx });
