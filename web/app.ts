@@ -532,7 +532,9 @@ async function refresh(): Promise<void> {
 }
 
 await refresh();
-const interval = Number(body.dataset.refreshMs ?? 3000);
+// `?refresh=<ms>` on the page's URL sets the revalidation interval (default 3 s, at least 1 s).
+const asked = Number(new URLSearchParams(location.search).get('refresh'));
+const interval = Number.isFinite(asked) && asked >= 1000 ? asked : 3000;
 window.setInterval(() => {
   if (document.visibilityState === 'visible') void refresh();
 }, interval);

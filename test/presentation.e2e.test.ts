@@ -1,0 +1,166 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { newObjectId } from '../src/lib/object-id.ts';
+import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithToken, type TestApp } from './helpers.ts';
+
+/** The presentation page in a real headless Chromium, against the real service on a real socket. */
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = 'test-results';
+const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let owner: Awaited<ReturnType<typeof userWithToken>>;
+let namespace: string;
+let projectId: string;
+const units: Record<string, string> = {};
+
+before(async () => {
+  if (skip) return;
+  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0' } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address() as { port: number };
+  base = `http://127.0.0.1:${address.port}`;
+  owner = await userWithToken(t);
+  namespace = `e2e-${newObjectId().slice(-10)}`;
+  const p = await createProject(t.app, owner.auth, {
+    name: 'Quayside Lofts',
+    query: { namespace },
+    body: { enableForms: true, onHoldExperienceEnabled: true, onHoldMinsDuration: 10, showPrices: true, hideSold: false, initialView: 'List', areaUnit: 'm²', colorAvailable: '#1b5e20' },
+  });
+  projectId = p._id;
+  const l1 = await createFloor(t.app, owner.auth, projectId, { name: 'Level 1', position: 1, body: { floorplanUrl: '/p/assets/demo-floorplan.svg' } });
+  const l2 = await createFloor(t.app, owner.auth, projectId, { name: 'Level 2', position: 2, body: { floorplanUrl: '/p/assets/demo-floorplan.svg' } });
+  const specs: [string, string, string, number][] = [
+    ['A1', l1._id, '1', 0], ['A2', l1._id, '2', 1], ['A3', l1._id, '2', 2],
+    ['B1', l2._id, '3', 0], ['B2', l2._id, '1', 1], ['B3', l2._id, '2', 2],
+  ];
+  for (const [name, floor, bedrooms, i] of specs) {
+    const x = 20 + (i % 3) * 190;
+    const u = await createUnit(t.app, owner.auth, projectId, { name, floor, position: i, body: { bedrooms, squareFeet: 50 + Number(bedrooms) * 25, price: 300000 + Number(bedrooms) * 100000, bathrooms: 1, path: `M${x} 20 h170 v120 h-170 Z`, description: `Unit ${name}` } });
+    units[name] = u._id;
+  }
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function openPage(opts: { width?: number; height?: number; refresh?: number } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => assert.fail(`page error: ${err.message}`));
+  await page.goto(`${base}/p/${namespace}${opts.refresh ? `?refresh=${opts.refresh}` : ''}`);
+  await page.waitForSelector('.card');
+  return page;
+}
+
+const cardCount = (page: Page) => page.locator('.card').count();
+
+describe('the presentation page', { skip }, () => {
+  test('serves the page with hashed, long-cached assets; unknown namespace → 404', async () => {
+    const res = await fetch(`${base}/p/${namespace}`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+    assert.equal(res.headers.get('x-frame-options'), null, 'embeddable in an iframe');
+    assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors \*/);
+    const html = await res.text();
+    const js = /src="(\/p\/assets\/app\.[\w-]+\.js)"/.exec(html)?.[1];
+    assert.ok(js, html);
+    const asset = await fetch(`${base}${js}`);
+    assert.equal(asset.status, 200);
+    assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal((await fetch(`${base}/p/no-such-${namespace}`)).status, 404);
+    const byHost = await fetch(`${base}/`, { headers: { host: 'unknown.example.com' } });
+    assert.equal(byHost.status, 404);
+  });
+
+  test('shows every unit, floors in order, and filters by bedrooms; screenshots at phone and desktop sizes', async () => {
+    const page = await openPage();
+    assert.equal(await cardCount(page), 6);
+    const floors = await page.locator('nav.floors button').allTextContents();
+    assert.deepEqual(floors.slice(1), ['Level 1', 'Level 2']);
+    await page.selectOption('#f-bedrooms', '2');
+    await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+    await page.selectOption('#f-bedrooms', '');
+    await page.click('#floor-' + (await page.locator('nav.floors button').nth(2).getAttribute('id'))!.slice('floor-'.length));
+    await page.waitForFunction(() => document.querySelectorAll('.card').length === 3);
+    await page.click('#view-plan');
+    await page.waitForSelector('path.shape');
+    assert.equal(await page.locator('path.shape').count(), 3);
+    await page.screenshot({ path: `${SHOTS}/presentation-desktop-${ENGINE}.png` });
+    await page.context().close();
+
+    const phone = await openPage({ width: 390, height: 844 });
+    await phone.screenshot({ path: `${SHOTS}/presentation-phone-${ENGINE}.png`, fullPage: true });
+    await phone.context().close();
+  });
+
+  test('a visitor opens a unit and sends an enquiry; bad input is shown by the field; the lead reaches GET /leads', async () => {
+    const page = await openPage();
+    await page.click(`#unit-${units.A2}`);
+    await page.waitForSelector('dialog[open] #enquiry-form');
+    assert.match(await page.locator('#unit-price').textContent() ?? '', /500,000/);
+    await page.fill('#lead-firstName', 'Nora');
+    await page.fill('#lead-lastName', 'Buyer');
+    await page.fill('#lead-email', 'not-an-email');
+    await page.fill('#lead-phone', '+1 555 0199');
+    await page.click('#enquiry-submit');
+    await page.waitForFunction(() => (document.getElementById('lead-email-error')?.textContent ?? '') !== '');
+    await page.fill('#lead-email', 'nora@example.com');
+    await page.fill('#lead-message', 'Can I visit on Saturday?');
+    await page.click('#enquiry-submit');
+    await page.waitForFunction(() => /Thank you/.test(document.getElementById('enquiry-status')?.textContent ?? ''));
+    const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${projectId}`, headers: owner.auth })).json();
+    const lead = leads.find((l: { email: string }) => l.email === 'nora@example.com');
+    assert.ok(lead, JSON.stringify(leads));
+    assert.equal(lead.unit, units.A2);
+    assert.equal(lead.message, 'Can I visit on Saturday?');
+    await page.context().close();
+  });
+
+  test('one visitor holds a unit and sees the countdown; a second browser gets the "taken" message', async () => {
+    const second = await openPage({ refresh: 600_000 });
+    const first = await openPage();
+    for (const page of [first, second]) {
+      await page.click(`#unit-${units.A3}`);
+      await page.waitForSelector('dialog[open] #hold-form');
+      await page.fill('#hold-firstName', 'Sam');
+      await page.fill('#hold-lastName', 'Early');
+      await page.fill('#hold-email', 'sam@example.com');
+      await page.fill('#hold-phone', '+1 555 0101');
+    }
+    await first.click('#hold-submit');
+    await first.waitForFunction(() => /Held for you for \d+:\d\d/.test(document.getElementById('hold-countdown')?.textContent ?? ''));
+    await second.click('#hold-submit');
+    await second.waitForFunction(() => /someone else got this unit first/.test(document.getElementById('hold-notice')?.textContent ?? ''));
+    await first.context().close();
+    await second.context().close();
+  });
+
+  test('a unit sold through the management API turns sold on an open page without a reload', async () => {
+    const page = await openPage();
+    assert.equal(await page.getAttribute(`#unit-${units.B1}`, 'data-availability'), 'available');
+    const res = await t.app.inject({ method: 'PATCH', url: `/units/${units.B1}`, headers: owner.auth, payload: { availability: 'sold' } });
+    assert.equal(res.statusCode, 200);
+    await page.waitForSelector(`#unit-${units.B1}[data-availability="sold"]`, { timeout: 10_000 });
+    assert.match(await page.locator(`#unit-${units.B1} .badge`).textContent() ?? '', /Sold/);
+    await page.context().close();
+  });
+
+  test('the page speaks the project language (French)', async () => {
+    await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: { projectLang: 'fr' } });
+    const page = await openPage();
+    assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+    assert.equal(await page.locator('#view-plan').textContent(), 'Plan d’étage');
+    await page.context().close();
+    await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: { projectLang: 'en' } });
+  });
+});
