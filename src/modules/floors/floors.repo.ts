@@ -62,18 +62,6 @@ export async function bumpFloors(db: Q, ids: (string | null | undefined)[]) {
   await db.updateTable('floors').set({ version: sql`version + 1`, updated_at: sql`now()` }).where('id', 'in', list).execute();
 }
 
-/** Positions follow the given order; floors not listed keep their relative order after them. */
-export async function reorderFloors(db: Q, projectId: string, order: string[]) {
-  await sql`
-    with wanted as (select id, ord from unnest(${sql.val(order)}::text[]) with ordinality as t(id, ord)),
-    ranked as (
-      select f.id, row_number() over (order by w.ord nulls last, f.position, f.id) - 1 as pos
-      from floors f left join wanted w on w.id = f.id where f.project_id = ${projectId}
-    )
-    update floors f set position = r.pos, version = f.version + 1, updated_at = now()
-    from ranked r where f.id = r.id and f.position is distinct from r.pos::double precision`.execute(db);
-}
-
 export async function deleteFloor(db: Q, id: string) {
   await db.deleteFrom('floors').where('id', '=', id).execute();
 }

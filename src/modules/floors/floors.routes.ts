@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { reorderChildren } from '../../db/reorder.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
@@ -8,7 +9,6 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { bumpProjectVersion, findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, deepEqual, ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
-import { reorderUnits } from '../units/units.repo.ts';
 import { deleteFloor, findFloor, insertFloor, listFloors, toFloor, updateFloor } from './floors.repo.ts';
 import { FloorCreateQuery, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
 
@@ -110,7 +110,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         await db.transaction().execute(async (trx) => {
           const columns = { ...(name !== undefined ? { name } : {}), ...(position !== undefined ? { position } : {}) };
           if (!(await updateFloor(trx, floor.id, { columns, data }, ifVersion))) throw staleWrite();
-          if (order) await reorderUnits(trx, floor.id, order);
+          if (order) await reorderChildren(trx, 'units', floor.id, order);
           if (position !== undefined) await bumpProjectVersion(trx, floor.project_id);
         });
       }

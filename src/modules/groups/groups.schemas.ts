@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
-import { optional, Str, strings } from '../shared/fields.ts';
+import { HostName, Namespace, optional, Str, strings } from '../shared/fields.ts';
 
 const SWITCHES = [
   'showAvailableFirst', 'showAllUnits', 'showPrices', 'pricesStartingAt', 'showTaxes', 'priceBeforeTax', 'showAvailability',
@@ -31,11 +31,8 @@ export const GROUP_DEFAULTS: Record<string, unknown> = {
 
 const columnFields = {
   name: Type.String({ minLength: 1, maxLength: 300 }),
-  namespace: Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: 'Lower-case slug, unique among groups' }),
-  hostName: Type.String({
-    pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
-    description: 'Host name, unique among groups',
-  }),
+  namespace: Namespace('groups'),
+  hostName: HostName('groups'),
   administrators: Type.Array(ObjectId, { maxItems: 500 }),
   editors: Type.Array(ObjectId, { maxItems: 500 }),
   projects: Type.Array(ObjectId, { maxItems: 10_000, description: 'Projects of the group, in order; only projects the caller can see' }),

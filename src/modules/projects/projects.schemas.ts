@@ -1,6 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
-import { CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
+import { HostName, Namespace, CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
 
 /** Text fields of API-SPEC.md's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
 const TEXT = [
@@ -85,11 +85,8 @@ export const projectDataFields = {
 /** Columns: JSON field → how it is stored. */
 const columnFields = {
   name: Type.String({ minLength: 1, maxLength: 300 }),
-  namespace: Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: 'Lower-case slug, unique among projects' }),
-  hostName: Type.String({
-    pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
-    description: 'Host name, unique among projects',
-  }),
+  namespace: Namespace('projects'),
+  hostName: HostName('projects'),
   projectType: Type.String({ maxLength: 100 }),
   administrators: Type.Array(ObjectId, { maxItems: 500 }),
   editors: Type.Array(ObjectId, { maxItems: 500 }),

@@ -4,7 +4,7 @@ import { AppError, type FieldError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, type Level } from '../shared/access.ts';
 import { changedFields, checkBodyId, deepEqual, invalid, SERVER_KEPT, staleWrite } from '../shared/records.ts';
-import { reorderFloors } from '../floors/floors.repo.ts';
+import { reorderChildren } from '../../db/reorder.ts';
 import { findProject, insertProject, updateProject, type ProjectChange, type ProjectRow, toProject } from './projects.repo.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 
@@ -72,7 +72,7 @@ export class ProjectService {
     const db = this.ctx.db.kysely;
     await db.transaction().execute(async (trx) => {
       if (!(await updateProject(trx, row.id, change, ifVersion))) throw staleWrite();
-      if (newFloorOrder) await reorderFloors(trx, row.id, newFloorOrder);
+      if (newFloorOrder) await reorderChildren(trx, 'floors', row.id, newFloorOrder);
     });
     return (await findProject(db, row.id))!;
   }

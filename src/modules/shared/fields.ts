@@ -49,3 +49,14 @@ export const LeadSchema = Type.Object(
   },
   { $id: 'Lead', additionalProperties: false },
 );
+
+/** A lower-case slug of at most 63 characters (CONTRACT §4), unique among the records `of`. */
+export const Namespace = (of: string) =>
+  Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: `Lower-case slug, unique among ${of}` });
+
+/** A DNS host name (labels of 1–63 letters, digits and inner hyphens), unique among the records `of`. */
+export const HostName = (of: string) =>
+  Type.String({
+    pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+    description: `Host name, unique among ${of} (stored lower-case)`,
+  });

@@ -103,18 +103,6 @@ export async function releaseExpiredHold(db: Q, id: string, now: number) {
     .execute();
 }
 
-/** Positions follow the given order within a floor; units not listed keep their relative order after them. */
-export async function reorderUnits(db: Q, floorId: string, order: string[]) {
-  await sql`
-    with wanted as (select id, ord from unnest(${sql.val(order)}::text[]) with ordinality as t(id, ord)),
-    ranked as (
-      select u.id, row_number() over (order by w.ord nulls last, u.position, u.id) - 1 as pos
-      from units u left join wanted w on w.id = u.id where u.floor_id = ${floorId}
-    )
-    update units u set position = r.pos, version = u.version + 1, updated_at = now()
-    from ranked r where u.id = r.id and u.position is distinct from r.pos::double precision`.execute(db);
-}
-
 export async function deleteUnit(db: Q, id: string) {
   await db.deleteFrom('units').where('id', '=', id).execute();
 }

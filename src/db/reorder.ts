@@ -1,0 +1,26 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+/** The ordered children the server keeps: floors of a project, units of a floor. Identifiers come only from here. */
+const CHILDREN = {
+  floors: { table: 'floors', parent: 'project_id' },
+  units: { table: 'units', parent: 'floor_id' },
+} as const;
+
+/**
+ * Rewrites the children's `position`s to follow `order` (0, 1, 2, …); children not listed keep their relative
+ * order after them. One statement; rows whose position does not change are not touched.
+ */
+export async function reorderChildren(db: Kysely<Database>, kind: keyof typeof CHILDREN, parentId: string, order: string[]) {
+  const { table, parent } = CHILDREN[kind];
+  const t = sql.table(table);
+  const p = sql.ref(`c.${parent}`);
+  await sql`
+    with wanted as (select id, ord from unnest(${sql.val(order)}::text[]) with ordinality as w(id, ord)),
+    ranked as (
+      select c.id, row_number() over (order by w.ord nulls last, c.position, c.id) - 1 as pos
+      from ${t} c left join wanted w on w.id = c.id where ${p} = ${parentId}
+    )
+    update ${t} c set position = r.pos, version = c.version + 1, updated_at = now()
+    from ranked r where c.id = r.id and c.position is distinct from r.pos::double precision`.execute(db);
+}
