@@ -35,7 +35,9 @@ describe('POST /public/units/{id}/hold', () => {
     const codes = results.map((r) => r.statusCode);
     assert.equal(codes.filter((c) => c === 200).length, 1, codes.join(','));
     assert.equal(codes.filter((c) => c === 409).length, 49);
-    const won = results.find((r) => r.statusCode === 200)!.json();
+    const winner = results.find((r) => r.statusCode === 200)!;
+    assert.match(String(winner.headers.etag), /^"\d+"$/);
+    const won = winner.json();
     assert.equal(won.availability, 'on_hold');
     assert.equal(won.onHoldExpiresAt, new Date(clock.now() + 10 * 60_000).toISOString());
     assert.equal(results.find((r) => r.statusCode === 409)!.json().code, 'conflict');
@@ -92,6 +94,7 @@ describe('POST /public/units/{id}/hold', () => {
     const retry = await hold(u, key, visitor, '192.0.2.50');
     assert.equal(retry.statusCode, 200, 'not 409: the same request is answered again');
     assert.deepEqual(retry.json(), first.json());
+    assert.equal(retry.headers.etag, first.headers.etag);
     assert.equal(retry.headers['idempotent-replayed'], 'true');
     const other = await hold(u, key, { ...visitor, firstName: 'Other' }, '192.0.2.50');
     assert.equal(other.statusCode, 422);
@@ -118,6 +121,8 @@ describe('POST /public/leads', () => {
     const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { namespace, ...visitor, message: 'Is 101 still free?', questions: [{ question: 'Budget', answer: '500k' }] }, remoteAddress: '192.0.2.80' });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().project, p._id);
+    assert.equal(res.json().updatedAt, res.json().createdAt);
+    assert.equal(res.headers.etag, '"1"');
     const byId = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor, firstName: 'Second' }, remoteAddress: '192.0.2.80' });
     assert.equal(byId.statusCode, 201);
     const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p._id}`, headers: owner.auth })).json();

@@ -288,3 +288,26 @@ describe(`ensureAdmin (${ENGINE})`, () => {
     assert.equal(Number(after.n), Number(before.n));
   });
 });
+
+describe('the User record as a versioned record', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  test('GET and PATCH /users/me carry an ETag; a stale If-Match → 412 and nothing written', async () => {
+    const me = await userWithToken(t);
+    const got = await t.app.inject({ method: 'GET', url: '/users/me', headers: me.auth });
+    const etag = String(got.headers.etag);
+    assert.match(etag, /^"\d+"$/);
+    const stale = await t.app.inject({ method: 'PATCH', url: '/users/me', headers: { ...me.auth, 'if-match': '"999"' }, payload: { city: 'Lyon' } });
+    assert.equal(stale.statusCode, 412);
+    assert.equal(stale.json().code, 'precondition_failed');
+    assert.equal((await t.app.inject({ method: 'GET', url: '/users/me', headers: me.auth })).json().city, undefined);
+    const ok = await t.app.inject({ method: 'PATCH', url: '/users/me', headers: { ...me.auth, 'if-match': etag }, payload: { city: 'Lyon' } });
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.json().city, 'Lyon');
+    assert.notEqual(ok.headers.etag, etag);
+  });
+});

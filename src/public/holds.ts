@@ -66,5 +66,5 @@ export async function placeHold(trx: Transaction<Database>, input: { unitId: str
     projectId: unit.project_id,
     data: { ...input.visitor, unit: unit.id, source: 'hold', message: `Hold on unit ${unit.name} until ${held.on_hold_expires_at && new Date(held.on_hold_expires_at).toISOString()}` },
   });
-  return publicUnit(held, settings, input.now);
+  return { unit: publicUnit(held, settings, input.now), version: held.version };
 }

@@ -6,6 +6,8 @@ import { AppError } from '../http/errors.ts';
 export interface Outcome {
   status: number;
   body: unknown;
+  /** The ETag of the record in the body, replayed with it. */
+  etag?: string | undefined;
 }
 
 const KEY = /^[\x21-\x7e]{1,200}$/;
@@ -36,7 +38,7 @@ export async function runIdempotent(db: Kysely<Database>, scope: string, key: st
       const outcome = await work(trx);
       await trx
         .updateTable('idempotency_keys')
-        .set({ status: outcome.status, body: JSON.stringify(outcome.body) })
+        .set({ status: outcome.status, body: JSON.stringify({ body: outcome.body, etag: outcome.etag }) })
         .where('scope', '=', scope)
         .where('key', '=', key)
         .execute();
@@ -46,6 +48,7 @@ export async function runIdempotent(db: Kysely<Database>, scope: string, key: st
     if (first.request_hash !== hash) {
       throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
     }
-    return { status: first.status, body: first.body, replayed: true };
+    const stored = first.body as { body: unknown; etag?: string };
+    return { status: first.status, body: stored.body, etag: stored.etag, replayed: true };
   });
 }

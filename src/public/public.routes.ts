@@ -7,6 +7,7 @@ import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
+import { etagOf } from '../modules/shared/records.ts';
 import { BundleCache, buildBundle, bundleEtag, findBundleHead, type BundleHead } from './bundle.ts';
 import { placeHold } from './holds.ts';
 import { idempotencyKey, runIdempotent } from './idempotency.ts';
@@ -45,7 +46,7 @@ const PublicLeadBody = Type.Object(
 );
 
 const PublicLead = Type.Object(
-  { _id: ObjectId, project: ObjectId, ...Visitor, unit: Type.Optional(Type.String()), message: Type.Optional(Type.String()), source: Type.Optional(Type.String()), questions: Type.Optional(LeadFields.questions), customFields: Type.Optional(LeadFields.customFields), createdAt: DateTime },
+  { _id: ObjectId, project: ObjectId, ...Visitor, unit: Type.Optional(Type.String()), message: Type.Optional(Type.String()), source: Type.Optional(Type.String()), questions: Type.Optional(LeadFields.questions), customFields: Type.Optional(LeadFields.customFields), createdAt: DateTime, updatedAt: DateTime },
   { additionalProperties: false },
 );
 
@@ -133,6 +134,8 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         return { status: 201, body: toLead(row) };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      // A lead never changes after it is made: its one version.
+      reply.header('ETag', '"1"');
       return reply.code(outcome.status as 201).send(outcome.body as never);
     },
   );
@@ -157,11 +160,12 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);
       const unitId = request.params.id;
-      const outcome = await runIdempotent(db, `public-hold:${unitId}`, key, request.body, async (trx) => ({
-        status: 200,
-        body: await placeHold(trx, { unitId, client: request.ip, visitor: request.body, now: ctx.clock.now(), limits: ctx.config.limits }),
-      }));
+      const outcome = await runIdempotent(db, `public-hold:${unitId}`, key, request.body, async (trx) => {
+        const { unit, version } = await placeHold(trx, { unitId, client: request.ip, visitor: request.body, now: ctx.clock.now(), limits: ctx.config.limits });
+        return { status: 200, body: unit, etag: etagOf(version) };
+      });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      if (outcome.etag) reply.header('ETag', outcome.etag);
       return reply.code(outcome.status as 200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));
     },
   );

@@ -10,7 +10,11 @@ export interface LeadRow {
   created_at: Date;
 }
 
-export const toLead = (row: LeadRow) => ({ ...row.data, _id: row.id, project: row.project_id, createdAt: row.created_at.toISOString() });
+/** Leads are never edited, so `updatedAt` is their `createdAt`. */
+export const toLead = (row: LeadRow) => {
+  const at = row.created_at.toISOString();
+  return { ...row.data, _id: row.id, project: row.project_id, createdAt: at, updatedAt: at };
+};
 
 /** Newest first; `_id` breaks ties so pages are stable. */
 export function listLeads(db: Q, projectId: string, page: { skip: number; limit: number }) {

@@ -46,6 +46,7 @@ export const LeadSchema = Type.Object(
     project: Type.Optional(Type.String()),
     ...optional(LeadFields),
     createdAt: Type.Optional(DateTime),
+    updatedAt: Type.Optional(DateTime),
   },
   { $id: 'Lead', additionalProperties: false },
 );

@@ -39,9 +39,12 @@ export function insertUser(db: Q, u: { id: string; username: string; passwordHas
     .executeTakeFirstOrThrow();
 }
 
-/** Merges the given profile fields in one statement, so concurrent edits of different fields both survive. */
-export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash?: string) {
-  return db
+/**
+ * Merges the given profile fields in one statement, so concurrent edits of different fields both survive.
+ * With `ifVersion`, writes only if the row is still at that version (undefined otherwise).
+ */
+export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash?: string, ifVersion?: number) {
+  let q = db
     .updateTable('users')
     .set({
       profile: sql`profile || ${JSON.stringify(patch)}::jsonb`,
@@ -49,9 +52,9 @@ export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknow
       version: sql`version + 1`,
       updated_at: sql`now()`,
     })
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+    .where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  return q.returning(COLUMNS).executeTakeFirst();
 }
 
 export async function recordAudit(db: Q, e: { actorId: string | null; action: string; subjectId: string | null; detail?: Record<string, unknown> }) {

@@ -3,6 +3,7 @@ import type { Ctx } from '../../context.ts';
 import { principalOf, requireRole } from '../../http/auth.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
 import { problems } from '../../http/schemas.ts';
+import { ifMatchVersion, staleWrite, withEtag } from '../shared/records.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
 import { findMemberships, findUserById, insertUser, mergeUserProfile, toUser } from './users.repo.ts';
@@ -35,6 +36,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         role: role ?? 'user',
         profile,
       });
+      withEtag(reply, row.version);
       return reply.code(201).header('Location', `/users/${row.id}`).send(toUser(row));
     },
   );
@@ -42,9 +44,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
   app.get(
     '/users/me',
     { schema: { tags: ['users'], summary: "The caller's User record", response: { 200: UserSchema, ...problems(401) } } },
-    async (request) => {
+    async (request, reply) => {
       const row = await findUserById(db, principalOf(request).id);
       if (!row) throw new AppError(401, 'unauthorized', 'The user no longer exists');
+      withEtag(reply, row.version);
       return toUser(row, await findMemberships(db, row.id));
     },
   );
@@ -59,13 +62,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           'Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. ' +
           'A password change ends every session of the user, this one included: log in again.',
         body: PatchMeBody,
-        response: { 200: UserSchema, ...problems(400, 401, 415) },
+        response: { 200: UserSchema, ...problems(400, 401, 412, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const me = principalOf(request);
       const row = await findUserById(db, me.id);
       if (!row) throw new AppError(401, 'unauthorized', 'The user no longer exists');
+      const ifVersion = ifMatchVersion(request, row.version);
       const memberships = await findMemberships(db, me.id);
       const current = toUser(row, memberships) as Record<string, unknown>;
       const { password, currentPassword, ...fields } = request.body;
@@ -88,11 +92,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       if (errors.length) throw new AppError(400, 'invalid_body', errors.map((e) => `${e.path.slice(1)} ${e.message}`).join('; '), errors);
 
       const updated = await db.transaction().execute(async (trx) => {
-        const u = await mergeUserProfile(trx, me.id, patch, passwordHash);
+        const u = await mergeUserProfile(trx, me.id, patch, passwordHash, ifVersion);
+        if (!u) throw staleWrite();
         if (passwordHash) await revokeUserSessions(trx, me.id);
         return u;
       });
       if (passwordHash) ctx.auth.forgetAllSessions();
+      withEtag(reply, updated.version);
       return toUser(updated, memberships);
     },
   );
