@@ -14,21 +14,22 @@ export function holdExpired(row: Pick<UnitRow, 'availability' | 'on_hold_expires
   return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() <= now;
 }
 
+/** The response record. `row.data` is parsed afresh for every query, so it is extended in place, not copied. */
 export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
   const expired = holdExpired(row, now);
-  const expiresAt = !expired && row.on_hold_expires_at ? new Date(row.on_hold_expires_at).toISOString() : undefined;
-  return {
-    ...row.data,
+  const out = Object.assign(row.data, {
     _id: row.id,
     project: row.project_id,
-    ...(row.floor_id ? { floor: row.floor_id } : {}),
     name: row.name,
     position: row.position,
     availability: expired ? 'available' : row.availability,
-    ...(expiresAt ? { onHoldExpiresAt: expiresAt } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-  };
+  }) as Record<string, unknown>;
+  if (row.floor_id) out.floor = row.floor_id;
+  if (!expired && row.on_hold_expires_at) out.onHoldExpiresAt = new Date(row.on_hold_expires_at).toISOString();
+  else delete out.onHoldExpiresAt;
+  return out;
 }
 
 const findUnitQuery = prepared(
