@@ -59,7 +59,6 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    ajv: { customOptions: {} },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema, BundleSchema];
