@@ -88,10 +88,11 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
   };
 }
 
-/** Serialised bundles by project and validator; safe to lose, bounded, shared by nothing. */
+/** Serialised bundles by project and validator: least recently used out first, bounded in bytes; safe to lose. */
 export class BundleCache {
   readonly #entries = new Map<string, string>();
-  constructor(private readonly max = 200) {}
+  #bytes = 0;
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
   get(projectId: string, etag: string) {
     const key = `${projectId}:${etag}`;
     const hit = this.#entries.get(key);
@@ -102,8 +103,17 @@ export class BundleCache {
     return hit;
   }
   set(projectId: string, etag: string, body: string) {
-    for (const k of this.#entries.keys()) if (k.startsWith(`${projectId}:`)) this.#entries.delete(k);
+    // Only the current version of a project is worth keeping.
+    for (const k of [...this.#entries.keys()]) if (k.startsWith(`${projectId}:`)) this.#drop(k);
+    if (body.length > this.maxBytes) return;
     this.#entries.set(`${projectId}:${etag}`, body);
-    if (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#bytes += body.length;
+    while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value!);
+  }
+  #drop(key: string) {
+    const body = this.#entries.get(key);
+    if (body === undefined) return;
+    this.#bytes -= body.length;
+    this.#entries.delete(key);
   }
 }
