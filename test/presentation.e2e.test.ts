@@ -155,6 +155,27 @@ describe('the presentation page', { skip }, () => {
     await page.context().close();
   });
 
+  test('lockScreen: the visitor introduces themselves first; the answer becomes a lead', async () => {
+    await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: { lockScreen: true, lockScreenName: true, lockScreenEmail: true, lockScreenPhone: true } });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/p/${namespace}`);
+    await page.waitForSelector('#lock-form');
+    assert.equal(await page.locator('.card').count(), 0);
+    await page.click('#lock-submit');
+    await page.waitForFunction(() => (document.getElementById('lock-email-error')?.textContent ?? '') !== '');
+    await page.fill('#lock-firstName', 'Lou');
+    await page.fill('#lock-lastName', 'Gate');
+    await page.fill('#lock-email', 'lou@example.com');
+    await page.fill('#lock-phone', '+1 555 0142');
+    await page.click('#lock-submit');
+    await page.waitForSelector('.card');
+    const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${projectId}`, headers: owner.auth })).json();
+    assert.ok(leads.some((l: { email: string; source: string }) => l.email === 'lou@example.com' && l.source === 'lock-screen'));
+    await context.close();
+    await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: { lockScreen: false } });
+  });
+
   test('the page speaks the project language (French)', async () => {
     await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: { projectLang: 'fr' } });
     const page = await openPage();

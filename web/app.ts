@@ -129,9 +129,68 @@ function applyTheme() {
   }
 }
 
+const UNLOCKED = `showsuite:unlocked:${namespace}`;
+
+/**
+ * `lockScreen`: the visitor introduces themselves before seeing the units (a lead-capture gate, not access
+ * control: the bundle is public). The lock* switches choose the fields; the answer is sent as a lead when
+ * forms are enabled, and the page stays unlocked for the rest of the visit.
+ */
+function lockScreen() {
+  const s = settings();
+  const status = h('p', { class: 'form-status', id: 'lock-status', role: 'status' });
+  const field = (on: unknown, name: string, label: string, type: string, autocomplete: string) =>
+    on === true
+      ? h('label', {}, label, h('input', { id: `lock-${name}`, name, type, required: true, autocomplete }), h('span', { class: 'field-error', id: `lock-${name}-error` }))
+      : undefined;
+  const form: HTMLFormElement = h(
+    'form',
+    {
+      class: 'lock',
+      id: 'lock-form',
+      novalidate: true,
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        const data = formData(form);
+        const missing = [...form.querySelectorAll<HTMLInputElement>('input[required]')].filter((i) => !data[i.name]);
+        if (missing.length) return showErrors(form, 'lock', { errors: missing.map((i) => ({ path: `/${i.name}`, message: t.required })) });
+        // A lead needs a name, an e-mail and a phone; a lock screen that asks for less just lets the visitor in.
+        if (flag('enableForms') && data.firstName && data.lastName && data.email && data.phone) {
+          const res = await fetch('/public/leads', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+            body: JSON.stringify({ ...data, project: s._id, source: 'lock-screen' }),
+          }).catch(() => undefined);
+          if (res?.status === 400) return showErrors(form, 'lock', await res.json());
+          if (res && res.status !== 201) {
+            status.textContent = res.status === 429 ? t.tooMany : t.failed;
+            return;
+          }
+        }
+        sessionStorage.setItem(UNLOCKED, '1');
+        render();
+      },
+    },
+    h('h2', {}, t.lockTitle),
+    h('p', {}, t.lockIntro),
+    field(s.lockScreenName, 'firstName', t.firstName, 'text', 'given-name'),
+    field(s.lockScreenName, 'lastName', t.lastName, 'text', 'family-name'),
+    field(s.lockScreenEmail, 'email', t.email, 'email', 'email'),
+    field(s.lockScreenPhone, 'phone', t.phone, 'tel', 'tel'),
+    s.lockScreenMessage === true ? h('label', {}, t.message, h('textarea', { id: 'lock-message', name: 'message', rows: '3' })) : undefined,
+    h('button', { type: 'submit', class: 'primary', id: 'lock-submit' }, t.enter),
+    status,
+  );
+  return form;
+}
+
 function render() {
   const b = state.bundle;
   if (!b) return;
+  if (flag('lockScreen') && sessionStorage.getItem(UNLOCKED) !== '1') {
+    if (!document.getElementById('lock-form')) app.replaceChildren(h('header', { class: 'top' }, h('h1', {}, b.project.name)), lockScreen());
+    return;
+  }
   const focused = document.activeElement?.id;
   const parts: (HTMLElement | undefined)[] = [
     h('header', { class: 'top' }, h('h1', {}, b.project.name), typeof b.project.address === 'string' ? h('p', { class: 'address' }, b.project.address) : undefined),

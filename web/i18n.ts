@@ -44,6 +44,10 @@ const en = {
   failed: 'Something went wrong; please try again.',
   notFound: 'This presentation does not exist.',
   poweredBy: 'Presentation by Showsuite',
+  lockTitle: 'Welcome',
+  lockIntro: 'Tell us who you are to see the homes.',
+  enter: 'See the homes',
+  required: 'is required',
   overview: 'Floor overview',
   availableCount: 'available',
   status: {
@@ -103,6 +107,10 @@ const fr: Words = {
   failed: 'Une erreur est survenue ; réessayez.',
   notFound: 'Cette présentation n’existe pas.',
   poweredBy: 'Présentation par Showsuite',
+  lockTitle: 'Bienvenue',
+  lockIntro: 'Présentez-vous pour voir les logements.',
+  enter: 'Voir les logements',
+  required: 'est obligatoire',
   overview: 'Vue des étages',
   availableCount: 'disponibles',
   status: {
