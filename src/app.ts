@@ -147,7 +147,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   for (const [url, methods] of methodsByUrl) {
     if (url.includes('*') || url.startsWith('/docs')) continue;
     const allow = METHODS.filter((m) => methods.has(m));
-    const missing = METHODS.filter((m) => !methods.has(m));
+    // HEAD comes with GET; on a path without GET it is one more method not allowed.
+    const missing = [...METHODS.filter((m) => !methods.has(m)), ...(methods.has('GET') || methods.has('HEAD') ? [] : ['HEAD' as const])];
     if (!allow.length || !missing.length) continue;
     app.route({
       method: [...missing],

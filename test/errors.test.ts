@@ -65,6 +65,12 @@ describe(`problem details for every error (${ENGINE})`, () => {
     assert.deepEqual(String(res.headers.allow).split(', ').sort(), ['GET', 'HEAD', 'PATCH']);
   });
 
+  test('HEAD on a POST-only path → 405 with Allow: POST', async () => {
+    const res = await t.app.inject({ method: 'HEAD', url: '/users/login' });
+    assert.equal(res.statusCode, 405);
+    assert.equal(res.headers.allow, 'POST');
+  });
+
   test('invalid body → 400 invalid_body with one errors[] entry per bad field, JSON-pointer paths', async () => {
     const admin = await userWithToken(t, { role: 'admin' });
     const res = await app.inject({ method: 'POST', url: '/users', headers: admin.auth, payload: { username: 'nope', password: 1, extra: true } });
