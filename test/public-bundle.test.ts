@@ -56,7 +56,7 @@ describe('GET /public/projects/{namespace}', () => {
     const res = await get(`/public/projects/${namespace}`);
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.headers['cache-control'], 'public, max-age=5');
-    assert.match(String(res.headers.etag), /^"b\d+\.\d+"$/);
+    assert.match(String(res.headers.etag), new RegExp(`^"${p._id}-\\d+-\\d+"$`));
     assert.equal(res.headers['access-control-allow-origin'], '*');
     const raw = res.body;
     const b = res.json();
@@ -152,5 +152,40 @@ describe('GET /public/projects/{namespace}', () => {
     const res = await t.app.inject({ method: 'OPTIONS', url: '/public/leads', headers: { origin: 'https://homes.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' } });
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], '*');
+  });
+
+  test('a namespace or host name passed to a new project never revalidates the old project\'s bundle', async () => {
+    const namespace = ns();
+    const host = `${namespace}.homes.example.com`;
+    const first = await createProject(t.app, owner.auth, { name: 'First', query: { namespace, hostName: host } });
+    const old = await get(`/public/projects/${namespace}`);
+    const oldByHost = await get(`/public/hosts/${host}`);
+    assert.equal((await t.app.inject({ method: 'DELETE', url: `/project/${first._id}`, headers: owner.auth })).statusCode, 204);
+    assert.equal((await get(`/public/projects/${namespace}`, { 'if-none-match': String(old.headers.etag) })).statusCode, 404);
+    // The new project has had exactly as many writes as the old one: only the identity tells them apart.
+    const second = await createProject(t.app, owner.auth, { name: 'Second', query: { namespace, hostName: host } });
+    const res = await get(`/public/projects/${namespace}`, { 'if-none-match': String(old.headers.etag) });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().project._id, second._id);
+    assert.equal(res.json().project.name, 'Second');
+    assert.equal((await get(`/public/hosts/${host}`, { 'if-none-match': String(oldByHost.headers.etag) })).statusCode, 200);
+  });
+
+  test('a page on another origin can read the ETag (exposed by CORS), on 200 and 304 alike', async () => {
+    const namespace = ns();
+    await createProject(t.app, owner.auth, { query: { namespace } });
+    const origin = { origin: 'https://homes.example.com' };
+    const full = await get(`/public/projects/${namespace}`, origin);
+    const again = await get(`/public/projects/${namespace}`, { ...origin, 'if-none-match': String(full.headers.etag) });
+    for (const res of [full, again]) {
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+      assert.match(String(res.headers['access-control-expose-headers']), /\bETag\b/);
+    }
+    assert.equal(again.statusCode, 304);
+    assert.equal(again.headers.etag, full.headers.etag);
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: `/public/projects/${namespace}`, headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } });
+    assert.equal(preflight.statusCode, 204);
+    assert.equal(preflight.headers['access-control-allow-origin'], '*');
+    assert.match(String(preflight.headers['access-control-allow-headers']), /if-none-match/i);
   });
 });

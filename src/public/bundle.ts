@@ -25,8 +25,13 @@ export interface BundleHead {
   lapsed: number;
 }
 
-/** The strong validator of a bundle: any write bumps content_version; a hold lapsing bumps `lapsed`. */
-export const bundleEtag = (head: Pick<BundleHead, 'id' | 'content_version' | 'lapsed'>) => `"b${head.content_version}.${head.lapsed}"`;
+/**
+ * The strong validator of a bundle: any write bumps content_version; a hold lapsing bumps `lapsed` (with no write,
+ * the count only grows until the sweeper's write bumps content_version). The project id is part of it because a
+ * namespace or host name can pass to a new project whose content_version starts again at 1: without the id, a
+ * browser holding the old project's bundle would be told 304.
+ */
+export const bundleEtag = (head: Pick<BundleHead, 'id' | 'content_version' | 'lapsed'>) => `"${head.id}-${head.content_version}-${head.lapsed}"`;
 
 /** One cheap query: enough to answer a revalidation (304) without loading floors and units. */
 export async function findBundleHead(db: Q, by: { namespace: string } | { hostName: string }, now: number): Promise<BundleHead | undefined> {
@@ -91,6 +96,8 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
 /** Serialised bundles by project and validator: least recently used out first, bounded in bytes; safe to lose. */
 export class BundleCache {
   readonly #entries = new Map<string, string>();
+  /** The one key kept per project, so storing a new version drops the old without scanning. */
+  readonly #current = new Map<string, string>();
   #bytes = 0;
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
   get(projectId: string, etag: string) {
@@ -104,9 +111,12 @@ export class BundleCache {
   }
   set(projectId: string, etag: string, body: string) {
     // Only the current version of a project is worth keeping.
-    for (const k of [...this.#entries.keys()]) if (k.startsWith(`${projectId}:`)) this.#drop(k);
+    const old = this.#current.get(projectId);
+    if (old !== undefined) this.#drop(old);
     if (body.length > this.maxBytes) return;
-    this.#entries.set(`${projectId}:${etag}`, body);
+    const key = `${projectId}:${etag}`;
+    this.#entries.set(key, body);
+    this.#current.set(projectId, key);
     this.#bytes += body.length;
     while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value!);
   }
@@ -115,5 +125,7 @@ export class BundleCache {
     if (body === undefined) return;
     this.#bytes -= body.length;
     this.#entries.delete(key);
+    const projectId = key.slice(0, key.indexOf(':'));
+    if (this.#current.get(projectId) === key) this.#current.delete(projectId);
   }
 }

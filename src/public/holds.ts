@@ -36,13 +36,15 @@ export async function placeHold(trx: Transaction<Database>, input: { unitId: str
   const now = new Date(input.now);
   const live = await trx
     .selectFrom('units')
-    .select(sql<number>`count(*)::int`.as('n'))
+    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(on_hold_expires_at)`.as('first_lapse')])
     .where('held_by', '=', input.client)
     .where('availability', '=', 'on_hold')
     .where('on_hold_expires_at', '>', now)
     .executeTakeFirstOrThrow();
   if (live.n >= input.limits.holdsPerClient) {
-    throw new AppError(429, 'rate_limited', `At most ${input.limits.holdsPerClient} units may be held at once from one address`, undefined, { 'Retry-After': '60' });
+    // The address may hold again once its first hold lapses (or sooner, if staff release one).
+    const wait = live.first_lapse ? Math.max(1, Math.ceil((new Date(live.first_lapse).getTime() - input.now) / 1000)) : 60;
+    throw new AppError(429, 'rate_limited', `At most ${input.limits.holdsPerClient} units may be held at once from one address`, undefined, { 'Retry-After': String(wait) });
   }
 
   const minutes = typeof settings.onHoldMinsDuration === 'number' && settings.onHoldMinsDuration > 0 ? settings.onHoldMinsDuration : 5;

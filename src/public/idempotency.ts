@@ -22,6 +22,13 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
   return key;
 }
 
+/** JSON with object keys sorted at every level: the same body sent with its fields in another order is the same request. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
 /**
  * Runs `work` in a transaction. With a key, the outcome is stored in the same transaction, so a retry with the
  * same key and body gets the first outcome again and writes nothing more; the same key with another body → 422.
@@ -29,7 +36,7 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
  */
 export async function runIdempotent(db: Kysely<Database>, scope: string, key: string | undefined, request: unknown, work: (trx: Transaction<Database>) => Promise<Outcome>): Promise<Outcome & { replayed: boolean }> {
   if (key === undefined) return { ...(await db.transaction().execute(work)), replayed: false };
-  const hash = createHash('sha256').update(JSON.stringify(request ?? null)).digest('hex');
+  const hash = createHash('sha256').update(canonicalJson(request ?? null)).digest('hex');
   return db.transaction().execute(async (trx) => {
     const claimed = await sql<{ key: string }>`
       insert into idempotency_keys (scope, key, request_hash, status) values (${scope}, ${key}, ${hash}, 0)

@@ -8,7 +8,7 @@ import { newObjectId } from '../lib/object-id.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 import { etagOf } from '../modules/shared/records.ts';
-import { BundleCache, buildBundle, bundleEtag, findBundleHead, type BundleHead } from './bundle.ts';
+import { BundleCache, buildBundle, bundleEtag, findBundleHead } from './bundle.ts';
 import { placeHold } from './holds.ts';
 import { idempotencyKey, runIdempotent } from './idempotency.ts';
 
@@ -58,7 +58,17 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   const db = ctx.db.kysely;
   const cache = new BundleCache();
 
-  async function sendBundle(request: FastifyRequest, reply: FastifyReply, head: BundleHead | undefined) {
+  // A page on another origin can read only the response headers CORS exposes: the ETag it revalidates with, how
+  // long to wait after a 429, and whether a POST was a replay. (app.ts chooses the origin rules.)
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Access-Control-Expose-Headers', 'ETag, Retry-After, X-Request-Id, Idempotent-Replayed');
+    return payload;
+  });
+
+  async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
+    // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
+    const now = ctx.clock.now();
+    const head = await findBundleHead(db, by, now);
     if (!head) throw notFound('Presentation');
     const etag = bundleEtag(head);
     // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
@@ -69,7 +79,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return reply.code(304).send();
     let body = cache.get(head.id, etag);
     if (body === undefined) {
-      body = JSON.stringify(await buildBundle(db, head, ctx.clock.now()));
+      body = JSON.stringify(await buildBundle(db, head, now));
       cache.set(head.id, etag, body);
     }
     return reply.type('application/json; charset=utf-8').send(body);
@@ -89,7 +99,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         response: bundleResponses,
       },
     },
-    async (request, reply) => sendBundle(request, reply, await findBundleHead(db, { namespace: request.params.namespace }, ctx.clock.now())),
+    async (request, reply) => sendBundle(request, reply, { namespace: request.params.namespace }),
   );
 
   app.get(
@@ -103,7 +113,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         response: bundleResponses,
       },
     },
-    async (request, reply) => sendBundle(request, reply, await findBundleHead(db, { hostName: request.params.hostName }, ctx.clock.now())),
+    async (request, reply) => sendBundle(request, reply, { hostName: request.params.hostName }),
   );
 
   app.post(
