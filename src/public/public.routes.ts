@@ -51,6 +51,7 @@ const PublicLead = Type.Object(
 );
 
 const HoldBody = Type.Object(Visitor, { additionalProperties: false });
+const RevalidateHeader = Type.Object({ 'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })) });
 const IdempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })) });
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
@@ -96,6 +97,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         description: 'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304.',
         security: [],
         params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
+        headers: RevalidateHeader,
         response: bundleResponses,
       },
     },
@@ -110,6 +112,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         summary: 'The presentation bundle of a project, by host name',
         security: [],
         params: Type.Object({ hostName: Type.String({ maxLength: 253 }) }),
+        headers: RevalidateHeader,
         response: bundleResponses,
       },
     },
