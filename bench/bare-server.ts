@@ -155,7 +155,7 @@ export function createBareServer(opts: BareOptions) {
     );
     const p = head.rows[0];
     if (!p) return problem(res, 404, 'not_found', 'Presentation not found');
-    const etag = `"b${p.content_version}.${p.lapsed}"`;
+    const etag = `"${p.id}-${p.content_version}-${p.lapsed}"`;
     if (req.headers['if-none-match'] === etag) {
       res.writeHead(304, { ETag: etag, 'Cache-Control': 'public, max-age=5' });
       return res.end();
