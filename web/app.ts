@@ -96,8 +96,10 @@ function unitsInView(): Unit[] {
   const num = (v: string) => (v === '' ? undefined : Number(v));
   const [pMin, pMax, aMin, aMax] = [num(f.priceMin), num(f.priceMax), num(f.areaMin), num(f.areaMax)];
   units = units.filter((u) => {
-    if (pMin !== undefined && !(typeof u.price === 'number' && u.price >= pMin)) return false;
-    if (pMax !== undefined && !(typeof u.price === 'number' && u.price <= pMax)) return false;
+    // A price to be determined is no price: it matches no price range.
+    const price = u.unitPriceTBD === true ? undefined : u.price;
+    if (pMin !== undefined && !(typeof price === 'number' && price >= pMin)) return false;
+    if (pMax !== undefined && !(typeof price === 'number' && price <= pMax)) return false;
     if (aMin !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet >= aMin)) return false;
     if (aMax !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet <= aMax)) return false;
     if (f.bedrooms && String(u.bedrooms ?? '') !== f.bedrooms) return false;
@@ -200,6 +202,7 @@ function render() {
     flag('showBranding') || settings().showBranding === undefined ? h('footer', { class: 'brand' }, t.poweredBy) : undefined,
   ];
   app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+  labelShapes();
   renderDialog();
   if (focused) document.getElementById(focused)?.focus();
 }
@@ -302,9 +305,15 @@ function planView() {
   const b = state.bundle!;
   const floors = state.floor === 'all' ? b.floors : b.floors.filter((f) => f._id === state.floor);
   const visible = new Set(unitsInView().map((u) => u._id));
+  const statuses = [...new Set(floors.flatMap((f) => f.units.filter((u) => u.path && visible.has(u._id)).map((u) => u.availability)))];
+  // Colour is never the only cue (WCAG 1.4.1): a legend names each colour, shapes carry the unit's name.
+  const legend = statuses.length
+    ? h('ul', { class: 'legend', 'aria-label': t.legend }, ...statuses.map((s) => h('li', {}, h('span', { class: `swatch s-${s}`, 'aria-hidden': 'true' }), t.status[s] ?? s)))
+    : undefined;
   return h(
     'div',
     { class: 'plans' },
+    legend,
     ...floors.map((f) => {
       const svg = document.createElementNS(svgNs, 'svg');
       svg.setAttribute('viewBox', typeof f.viewBox === 'string' ? f.viewBox : '0 0 600 300');
@@ -343,6 +352,22 @@ function planView() {
   );
 }
 
+/** Writes each unit's name in the middle of its shape (measurable only once the drawing is in the document). */
+function labelShapes() {
+  for (const shape of app.querySelectorAll<SVGPathElement>('path.shape')) {
+    const box = shape.getBBox();
+    if (!box.width || !box.height) continue;
+    const label = document.createElementNS(svgNs, 'text');
+    label.setAttribute('class', 'shape-label');
+    label.setAttribute('x', String(box.x + box.width / 2));
+    label.setAttribute('y', String(box.y + box.height / 2));
+    label.setAttribute('font-size', String(Math.max(10, Math.min(28, box.height / 4, box.width / 4))));
+    label.setAttribute('aria-hidden', 'true');
+    label.textContent = findUnit(shape.dataset.unit ?? '')?.name ?? '';
+    shape.after(label);
+  }
+}
+
 // ---------- unit detail, enquiry, hold ----------
 
 const dialog = h('dialog', { id: 'unit-dialog', 'aria-labelledby': 'unit-title' });
@@ -352,7 +377,8 @@ dialog.addEventListener('close', () => {
   state.open = undefined;
   dialogKey = '';
   window.clearInterval(countdown);
-  if (id) document.getElementById(`unit-${id}`)?.focus();
+  // Back to what opened it: the unit's card in the list, its shape on the plan.
+  if (id) (document.getElementById(`unit-${id}`) ?? document.getElementById(`shape-${id}`))?.focus();
 });
 
 function findUnit(id: string) {
