@@ -222,6 +222,31 @@ describe('the presentation page in Chromium', { skip }, () => {
     await page.context().close();
   });
 
+  test('unit detail: images, price, facts, additional info, brochure and layout links (only http(s) or relative addresses)', async () => {
+    const details = {
+      parking: 1, orientation: 'South-west', additionalInfo: [{ label: 'Balcony', value: '12 m²' }],
+      brochurePDF: 'https://example.com/a2.pdf', layoutUrl: '/p/assets/demo-floorplan.svg', images: ['/p/assets/demo-floorplan.svg'],
+    };
+    assert.equal((await t.app.inject({ method: 'PATCH', url: `/units/${units.A2}`, headers: owner.auth, payload: details })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'PATCH', url: `/units/${units.A1}`, headers: owner.auth, payload: { brochurePDF: 'javascript:alert(1)' } })).statusCode, 200);
+    const page = await openPage();
+    await page.click(`#unit-${units.A2}`);
+    await page.waitForSelector('dialog[open] #unit-title');
+    const dialog = page.locator('dialog[open]');
+    assert.match(await dialog.locator('#unit-price').textContent() ?? '', /\$500,000/);
+    const facts = await dialog.locator('dl.facts').textContent() ?? '';
+    for (const text of ['100 m²', 'Bedrooms2', 'Bathrooms1', 'Parking1', 'South-west', 'Balcony12 m²']) assert.ok(facts.includes(text), `${text} in ${facts}`);
+    assert.equal(await dialog.locator('.description').textContent(), 'Unit A2');
+    assert.equal(await dialog.locator('.gallery img').count(), 1);
+    assert.equal(await dialog.locator('#unit-brochure').getAttribute('href'), 'https://example.com/a2.pdf');
+    assert.equal(await dialog.locator('#unit-layout').getAttribute('href'), `${base}/p/assets/demo-floorplan.svg`);
+    await page.click('#close-dialog');
+    await page.click(`#unit-${units.A1}`);
+    await page.waitForFunction(() => /^A1/.test(document.querySelector('dialog[open] #unit-title')?.textContent ?? ''));
+    assert.equal(await page.locator('#unit-brochure').count(), 0, 'a javascript: address is not a link');
+    await page.context().close();
+  });
+
   test('a visitor opens a unit and sends an enquiry; bad input is shown by the field; the lead reaches GET /leads', async () => {
     const page = await openPage();
     await page.click(`#unit-${units.A2}`);
@@ -260,6 +285,8 @@ describe('the presentation page in Chromium', { skip }, () => {
     await first.waitForFunction(() => /Held for you for \d+:\d\d/.test(document.getElementById('hold-countdown')?.textContent ?? ''));
     await second.click('#hold-submit');
     await second.waitForFunction(() => /someone else got this unit first/.test(document.getElementById('hold-notice')?.textContent ?? ''));
+    assert.match(await second.locator('#hold-until').textContent() ?? '', /On hold until \d/);
+    assert.equal(await second.getAttribute(`#unit-${units.A3}`, 'data-availability'), 'on_hold');
     await first.context().close();
     await second.context().close();
   });

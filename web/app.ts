@@ -82,6 +82,21 @@ function priceText(u: Unit): string | undefined {
   return `${flag('pricesStartingAt') ? `${t.from} ` : ''}${money(u.price)}${taxes}`;
 }
 
+/** A link or image address from the bundle, if it is http(s) or relative: never `javascript:` or `data:` text. */
+function safeUrl(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v === '') return undefined;
+  try {
+    const url = new URL(v, location.href);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function clock(iso: string) {
+  return new Date(iso).toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' });
+}
+
 const areaUnit = () => (typeof settings().areaUnit === 'string' && settings().areaUnit ? String(settings().areaUnit) : 'sq ft');
 
 function allUnits(): Unit[] {
@@ -212,7 +227,14 @@ function overview() {
     'section',
     { class: 'overview', 'aria-label': t.overview },
     h('h2', {}, t.overview),
-    h('ul', {}, ...state.bundle!.floors.map((f) => h('li', {}, `${f.name}: ${f.units.filter((u) => u.availability === 'available').length} ${t.availableCount}`))),
+    h(
+      'ul',
+      {},
+      ...state.bundle!.floors.map((f) => {
+        const text = `${f.name}: ${f.units.filter((u) => u.availability === 'available').length} ${t.availableCount}`;
+        return h('li', {}, flag('skipFloorStep') ? text : h('button', { type: 'button', class: 'link', onclick: () => selectFloor(f._id) }, text));
+      }),
+    ),
   );
 }
 
@@ -282,7 +304,7 @@ function listView() {
     'ul',
     { class: 'grid', 'aria-label': t.units },
     ...units.map((u) => {
-      const img = imageKind === 'Unit Plan' ? (u.layoutUrl ?? u.unitImageUrl) : (u.unitImageUrl ?? (u.images as string[] | undefined)?.[0] ?? u.layoutUrl);
+      const img = safeUrl(imageKind === 'Unit Plan' ? (u.layoutUrl ?? u.unitImageUrl) : (u.unitImageUrl ?? (u.images as string[] | undefined)?.[0] ?? u.layoutUrl));
       const price = priceText(u);
       return h(
         'li',
@@ -290,7 +312,7 @@ function listView() {
         h(
           'button',
           { type: 'button', class: `card s-${u.availability}`, id: `unit-${u._id}`, 'data-unit': u._id, 'data-availability': u.availability, onclick: () => openUnit(u._id) },
-          typeof img === 'string' ? h('img', { src: img, alt: '', loading: 'lazy' }) : undefined,
+          img ? h('img', { src: img, alt: '', loading: 'lazy' }) : undefined,
           h('span', { class: 'name' }, u.name),
           statusBadge(u),
           h('span', { class: 'facts' }, facts(u)),
@@ -345,7 +367,7 @@ function planView() {
       return h(
         'figure',
         { class: 'plan' },
-        h('div', { class: 'plan-frame' }, typeof f.floorplanUrl === 'string' ? h('img', { src: f.floorplanUrl, alt: '' }) : undefined, svg),
+        h('div', { class: 'plan-frame' }, safeUrl(f.floorplanUrl) ? h('img', { src: safeUrl(f.floorplanUrl), alt: '' }) : undefined, svg),
         h('figcaption', {}, f.name),
       );
     }),
@@ -407,7 +429,8 @@ function renderDialog() {
   dialogKey = key;
   const price = priceText(u);
   const info = (u.additionalInfo as { label?: string; value?: string }[] | undefined) ?? [];
-  const images = [...((u.images as string[] | undefined) ?? []), ...(typeof u.unitImageUrl === 'string' ? [u.unitImageUrl] : [])];
+  const images = [...new Set([...(Array.isArray(u.images) ? u.images : []), u.unitImageUrl].map(safeUrl).filter((x): x is string => x !== undefined))];
+  const [brochure, layout] = [safeUrl(u.brochurePDF), safeUrl(u.layoutUrl)];
   const active = document.activeElement?.id;
   dialog.replaceChildren(
     h(
@@ -415,7 +438,7 @@ function renderDialog() {
       { class: 'detail' },
       h('button', { type: 'button', class: 'close', id: 'close-dialog', 'aria-label': t.close, onclick: () => dialog.close() }, '×'),
       h('h2', { id: 'unit-title' }, u.name, ' ', statusBadge(u)),
-      images.length ? h('div', { class: 'gallery' }, ...images.slice(0, 6).map((src) => h('img', { src, alt: '' }))) : undefined,
+      images.length ? h('div', { class: 'gallery' }, ...images.slice(0, 6).map((src, i) => h('img', { src, alt: `${u.name} (${i + 1}/${Math.min(images.length, 6)})`, loading: 'lazy' }))) : undefined,
       price ? h('p', { class: 'price', id: 'unit-price' }, price) : undefined,
       h(
         'dl',
@@ -433,8 +456,8 @@ function renderDialog() {
       h(
         'p',
         { class: 'links' },
-        typeof u.brochurePDF === 'string' ? h('a', { href: u.brochurePDF, target: '_blank', rel: 'noopener' }, t.brochure) : undefined,
-        typeof u.layoutUrl === 'string' ? h('a', { href: u.layoutUrl, target: '_blank', rel: 'noopener' }, t.layout) : undefined,
+        brochure ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure' }, t.brochure) : undefined,
+        layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t.layout) : undefined,
       ),
       holdSection(u),
       flag('enableForms') ? enquiryForm(u) : undefined,
@@ -508,7 +531,7 @@ function enquiryForm(u: Unit) {
         }
         const problem = res ? await res.json().catch(() => ({})) : {};
         if (res?.status === 400) showErrors(form, 'lead', problem);
-        else status.textContent = res?.status === 429 ? t.tooMany : t.failed;
+        else status.textContent = res?.status === 429 ? t.tooMany : res?.status === 403 ? t.closed : t.failed;
       },
     },
     h('h3', {}, t.enquire),
@@ -524,7 +547,10 @@ function holdSection(u: Unit) {
   if (!flag('onHoldExperienceEnabled')) return undefined;
   const notice = state.notice.get(u._id);
   if (state.holds.has(u._id)) return h('p', { class: 'held', id: 'hold-countdown', role: 'timer' });
-  if (u.availability !== 'available') return notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined;
+  if (u.availability !== 'available') {
+    const until = u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' ? h('p', { id: 'hold-until' }, `${t.onHoldUntil} ${clock(u.onHoldExpiresAt)}`) : undefined;
+    return notice || until ? h('div', {}, notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined, until) : undefined;
+  }
   const form: HTMLFormElement = h(
     'form',
     {
@@ -546,7 +572,7 @@ function holdSection(u: Unit) {
           showErrors(form, 'hold', payload);
           return;
         } else {
-          state.notice.set(u._id, res?.status === 409 ? t.taken : res?.status === 429 ? t.tooMany : t.failed);
+          state.notice.set(u._id, res?.status === 409 ? t.taken : res?.status === 429 ? t.tooMany : res?.status === 403 ? t.closed : t.failed);
           if (res?.status === 409) await refresh();
         }
         render();

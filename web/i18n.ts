@@ -51,6 +51,8 @@ const en = {
   overview: 'Floor overview',
   availableCount: 'available',
   legend: 'Colours on the plan',
+  onHoldUntil: 'On hold until',
+  closed: 'This presentation is not taking these requests right now.',
   status: {
     available: 'Available',
     on_hold: 'On hold',
@@ -115,6 +117,8 @@ const fr: Words = {
   overview: 'Vue des étages',
   availableCount: 'disponibles',
   legend: 'Couleurs du plan',
+  onHoldUntil: 'En attente jusqu’à',
+  closed: 'Cette présentation ne prend pas ces demandes pour le moment.',
   status: {
     available: 'Disponible',
     on_hold: 'En attente',
@@ -177,6 +181,8 @@ const es: Words = {
   overview: 'Resumen de plantas',
   availableCount: 'disponibles',
   legend: 'Colores del plano',
+  onHoldUntil: 'En espera hasta las',
+  closed: 'Esta presentación no acepta estas solicitudes por ahora.',
   status: { available: 'Disponible', on_hold: 'En espera', reserved: 'Reservada', sold: 'Vendida', leased: 'Alquilada', unavailable: 'No disponible' },
 };
 
