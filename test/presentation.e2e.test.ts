@@ -222,6 +222,45 @@ describe('the presentation page in Chromium', { skip }, () => {
     await page.context().close();
   });
 
+  test("a project's own light colours still leave readable text (white or near-black, as reads better)", async () => {
+    const light = { colorBase: '#ffe082', colorButton: '#ffeb3b', colorButtonText: '#ffffff', colorAvailable: '#8bc34a' };
+    assert.equal((await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: light })).statusCode, 200);
+    try {
+      const page = await openPage();
+      await page.click(`#unit-${units.A1}`);
+      await page.waitForSelector('dialog[open] #enquiry-submit');
+      const seen = await page.evaluate(() =>
+        [
+          ['heading', 'h1', false],
+          ['pressed chip', '.chip[aria-pressed="true"]', true],
+          ['unpressed chip', '.chip[aria-pressed="false"]', false],
+          ['badge', '.card .badge', true],
+          ['price', '.card .price', false],
+          ['button', '#enquiry-submit', true],
+        ].map(([name, selector, own]) => {
+          const el = document.querySelector(selector as string)!;
+          const style = getComputedStyle(el);
+          return [name, style.color, own ? style.backgroundColor : 'rgb(255, 255, 255)'] as [string, string, string];
+        }),
+      );
+      const lum = (rgb: string) => {
+        const [r, g, b] = (rgb.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((c) => c / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const failures = seen
+        .map(([name, fg, bg]) => {
+          const [x, y] = [lum(fg), lum(bg)].sort((p, q) => q - p);
+          return [`${name} ${fg} on ${bg}`, (x! + 0.05) / (y! + 0.05)] as const;
+        })
+        .filter(([, r]) => r < 4.5)
+        .map(([name, r]) => `${name}: ${r.toFixed(2)}`);
+      assert.deepEqual(failures, []);
+      await page.context().close();
+    } finally {
+      await t.app.inject({ method: 'PATCH', url: `/project/${projectId}`, headers: owner.auth, payload: { colorBase: '#1f2a44', colorButton: '#1f2a44', colorButtonText: '#ffffff', colorAvailable: '#1b5e20' } });
+    }
+  });
+
   test('unit detail: images, price, facts, additional info, brochure and layout links (only http(s) or relative addresses)', async () => {
     const details = {
       parking: 1, orientation: 'South-west', additionalInfo: [{ label: 'Balcony', value: '12 m²' }],

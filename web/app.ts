@@ -141,9 +141,43 @@ function applyTheme() {
     '--sold': s.colorSold,
     '--reserved': s.colorReserved,
   };
+  const root = document.documentElement;
   for (const [k, v] of Object.entries(vars)) {
-    if (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^rgba?\([\d\s.,%]+\)$/.test(v)) document.documentElement.style.setProperty(k, v);
+    if (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^rgba?\([\d\s.,%]+\)$/.test(v)) root.style.setProperty(k, v);
   }
+  keepReadable();
+}
+
+/**
+ * A project may pick any colours; the words drawn on or in them must stay readable (WCAG AA, 4.5:1). Text on a
+ * coloured background (badges, pressed chips, buttons) becomes white or near-black, whichever reads better; a
+ * colour used as text on the white surface falls back to the text colour when it is too light.
+ */
+function keepReadable() {
+  const root = document.documentElement;
+  const probe = document.createElement('span');
+  document.body.append(probe);
+  const luminance = (color: string) => {
+    probe.style.color = '';
+    probe.style.color = color;
+    const [r = 0, g = 0, b = 0] = (getComputedStyle(probe).color.match(/[\d.]+/g) ?? []).map(Number).map((c) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a: string, b: string) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x! + 0.05) / (y! + 0.05);
+  };
+  const css = getComputedStyle(root);
+  const value = (name: string) => css.getPropertyValue(name).trim();
+  const on = (bg: string) => (contrast('#ffffff', bg) >= contrast('#111111', bg) ? '#ffffff' : '#111111');
+  for (const name of ['base', 'available', 'on-hold', 'reserved', 'sold', 'leased', 'unavailable']) root.style.setProperty(`--on-${name}`, on(value(`--${name}`)));
+  if (contrast(value('--button-text'), value('--button')) < 4.5) root.style.setProperty('--button-text', on(value('--button')));
+  if (contrast(value('--button-text'), value('--hover')) < 4.5) root.style.setProperty('--button-hover-text', on(value('--hover')));
+  for (const name of ['base', 'available']) root.style.setProperty(`--${name}-ink`, contrast(value(`--${name}`), value('--surface')) >= 4.5 ? `var(--${name})` : 'var(--text)');
+  probe.remove();
 }
 
 const UNLOCKED = `showsuite:unlocked:${namespace}`;
@@ -453,12 +487,14 @@ function renderDialog() {
         ].filter(Boolean) as [string, string][]).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
       ),
       typeof u.description === 'string' ? h('p', { class: 'description' }, u.description) : undefined,
-      h(
-        'p',
-        { class: 'links' },
-        brochure ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure' }, t.brochure) : undefined,
-        layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t.layout) : undefined,
-      ),
+      brochure || layout
+        ? h(
+            'p',
+            { class: 'links' },
+            brochure ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure' }, t.brochure) : undefined,
+            layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t.layout) : undefined,
+          )
+        : undefined,
       holdSection(u),
       flag('enableForms') ? enquiryForm(u) : undefined,
     ),

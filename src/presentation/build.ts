@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,9 +12,12 @@ export interface Manifest {
   css: string;
 }
 
-/** Bundles and minifies the page (web/app.ts, web/app.css) into content-hashed files and a manifest. */
+/**
+ * Bundles and minifies the page (web/app.ts, web/app.css) into content-hashed files and a manifest. Safe while
+ * another process builds or starts: the same sources give the same file names, the manifest is replaced in one
+ * rename, and older builds' files are removed only after it.
+ */
 export async function buildWeb(outDir = WEB_OUT): Promise<Manifest> {
-  rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const result = await build({
     entryPoints: [join(WEB_SRC, 'app.ts'), join(WEB_SRC, 'app.css')],
@@ -29,7 +32,12 @@ export async function buildWeb(outDir = WEB_OUT): Promise<Manifest> {
   });
   const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
   const manifest: Manifest = { js: outputs.find((f) => f.endsWith('.js'))!, css: outputs.find((f) => f.endsWith('.css'))! };
-  writeFileSync(join(outDir, 'manifest.json'), JSON.stringify(manifest));
+  const temp = join(outDir, `manifest.${process.pid}.tmp`);
+  writeFileSync(temp, JSON.stringify(manifest));
+  renameSync(temp, join(outDir, 'manifest.json'));
+  for (const file of readdirSync(outDir)) {
+    if (/^app\.[\w-]+\.(js|css)$/.test(file) && file !== manifest.js && file !== manifest.css) rmSync(join(outDir, file), { force: true });
+  }
   return manifest;
 }
 
