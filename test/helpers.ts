@@ -222,3 +222,20 @@ export async function createUnit(app: FastifyInstance, auth: Auth, project: stri
   if (res.statusCode !== 201) throw new Error(`createUnit: ${res.statusCode} ${res.body}`);
   return res.json() as Record<string, any> & { _id: string };
 }
+
+/** Creates a group through the API (owner = the token's user); `query` adds query parameters, `body` a JSON body. */
+export async function createGroup(app: FastifyInstance, auth: Auth, opts: { name?: string; query?: Record<string, string>; body?: Record<string, unknown> } = {}) {
+  const qs = new URLSearchParams({ name: opts.name ?? `Group ${randomBytes(3).toString('hex')}`, ...opts.query });
+  const res = await app.inject({ method: 'POST', url: `/groups?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
+  if (res.statusCode !== 201) throw new Error(`createGroup: ${res.statusCode} ${res.body}`);
+  return res.json() as Record<string, any> & { _id: string };
+}
+
+/** A short way to send one request as one caller: `call('PATCH', url, body, { 'if-match': etag })`. No auth when `auth` is undefined. */
+export function caller(app: FastifyInstance, auth?: Auth) {
+  return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    app.inject({ method, url, headers: { ...auth, ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
+
+/** A unique lower-case slug for namespaces and host names. */
+export const slug = (prefix = 'ns') => `${prefix}-${randomBytes(5).toString('hex')}`;

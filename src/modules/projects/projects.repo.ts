@@ -153,6 +153,19 @@ export async function bumpProjectVersion(db: Q, id: string) {
   await db.updateTable('projects').set({ version: sql`version + 1`, updated_at: sql`now()` }).where('id', '=', id).execute();
 }
 
+/**
+ * Deletes the project (floors, units, leads and group memberships go by ON DELETE CASCADE) and, in the same
+ * statement, bumps the version of every group that listed it: their `projects` change, so must their ETags.
+ */
 export async function deleteProject(db: Q, id: string) {
-  await db.deleteFrom('projects').where('id', '=', id).execute();
+  await db
+    .with('touched', (qb) =>
+      qb
+        .updateTable('groups')
+        .set({ version: sql`version + 1`, updated_at: sql`now()` })
+        .where('id', 'in', (sub) => sub.selectFrom('group_projects').select('group_id').where('project_id', '=', id)),
+    )
+    .deleteFrom('projects')
+    .where('id', '=', id)
+    .execute();
 }
