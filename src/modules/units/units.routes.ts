@@ -142,7 +142,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         }
         await db.transaction().execute(async (trx) => {
           if (!(await updateUnit(trx, unit.id, change, ifVersion))) throw staleWrite();
+          // The floors whose `units` list changed: both ends of a move, or the floor whose order a new position changed.
           if (floor !== undefined) await bumpFloors(trx, [unit.floor_id, floor]);
+          else if (position !== undefined) await bumpFloors(trx, [unit.floor_id]);
         });
       }
       const updated = (await findUnit(db, unit.id))!;
