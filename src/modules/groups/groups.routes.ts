@@ -85,8 +85,12 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     },
     async (request, reply) => {
       const { options = {} } = request.query;
-      const { rows, total } = await listGroups(db, principalOf(request), { skip: options.skip ?? 0, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
-      reply.header('X-Total-Count', String(total));
+      const principal = principalOf(request);
+      const skip = options.skip ?? 0;
+      const { rows, total } = await listGroups(db, principal, { skip, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
+      // Past the last page the window count has no row to ride on; count separately so the header stays truthful.
+      const count = rows.length || !skip ? total : (await listGroups(db, principal, { skip: 0, limit: 1, sort: '-createdAt' })).total;
+      reply.header('X-Total-Count', String(count));
       return rows.map(toGroup);
     },
   );
