@@ -51,7 +51,11 @@ export class ProjectService {
     const { floors, allocations, ...rest } = body;
 
     const changes = changedFields(rest, current, IGNORED);
-    for (const key of SECRET) if (key in rest && rest[key] !== undefined) changes[key] = rest[key];
+    // A secret cannot be compared without opening it, so any value counts as a change; clearing one that is not set does not.
+    for (const key of SECRET) {
+      if (rest[key] === null && !(key in row.secrets)) delete changes[key];
+      else if (rest[key] !== undefined) changes[key] = rest[key];
+    }
     const allocationsChanged = allocations !== undefined && !this.#sameAllocations(allocations as AllocationIn[], current.allocations as AllocationIn[] | undefined);
     this.#checkLevel(level, Object.keys(changes), allocationsChanged);
 
