@@ -1,0 +1,229 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { newObjectId } from '../src/lib/object-id.ts';
+import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
+
+/**
+ * PATCH semantics (CONTRACT §1, §4) on every record kind: only sent fields change, a fetched record sent back is no
+ * change, `_id` must match, unknown fields are named, ETags everywhere, If-Match, and concurrent writers.
+ */
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof userWithToken>>;
+let call: ReturnType<typeof caller>;
+
+before(async () => {
+  t = await buildTestApp();
+  owner = await userWithToken(t);
+  call = caller(t.app, owner.auth);
+});
+after(() => t.close());
+
+const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path: string }) => e.path).sort();
+const ETAG = /^"[^"]+"$/;
+
+/** One of each record kind, with some content, and the URL of each. */
+async function records() {
+  const p = await createProject(t.app, owner.auth, { body: { colorBase: '#111111', showPrices: false, images: ['a.png'], pvPassword: 'hunter2', allocations: [{ name: 'A', password: 'x', allocation: '1' }] } });
+  const f = await createFloor(t.app, owner.auth, p._id, { body: { path: 'M0 0', alternativePaths: ['M1 1'] } });
+  const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 100, additionalInfo: [{ label: 'View', value: 'Sea' }] } });
+  const g = await createGroup(t.app, owner.auth, { body: { projects: [p._id], theme: 'light' } });
+  return {
+    project: { url: `/project/${p._id}`, id: p._id, field: 'colorAccent', value: '#222222', kept: ['colorBase', 'showPrices', 'images', 'configuredSecrets', 'floors'] },
+    floor: { url: `/floors/${f._id}`, id: f._id, field: 'floorplanUrl', value: 'plan.png', kept: ['path', 'alternativePaths', 'units', 'position'] },
+    unit: { url: `/units/${u._id}`, id: u._id, field: 'description', value: 'Bright', kept: ['price', 'additionalInfo', 'floor', 'availability'] },
+    group: { url: `/groups/${g._id}`, id: g._id, field: 'accentColor', value: '#333333', kept: ['theme', 'projects', 'groupLang'] },
+  };
+}
+
+describe('PATCH semantics', () => {
+  test('only the fields sent change; the rest stay as they were (project, floor, unit, group)', async () => {
+    for (const [kind, r] of Object.entries(await records())) {
+      const before = (await call('GET', r.url)).json();
+      const res = await call('PATCH', r.url, { [r.field]: r.value });
+      assert.equal(res.statusCode, 200, `${kind}: ${res.body}`);
+      const after = (await call('GET', r.url)).json();
+      assert.equal(after[r.field], r.value, kind);
+      for (const k of r.kept) assert.deepEqual(after[k], before[k], `${kind}.${k} kept`);
+      const { updatedAt: _a, [r.field]: _b, ...restBefore } = before;
+      const { updatedAt: _c, [r.field]: _d, ...restAfter } = after;
+      assert.deepEqual(restAfter, restBefore, `${kind}: nothing else changed`);
+      assert.ok(after.updatedAt >= before.updatedAt);
+      assert.equal(after.createdAt, before.createdAt);
+    }
+  });
+
+  test('an empty body, or the whole fetched record sent back, changes nothing: 200, same ETag, same updatedAt', async () => {
+    for (const [kind, r] of Object.entries(await records())) {
+      const fetched = await call('GET', r.url);
+      const record = fetched.json() as Record<string, unknown>;
+      for (const body of [{}, record, { ...record, __v: 0 }]) {
+        const res = await call('PATCH', r.url, body);
+        assert.equal(res.statusCode, 200, `${kind}: ${res.body}`);
+        assert.equal(res.headers.etag, fetched.headers.etag, `${kind}: no new version`);
+        assert.deepEqual(res.json(), fetched.json(), kind);
+      }
+      // Server-kept fields with other values are ignored, not written.
+      const res = await call('PATCH', r.url, { ...record, createdAt: '2000-01-01T00:00:00.000Z', updatedAt: '2000-01-01T00:00:00.000Z', __v: 9 });
+      assert.equal(res.statusCode, 200, `${kind}: ${res.body}`);
+      assert.equal(res.json().createdAt, fetched.json().createdAt);
+      assert.equal(res.headers.etag, fetched.headers.etag);
+    }
+  });
+
+  test('a project sent back with other configuredSecrets keeps its secrets', async () => {
+    const { project } = await records();
+    const fetched = (await call('GET', project.url)).json();
+    const res = await call('PATCH', project.url, { ...fetched, configuredSecrets: [] });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().configuredSecrets, fetched.configuredSecrets);
+  });
+
+  test('`_id` different from the path → 400 naming /_id, nothing written; the same `_id` is fine', async () => {
+    for (const [kind, r] of Object.entries(await records())) {
+      for (const other of [newObjectId(), 'not-even-an-id']) {
+        const res = await call('PATCH', r.url, { _id: other, [r.field]: r.value });
+        assert.equal(res.statusCode, 400, kind);
+        assert.deepEqual(paths(res), ['/_id'], kind);
+      }
+      assert.notEqual((await call('GET', r.url)).json()[r.field], r.value, `${kind}: nothing written`);
+      assert.equal((await call('PATCH', r.url, { _id: r.id, [r.field]: r.value })).statusCode, 200, kind);
+    }
+  });
+
+  test('unknown fields → 400 naming each, nothing written', async () => {
+    for (const [kind, r] of Object.entries(await records())) {
+      const res = await call('PATCH', r.url, { [r.field]: r.value, mysteryField: 1, another: 'x' });
+      assert.equal(res.statusCode, 400, kind);
+      assert.equal(res.json().code, 'invalid_body');
+      assert.deepEqual(paths(res), ['/another', '/mysteryField'], kind);
+      assert.notEqual((await call('GET', r.url)).json()[r.field], r.value, `${kind}: nothing written`);
+    }
+  });
+
+  test('replacing an array replaces it whole; a field can be set to its type\'s empty value', async () => {
+    const { project, unit } = await records();
+    assert.deepEqual((await call('PATCH', project.url, { images: ['b.png', 'c.png'] })).json().images, ['b.png', 'c.png']);
+    assert.deepEqual((await call('PATCH', project.url, { images: [] })).json().images, []);
+    assert.equal((await call('PATCH', project.url, { colorBase: '' })).json().colorBase, '');
+    assert.deepEqual((await call('PATCH', unit.url, { additionalInfo: [] })).json().additionalInfo, []);
+    assert.equal((await call('PATCH', unit.url, { price: 0 })).json().price, 0);
+  });
+});
+
+describe('ETags and If-Match', () => {
+  test('every single-record response carries an ETag: create, GET, PATCH (changed or not)', async () => {
+    const p = await call('POST', '/projects?name=E');
+    const f = await call('POST', `/floors?project=${p.json()._id}&name=F`);
+    const u = await call('POST', `/units?project=${p.json()._id}&name=U&position=1`);
+    const g = await call('POST', '/groups?name=G');
+    for (const [what, res] of Object.entries({ p, f, u, g })) {
+      assert.equal(res.statusCode, 201, what);
+      assert.match(String(res.headers.etag), ETAG, `${what} create`);
+    }
+    for (const url of [`/project/${p.json()._id}`, `/projects/${p.json()._id}`, `/floors/${f.json()._id}`, `/units/${u.json()._id}`, `/groups/${g.json()._id}`]) {
+      const got = await call('GET', url);
+      assert.match(String(got.headers.etag), ETAG, `GET ${url}`);
+      const same = await call('PATCH', url, {});
+      assert.equal(same.headers.etag, got.headers.etag, `PATCH ${url} without change`);
+      const changed = await call('PATCH', url, { name: `renamed ${url}` });
+      assert.equal(changed.statusCode, 200, changed.body);
+      assert.match(String(changed.headers.etag), ETAG);
+      assert.notEqual(changed.headers.etag, got.headers.etag, `PATCH ${url} with a change`);
+      assert.equal((await call('GET', url)).headers.etag, changed.headers.etag, 'GET agrees with the PATCH');
+    }
+  });
+
+  test('If-Match stale → 412 and nothing written; current → 200; a list holding the current one, or * → 200', async () => {
+    for (const [kind, r] of Object.entries(await records())) {
+      const before = await call('GET', r.url);
+      const etag = String(before.headers.etag);
+      for (const stale of ['"999999"', '"0"', 'W/"0"', 'garbage']) {
+        const res = await call('PATCH', r.url, { [r.field]: r.value }, { 'if-match': stale });
+        assert.equal(res.statusCode, 412, `${kind} ${stale}`);
+        assert.equal(res.json().code, 'precondition_failed');
+        assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+      }
+      const unchanged = await call('GET', r.url);
+      assert.deepEqual(unchanged.json(), before.json(), `${kind}: nothing written`);
+      assert.equal(unchanged.headers.etag, etag);
+
+      const ok = await call('PATCH', r.url, { [r.field]: r.value }, { 'if-match': etag });
+      assert.equal(ok.statusCode, 200, `${kind}: ${ok.body}`);
+      assert.equal(ok.json()[r.field], r.value);
+      assert.notEqual(ok.headers.etag, etag);
+      // The old ETag is now stale.
+      assert.equal((await call('PATCH', r.url, { [r.field]: 'late' }, { 'if-match': etag })).statusCode, 412, `${kind}: old ETag`);
+      const listed = await call('PATCH', r.url, { [r.field]: 'listed' }, { 'if-match': `"0", ${String(ok.headers.etag)}` });
+      assert.equal(listed.statusCode, 200, `${kind}: list`);
+      assert.equal((await call('PATCH', r.url, { [r.field]: 'star' }, { 'if-match': '*' })).statusCode, 200, `${kind}: *`);
+    }
+  });
+
+  test('of many writers holding the same ETag, exactly one wins; the rest get 412', async () => {
+    const { unit, project } = await records();
+    for (const r of [unit, project]) {
+      const etag = String((await call('GET', r.url)).headers.etag);
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => call('PATCH', r.url, { [r.field]: `writer ${i}` }, { 'if-match': etag })));
+      const codes = results.map((x) => x.statusCode).sort();
+      assert.deepEqual(codes, [200, 412, 412, 412, 412, 412, 412, 412], r.url);
+      const winner = results.find((x) => x.statusCode === 200)!;
+      assert.equal((await call('GET', r.url)).json()[r.field], winner.json()[r.field]);
+    }
+  });
+});
+
+describe('concurrent PATCHes of different fields', () => {
+  test('20 at once on a project (content fields and secrets): every one survives', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const text = ['colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText', 'colorFeatured', 'colorSold', 'colorAvailable', 'colorReserved', 'styleNavigation', 'styleBranding', 'styleFilter', 'styleShapes', 'styleFont', 'walkscore', 'areaUnit'];
+    const bodies: Record<string, unknown>[] = [...text.map((f) => ({ [f]: `v-${f}` })), { onHoldMinsDuration: 42 }, { pvPassword: 'pv-secret' }, { sfKey: 'sf-secret' }];
+    assert.equal(bodies.length, 20);
+    const results = await Promise.all(bodies.map((b) => call('PATCH', `/project/${p._id}`, b)));
+    for (const r of results) assert.equal(r.statusCode, 200, r.body);
+    const got = await call('GET', `/project/${p._id}`);
+    for (const f of text) assert.equal(got.json()[f], `v-${f}`, f);
+    assert.equal(got.json().onHoldMinsDuration, 42);
+    assert.deepEqual(got.json().configuredSecrets, ['pvPassword', 'sfKey']);
+    assert.equal(got.json().name, p.name);
+    // Each response is a consistent snapshot: its body and its ETag belong together, and the last one is what GET shows.
+    const final = results.find((r) => r.headers.etag === got.headers.etag);
+    assert.ok(final, 'some response carries the final version');
+    assert.deepEqual(final.json(), got.json());
+  });
+
+  test('20 at once on a unit: every one survives', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const u = await createUnit(t.app, owner.auth, p._id);
+    const bodies: Record<string, unknown>[] = [
+      ...['bedrooms', 'type', 'path', 'lotPath', 'unitImageUrl', 'layoutUrl', 'downloadableAsset', 'brochurePDF', 'embedCode', 'orientation', 'inclusions', 'deliveryDate', 'description', 'perimeter', 'svgLotId'].map((f) => ({ [f]: `v-${f}` })),
+      { price: 123456 }, { squareFeet: 789 }, { parking: 2 }, { isFeatured: true }, { availability: 'Reserved' },
+    ];
+    assert.equal(bodies.length, 20);
+    const results = await Promise.all(bodies.map((b) => call('PATCH', `/units/${u._id}`, b)));
+    for (const r of results) assert.equal(r.statusCode, 200, r.body);
+    const got = (await call('GET', `/units/${u._id}`)).json();
+    for (const b of bodies) {
+      const [k, v] = Object.entries(b)[0]!;
+      assert.deepEqual(got[k], k === 'availability' ? 'reserved' : v, k);
+    }
+    assert.equal(got.name, u.name);
+  });
+
+  test('concurrent PATCHes of a group and of a floor keep every field too', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const f = await createFloor(t.app, owner.auth, p._id);
+    const g = await createGroup(t.app, owner.auth);
+    const groupFields = ['colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText', 'theme', 'address', 'perimeter', 'markerImageUrl'];
+    const results = await Promise.all([
+      ...groupFields.map((k) => call('PATCH', `/groups/${g._id}`, { [k]: `v-${k}` })),
+      call('PATCH', `/floors/${f._id}`, { path: 'M0 0' }),
+      call('PATCH', `/floors/${f._id}`, { floorplanUrl: 'plan.png' }),
+      call('PATCH', `/floors/${f._id}`, { name: 'Renamed' }),
+    ]);
+    for (const r of results) assert.equal(r.statusCode, 200, r.body);
+    const group = (await call('GET', `/groups/${g._id}`)).json();
+    for (const k of groupFields) assert.equal(group[k], `v-${k}`, k);
+    const floor = (await call('GET', `/floors/${f._id}`)).json();
+    assert.deepEqual([floor.path, floor.floorplanUrl, floor.name], ['M0 0', 'plan.png', 'Renamed']);
+  });
+});
