@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { FloorPatchSchema, FloorSchema } from '../src/modules/floors/floors.schemas.ts';
 import { UnitPatchSchema, UnitSchema } from '../src/modules/units/units.schemas.ts';
-import { buildTestApp, caller, createFloor, createProject, createUnit, TestClock, userWithToken, type TestApp } from './helpers.ts';
+import { buildTestApp, caller, createFloor, createProject, createUnit, TestClock, userWithToken, type TestApp, schemaType, wrongValueFor, type FieldSchema } from './helpers.ts';
 
 /**
  * Floors and units: every spec field with its type, the operations at the spec's paths, the reference arrays the
@@ -40,14 +40,9 @@ const SPEC_UNIT: Record<string, JsonType> = {
   project: 'string', position: 'number',
 };
 
-type S = { type?: string; anyOf?: S[]; $ref?: string };
-const jsonType = (s: S): string | undefined => {
-  if (s.anyOf) return jsonType(s.anyOf.find((x) => x.type !== 'null')!);
-  if (s.$ref) return 'object';
-  if (s.type === 'integer') return 'number';
-  return s.type === 'string' || s.type === 'number' || s.type === 'boolean' || s.type === 'array' || s.type === 'object' ? s.type : undefined;
-};
-const wrongFor = (type: string | undefined) => (type === 'string' ? 12345 : type === 'number' ? 'twelve' : type === 'boolean' ? 'yes' : type === 'array' ? 'not an array' : 'not an object');
+type S = FieldSchema;
+const jsonType = schemaType;
+const wrongFor = wrongValueFor;
 
 function checkSpec(spec: Record<string, JsonType>, out: Record<string, S>, input: Record<string, S>, what: string) {
   for (const [name, type] of Object.entries(spec)) {

@@ -4,7 +4,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
 import { GroupPatchSchema, GroupSchema } from '../src/modules/groups/groups.schemas.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import { LeadSchema } from '../src/modules/shared/fields.ts';
-import { buildTestApp, caller, createGroup, createProject, slug, userWithToken, type TestApp } from './helpers.ts';
+import { buildTestApp, caller, createGroup, createProject, slug, userWithToken, type TestApp, schemaType, wrongValueFor, type FieldSchema } from './helpers.ts';
 
 /** Groups (fields, defaults, operations, visibility, the projects they may hold) and leads (order, paging, who may read). */
 let t: TestApp;
@@ -38,14 +38,9 @@ const SPEC_GROUP: Record<string, JsonType> = {
 };
 const SPEC_LEAD: Record<string, JsonType> = { firstName: 'string', lastName: 'string', email: 'string', phone: 'string', unit: 'string', message: 'string', source: 'string', createdAt: 'string', questions: 'array', customFields: 'array' };
 
-type S = { type?: string; anyOf?: S[]; $ref?: string };
-const jsonType = (s: S): string | undefined => {
-  if (s.anyOf) return jsonType(s.anyOf.find((x) => x.type !== 'null')!);
-  if (s.$ref) return 'object';
-  if (s.type === 'integer') return 'number';
-  return s.type === 'string' || s.type === 'number' || s.type === 'boolean' || s.type === 'array' || s.type === 'object' ? s.type : undefined;
-};
-const wrongFor = (type: string | undefined) => (type === 'string' ? 12345 : type === 'number' ? 'twelve' : type === 'boolean' ? 'yes' : type === 'array' ? 'not an array' : 'not an object');
+type S = FieldSchema;
+const jsonType = schemaType;
+const wrongFor = wrongValueFor;
 
 describe('groups', () => {
   test("every API-SPEC.md Group and Lead field is in the schemas with the spec's type", () => {

@@ -239,3 +239,19 @@ export function caller(app: FastifyInstance, auth?: Auth) {
 
 /** A unique lower-case slug for namespaces and host names. */
 export const slug = (prefix = 'ns') => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+/** A JSON schema as the field-coverage tests read it. */
+export type FieldSchema = { type?: string; anyOf?: FieldSchema[]; $ref?: string };
+
+/** The JSON type a schema accepts (nullable unions by their non-null member; refs are objects; integers numbers). */
+export function schemaType(s: FieldSchema): string | undefined {
+  if (s.anyOf) return schemaType(s.anyOf.find((x) => x.type !== 'null')!);
+  if (s.$ref) return 'object';
+  if (s.type === 'integer') return 'number';
+  return s.type === 'string' || s.type === 'number' || s.type === 'boolean' || s.type === 'array' || s.type === 'object' ? s.type : undefined;
+}
+
+/** A value of the wrong JSON type for a field of that type. */
+export function wrongValueFor(type: string | undefined): unknown {
+  return type === 'string' ? 12345 : type === 'number' ? 'twelve' : type === 'boolean' ? 'yes' : type === 'array' ? 'not an array' : 'not an object';
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import { PROJECT_DEFAULTS, PROJECT_SECRETS, ProjectPatchSchema, ProjectSchema } from '../src/modules/projects/projects.schemas.ts';
-import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, slug, userWithToken, type TestApp } from './helpers.ts';
+import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, slug, userWithToken, type TestApp, schemaType, wrongValueFor } from './helpers.ts';
 
 /**
  * Projects: create (query parameters, body, defaults, namespace and host-name rules), every field of API-SPEC.md with
@@ -89,17 +89,9 @@ function sample(s: S, key: string): unknown {
 }
 
 /** A value of the wrong JSON type for the schema. */
-function wrong(s: S): unknown {
-  const type = s.anyOf ? s.anyOf.find((x) => x.type !== 'null')!.type : s.type;
-  if (s.$ref) return 'not an object';
-  return type === 'string' ? 12345 : type === 'number' || type === 'integer' ? 'twelve' : type === 'boolean' ? 'yes' : type === 'array' ? 'not an array' : 'not an object';
-}
+const wrong = (s: S) => wrongValueFor(schemaType(s));
 
-const jsonType = (s: S): string | undefined => {
-  if (s.anyOf) return jsonType(s.anyOf.find((x) => x.type !== 'null')!);
-  if (s.$ref) return 'object';
-  return s.type === 'integer' ? 'number' : s.type;
-};
+const jsonType = schemaType;
 
 describe('POST /projects', () => {
   test('name, namespace and hostName as query parameters → 201 with Location, ETag, the owner and the payload-shape defaults', async () => {
