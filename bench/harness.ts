@@ -1,7 +1,7 @@
 /** What every benchmark needs: throwaway databases, free ports, pinned child processes, readiness, tables, results. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -95,20 +95,31 @@ export interface Child {
   base: string;
   /** From spawn until GET /ready answered 200. */
   readyMs: number;
+  /** CPU time (user + system) the process had used when it was ready; less sensitive to a busy machine than readyMs. */
+  readyCpuMs: number | undefined;
   process: ChildProcess;
   /** Everything the child wrote to stderr (warnings, crashes). */
   stderr(): string;
   stop(): Promise<void>;
 }
 
-/** The service's environment for a benchmark: quiet logs, no demo data, fixed secrets, a private DATA_DIR. */
+let built = false;
+/** `npm run build` once per benchmark run: the service is measured as `npm start` runs it, plain node on dist/. */
+export function buildOnce() {
+  if (built) return;
+  const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error('npm run build failed');
+  built = true;
+}
+
+/** The service's environment for a benchmark: logs at info as deployed, no demo data, fixed secrets, a private DATA_DIR. */
 export function serviceEnv(extra: Record<string, string>): Record<string, string> {
   const dataDir = tempDir('showsuite-bench-data-');
   onCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   return {
     JWT_SECRET: BENCH_JWT_SECRET,
     SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     SEED_DEMO: 'false',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -116,10 +127,13 @@ export function serviceEnv(extra: Record<string, string>): Record<string, string
   };
 }
 
-/** Spawns `node --import tsx <script>` pinned to the server core and waits until GET /ready answers 200. */
-export async function startNode(name: string, script: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child> {
+/**
+ * Spawns node on a script pinned to the server core and waits until GET /ready answers 200: a `.ts` script
+ * through the tsx loader, a built `.js` one with plain node.
+ */
+export async function startNode(name: string, script: string, env: Record<string, string>, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
   const port = Number(env.PORT ?? (await freePort()));
-  const [cmd, args] = pinned(SERVER_CORE, process.execPath, ['--import', 'tsx', script]);
+  const [cmd, args] = pinned(SERVER_CORE, process.execPath, [...nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]);
   const started = performance.now();
   const child = spawn(cmd, args, {
     cwd: ROOT,
@@ -150,13 +164,29 @@ export async function startNode(name: string, script: string, env: Record<string
     if (status === 200) break;
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { name, port, base, readyMs: performance.now() - started, process: child, stderr: () => stderr, stop };
+  const readyMs = performance.now() - started;
+  return { name, port, base, readyMs, readyCpuMs: cpuMs(child.pid), process: child, stderr: () => stderr, stop };
 }
 
-export const startService = (env: Record<string, string>) => startNode('service', 'src/main.ts', serviceEnv(env));
+/** The service as `npm start` runs it: `node dist/main.js` (built once per benchmark run). */
+export const startService = (env: Record<string, string>, nodeArgs: string[] = []) => {
+  buildOnce();
+  return startNode('service', 'dist/main.js', serviceEnv(env), 60_000, nodeArgs);
+};
 
 export const startBare = (databaseUrl: string) =>
   startNode('bare server', 'bench/bare-server.ts', { DATABASE_URL: databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, HOST: '127.0.0.1' });
+
+/** utime + stime of a process from /proc, in ms; undefined where /proc is not available. */
+export function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), counted from the state field (3).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A plain-text table with right-aligned numbers. */
 export function table(head: string[], rows: (string | number)[][]): string {

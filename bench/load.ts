@@ -22,6 +22,8 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   durationSec: number;
+  /** Server CPU time per successful answer (filled in by the caller, which knows the server's pid). */
+  cpuUsPerRequest?: number;
 }
 
 export async function load(opts: LoadOptions): Promise<LoadResult> {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { openDb } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import {
-  BENCH_JWT_SECRET, createBenchDb, fmt, machine, median, onCleanup, pinSelfToLoadCore, startBare, startService, table, writeResults, type Child,
+  BENCH_JWT_SECRET, cpuMs, createBenchDb, fmt, machine, median, onCleanup, pinSelfToLoadCore, startBare, startService, table, writeResults, type Child,
 } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -95,9 +95,13 @@ export async function runResources(opts: ResourceOptions) {
       // A-B then B-A: neither server always runs first.
       const order = round % 2 ? [...targets].reverse() : targets;
       for (const [key, child] of order) {
+        const cpuBefore = cpuMs(child.process.pid);
         const r = await load({ ...request(child, s), ...conditional(key), connections: opts.connections, durationSec: opts.durationSec });
+        const cpuAfter = cpuMs(child.process.pid);
+        // CPU the server spent per successful answer: what a busy shared machine distorts least.
+        if (cpuBefore !== undefined && cpuAfter !== undefined && r.ok > 0) r.cpuUsPerRequest = ((cpuAfter - cpuBefore) * 1000) / r.ok;
         outcome[key]!.runs.push(r);
-        console.log(`  round ${round + 1} ${key.padEnd(7)} ${fmt(r.reqPerSec).padStart(7)} req/s  p99 ${r.latencyMs.p99} ms${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`);
+        console.log(`  round ${round + 1} ${key.padEnd(7)} ${fmt(r.reqPerSec).padStart(7)} req/s  p99 ${r.latencyMs.p99} ms  ${r.cpuUsPerRequest !== undefined ? `${fmt(r.cpuUsPerRequest)} µs CPU/req` : ''}${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`);
       }
     }
     outcomes.push(outcome);
@@ -106,10 +110,11 @@ export async function runResources(opts: ResourceOptions) {
   const rows = outcomes.map((o) => {
     const b = summary(o.bare?.runs);
     const sv = summary(o.service?.runs);
-    return [o.scenario, b ? fmt(b.rps) : 'n/a', sv ? fmt(sv.rps) : 'n/a', b && sv ? fmt(sv.rps / b.rps, 2) : '-', b ? fmt(b.p99) : '-', sv ? fmt(sv.p99) : '-', o.sameBody === false ? 'bodies differ' : ''];
+    const cpuRatio = b?.cpu && sv?.cpu ? fmt(b.cpu / sv.cpu, 2) : '-';
+    return [o.scenario, b ? fmt(b.rps) : 'n/a', sv ? fmt(sv.rps) : 'n/a', b && sv ? fmt(sv.rps / b.rps, 2) : '-', b ? fmt(b.p99) : '-', sv ? fmt(sv.p99) : '-', b?.cpu ? fmt(b.cpu) : '-', sv?.cpu ? fmt(sv.cpu) : '-', cpuRatio, o.sameBody === false ? 'bodies differ' : ''];
   });
   console.log(`\n${opts.connections} connections, ${opts.rounds} × ${opts.durationSec} s per server (after ${opts.warmupSec} s warm-up); medians over rounds\n`);
-  console.log(table(['scenario', 'bare req/s', 'service req/s', 'service/bare', 'bare p99 ms', 'service p99 ms', ''], rows));
+  console.log(table(['scenario', 'bare req/s', 'service req/s', 'service/bare', 'bare p99 ms', 'service p99 ms', 'bare µs CPU/req', 'service µs CPU/req', 'bare/service CPU', ''], rows));
   for (const o of outcomes) {
     if (o.service && !o.service.check.ok) console.log(`${o.scenario}: ${o.service.check.note}`);
   }
@@ -191,5 +196,6 @@ function diff(a: unknown, b: unknown, path: string, out: string[]) {
 
 function summary(runs: LoadResult[] | undefined) {
   if (!runs?.length) return undefined;
-  return { rps: median(runs.map((r) => r.reqPerSec)), p99: median(runs.map((r) => r.latencyMs.p99)) };
+  const cpu = runs.filter((r) => r.cpuUsPerRequest !== undefined).map((r) => r.cpuUsPerRequest!);
+  return { rps: median(runs.map((r) => r.reqPerSec)), p99: median(runs.map((r) => r.latencyMs.p99)), cpu: cpu.length ? median(cpu) : undefined };
 }

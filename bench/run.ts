@@ -3,7 +3,7 @@
  * npm run bench -- startup         start-to-ready and login throughput
  * npm run bench -- all             both
  * Options: --duration 10 --warmup 3 --connections 50 --rounds 2 --only <text in scenario name> --keep-db
- *          --repeat 3 --login-duration 10 --login-connections 16
+ *          --repeat 5 --login-duration 10 --login-connections 16 --no-login
  */
 import { parseArgs } from 'node:util';
 import { cleanupOnSignals, runCleanups } from './harness.ts';
@@ -19,15 +19,16 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '2' },
     only: { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
-    repeat: { type: 'string', default: '3' },
+    repeat: { type: 'string', default: '5' },
     'login-duration': { type: 'string', default: '10' },
+    'no-login': { type: 'boolean', default: false },
     'login-connections': { type: 'string', default: '16' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 const command = positionals[0] ?? 'resources';
-const usage = 'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--repeat n] [--login-duration s] [--login-connections n]';
+const usage = 'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw);
@@ -51,6 +52,7 @@ try {
       repeat: positive('repeat', values.repeat),
       loginDurationSec: positive('login-duration', values['login-duration']),
       loginConnections: positive('login-connections', values['login-connections']),
+      login: !values['no-login'],
       warmupSec: positive('warmup', values.warmup),
     });
   }

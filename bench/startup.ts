@@ -17,6 +17,8 @@ export interface StartupOptions {
   loginDurationSec: number;
   loginConnections: number;
   warmupSec: number;
+  /** Also measure login throughput (argon2id). */
+  login?: boolean;
 }
 
 const ADMIN_EMAIL = 'bench-admin@example.com';
@@ -31,14 +33,17 @@ export async function runStartup(opts: StartupOptions) {
   rmSync(cfgDir, { recursive: true, force: true });
   console.log(`argon2id: memoryCost ${argon2.memoryCost} KiB, timeCost ${argon2.timeCost}, parallelism ${argon2.parallelism} (service defaults)`);
 
-  const starts: Record<string, number[]> = { 'node+tsx': [], 'pglite fresh': [], 'pglite again': [], 'postgres fresh': [], 'postgres again': [] };
+  const starts: Record<string, number[]> = { node: [], 'pglite fresh': [], 'pglite again': [], 'postgres fresh': [], 'postgres again': [] };
+  const cpu: Record<string, number[]> = { 'pglite fresh': [], 'pglite again': [], 'postgres fresh': [], 'postgres again': [] };
   for (let i = 0; i < opts.repeat; i++) {
-    starts['node+tsx']!.push(await bareNodeMs());
+    starts.node!.push(await bareNodeMs());
     const dir = tempDir('showsuite-bench-pglite-');
     try {
       for (const label of ['pglite fresh', 'pglite again']) {
-        const s = await startService({ DATA_DIR: dir });
+        // As `npm start` on a fresh checkout: the embedded database, created, migrated and seeded with the demo.
+        const s = await startService({ DATA_DIR: dir, SEED_DEMO: 'true' });
         starts[label]!.push(s.readyMs);
+        if (s.readyCpuMs !== undefined) cpu[label]!.push(s.readyCpuMs);
         await s.stop();
       }
     } finally {
@@ -49,6 +54,7 @@ export async function runStartup(opts: StartupOptions) {
       for (const label of ['postgres fresh', 'postgres again']) {
         const s = await startService({ DATABASE_URL: db.url });
         starts[label]!.push(s.readyMs);
+        if (s.readyCpuMs !== undefined) cpu[label]!.push(s.readyCpuMs);
         await s.stop();
       }
     } finally {
@@ -58,7 +64,7 @@ export async function runStartup(opts: StartupOptions) {
   }
 
   const logins: Record<string, LoadResult> = {};
-  for (const engine of ['pglite', 'postgres'] as const) {
+  for (const engine of opts.login === false ? [] : (['pglite', 'postgres'] as const)) {
     const env: Record<string, string> = {
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
@@ -87,17 +93,19 @@ export async function runStartup(opts: StartupOptions) {
     await service.stop();
   }
 
-  const row = (engine: string, start: string, xs: number[]) => [engine, start, fmt(median(xs)), fmt(Math.min(...xs)), fmt(Math.max(...xs)), xs.length];
-  console.log(`\nstart to ready (spawn of node --import tsx src/main.ts until GET /ready is 200), ms\n`);
+  const row = (engine: string, start: string, xs: number[], cpuXs: number[] = []) => [
+    engine, start, fmt(median(xs)), fmt(Math.min(...xs)), fmt(Math.max(...xs)), cpuXs.length ? fmt(median(cpuXs)) : '-', xs.length,
+  ];
+  console.log(`\nstart to ready (spawn of node dist/main.js, as npm start runs it, until GET /ready is 200), ms\n`);
   console.log(
     table(
-      ['engine', 'start', 'median', 'min', 'max', 'runs'],
+      ['engine', 'start', 'median', 'min', 'max', 'CPU at ready (median)', 'runs'],
       [
-        row('(none)', 'node --import tsx, empty script, to exit', starts['node+tsx']!),
-        row('PGlite', 'fresh DATA_DIR (init + migrations)', starts['pglite fresh']!),
-        row('PGlite', 'same DATA_DIR again', starts['pglite again']!),
-        row('PostgreSQL', 'fresh database (migrations)', starts['postgres fresh']!),
-        row('PostgreSQL', 'migrated database', starts['postgres again']!),
+        row('(none)', 'node -e 0, to exit', starts.node!),
+        row('PGlite', 'fresh DATA_DIR (init + migrations + demo seed)', starts['pglite fresh']!, cpu['pglite fresh']),
+        row('PGlite', 'same DATA_DIR again', starts['pglite again']!, cpu['pglite again']),
+        row('PostgreSQL', 'fresh database (migrations)', starts['postgres fresh']!, cpu['postgres fresh']),
+        row('PostgreSQL', 'migrated database', starts['postgres again']!, cpu['postgres again']),
       ],
     ),
   );
@@ -108,13 +116,13 @@ export async function runStartup(opts: StartupOptions) {
       Object.entries(logins).map(([engine, r]) => [engine === 'pglite' ? 'PGlite' : 'PostgreSQL', fmt(r.reqPerSec, 1), r.latencyMs.p50, r.latencyMs.p99, r.non2xx]),
     ),
   );
-  const file = writeResults('startup', { kind: 'startup', at: new Date().toISOString(), machine: machine(), pinning, options: opts, argon2, startsMs: starts, logins });
+  const file = writeResults('startup', { kind: 'startup', at: new Date().toISOString(), machine: machine(), pinning, options: opts, argon2, startsMs: starts, cpuAtReadyMs: cpu, logins });
   console.log(`\nresults: ${file}`);
 }
 
-/** The floor under every start: Node plus the TypeScript loader, doing nothing. */
+/** The floor under every start: Node doing nothing. */
 async function bareNodeMs(): Promise<number> {
-  const [cmd, args] = pinned(SERVER_CORE, process.execPath, ['--import', 'tsx', '-e', '0']);
+  const [cmd, args] = pinned(SERVER_CORE, process.execPath, ['-e', '0']);
   const started = performance.now();
   const child = spawn(cmd, args, { cwd: ROOT, stdio: 'ignore' });
   await new Promise((r) => child.once('exit', r));

@@ -1,22 +1,34 @@
-// Runs the whole suite once per database engine (embedded PGlite, then PostgreSQL) and prints one closing line.
-// TEST_DB=pglite or TEST_DB=postgres runs one engine only; extra arguments narrow the files.
+// Runs the pure unit tests (test/unit/, no database) once, then the rest of the suite once per database engine
+// (embedded PGlite, then PostgreSQL), and prints one closing line.
+// TEST_DB=pglite or TEST_DB=postgres runs one engine only; extra arguments narrow the files. TEST_TIMEOUT_MS (default
+// 600000: a suite of browser tests or two processes takes minutes on a busy machine) is the per-test limit; raise it on a heavily loaded machine.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['pglite', 'postgres'];
 const args = process.argv.slice(2);
-const files = args.length ? args : readdirSync('test').filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`);
+const listed = (dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `${dir}/${f}`);
+const all = args.length ? args : [...listed('test/unit'), ...listed('test')];
+const isUnit = (f) => /(^|\/)test\/unit\//.test(f);
+const unitFiles = all.filter(isUnit);
+const engineFiles = all.filter((f) => !isUnit(f));
 
 let passed = 0;
 let failed = 0;
-let failedEngines = [];
-for (const engine of engines) {
-  console.log(`\n=== tests on ${engine} ===\n`);
+const failedRuns = [];
+
+async function run(label, files, env) {
+  console.log(`\n=== ${label} ===\n`);
   const out = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', '--test-timeout=120000', ...files], {
-      env: { ...process.env, TEST_DB: engine },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 600000}`, ...files],
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let text = '';
     child.stdout.on('data', (d) => {
       process.stdout.write(d);
@@ -29,10 +41,13 @@ for (const engine of engines) {
   passed += pass;
   failed += fail;
   if (out.code !== 0 || fail > 0 || pass === 0) {
-    failedEngines.push(engine);
+    failedRuns.push(label);
     if (fail === 0) failed += 1; // a crash or an empty run counts as a failure
   }
 }
-console.log(`\nengines: ${engines.join(', ')}${failedEngines.length ? ` (failing: ${failedEngines.join(', ')})` : ''}`);
+
+if (unitFiles.length) await run('unit tests (no database, run once)', unitFiles, {});
+if (engineFiles.length) for (const engine of engines) await run(`tests on ${engine}`, engineFiles, { TEST_DB: engine });
+console.log(`\nengines: ${engines.join(', ')}${failedRuns.length ? ` (failing: ${failedRuns.join(', ')})` : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failedEngines.length ? 1 : 0);
+process.exit(failedRuns.length ? 1 : 0);

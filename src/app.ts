@@ -9,7 +9,11 @@ import type { Ctx } from './context.ts';
 import type { Db } from './db/db.ts';
 import { Auth } from './http/auth.ts';
 import { connectRedis, MemoryCounters, RedisCounters, type Counters } from './http/counters.ts';
+import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { csrfGuard } from './http/csrf.ts';
+import { parseQuery } from './http/input-guard.ts';
+import { lazySerializers } from './http/lazy-compilers.ts';
+import { OneLinePerRequest } from './http/request-log.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -18,22 +22,42 @@ import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { Passwords } from './lib/passwords.ts';
 import { SecretBox } from './lib/secret-box.ts';
+import { MailQueue } from './mail/mail.ts';
+import { Mailer } from './mail/mailer.ts';
+import { Outbox } from './outbox/outbox.ts';
 import { AuthService } from './modules/users/auth.service.ts';
 import { authRoutes } from './modules/users/auth.routes.ts';
+import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
+import { invitePublicRoutes, inviteRoutes } from './modules/invites/invites.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { floorRoutes } from './modules/floors/floors.routes.ts';
 import { FloorSchema } from './modules/floors/floors.schemas.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { GroupSchema } from './modules/groups/groups.schemas.ts';
 import { leadRoutes } from './modules/leads/leads.routes.ts';
+import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
 import { ProjectSchema } from './modules/projects/projects.schemas.ts';
 import { LeadSchema } from './modules/shared/fields.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
+import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
+import { FeedScheduler } from './modules/inventory/feed.scheduler.ts';
+import { ImportAnswerSchema, inventoryRoutes, SyncSchema } from './modules/inventory/inventory.routes.ts';
+import { InventoryService } from './modules/inventory/inventory.service.ts';
 import { UnitSchema } from './modules/units/units.schemas.ts';
 import { presentationRoutes } from './presentation/presentation.routes.ts';
+import { adminRoutes } from './admin/admin.routes.ts';
 import { sweepOnce } from './public/hold-sweeper.ts';
 import { BundleSchema, publicRoutes } from './public/public.routes.ts';
+import { EventLog } from './modules/events/event-log.ts';
+import { eventRoutes } from './modules/events/events.routes.ts';
+import { webhookRoutes, DeliverySchema, WebhookSchema } from './modules/webhooks/webhooks.routes.ts';
+import { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
+import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
+import { ALL_EVENT_SCHEMAS } from './modules/events/events.schemas.ts';
+import { LiveFeed } from './public/live-feed.ts';
+import { streamRoutes } from './public/stream.routes.ts';
+import { waitlistRoutes } from './public/waitlist.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -52,8 +76,18 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
     },
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // Slow clients (CONTRACT §7): headers and body within requestTimeoutMs, checked every second; idle
+    // keep-alive connections closed after keepAliveTimeoutMs.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { requestTimeout: config.requestTimeoutMs, headersTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    frameworkErrors,
+    routerOptions: { querystringParser: parseQuery },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    clientErrorHandler: clientErrorHandler(config.requestTimeoutMs),
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -61,10 +95,18 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema, BundleSchema];
+  const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema, BundleSchema, ImportAnswerSchema, SyncSchema, ...ALL_EVENT_SCHEMAS, WebhookSchema, DeliverySchema];
   for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas]) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(resourceSchemas));
   app.setErrorHandler(errorHandler);
+  // A route that takes a body gets `{}` when none was sent (validation sees the same), so handlers can read fields.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema?.body) return;
+    const emptyBody = async (request: { body: unknown }) => {
+      if (request.body === undefined) request.body = {};
+    };
+    route.preValidation = [emptyBody, ...(route.preValidation ? [route.preValidation].flat() : [])];
+  });
   app.setNotFoundHandler((request, reply) =>
     sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
   );
@@ -80,6 +122,10 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters(() => clock.now());
   const auth = new Auth(config, db, clock);
   const passwords = new Passwords(config.argon2);
+  const secrets = new SecretBox(config.secretKey);
+  // Kinds are registered here and by route plugins; the worker starts when the app is ready (after migrations).
+  const outbox = new Outbox(db, clock, { ...config.outbox, log: app.log });
+  const mailer = new Mailer(config, app.log);
   const ctx: Ctx = {
     config,
     db,
@@ -87,9 +133,20 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     auth,
     passwords,
     counters,
-    secrets: new SecretBox(config.secretKey),
+    secrets,
+    outbox,
+    mail: new MailQueue(outbox, mailer, secrets, app.log),
+    events: new EventLog(),
     authService: new AuthService(config, db, auth, passwords, counters, clock),
   };
+
+  const inventory = new InventoryService(ctx);
+  const feedScheduler = new FeedScheduler(ctx, inventory, app.log);
+  app.decorate('feedScheduler', feedScheduler);
+  // Webhook deliveries go through the outbox; the event log starts them in each event's transaction.
+  const webhooks = new WebhookDispatcher({ db: db.kysely, clock, secrets, config, outbox, log: app.log });
+  webhooks.register();
+  ctx.events.deliverWith((trx, ids) => webhooks.enqueue(trx, ids));
 
   await app.register(fastifyCookie);
   registerSecurityHeaders(app, {
@@ -119,7 +176,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     },
   });
   app.addHook('onRequest', csrfGuard(config));
-  await registerOpenApi(app);
+  await registerOpenApi(app, { webhooks: webhooksSection() });
 
   // Record every path's methods so other methods on a known path answer 405 with Allow, not 404.
   const methodsByUrl = new Map<string, Set<string>>();
@@ -132,16 +189,32 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
 
   await app.register(healthRoutes, { ctx });
   await app.register(authRoutes, { ctx });
+  await app.register(passwordResetRoutes, { ctx });
+  await app.register(invitePublicRoutes, { ctx });
   await app.register(publicRoutes, { ctx });
+  await app.register(waitlistRoutes, { ctx });
   await app.register(presentationRoutes, { ctx });
+  await app.register(mediaFileRoutes, { ctx });
+  const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000);
+  await app.register(streamRoutes, { ctx, feed });
+  app.addHook('onReady', () => feed.start());
+  // Open streams would keep the server from closing.
+  app.addHook('preClose', () => feed.stop());
+  await app.register(adminRoutes, { ctx });
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', auth.authenticate);
     await authenticated.register(userRoutes, { ctx });
     await authenticated.register(projectRoutes, { ctx });
     await authenticated.register(floorRoutes, { ctx });
     await authenticated.register(unitRoutes, { ctx });
+    await authenticated.register(unitBulkRoutes, { ctx });
+    await authenticated.register(inventoryRoutes, { ctx, service: inventory });
     await authenticated.register(groupRoutes, { ctx });
+    await authenticated.register(inviteRoutes, { ctx });
     await authenticated.register(leadRoutes, { ctx });
+    await authenticated.register(mediaUploadRoutes, { ctx });
+    await authenticated.register(eventRoutes, { ctx });
+    await authenticated.register(webhookRoutes, { ctx, dispatcher: webhooks });
   });
 
   for (const [url, methods] of methodsByUrl) {
@@ -166,12 +239,35 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   if (config.limits.holdSweepSec > 0) {
     app.addHook('onReady', async () => {
       sweeper = setInterval(() => {
-        sweepOnce(db.kysely, clock.now()).catch((err) => app.log.warn({ err }, 'hold sweep failed'));
+        sweepOnce(db.kysely, clock.now(), ctx.events).catch((err) => app.log.warn({ err }, 'hold sweep failed'));
       }, config.limits.holdSweepSec * 1000);
       sweeper.unref();
     });
   }
+  // Operations and tests reach the queue here (drain, jobs); routes use ctx.outbox.
+  app.decorate('outbox', outbox);
+  // A database that is down when the app starts must not stop it (CONTRACT §7: 503 meanwhile, recovery by itself):
+  // the queue is started again every few seconds until it answers.
+  let outboxRetry: NodeJS.Timeout | undefined;
+  const startOutbox = async (): Promise<void> => {
+    try {
+      await outbox.start();
+    } catch (err) {
+      app.log.warn({ err }, 'outbox not started (database unavailable?); retrying in 5 s');
+      outboxRetry = setTimeout(() => {
+        startOutbox().catch(() => undefined);
+      }, 5000);
+      outboxRetry.unref();
+    }
+  };
+  app.addHook('onReady', startOutbox);
+  // Inventory feeds: every node ticks; one pull per project per interval across nodes (docs/inventory.md).
+  app.addHook('onReady', async () => feedScheduler.start());
   app.addHook('onClose', async () => {
+    feedScheduler.stop();
+    clearTimeout(outboxRetry);
+    await outbox.stop();
+    mailer.close();
     clearInterval(sweeper);
     redis?.disconnect();
   });

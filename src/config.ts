@@ -9,6 +9,8 @@ export interface Config {
   /** Unset: embedded PostgreSQL (PGlite) in dataDir. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Where POST /media keeps files (default DATA_DIR/media). */
+  mediaDir: string;
   jwtSecret: string;
   /** 32-byte AES-256-GCM key for write-only secrets. */
   secretKey: Buffer;
@@ -21,8 +23,31 @@ export interface Config {
   /** Seed the demo account and presentation on start (default: on for the embedded database). */
   seedDemo: boolean;
   trustProxy: boolean;
+  webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** Seconds between keep-alive comments on live-feed streams. */
+  sseKeepAliveSec: number;
+  /** Slow clients (CONTRACT §7): headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Memory for serialised public bundles (MiB); 0 turns the cache off. */
+  bundleCacheMb: number;
   limits: Limits;
+  mail: MailConfig;
+  outbox: { pollMs: number; concurrency: number };
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  inventory: InventoryConfig;
+}
+
+/** Inventory imports and the FTP/SFTP feed (CONTRACT §8; docs/inventory.md). */
+export interface InventoryConfig {
+  /** Every node pulls every project's feed this often, once per project per interval across nodes; 0: never. */
+  syncMinutes: number;
+  /** Connect and read timeout of a feed server. */
+  ftpTimeoutSec: number;
+  /** Largest import: a feed file or an uploaded body. */
+  maxFileBytes: number;
+  /** Extra certificate authorities (PEM text) trusted for ftps feeds, read from INVENTORY_FTP_CA (a file). */
+  ftpCa: string | undefined;
 }
 
 export interface Limits {
@@ -35,6 +60,19 @@ export interface Limits {
   /** How long a node may trust a session it has checked; logout reaches every node within this. */
   sessionCacheSec: number;
   holdSweepSec: number;
+}
+
+export interface MailConfig {
+  /** smtp:// or smtps:// with user and password in the URL; unset: each message becomes DATA_DIR/mail/<id>.eml. */
+  smtpUrl: string | undefined;
+  /** The sender, `Name <address>` or a bare address. */
+  from: { name: string; address: string };
+  /** Where links in mail point (no trailing slash). */
+  publicUrl: string;
+  /** Password-reset requests mailed per username per hour; more are answered the same and send nothing. */
+  resetsPerHour: number;
+  /** Password-reset and invitation requests per client address per minute (→ 429). */
+  accountRequestsPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +136,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminEmail !== undefined && !EMAIL.test(adminEmail)) problems.push('ADMIN_EMAIL must be an e-mail address');
   if (adminPassword !== undefined && adminPassword.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters');
 
+  const smtpUrl = str('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/\s]+/i.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const mailFromRaw = str('MAIL_FROM', 'Showsuite <no-reply@localhost>')!;
+  const mailFrom = parseMailbox(mailFromRaw);
+  if (!mailFrom) problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFromRaw}")`);
+  const publicUrlRaw = str('PUBLIC_URL');
+  if (publicUrlRaw !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrlRaw)) problems.push('PUBLIC_URL must be an http:// or https:// URL');
+
   const dataDir = resolve(str('DATA_DIR', './data')!);
   const jwtSecretRaw = str('JWT_SECRET');
   if (jwtSecretRaw !== undefined && jwtSecretRaw.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
@@ -113,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: str('HOST', '127.0.0.1')!,
     databaseUrl,
     dataDir,
+    mediaDir: resolve(str('MEDIA_DIR', join(dataDir, 'media'))!),
     jwtSecret: jwtSecretRaw ?? '',
     secretKey: secretKey ?? Buffer.alloc(0),
     cookieSecure: bool('COOKIE_SECURE', false),
@@ -123,6 +170,11 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     seedDemo: bool('SEED_DEMO', databaseUrl === undefined),
     trustProxy: bool('TRUST_PROXY', false),
+    sseKeepAliveSec: int('SSE_KEEPALIVE_SEC', 20, 1, 25),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_SEC', 30, 1, 300) * 1000,
+    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_SEC', 5, 1, 300) * 1000,
+    bundleCacheMb: int('BUNDLE_CACHE_MB', 32, 0, 4096),
+    webhooks: { allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false), timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000) },
     limits: {
       loginFailures: int('LOGIN_MAX_FAILURES', 10, 1, 1000),
       loginFailureWindowSec: int('LOGIN_FAILURE_WINDOW_SEC', 15 * 60, 1, 86400),
@@ -133,6 +185,23 @@ export function loadConfig(env: Env = process.env): Config {
       sessionCacheSec: int('SESSION_CACHE_SEC', 30, 0, 60),
       holdSweepSec: int('HOLD_SWEEP_SEC', 30, 0, 3600),
     },
+    mail: {
+      smtpUrl,
+      from: mailFrom ?? { name: '', address: 'no-reply@localhost' },
+      publicUrl: '',
+      resetsPerHour: int('PASSWORD_RESETS_PER_HOUR', 3, 1, 1000),
+      accountRequestsPerMinute: int('ACCOUNT_REQUESTS_PER_MINUTE', 10, 1, 100000),
+    },
+    outbox: {
+      pollMs: int('OUTBOX_POLL_MS', 1000, 0, 600_000),
+      concurrency: int('OUTBOX_CONCURRENCY', 5, 1, 100),
+    },
+    inventory: {
+      syncMinutes: int('INVENTORY_SYNC_MINUTES', 15, 0, 10080),
+      ftpTimeoutSec: int('INVENTORY_FTP_TIMEOUT_SEC', 30, 1, 600),
+      maxFileBytes: int('INVENTORY_MAX_FILE_MB', 20, 1, 200) * 1024 * 1024,
+      ftpCa: readCaFile(str('INVENTORY_FTP_CA'), problems),
+    },
     argon2: {
       memoryCost: int('ARGON2_MEMORY_KIB', 19456, 1024, 1048576),
       timeCost: int('ARGON2_TIME_COST', 2, 1, 20),
@@ -140,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
   if (problems.length) throw new ConfigError(problems);
+  config.mail.publicUrl = (publicUrlRaw ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
 
   if (!jwtSecretRaw || !secretKey) {
     const kept = keptSecrets(dataDir);
@@ -150,6 +220,27 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** `Name <address>` or a bare address. */
+export function parseMailbox(raw: string): { name: string; address: string } | undefined {
+  const m = /^\s*(?:"?([^"<]*?)"?\s*)?<([^<>\s]+)>\s*$/.exec(raw);
+  const name = m ? (m[1] ?? '').trim() : '';
+  const address = m ? m[2]! : raw.trim();
+  // A host without a dot (localhost) is fine for a sender.
+  return /^[^\s@<>"]+@[^\s@<>"]+$/.test(address) ? { name, address } : undefined;
+}
+
+function readCaFile(path: string | undefined, problems: string[]): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    const pem = readFileSync(path, 'utf8');
+    if (!pem.includes('-----BEGIN CERTIFICATE-----')) problems.push(`INVENTORY_FTP_CA (${path}) holds no PEM certificate`);
+    return pem;
+  } catch {
+    problems.push(`INVENTORY_FTP_CA: cannot read ${path}`);
+    return undefined;
+  }
+}
 
 function parseKey(raw: string): Buffer | undefined {
   if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');

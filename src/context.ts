@@ -4,8 +4,11 @@ import type { Auth } from './http/auth.ts';
 import type { Counters } from './http/counters.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Passwords } from './lib/passwords.ts';
+import type { MailQueue } from './mail/mail.ts';
+import type { Outbox } from './outbox/outbox.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { AuthService } from './modules/users/auth.service.ts';
+import type { EventLog } from './modules/events/event-log.ts';
 
 /** What route plugins are handed: built once in buildApp, no globals. */
 export interface Ctx {
@@ -17,4 +20,9 @@ export interface Ctx {
   passwords: Passwords;
   counters: Counters;
   secrets: SecretBox;
+  /** The durable job queue (CONTRACT §9): enqueue in the write's transaction; see docs/outbox.md. */
+  outbox: Outbox;
+  mail: MailQueue;
+  /** The change log (CONTRACT §10): every write appends through it, inside its transaction. */
+  events: EventLog;
 }

@@ -585,7 +585,7 @@ describe(`login rate limits (${ENGINE})`, () => {
       const u = await userWithToken(t).catch((e: Error) => e);
       assert.ok(u instanceof Error && /503/.test(u.message), String(u));
       const res = await attempt(t, 'someone@example.com', 'whatever');
-      assertProblem(res, 503, 'database_unavailable');
+      assertProblem(res, 503, 'rate_limit_unavailable');
       assert.equal((await t.app.inject({ method: 'GET', url: '/health' })).statusCode, 200);
     } finally {
       await t.close();

@@ -1,3 +1,4 @@
+import { createServer as createNetServer } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     ARGON2_TIME_COST: '1',
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
+    // No background feed pulls in tests; the feed tests tick the schedule by hand.
+    INVENTORY_SYNC_MINUTES: '0',
     ...env,
   });
 }
@@ -254,4 +257,30 @@ export function schemaType(s: FieldSchema): string | undefined {
 /** A value of the wrong JSON type for a field of that type. */
 export function wrongValueFor(type: string | undefined): unknown {
   return type === 'string' ? 12345 : type === 'number' ? 'twelve' : type === 'boolean' ? 'yes' : type === 'array' ? 'not an array' : 'not an object';
+}
+
+/** A TCP port free right now on loopback (for a child service process). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** Waits (up to 60 s) until a service process on `port` answers `/ready` with 200. */
+export async function waitReady(port: number) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`service on ${port} did not become ready`);
 }

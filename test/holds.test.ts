@@ -1,11 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
-import { buildTestApp, createFloor, createProject, createUnit, ENGINE, openTestDb, tempDir, TEST_JWT_SECRET, TestClock, userWithToken, type TestApp } from './helpers.ts';
+import { buildTestApp, createFloor, createProject, createUnit, ENGINE, openTestDb, tempDir, TEST_JWT_SECRET, TestClock, userWithToken, type TestApp, freePort, waitReady } from './helpers.ts';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof userWithToken>>;
@@ -232,27 +231,3 @@ describe('holds across two service processes on one PostgreSQL database', () => 
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-async function waitReady(port: number) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`service on ${port} did not become ready`);
-}

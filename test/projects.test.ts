@@ -66,7 +66,7 @@ function sample(s: S, key: string): unknown {
   if (s.$ref === 'Invite') return { firstName: 'Ana', lastName: 'Ruiz', email: `${key.toLowerCase()}@example.com`, level: 'editor' };
   switch (s.type) {
     case 'string':
-      if (s.format === 'email') return `${key.toLowerCase()}@example.com`;
+      if (s.format === 'email' || s.format === 'email-list') return `${key.toLowerCase()}@example.com`;
       if (s.format === 'date-time') return new Date(Date.UTC(2031, 0, 2)).toISOString();
       if (s.pattern === '^[0-9a-f]{24}$') return newObjectId();
       return `value of ${key}`;

@@ -64,7 +64,7 @@ describe('projects', () => {
     const body: Record<string, unknown> = {};
     for (const [k, s] of Object.entries(props)) {
       if (skip.has(k)) continue;
-      if (s.format === 'email') body[k] = `${k.toLowerCase()}@example.com`;
+      if (s.format === 'email' || s.format === 'email-list') body[k] = `${k.toLowerCase()}@example.com`;
       else if (s.type === 'string') body[k] = `value of ${k}`;
       else if (s.type === 'number') body[k] = 7.5;
       else if (s.type === 'boolean') body[k] = true;

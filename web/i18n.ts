@@ -53,6 +53,44 @@ const en = {
   legend: 'Colours on the plan',
   onHoldUntil: 'On hold until',
   closed: 'This presentation is not taking these requests right now.',
+  building: 'Building',
+  chooseFloor: 'Choose a floor',
+  homes: (n: number) => (n === 1 ? '1 home' : `${n} homes`),
+  showHomes: (n: number) => (n === 1 ? 'Show 1 home' : `Show ${n} homes`),
+  clearFilters: 'Clear filters',
+  sort: 'Sort',
+  sortDefault: 'Recommended',
+  sortPriceAsc: 'Price, low to high',
+  sortPriceDesc: 'Price, high to low',
+  sortArea: 'Largest first',
+  sortName: 'Name',
+  view: 'View',
+  viewUnit: 'View details',
+  zoomIn: 'Zoom in',
+  zoomOut: 'Zoom out',
+  zoomReset: 'Fit plan',
+  gallery: 'Gallery',
+  enquireShort: 'Enquire',
+  holdShort: 'Hold',
+  waitlist: 'Join the waitlist',
+  waitlistShort: 'Waitlist',
+  waitlistIntro: 'This home is not available. Leave your details and we will tell you if it comes free.',
+  waitlistSend: 'Join the waitlist',
+  waitlistSent: 'You are on the waitlist: we will write if this home comes free.',
+  enquireIntro: 'Ask the sales team anything about this home.',
+  holdSend: 'Hold it for me',
+  holdLimit: (mins: number) => `You already hold as many homes as one visitor may at once. You can hold another in about ${mins} min, or send an enquiry now.`,
+  share: 'Share',
+  linkCopied: 'Link copied.',
+  copyLink: 'Copy this link:',
+  tour3d: '3D tour',
+  perArea: 'Price per area',
+  deposit: 'deposit',
+  dayNight: 'Night view',
+  yes: 'Yes',
+  filtersButton: 'Filters',
+  soldOut: 'Sold',
+  floorAvailable: (n: number) => `${n} available`,
   status: {
     available: 'Available',
     on_hold: 'On hold',
@@ -66,6 +104,29 @@ const en = {
 export type Words = typeof en;
 
 const fr: Words = {
+  ...en,
+  building: 'Immeuble',
+  chooseFloor: 'Choisissez un étage',
+  homes: (n: number) => (n <= 1 ? `${n} logement` : `${n} logements`),
+  showHomes: (n: number) => `Voir ${n} logement${n > 1 ? 's' : ''}`,
+  clearFilters: 'Effacer les filtres',
+  sort: 'Trier',
+  sortDefault: 'Recommandés',
+  sortPriceAsc: 'Prix croissant',
+  sortPriceDesc: 'Prix décroissant',
+  sortArea: 'Les plus grands',
+  sortName: 'Nom',
+  view: 'Vue',
+  viewUnit: 'Voir le détail',
+  gallery: 'Galerie',
+  enquireShort: 'Contacter',
+  holdShort: 'Réserver',
+  waitlist: 'Liste d’attente',
+  waitlistShort: 'Liste d’attente',
+  share: 'Partager',
+  tour3d: 'Visite 3D',
+  filtersButton: 'Filtres',
+  floorAvailable: (n: number) => `${n} disponible${n > 1 ? 's' : ''}`,
   floors: 'Étages',
   allFloors: 'Tous les étages',
   list: 'Liste',
@@ -130,6 +191,29 @@ const fr: Words = {
 };
 
 const es: Words = {
+  ...en,
+  building: 'Edificio',
+  chooseFloor: 'Elija una planta',
+  homes: (n: number) => (n === 1 ? '1 vivienda' : `${n} viviendas`),
+  showHomes: (n: number) => `Ver ${n} vivienda${n === 1 ? '' : 's'}`,
+  clearFilters: 'Borrar filtros',
+  sort: 'Ordenar',
+  sortDefault: 'Recomendadas',
+  sortPriceAsc: 'Precio, de menor a mayor',
+  sortPriceDesc: 'Precio, de mayor a menor',
+  sortArea: 'Las más grandes',
+  sortName: 'Nombre',
+  view: 'Vista',
+  viewUnit: 'Ver detalle',
+  gallery: 'Galería',
+  enquireShort: 'Consultar',
+  holdShort: 'Reservar',
+  waitlist: 'Lista de espera',
+  waitlistShort: 'Lista de espera',
+  share: 'Compartir',
+  tour3d: 'Recorrido 3D',
+  filtersButton: 'Filtros',
+  floorAvailable: (n: number) => `${n} disponibles`,
   floors: 'Plantas',
   allFloors: 'Todas las plantas',
   list: 'Lista',
@@ -191,4 +275,14 @@ const LANGS: Record<string, Words> = { en, fr, es };
 export function wordsFor(lang: unknown): { lang: string; t: Words } {
   const code = typeof lang === 'string' ? lang.slice(0, 2).toLowerCase() : 'en';
   return LANGS[code] ? { lang: code, t: LANGS[code]! } : { lang: 'en', t: en };
+}
+
+let current: Words = en;
+/** The words in use. */
+export const t = () => current;
+/** Chooses the page's language (and sets <html lang>). */
+export function useLanguage(lang: unknown) {
+  const w = wordsFor(lang);
+  current = w.t;
+  document.documentElement.lang = w.lang;
 }

@@ -14,6 +14,12 @@ export interface Db {
   /** Runs a multi-statement script (migrations). */
   exec(script: string): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * LISTENs on a channel: `onPayload` gets each NOTIFY once it is committed (from any node on PostgreSQL; from this
+   * process on PGlite). On PostgreSQL a dedicated connection is kept, re-established after it is lost; `onResume`
+   * runs after each re-LISTEN, since notifications sent meanwhile are gone. Returns the way to stop.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onResume?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -63,7 +69,48 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
     async ping() {
       await sql`select 1`.execute(kysely);
     },
+    listen: (channel, onPayload, onResume) => listenPostgres(url, channel, onPayload, onResume, opts.onPoolError),
     close: () => kysely.destroy(),
+  };
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+async function listenPostgres(url: string, channel: string, onPayload: (p: string) => void, onResume: (() => void) | undefined, onError?: (e: Error) => void) {
+  if (!CHANNEL.test(channel)) throw new Error(`bad channel name ${channel}`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (resumed: boolean): Promise<void> => {
+    const c = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 3000 });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+    });
+    const lost = (err?: Error) => {
+      if (err) onError?.(err);
+      if (client !== c || stopped) return;
+      client = undefined;
+      c.end().catch(() => {});
+      retry = setTimeout(() => void connect(true), 1000);
+      retry.unref();
+    };
+    c.on('error', lost);
+    c.on('end', () => lost());
+    client = c;
+    try {
+      await c.connect();
+      await c.query(`listen ${channel}`);
+      if (resumed) onResume?.();
+    } catch (err) {
+      // Unreachable now: keep trying; the first successful LISTEN counts as a resume.
+      lost(err as Error);
+    }
+  };
+  await connect(false);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 
@@ -89,6 +136,11 @@ async function openPGlite(dataDir: string | undefined): Promise<Db> {
     },
     async ping() {
       await sql`select 1`.execute(kysely);
+    },
+    async listen(channel, onPayload) {
+      // Through Kysely's connection, so the LISTEN cannot land inside (and roll back with) another caller's transaction.
+      const stop = await kysely.connection().execute(() => pglite.listen(channel, onPayload));
+      return () => (pglite.closed ? Promise.resolve() : kysely.connection().execute(() => stop()));
     },
     close: () => kysely.destroy(),
   };

@@ -1,4 +1,8 @@
-import type { ErrorCode } from '../http/errors.ts';
+/**
+ * The codes this map can produce: a subset of the catalogue in http/errors.ts (which imports this file, so this
+ * file names its codes itself instead of importing them back: no import cycle).
+ */
+type ErrorCode = 'conflict' | 'invalid_body' | 'invalid_query' | 'database_unavailable';
 
 /** The one place that turns database failures into HTTP: by SQLSTATE, or by network error for an unreachable server. */
 const BY_SQLSTATE: Record<string, { status: number; code: ErrorCode; detail: string }> = {
@@ -8,6 +12,15 @@ const BY_SQLSTATE: Record<string, { status: number; code: ErrorCode; detail: str
   '22001': { status: 400, code: 'invalid_body', detail: 'A value is too long' },
   '23514': { status: 400, code: 'invalid_body', detail: 'A value is out of its allowed range' },
   '23502': { status: 400, code: 'invalid_body', detail: 'A required value is missing' },
+  // Text the database cannot hold (U+0000, unpaired surrogates in JSON escapes): refused, not a fault.
+  '22021': { status: 400, code: 'invalid_body', detail: 'A value contains a character that cannot be stored (such as U+0000)' },
+  '22P05': { status: 400, code: 'invalid_body', detail: 'A value contains a character that cannot be stored (such as U+0000)' },
+  '22003': { status: 400, code: 'invalid_body', detail: 'A number is out of range' },
+  '2201W': { status: 400, code: 'invalid_query', detail: 'A limit is out of range' },
+  '2201X': { status: 400, code: 'invalid_query', detail: 'An offset is out of range' },
+  '22007': { status: 400, code: 'invalid_body', detail: 'A date or time has the wrong format' },
+  '22008': { status: 400, code: 'invalid_body', detail: 'A date or time is out of range' },
+  '54001': { status: 400, code: 'invalid_body', detail: 'A value is nested too deeply' },
   '40001': { status: 409, code: 'conflict', detail: 'Concurrent update; retry the request' },
   '40P01': { status: 409, code: 'conflict', detail: 'Concurrent update; retry the request' },
 };

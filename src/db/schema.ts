@@ -124,7 +124,109 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export interface EventsTable {
+  id: string;
+  project_id: string;
+  /** bigint: pg returns it as text. */
+  seq: ColumnType<string, number | string, number | string>;
+  type: string;
+  subject_id: string;
+  actor_kind: string;
+  actor_id: string | null;
+  data: Json;
+  created_at: Timestamp;
+}
+
+export interface ProjectEventCountersTable {
+  project_id: string;
+  last_seq: ColumnType<string, number | string, number | string>;
+}
+
+export interface InvitesTable {
+  id: string;
+  token_hash: string;
+  target_kind: 'project' | 'group';
+  target_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  level: 'administrator' | 'editor';
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  accepted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string | null;
+  username: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface InventorySyncsTable {
+  id: string;
+  project_id: string;
+  source: 'upload' | 'ftp';
+  status: 'applied' | 'failed';
+  started_at: Timestamp;
+  finished_at: Timestamp;
+  summary: Json;
+  errors: Json<unknown[]>;
+  user_id: string | null;
+}
+
+export interface InventoryFeedClaimsTable {
+  project_id: string;
+  claimed_at: Timestamp;
+}
+
+export interface WebhooksTable {
+  id: string;
+  project_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  seq: ColumnType<string, number | string, number | string>;
+  status: Generated<string>;
+  created_at: Timestamp;
+  delivered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: Timestamp;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  manual: Generated<boolean>;
+}
+
 export interface Database {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  events: EventsTable;
+  project_event_counters: ProjectEventCountersTable;
+  invites: InvitesTable;
+  password_resets: PasswordResetsTable;
+  inventory_syncs: InventorySyncsTable;
+  inventory_feed_claims: InventoryFeedClaimsTable;
   idempotency_keys: IdempotencyKeysTable;
   projects: ProjectsTable;
   floors: FloorsTable;

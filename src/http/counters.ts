@@ -61,7 +61,7 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs =
   return redis;
 }
 
-const storeDown = () => new AppError(503, 'database_unavailable', 'The rate-limit store is unavailable; retry shortly');
+const storeDown = () => new AppError(503, 'rate_limit_unavailable', 'The rate-limit store is unavailable; retry shortly');
 
 export class RedisCounters implements Counters {
   constructor(private readonly redis: Redis, private readonly prefix = 'showsuite:rl:') {}

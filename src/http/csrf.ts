@@ -15,10 +15,24 @@ export function csrfGuard(config: Config) {
     if (!STATE_CHANGING.has(request.method) || request.headers.authorization) return;
     if (request.url.startsWith('/public/')) return;
     const origin = request.headers.origin;
-    if (!origin || allowed.has(origin)) return;
+    if (!origin || allowed.has(origin) || sameHost(origin, request.headers.host)) return;
     const cookie = request.headers.cookie ?? '';
     if (cookie.includes(`${ACCESS_COOKIE}=`) || cookie.includes(`${REFRESH_COOKIE}=`)) {
       throw new AppError(403, 'csrf_rejected', `Origin ${origin} may not make cookie-authenticated changes; add it to CORS_ORIGINS or send a bearer token`);
     }
   };
+}
+
+/**
+ * The console at /admin calls the API from the service's own origin. Only this service answers for its host, so
+ * an Origin naming the host the request was sent to is not another site (the scheme is not compared: behind a
+ * TLS-terminating proxy the service sees http while the browser says https).
+ */
+function sameHost(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
 }

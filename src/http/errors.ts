@@ -7,6 +7,10 @@ export const ERROR_CODES = {
   invalid_query: 'Invalid query parameters',
   invalid_params: 'Invalid path parameters',
   invalid_json: 'Malformed JSON',
+  invalid_request: 'Malformed request',
+  uri_too_long: 'URI too long',
+  headers_too_large: 'Request headers too large',
+  request_timeout: 'Request timeout',
   invalid_credentials: 'Invalid credentials',
   unauthorized: 'Authentication required',
   forbidden: 'Forbidden',
@@ -15,11 +19,14 @@ export const ERROR_CODES = {
   method_not_allowed: 'Method not allowed',
   conflict: 'Conflict',
   precondition_failed: 'Precondition failed',
+  gone: 'Gone',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused',
   rate_limited: 'Too many requests',
+  upstream_failed: 'Upstream server failed',
   database_unavailable: 'Service unavailable',
+  rate_limit_unavailable: 'Service unavailable',
   internal: 'Internal server error',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -47,16 +54,17 @@ export class AppError extends Error {
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    /** Extension members of the problem body (RFC 9457 §3.2), e.g. an import's answer next to a 400. */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(detail);
   }
 }
 
 export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
-export const forbidden = (detail: string) => new AppError(403, 'forbidden', detail);
-export const badRequest = (detail: string, errors?: FieldError[]) => new AppError(400, 'invalid_body', detail, errors);
-export const fieldError = (path: string, message: string, code: ErrorCode = 'invalid_body') =>
-  new AppError(400, code, `${path.slice(1) || 'request'}: ${message}`, [{ path, message }]);
+
+/** The one text of field errors in `detail`: `name is required; floors/0 is not a floor of this project`. */
+export const fieldErrorText = (errors: FieldError[]) => errors.map((e) => `${e.path.slice(1) || 'request'} ${e.message}`).join('; ');
 
 export function problem(status: number, code: ErrorCode, detail: string, extra: Partial<Problem> = {}): Problem {
   return { type: `urn:showsuite:problem:${code}`, title: ERROR_CODES[code], status, detail, code, ...extra };
@@ -95,7 +103,12 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldError[] {
       path += `/${String(e.params.additionalProperty)}`;
       message = 'is not a known field';
     } else if (e.keyword === 'format') {
-      message = e.params.format === 'email' ? 'must be an e-mail address' : `must be a valid ${String(e.params.format)}`;
+      message =
+        e.params.format === 'email'
+          ? 'must be an e-mail address'
+          : e.params.format === 'email-list'
+            ? 'must be one or more e-mail addresses separated by commas'
+            : `must be a valid ${String(e.params.format)}`;
     }
     if (!out.has(path)) out.set(path, { path: path || '/', message });
   }
@@ -104,14 +117,18 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldError[] {
 
 export function errorHandler(error: FastifyError & { validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
   const requestId = String(request.id);
+  // A client that went away mid-request (reset, aborted body) is neither a database outage nor our fault.
+  if (request.raw.destroyed && (!request.raw.complete || error.code === 'ECONNRESET')) {
+    request.log.info({ code: error.code }, 'client closed the connection before the request was complete');
+    return sendProblem(reply, problem(400, 'invalid_request', 'The client closed the connection'));
+  }
   if (error instanceof AppError) {
-    return sendProblem(reply, problem(error.status, error.code, error.detail, error.errors ? { errors: error.errors } : {}), error.headers);
+    return sendProblem(reply, { ...error.extra, ...problem(error.status, error.code, error.detail, error.errors ? { errors: error.errors } : {}) } as Problem, error.headers);
   }
   if (error.validation) {
     const code = VALIDATION_CODE[error.validationContext ?? 'body'] ?? 'invalid_body';
     const errors = fieldErrorsFromAjv(error.validation as AjvError[]);
-    const detail = errors.map((e) => `${e.path.slice(1) || 'request'} ${e.message}`).join('; ');
-    return sendProblem(reply, problem(400, code, detail, { errors }));
+    return sendProblem(reply, problem(400, code, fieldErrorText(errors), { errors }));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -119,6 +136,12 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return sendProblem(reply, problem(413, 'payload_too_large', 'Request body exceeds 1 MiB'));
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      if (/forbidden prototype property/.test(error.message)) {
+        // The parser refuses it before anything can be polluted; it does not say where, so the body is named.
+        const message = 'has a field named __proto__, which is not an allowed field name';
+        return sendProblem(reply, problem(400, 'invalid_body', `request ${message}`, { errors: [{ path: '/', message }] }));
+      }
+    // falls through
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return sendProblem(reply, problem(400, 'invalid_json', 'The request body is not valid JSON'));

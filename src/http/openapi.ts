@@ -3,10 +3,12 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
 /** OpenAPI 3.1 from the same schemas that validate requests, at /openapi.json, and a reference page at /docs. */
-export async function registerOpenApi(app: FastifyInstance) {
+export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown> } = {}) {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
+      // What the service sends out (webhook payloads), beside what it answers.
+      ...(extra.webhooks ? { webhooks: extra.webhooks } : {}),
       info: {
         title: 'Showsuite API',
         version: '1.0.0',

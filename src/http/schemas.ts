@@ -27,11 +27,13 @@ const PROBLEM_TEXT: Record<number, string> = {
   405: 'Method not allowed',
   409: 'Conflict with the current state',
   412: 'If-Match does not match the current ETag',
+  410: 'The link was used, revoked or has expired',
   413: 'Body larger than 1 MiB',
   415: 'Body is not application/json',
   422: 'Idempotency-Key reused with another body',
   429: 'Rate limited; see Retry-After',
   500: 'Unexpected error; the body carries a request id',
+  502: 'An upstream server (an inventory feed) failed; `detail` names what failed',
   503: 'Database unavailable',
 };
 

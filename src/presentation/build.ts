@@ -1,11 +1,9 @@
-import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
+import { PROJECT_ROOT } from '../lib/paths.ts';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const WEB_SRC = join(ROOT, 'web');
-export const WEB_OUT = join(ROOT, 'public-build');
+export const WEB_SRC = join(PROJECT_ROOT, 'web');
+export const WEB_OUT = join(PROJECT_ROOT, 'public-build');
 
 export interface Manifest {
   js: string;
@@ -19,6 +17,9 @@ export interface Manifest {
  */
 export async function buildWeb(outDir = WEB_OUT): Promise<Manifest> {
   mkdirSync(outDir, { recursive: true });
+  // esbuild is a build tool (a devDependency): loaded only when a build actually runs, never by a server start
+  // that finds the page already built.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [join(WEB_SRC, 'app.ts'), join(WEB_SRC, 'app.css')],
     bundle: true,

@@ -1,100 +1,168 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
+import { findBundleHead, publicProject, publicUnit } from '../public/bundle.ts';
 import { webManifest, WEB_OUT, WEB_SRC } from './build.ts';
+import { renderGroupPage, renderPage, type GroupCard } from './html.ts';
 
-/** The page may be framed by any site (it is embedded on developers' websites) and talks only to this origin. */
-const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  'frame-ancestors *',
-].join('; ');
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+};
+const OBJECT_ID = /^[0-9a-f]{24}$/;
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+interface Asset {
+  body: Buffer;
+  type: string;
+  immutable: boolean;
+  br?: Buffer;
+  gzip?: Buffer;
+}
 
-/** The interactive presentation page at /p/{namespace} (and at / for a project's own host name), and its assets. */
+/** Text assets are compressed once at start-up (brotli and gzip); images already compressed are kept as they are. */
+function asset(body: Buffer, type: string, immutable: boolean): Asset {
+  if (!/javascript|css|svg/.test(type)) return { body, type, immutable };
+  return { body, type, immutable, br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }), gzip: gzipSync(body, { level: 9 }) };
+}
+const htmlPage = { 200: { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } }, ...problems(404) };
+
+/**
+ * The interactive presentation page at /p/{namespace} (and at / for a project's own host name), a unit's own
+ * address /p/{namespace}/units/{unitId}, a group's page at /g/{namespace}, and their assets.
+ */
 export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const db = ctx.db.kysely;
   const manifest = await webManifest();
-  const assets = new Map<string, { body: Buffer; type: string; immutable: boolean }>();
+  const assets = new Map<string, Asset>();
   for (const file of [manifest.js, manifest.css]) {
-    assets.set(file, { body: readFileSync(join(WEB_OUT, file)), type: TYPES[file.slice(file.lastIndexOf('.'))]!, immutable: true });
+    assets.set(file, asset(readFileSync(join(WEB_OUT, file)), TYPES[file.slice(file.lastIndexOf('.'))]!, true));
   }
+  // The demo presentation's drawings and renderings (web/static): served as they are, cached for a day.
   const staticDir = join(WEB_SRC, 'static');
-  for (const file of ['demo-floorplan.svg']) {
-    if (existsSync(join(staticDir, file))) assets.set(file, { body: readFileSync(join(staticDir, file)), type: TYPES['.svg']!, immutable: false });
+  for (const file of existsSync(staticDir) ? readdirSync(staticDir) : []) {
+    const type = TYPES[file.slice(file.lastIndexOf('.'))];
+    if (type && /^[\w.-]+$/.test(file)) assets.set(file, asset(readFileSync(join(staticDir, file)), type, false));
   }
 
-  function page(reply: FastifyReply, title: string, bundleUrl: string, namespace: string) {
-    const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/p/assets/${manifest.css}">
-<script type="module" src="/p/assets/${manifest.js}"></script>
-</head>
-<body data-namespace="${escapeHtml(namespace)}" data-bundle="${escapeHtml(bundleUrl)}">
-<div id="app" aria-busy="true"></div>
-<noscript>This presentation needs JavaScript.</noscript>
-</body>
-</html>
-`;
+  const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+  function send(reply: FastifyReply, page: { html: string; csp: string }) {
     reply.removeHeader('x-frame-options');
-    return reply.header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    return reply.header('Content-Security-Policy', page.csp).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
   }
+
+  async function projectPage(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }, unitId?: string) {
+    const now = ctx.clock.now();
+    const head = await findBundleHead(db, by, now);
+    if (!head) throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
+    const project = publicProject(head) as Record<string, unknown> & { name: string };
+    let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
+    if (unitId !== undefined) {
+      const row = OBJECT_ID.test(unitId)
+        ? await db
+            .selectFrom('units')
+            .select(['id', 'project_id', 'floor_id', 'name', 'position', 'availability', 'on_hold_expires_at', 'data', 'version', 'created_at', 'updated_at'])
+            .where('id', '=', unitId)
+            .where('project_id', '=', head.id)
+            .executeTakeFirst()
+        : undefined;
+      if (!row) throw notFound('Unit');
+      unit = publicUnit(row, head.data, now) as typeof unit;
+    }
+    const bundleUrl = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
+    const path = request.url.split('?')[0]!;
+    return send(reply, renderPage({ manifest, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }));
+  }
+
+  const NamespaceParam = Type.String({ maxLength: 63 });
 
   app.get(
     '/p/:namespace',
+    { schema: { tags: ['public'], summary: 'The interactive presentation page of a project', security: [], params: Type.Object({ namespace: NamespaceParam }), response: htmlPage } },
+    async (request, reply) => projectPage(request, reply, { namespace: request.params.namespace }),
+  );
+
+  app.get(
+    '/p/:namespace/units/:unitId',
     {
       schema: {
         tags: ['public'],
-        summary: 'The interactive presentation page of a project',
+        summary: 'The presentation page opened on one unit',
+        description: 'With `sharePageEnabled`, the HTML carries Open Graph and Twitter card tags for the unit (CONTRACT §12). Unknown unit → 404.',
         security: [],
-        params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
-        response: { 200: { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } }, ...problems(404) },
+        params: Type.Object({ namespace: NamespaceParam, unitId: Type.String({ maxLength: 64 }) }),
+        response: htmlPage,
       },
     },
-    async (request, reply) => {
-      const project = await db.selectFrom('projects').select(['name', 'namespace']).where('namespace', '=', request.params.namespace).executeTakeFirst();
-      if (!project) throw notFound('Presentation');
-      return page(reply, project.name, `/public/projects/${encodeURIComponent(project.namespace!)}`, project.namespace!);
-    },
+    async (request, reply) => projectPage(request, reply, { namespace: request.params.namespace }, request.params.unitId),
   );
 
   app.get(
     '/',
+    { schema: { tags: ['public'], summary: "The presentation page, for a request whose Host is a project's host name", security: [], response: htmlPage } },
+    async (request, reply) => projectPage(request, reply, { hostName: (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase() }),
+  );
+
+  app.get(
+    '/g/:namespace',
     {
       schema: {
         tags: ['public'],
-        summary: "The presentation page, for a request whose Host is a project's host name",
+        summary: "A group's page: its public projects, each linking to its presentation",
+        description:
+          'Server-rendered HTML (no script): for each project of the group that has a namespace and is not in preview, its name, image, address, ' +
+          'the count of available units and the lowest available price (when the project shows prices). Styled from the group\'s colours and language. Unknown namespace → 404.',
         security: [],
-        response: { 200: { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } }, ...problems(404) },
+        params: Type.Object({ namespace: NamespaceParam }),
+        response: htmlPage,
       },
     },
     async (request, reply) => {
-      const host = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-      const project = host
-        ? await db.selectFrom('projects').select(['name', 'namespace', 'host_name']).where(sql`lower(host_name)`, '=', host).executeTakeFirst()
-        : undefined;
-      if (!project) throw notFound(`Presentation for host ${host || '(none)'}`);
-      return page(reply, project.name, `/public/hosts/${encodeURIComponent(host)}`, project.namespace ?? '');
+      const group = await db.selectFrom('groups').select(['id', 'name', 'data']).where('namespace', '=', request.params.namespace).executeTakeFirst();
+      if (!group) throw notFound('Group');
+      const now = new Date(ctx.clock.now());
+      // A unit counts as available when it is, or when its hold has lapsed (as the bundle shows it).
+      const free = sql<boolean>`(u.availability = 'available' or (u.availability = 'on_hold' and u.on_hold_expires_at <= ${now}))`;
+      const rows = await db
+        .selectFrom('group_projects as gp')
+        .innerJoin('projects as p', 'p.id', 'gp.project_id')
+        .select([
+          'p.name',
+          'p.namespace',
+          'p.data',
+          sql<number>`(select count(*)::int from units u where u.project_id = p.id and ${free})`.as('available'),
+          sql<number | null>`(select min((u.data->>'price')::numeric) from units u where u.project_id = p.id and ${free} and jsonb_typeof(u.data->'price') = 'number' and coalesce(u.data->>'unitPriceTBD', 'false') <> 'true')`.as('lowest'),
+        ])
+        .where('gp.group_id', '=', group.id)
+        .where('p.namespace', 'is not', null)
+        .where(sql<boolean>`coalesce(p.data->>'previewMode', 'false') <> 'true'`)
+        .orderBy('gp.position')
+        .execute();
+      const cards: GroupCard[] = rows.map((r) => {
+        const d = r.data as Record<string, unknown>;
+        const currency = typeof d.payProviderCurrency === 'string' && d.payProviderCurrency ? d.payProviderCurrency : typeof d.chargeCurrency === 'string' && d.chargeCurrency ? d.chargeCurrency : 'usd';
+        return {
+          name: r.name,
+          namespace: r.namespace!,
+          image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (Array.isArray(d.alternativeCovers) ? d.alternativeCovers[0] : undefined),
+          address: typeof d.address === 'string' ? d.address : undefined,
+          available: Number(r.available),
+          lowestPrice: d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
+          currency,
+        };
+      });
+      return send(reply, renderGroupPage({ name: group.name, data: group.data as Record<string, unknown> }, cards, origin(request), `${origin(request)}${request.url.split('?')[0]}`, manifest.css));
     },
   );
 
@@ -102,11 +170,16 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     '/p/assets/:file',
     { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } },
     async (request, reply) => {
-      const asset = assets.get(request.params.file);
-      if (!asset) throw notFound('Asset');
-      // Hashed names never change content: cache for a year. The demo drawing may change between releases.
-      reply.header('Cache-Control', asset.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
-      return reply.type(asset.type).send(asset.body);
+      const found = assets.get(request.params.file);
+      if (!found) throw notFound('Asset');
+      // Hashed names never change content: cache for a year. The demo drawings may change between releases.
+      reply.header('Cache-Control', found.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
+      if (!found.br) return reply.type(found.type).send(found.body);
+      reply.header('Vary', 'Accept-Encoding');
+      const accept = String(request.headers['accept-encoding'] ?? '');
+      if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').type(found.type).send(found.br);
+      if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').type(found.type).send(found.gzip);
+      return reply.type(found.type).send(found.body);
     },
   );
 };

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema.ts';
 import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
 import { toUnit, type UnitRow } from '../modules/units/units.repo.ts';
@@ -79,53 +80,55 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
   ]);
   const settings = head.data;
   const byFloor = new Map<string | null, Record<string, unknown>[]>();
+  // A hidden sold unit still occupies its room on the plan: its floor lists it by name and shape only, so a
+  // page can draw the room as sold instead of a blank hole (and offer the waitlist), but never its details.
+  const soldByFloor = new Map<string, { _id: string; name: string; path?: unknown }[]>();
   for (const row of units) {
     const unit = publicUnit(row, settings, now);
-    if (!visibleUnit(settings, unit)) continue;
+    if (!visibleUnit(settings, unit)) {
+      if (row.floor_id !== null) {
+        const list = soldByFloor.get(row.floor_id) ?? [];
+        list.push({ _id: row.id, name: row.name, ...(typeof unit.path === 'string' ? { path: unit.path } : {}) });
+        soldByFloor.set(row.floor_id, list);
+      }
+      continue;
+    }
     const list = byFloor.get(row.floor_id) ?? [];
     list.push(unit);
     byFloor.set(row.floor_id, list);
   }
   return {
     project: publicProject(head),
-    floors: floors.map((f) => ({ ...f.data, _id: f.id, project: head.id, name: f.name, position: f.position, units: byFloor.get(f.id) ?? [] })),
+    floors: floors.map((f) => ({ ...f.data, _id: f.id, project: head.id, name: f.name, position: f.position, units: byFloor.get(f.id) ?? [], ...(soldByFloor.has(f.id) ? { soldUnits: soldByFloor.get(f.id) } : {}) })),
     unassignedUnits: byFloor.get(null) ?? [],
   };
 }
 
 /** Serialised bundles by project and validator: least recently used out first, bounded in bytes; safe to lose. */
 export class BundleCache {
-  readonly #entries = new Map<string, string>();
+  readonly #entries: LRUCache<string, string>;
   /** The one key kept per project, so storing a new version drops the old without scanning. */
   readonly #current = new Map<string, string>();
-  #bytes = 0;
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(maxBytes = 64 * 1024 * 1024) {
+    this.#entries = new LRUCache<string, string>({
+      maxSize: maxBytes,
+      sizeCalculation: (body) => Math.max(1, body.length),
+      dispose: (_body, key) => {
+        const projectId = key.slice(0, key.indexOf(':'));
+        if (this.#current.get(projectId) === key) this.#current.delete(projectId);
+      },
+    });
+  }
   get(projectId: string, etag: string) {
-    const key = `${projectId}:${etag}`;
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-    }
-    return hit;
+    return this.#entries.get(`${projectId}:${etag}`);
   }
   set(projectId: string, etag: string, body: string) {
     // Only the current version of a project is worth keeping.
     const old = this.#current.get(projectId);
-    if (old !== undefined) this.#drop(old);
-    if (body.length > this.maxBytes) return;
+    if (old !== undefined) this.#entries.delete(old);
+    if (body.length > this.#entries.maxSize) return;
     const key = `${projectId}:${etag}`;
     this.#entries.set(key, body);
     this.#current.set(projectId, key);
-    this.#bytes += body.length;
-    while (this.#bytes > this.maxBytes) this.#drop(this.#entries.keys().next().value!);
-  }
-  #drop(key: string) {
-    const body = this.#entries.get(key);
-    if (body === undefined) return;
-    this.#bytes -= body.length;
-    this.#entries.delete(key);
-    const projectId = key.slice(0, key.indexOf(':'));
-    if (this.#current.get(projectId) === key) this.#current.delete(projectId);
   }
 }

@@ -3,7 +3,9 @@ import type { Limits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
-import { insertLead } from '../modules/leads/leads.repo.ts';
+import type { EventLog } from '../modules/events/event-log.ts';
+import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
+import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { publicUnit } from './bundle.ts';
 
 export interface Visitor {
@@ -13,6 +15,9 @@ export interface Visitor {
   phone: string;
 }
 
+/** Lead fields that are not content: left out of a lead.created event's changes. */
+export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
+
 const UNIT_COLUMNS = ['u.id', 'u.project_id', 'u.floor_id', 'u.name', 'u.position', 'u.availability', 'u.on_hold_expires_at', 'u.data', 'u.version', 'u.created_at', 'u.updated_at'] as const;
 
 /**
@@ -20,7 +25,7 @@ const UNIT_COLUMNS = ['u.id', 'u.project_id', 'u.floor_id', 'u.name', 'u.positio
  * an available unit exactly one changes the row; the others find it taken (409). The hold's lead is written in
  * the same transaction.
  */
-export async function placeHold(trx: Transaction<Database>, input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits }) {
+export async function placeHold(trx: Transaction<Database>, input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog }) {
   const unit = await trx
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')
@@ -63,10 +68,13 @@ export async function placeHold(trx: Transaction<Database>, input: { unitId: str
     .executeTakeFirst();
   if (!held) throw new AppError(409, 'conflict', 'This unit is no longer available');
 
-  await insertLead(trx, {
+  const lead = await insertLead(trx, {
     id: newObjectId(input.now),
     projectId: unit.project_id,
     data: { ...input.visitor, unit: unit.id, source: 'hold', message: `Hold on unit ${unit.name} until ${held.on_hold_expires_at && new Date(held.on_hold_expires_at).toISOString()}` },
   });
-  return { unit: publicUnit(held, settings, input.now), version: held.version };
+  const until = new Date(held.on_hold_expires_at!).toISOString();
+  await input.events.append(trx, { projectId: unit.project_id, type: 'unit.held', actor: PUBLIC, subjectId: unit.id, changes: { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, until] }, now: input.now });
+  await input.events.append(trx, { projectId: unit.project_id, type: 'lead.created', actor: PUBLIC, subjectId: lead.id, changes: createdChanges(toLead(lead), LEAD_KEPT), now: input.now });
+  return { unit: publicUnit(held, settings, input.now), version: held.version, lead };
 }

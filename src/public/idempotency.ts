@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { stringify as stableStringify } from 'safe-stable-stringify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -23,11 +24,7 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
 }
 
 /** JSON with object keys sorted at every level: the same body sent with its fields in another order is the same request. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
-}
+export const canonicalJson = (value: unknown): string => stableStringify(value) ?? 'null';
 
 /**
  * Runs `work` in a transaction. With a key, the outcome is stored in the same transaction, so a retry with the

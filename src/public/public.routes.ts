@@ -5,11 +5,14 @@ import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
 import { newObjectId } from '../lib/object-id.ts';
+import { queueLeadMail } from '../mail/lead-mail.ts';
+import type { LeadForMail } from '../mail/templates.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 import { etagOf } from '../modules/shared/records.ts';
 import { BundleCache, buildBundle, bundleEtag, findBundleHead } from './bundle.ts';
-import { placeHold } from './holds.ts';
+import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
+import { LEAD_KEPT, placeHold } from './holds.ts';
 import { idempotencyKey, runIdempotent } from './idempotency.ts';
 
 const BundleSchema = Type.Object(
@@ -57,7 +60,7 @@ const IdempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.St
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
 export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const db = ctx.db.kysely;
-  const cache = new BundleCache();
+  const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
 
   // A page on another origin can read only the response headers CORS exposes: the ETag it revalidates with, how
   // long to wait after a 429, and whether a POST was a replay. (app.ts chooses the origin rules.)
@@ -143,10 +146,16 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         const target = await q.executeTakeFirst();
         if (!target) throw notFound('Project');
         if ((target.data as Record<string, unknown>).enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
-        const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { source: 'presentation', ...lead } });
-        return { status: 201, body: toLead(row) };
+        const now = ctx.clock.now();
+        const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead } });
+        const body = toLead(row);
+        // The sales team's notice and the visitor's confirmation commit with the lead, or not at all.
+        await queueLeadMail(trx, ctx.mail, target.id, body as unknown as LeadForMail, now);
+        await ctx.events.append(trx, { projectId: target.id, type: 'lead.created', actor: PUBLIC, subjectId: row.id, changes: createdChanges(body, LEAD_KEPT), now });
+        return { status: 201, body };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      else ctx.mail.wake();
       // A lead never changes after it is made: its one version.
       reply.header('ETag', '"1"');
       return reply.code(outcome.status as 201).send(outcome.body as never);
@@ -174,10 +183,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       const key = idempotencyKey(request.headers['idempotency-key']);
       const unitId = request.params.id;
       const outcome = await runIdempotent(db, `public-hold:${unitId}`, key, request.body, async (trx) => {
-        const { unit, version } = await placeHold(trx, { unitId, client: request.ip, visitor: request.body, now: ctx.clock.now(), limits: ctx.config.limits });
+        const now = ctx.clock.now();
+        const { unit, version, lead } = await placeHold(trx, { unitId, client: request.ip, visitor: request.body, now, limits: ctx.config.limits, events: ctx.events });
+        await queueLeadMail(trx, ctx.mail, lead.project_id, toLead(lead) as unknown as LeadForMail, now);
         return { status: 200, body: unit, etag: etagOf(version) };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      else ctx.mail.wake();
       if (outcome.etag) reply.header('ETag', outcome.etag);
       return reply.code(outcome.status as 200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));
     },

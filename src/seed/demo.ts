@@ -16,6 +16,11 @@ export const DEMO_NAMESPACE = 'harbourview';
 
 const FLOORS = 4;
 const UNITS_PER_FLOOR = 6;
+/** Where each unit of a floor sits on web/static/demo-floorplan.svg (x, y, width; every unit is 115 deep). */
+const SHAPES: [number, number, number][] = [
+  [15, 15, 190], [205, 15, 190], [395, 15, 190],
+  [15, 170, 200], [305, 170, 140], [445, 170, 140],
+];
 const AVAILABILITY = ['available', 'available', 'reserved', 'sold', 'available', 'leased', 'available', 'unavailable'];
 
 /**
@@ -58,6 +63,14 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
           colorSold: '#b71c1c',
           colorReserved: '#e65100',
           formsSubject: 'New enquiry: Harbourview Residences',
+          // The demo's drawings and renderings ship with the page (web/static).
+          initialView: 'Building',
+          projectImageUrl: '/p/assets/demo-hero.webp',
+          sharePageLogo: '/p/assets/demo-logo.svg',
+          sharePageEnabled: true,
+          sharePageDescription: 'Harbourview Residences: one- to three-bedroom homes on the quay, with harbour views. See every floor plan, price and availability.',
+          alternativeCovers: ['/p/assets/demo-living.webp', '/p/assets/demo-kitchen.webp', '/p/assets/demo-view.webp'],
+          waitlistEnabled: true,
         },
       });
       for (let f = 0; f < FLOORS; f++) {
@@ -71,10 +84,9 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
         });
         for (let u = 0; u < UNITS_PER_FLOOR; u++) {
           const bedrooms = [1, 2, 2, 3, 1, 2][u]!;
-          const area = 520 + bedrooms * 240 + u * 15;
-          // Two rows of three rooms on a 600×300 plan.
-          const x = 20 + (u % 3) * 190;
-          const y = 20 + Math.floor(u / 3) * 140;
+          const [x, y, w] = SHAPES[u]!;
+          // The area follows the drawing: 10 sq ft per square unit of the plan, give or take the walls.
+          const area = Math.round((w * 115) / 21.5 / 5) * 5;
           await insertUnit(trx, {
             id: newObjectId(),
             projectId: project.id,
@@ -92,7 +104,9 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
               price: Math.round((310_000 + area * 420 + f * 12_000) / 1000) * 1000,
               orientation: ['North', 'East', 'South', 'West'][u % 4],
               description: `A ${bedrooms}-bedroom home on level ${f + 1} with harbour light.`,
-              path: `M${x} ${y} h170 v120 h-170 Z`,
+              path: `M${x} ${y} h${w} v115 h-${w} Z`,
+              layoutUrl: `/p/assets/demo-plan-${bedrooms}bed.svg`,
+              images: ['/p/assets/demo-living.webp', '/p/assets/demo-kitchen.webp', '/p/assets/demo-view.webp'].slice(0, bedrooms + 1),
               additionalInfo: [{ label: 'Balcony', value: u % 2 ? 'Yes' : 'No' }],
             },
           });

@@ -7,6 +7,7 @@ import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpProjectVersion, findProjectMembership } from '../projects/projects.repo.ts';
+import { actorOf, createdChanges, updatedChanges } from '../events/events.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, deepEqual, ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
 import { deleteFloor, findFloor, insertFloor, listFloors, toFloor, updateFloor } from './floors.repo.ts';
@@ -42,6 +43,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       await db.transaction().execute(async (trx) => {
         await insertFloor(trx, { id, projectId: project, name, position: pos, data });
         await bumpProjectVersion(trx, project);
+        const changes = createdChanges({ ...data, name, position: pos });
+        await ctx.events.append(trx, { projectId: project, type: 'floor.created', actor: actorOf(principalOf(request)), subjectId: id, changes, now: ctx.clock.now() });
       });
       const row = (await findFloor(db, id))!;
       withEtag(reply, row.version);
@@ -112,6 +115,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
           if (!(await updateFloor(trx, floor.id, { columns, data }, ifVersion))) throw staleWrite();
           if (order) await reorderChildren(trx, 'units', floor.id, order);
           if (position !== undefined) await bumpProjectVersion(trx, floor.project_id);
+          const logged = updatedChanges(toFloor(floor), { ...changes, ...(order ? { units: order } : {}) });
+          await ctx.events.append(trx, { projectId: floor.project_id, type: 'floor.updated', actor: actorOf(principalOf(request)), subjectId: floor.id, changes: logged, now: ctx.clock.now() });
         });
       }
       const updated = (await findFloor(db, floor.id))!;
@@ -136,6 +141,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       await db.transaction().execute(async (trx) => {
         await deleteFloor(trx, row!.id);
         await bumpProjectVersion(trx, row!.project_id);
+        await ctx.events.append(trx, { projectId: row!.project_id, type: 'floor.deleted', actor: actorOf(principalOf(request)), subjectId: row!.id, now: ctx.clock.now() });
       });
       return reply.code(204).send();
     },

@@ -63,7 +63,10 @@ const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.O
 /** The content fields kept in `data` (everything but identity, references and secrets). */
 export const projectDataFields = {
   ...strings(TEXT),
-  ...Object.fromEntries(EMAILS.map((k) => [k, Type.String({ format: 'email', maxLength: 320 })])),
+  // Comma-separated lists (CONTRACT §9), each address checked.
+  ...Object.fromEntries(
+    EMAILS.map((k) => [k, Type.String({ format: 'email-list', maxLength: 4000, description: 'One or more e-mail addresses separated by commas' })]),
+  ),
   ...Object.fromEntries(NUMBERS.map((k) => [k, Type.Number()])),
   ...Object.fromEntries(BOOLEANS.map((k) => [k, Type.Boolean()])),
   ...Object.fromEntries(STRING_ARRAYS.map((k) => [k, Type.Array(Str, { maxItems: 1000 })])),

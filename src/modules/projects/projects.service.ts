@@ -5,7 +5,8 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, type Level } from '../shared/access.ts';
 import { changedFields, checkBodyId, deepEqual, invalid, SERVER_KEPT, staleWrite } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.ts';
-import { findProject, insertProject, updateProject, type ProjectChange, type ProjectRow, toProject } from './projects.repo.ts';
+import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
+import { findProject, insertProject, secretNames, updateProject, type ProjectChange, type ProjectRow, toProject } from './projects.repo.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
@@ -73,12 +74,25 @@ export class ProjectService {
 
     if (!Object.keys(changes).length && !allocationsChanged && !newFloorOrder) return row;
     const change = this.#toChange(changes, row.secrets, allocationsChanged ? (allocations as AllocationIn[]) : undefined);
+    const logged = this.#logged(current, row, changes, change, newFloorOrder);
     const db = this.ctx.db.kysely;
     await db.transaction().execute(async (trx) => {
       if (!(await updateProject(trx, row.id, change, ifVersion))) throw staleWrite();
       if (newFloorOrder) await reorderChildren(trx, 'floors', row.id, newFloorOrder);
+      await this.ctx.events.append(trx, { projectId: row.id, type: 'project.updated', actor: { kind: 'user', id: principal.id }, subjectId: row.id, changes: logged, now: this.ctx.clock.now() });
     });
     return (await findProject(db, row.id))!;
+  }
+
+  /** The event's `changes`: values before and after, but a secret (and an allocation password) only by name. */
+  #logged(current: Body, row: ProjectRow, changes: Body, change: ProjectChange, floors: string[] | undefined): Changes {
+    const out: Changes = {};
+    for (const [key, value] of Object.entries(changes)) if (!SECRET.has(key)) out[key] = [current[key] ?? null, value];
+    if (change.data.allocations !== undefined) out.allocations = [current.allocations ?? null, change.data.allocations];
+    for (const key of Object.keys(change.secretsSet)) out[secretNames({ [key]: '' })[0]!] = [key in row.secrets ? SECRET_MARK : null, SECRET_MARK];
+    for (const key of change.secretsRemove) out[secretNames({ [key]: '' })[0]!] = [SECRET_MARK, null];
+    if (floors) out.floors = [row.floor_ids, floors];
+    return out;
   }
 
   #checkLevel(level: Level, keys: string[], allocationsChanged: boolean) {
@@ -92,7 +106,9 @@ export class ProjectService {
 
   #sameAllocations(sent: AllocationIn[], current: AllocationIn[] | undefined) {
     if (sent.some((a) => a.password !== undefined)) return false;
-    return deepEqual(sent.map(({ name, allocation }) => ({ name, allocation })), current ?? []);
+    // Shaped as stored: absent name or allocation left out, not undefined.
+    const asStored = sent.map(({ name, allocation }) => ({ ...(name !== undefined ? { name } : {}), ...(allocation !== undefined ? { allocation } : {}) }));
+    return deepEqual(asStored, current ?? []);
   }
 
   /** Splits fields into columns, the `data` merge and sealed secrets. */

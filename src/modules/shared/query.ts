@@ -21,7 +21,9 @@ export function objectQuery(names: string[]) {
         const m = /^([A-Za-z]+)\[([A-Za-z0-9_]+)\]$/.exec(key);
         if (!m || m[1] !== name) continue;
         const target = (typeof query[name] === 'object' && query[name] !== null ? query[name] : (query[name] = {})) as Record<string, unknown>;
-        target[m[2]!] = query[key];
+        // Defined, not assigned: `filters[__proto__]=x` becomes a field the input guard names and refuses,
+        // instead of a prototype change that would slip past every check.
+        Object.defineProperty(target, m[2]!, { value: query[key], enumerable: true, writable: true, configurable: true });
         delete query[key];
       }
     }

@@ -1,5 +1,6 @@
+import { dequal } from 'dequal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { AppError, fieldErrorText, type FieldError } from '../../http/errors.ts';
 
 /** Fields a client may send back from a fetched record; they are ignored (CONTRACT §4). */
 export const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets']);
@@ -13,7 +14,11 @@ export function withEtag(reply: FastifyReply, version: number) {
 
 /** The version an If-Match header demands, or undefined without one. A stale one → 412 before anything is written. */
 export function ifMatchVersion(request: FastifyRequest, currentVersion: number): number | undefined {
-  const header = request.headers['if-match'];
+  return parseIfMatch(request.headers['if-match'], currentVersion);
+}
+
+/** If-Match (a list of ETags, weak or strong, or `*`) against the current version: the version to write at, or 412. */
+export function parseIfMatch(header: string | undefined, currentVersion: number): number | undefined {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return currentVersion;
   const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
@@ -25,18 +30,11 @@ export function ifMatchVersion(request: FastifyRequest, currentVersion: number):
 
 export const staleWrite = () => new AppError(412, 'precondition_failed', 'The record changed since the If-Match version; fetch it again');
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
+/**
+ * Structural equality of JSON values (dequal). A key whose value is undefined is a key like any other, so callers
+ * compare values shaped as they are stored (absent fields left out, not set to undefined).
+ */
+export const deepEqual: (a: unknown, b: unknown) => boolean = dequal;
 
 /** The sent fields whose values differ from the current record: only these are changes. */
 export function changedFields(sent: Record<string, unknown>, current: Record<string, unknown>, ignore: Set<string> = SERVER_KEPT) {
@@ -49,7 +47,7 @@ export function changedFields(sent: Record<string, unknown>, current: Record<str
 }
 
 export function invalid(errors: FieldError[]): never {
-  throw new AppError(400, 'invalid_body', errors.map((e) => `${e.path.slice(1)}: ${e.message}`).join('; '), errors);
+  throw new AppError(400, 'invalid_body', fieldErrorText(errors), errors);
 }
 
 /** `id` in a body must equal the path id (CONTRACT §4). */

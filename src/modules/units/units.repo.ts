@@ -94,16 +94,23 @@ export async function updateUnit(db: Q, id: string, change: UnitChange, ifVersio
 }
 
 /** Writes an expired hold back as available; conditional, so it is harmless if another node did it first. */
-export async function releaseExpiredHold(db: Q, id: string, now: number) {
-  await db
+export async function releaseExpiredHold(db: Q, id: string, now: number): Promise<boolean> {
+  const r = await db
     .updateTable('units')
     .set({ availability: 'available', on_hold_expires_at: null, held_by: null, version: sql`version + 1`, updated_at: sql`now()` })
     .where('id', '=', id)
     .where('availability', '=', 'on_hold')
     .where('on_hold_expires_at', '<=', new Date(now))
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export async function deleteUnit(db: Q, id: string) {
   await db.deleteFrom('units').where('id', '=', id).execute();
+}
+
+/** Several units with their projects' membership, in one query (bulk PATCH); absent ids are simply missing. */
+export function findUnitsByIds(db: Q, ids: string[]): Promise<UnitWithAccess[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('units as u').innerJoin('projects as p', 'p.id', 'u.project_id').select([...COLUMNS, ...MEMBERSHIP]).where('u.id', 'in', ids).execute();
 }

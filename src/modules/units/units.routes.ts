@@ -7,10 +7,14 @@ import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpFloors } from '../floors/floors.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
+import { actorOf, createdChanges, SYSTEM, updatedChanges } from '../events/events.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, ifMatchVersion, invalid, SERVER_KEPT, staleWrite, withEtag } from '../shared/records.ts';
 import { deleteUnit, findUnit, holdExpired, insertUnit, listUnits, releaseExpiredHold, toUnit, updateUnit, type UnitChange } from './units.repo.ts';
-import { UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema } from './units.schemas.ts';
+import { UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
+import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
+
+const UNIT_COLUMNS = Object.keys(UnitSchema.properties);
 
 const Unit = Type.Ref('Unit');
 const ETag = { ETag: { type: 'string' } };
@@ -25,6 +29,15 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     if (!floorId) return;
     const floor = await db.selectFrom('floors').select('project_id').where('id', '=', floorId).executeTakeFirst();
     if (floor?.project_id !== projectId) invalid([{ path, message: 'is not a floor of this project' }]);
+  }
+
+  /** Writes a lapsed hold back as available (a read found it first); the service, not the reader, is the actor. */
+  async function releaseHold(unit: { id: string; project_id: string; on_hold_expires_at: Date | string | null }, now: number) {
+    await db.transaction().execute(async (trx) => {
+      if (!(await releaseExpiredHold(trx, unit.id, now))) return;
+      const changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at!).toISOString(), null] } as const;
+      await ctx.events.append(trx, { projectId: unit.project_id, type: 'unit.hold_expired', actor: SYSTEM, subjectId: unit.id, changes: changes as never, now });
+    });
   }
 
   app.post(
@@ -46,18 +59,21 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       authorize(principalOf(request), await findProjectMembership(db, project), 'edit');
       await checkFloor(project, floor, '/floor');
       const id = newObjectId(ctx.clock.now());
+      const input = {
+        id,
+        projectId: project,
+        floorId: floor ?? null,
+        name,
+        position: position ?? 0,
+        availability: (availability ?? 'available').toLowerCase(),
+        onHoldExpiresAt: onHoldExpiresAt ?? null,
+        data: { ...UNIT_DEFAULTS, ...data },
+      };
       await db.transaction().execute(async (trx) => {
-        await insertUnit(trx, {
-          id,
-          projectId: project,
-          floorId: floor ?? null,
-          name,
-          position: position ?? 0,
-          availability: (availability ?? 'available').toLowerCase(),
-          onHoldExpiresAt: onHoldExpiresAt ?? null,
-          data: { ...UNIT_DEFAULTS, ...data },
-        });
+        await insertUnit(trx, input);
         await bumpFloors(trx, [floor]);
+        const changes = createdChanges({ ...input.data, name, position: input.position, floor, availability: input.availability, onHoldExpiresAt: onHoldExpiresAt ?? undefined });
+        await ctx.events.append(trx, { projectId: project, type: 'unit.created', actor: actorOf(principalOf(request)), subjectId: id, changes, now: ctx.clock.now() });
       });
       const row = (await findUnit(db, id))!;
       withEtag(reply, row.version);
@@ -71,15 +87,18 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       schema: {
         tags: ['units'],
         summary: "A project's units (optionally one floor's, or one availability)",
+        description: 'JSON, or RFC 4180 CSV with `Accept: text/csv` or `format=csv` (one row per unit, arrays and objects as JSON text; see docs/inventory.md).',
         querystring: UnitListQuery,
-        response: { 200: Type.Array(Unit), ...problems(400, 401, 404) },
+        response: { 200: csvOrJson(Type.Array(Unit), 'units'), ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
-      const { project, floor, availability } = request.query;
+    async (request, reply) => {
+      const { project, floor, availability, format } = request.query;
       authorize(principalOf(request), await findProjectMembership(db, project), 'read');
       const now = ctx.clock.now();
-      return (await listUnits(db, project, { floorId: floor, availability: availability?.toLowerCase(), now })).map((u) => toUnit(u, now));
+      const units = (await listUnits(db, project, { floorId: floor, availability: availability?.toLowerCase(), now })).map((u) => toUnit(u, now));
+      if (wantsCsv(request, format)) return sendCsv(reply, `units-${project}.csv`, toCsv(units, UNIT_COLUMNS));
+      return units;
     },
   );
 
@@ -91,7 +110,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       authorize(principalOf(request), row, 'read', 'Unit');
       const now = ctx.clock.now();
       if (holdExpired(row!, now)) {
-        await releaseExpiredHold(db, row!.id, now);
+        await releaseHold(row!, now);
         row = (await findUnit(db, row!.id))!;
       }
       withEtag(reply, row!.version);
@@ -120,6 +139,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const ifVersion = ifMatchVersion(request, unit.version);
       checkBodyId(request.body, unit.id);
       const now = ctx.clock.now();
+      const before = toUnit({ ...unit, data: { ...unit.data } }, now);
       const body = { ...request.body, ...(request.body.availability ? { availability: request.body.availability.toLowerCase() } : {}) };
       const changes = changedFields(body, toUnit(unit, now), IGNORED);
       // A PATCH that only clears a field that is already absent is no change.
@@ -145,6 +165,10 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           // The floors whose `units` list changed: both ends of a move, or the floor whose order a new position changed.
           if (floor !== undefined) await bumpFloors(trx, [unit.floor_id, floor]);
           else if (position !== undefined) await bumpFloors(trx, [unit.floor_id]);
+          const logged = updatedChanges(before, changes);
+          // Leaving on_hold clears the expiry too (updateUnit).
+          if (availability !== undefined && availability !== 'on_hold' && before.onHoldExpiresAt !== undefined) logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
+          await ctx.events.append(trx, { projectId: unit.project_id, type: 'unit.updated', actor: actorOf(principalOf(request)), subjectId: unit.id, changes: logged, now });
         });
       }
       const updated = (await findUnit(db, unit.id))!;
@@ -169,6 +193,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       await db.transaction().execute(async (trx) => {
         await deleteUnit(trx, row!.id);
         await bumpFloors(trx, [row!.floor_id]);
+        await ctx.events.append(trx, { projectId: row!.project_id, type: 'unit.deleted', actor: actorOf(principalOf(request)), subjectId: row!.id, now: ctx.clock.now() });
       });
       return reply.code(204).send();
     },

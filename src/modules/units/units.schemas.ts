@@ -88,6 +88,11 @@ export const UnitCreateQuery = Type.Object(
 );
 
 export const UnitListQuery = Type.Object(
-  { project: ObjectId, floor: Type.Optional(ObjectId), availability: Type.Optional(AvailabilityIn) },
+  {
+    project: ObjectId,
+    floor: Type.Optional(ObjectId),
+    availability: Type.Optional(AvailabilityIn),
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' })),
+  },
   { additionalProperties: false },
 );

@@ -52,6 +52,11 @@ export class AuthService {
     return { user, issued: await this.#startSession(user, null) };
   }
 
+  /** A new session for a user who proved who they are another way (an accepted invitation). */
+  signIn(user: UserRow): Promise<Issued> {
+    return this.#startSession(user, null);
+  }
+
   async #impersonate(actor: { id: string; role: string }, username: string) {
     if (actor.role !== 'admin') throw new AppError(403, 'forbidden', 'Only platform administrators may log in as another user');
     const user = await findUserByUsername(this.db.kysely, username);

@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.ts';
 import { principalOf, requireRole } from '../../http/auth.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
 import { problems } from '../../http/schemas.ts';
-import { ifMatchVersion, staleWrite, withEtag } from '../shared/records.ts';
+import { ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
 import { findMemberships, findUserById, insertUser, mergeUserProfile, toUser } from './users.repo.ts';
@@ -89,7 +89,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         else if (!(await ctx.passwords.verify(row.password_hash, currentPassword))) errors.push({ path: '/currentPassword', message: 'is incorrect' });
         else passwordHash = await ctx.passwords.hash(password);
       }
-      if (errors.length) throw new AppError(400, 'invalid_body', errors.map((e) => `${e.path.slice(1)} ${e.message}`).join('; '), errors);
+      if (errors.length) invalid(errors);
 
       const updated = await db.transaction().execute(async (trx) => {
         const u = await mergeUserProfile(trx, me.id, patch, passwordHash, ifVersion);

@@ -6,12 +6,15 @@ export type Role = (typeof ROLES)[number];
 
 export const InviteSchema = Type.Object(
   {
+    _id: Type.Optional(ObjectId),
     firstName: Type.Optional(Type.String({ maxLength: 200 })),
     lastName: Type.Optional(Type.String({ maxLength: 200 })),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
     level: Type.Optional(Type.String({ maxLength: 50 })),
+    createdAt: Type.Optional(DateTime),
+    expiresAt: Type.Optional(DateTime),
   },
-  { $id: 'Invite', additionalProperties: false },
+  { $id: 'Invite', additionalProperties: false, description: 'A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt' },
 );
 
 const Email = Type.String({ format: 'email', maxLength: 320 });

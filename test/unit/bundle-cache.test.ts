@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BundleCache } from '../src/public/bundle.ts';
+import { BundleCache } from '../../src/public/bundle.ts';
 
 test('the bundle cache keeps one version per project, evicts the least recently used past its byte bound', () => {
   const cache = new BundleCache(10);

@@ -1,0 +1,37 @@
+/** Import rules checked by `npm test` (npm run lint:deps): no cycles, and lower layers never import higher ones. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: split the shared part into a lower layer.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-is-the-bottom',
+      severity: 'error',
+      comment: 'src/lib/ (clock, ids, errors, passwords, crypto) imports nothing else from src/.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(?!lib/)' },
+    },
+    {
+      name: 'db-below-http-and-modules',
+      severity: 'error',
+      comment: 'src/db/ knows SQL and the error catalogue, not HTTP or resources.',
+      from: { path: '^src/db/' },
+      to: { path: '^src/(http|modules|public|presentation)/' },
+    },
+    {
+      name: 'src-not-from-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

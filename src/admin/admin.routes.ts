@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { WEB_OUT } from '../presentation/build.ts';
+import { adminManifest } from './build.ts';
+
+/** The console talks only to this origin and is never framed (its buttons change data). */
+const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * Screens that need endpoints some builds of the service may not have yet: each is offered only when all its
+ * paths are routed (any method: a known path answers the others with 405), so the console never shows a screen
+ * whose calls would fail. Each list holds paths that only that feature brings (PATCH /units comes with import). The shell names them in
+ * `<body data-features>`; the console reads that (no extra request, no console-only endpoint).
+ */
+export const FEATURE_PATHS: Record<string, string[]> = {
+  inventory: ['/projects/:id/inventory/import'],
+  mail: ['/projects/:id/invites', '/groups/:id/invites', '/invites/:token', '/invites/:token/accept', '/users/password-reset', '/users/password-reset/confirm'],
+  history: ['/units/:id/history'],
+  webhooks: ['/projects/:id/webhooks', '/projects/:id/webhooks/:hookId/deliveries', '/projects/:id/webhooks/:hookId/deliveries/:deliveryId/retry'],
+};
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+/** GET /admin and every /admin/... client route: one HTML shell; the console draws itself from the API. */
+export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app) => {
+  const manifest = await adminManifest();
+  const assets = new Map<string, { body: Buffer; type: string }>();
+  for (const file of [manifest.js, manifest.css]) {
+    assets.set(file, { body: readFileSync(join(WEB_OUT, file)), type: TYPES[file.slice(file.lastIndexOf('.'))]! });
+  }
+  let features: string | undefined;
+  /** Worked out on the first request, when every route of the app is registered. */
+  const featureList = () =>
+    (features ??= Object.entries(FEATURE_PATHS)
+      .filter(([, paths]) => paths.every((url) => app.hasRoute({ method: 'GET', url })))
+      .map(([name]) => name)
+      .join(' '));
+  const html = () => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Showsuite console</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/admin/assets/${manifest.css}">
+<script type="module" src="/admin/assets/${manifest.js}"></script>
+</head>
+<body data-features="${featureList()}">
+<div id="app"><p>Loading the console…</p></div>
+<noscript>The Showsuite console needs JavaScript.</noscript>
+</body>
+</html>
+`;
+  const shell = (reply: FastifyReply) =>
+    reply
+      .header('Content-Security-Policy', CONSOLE_CSP)
+      .header('X-Frame-Options', 'DENY')
+      .header('Cache-Control', 'no-cache')
+      .header('Referrer-Policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(html());
+
+  const page = { description: 'The console (HTML)', content: { 'text/html': { schema: Type.String() } } };
+  app.get(
+    '/admin',
+    {
+      schema: {
+        tags: ['console'],
+        summary: "The sales team's console",
+        description: 'An HTML application; every `/admin/...` path (including the mailed invitation and reset links) serves the same page, which signs in with the session cookies.',
+        security: [],
+        response: { 200: page },
+      },
+    },
+    async (_request, reply) => shell(reply),
+  );
+  app.get('/admin/*', { schema: { hide: true } }, async (_request, reply) => shell(reply));
+  app.get(
+    '/admin/assets/:file',
+    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } },
+    async (request, reply) => {
+      const asset = assets.get(request.params.file);
+      if (!asset) throw notFound('Asset');
+      return reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
+    },
+  );
+};
+

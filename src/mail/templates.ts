@@ -1,0 +1,230 @@
+import type { Mail } from './mailer.ts';
+
+/** The languages mail is written in (like the presentation page); anything else reads as English. */
+export type Lang = 'en' | 'fr' | 'es';
+export const langOf = (value: unknown): Lang => {
+  const code = typeof value === 'string' ? value.slice(0, 2).toLowerCase() : '';
+  return code === 'fr' || code === 'es' ? code : 'en';
+};
+
+const WORDS = {
+  en: {
+    newEnquiry: (p: string) => `New enquiry: ${p}`,
+    newHold: (p: string, u: string) => `Unit ${u} held: ${p}`,
+    leadIntro: (p: string) => `A visitor left an enquiry on ${p}.`,
+    holdIntro: (p: string, u: string) => `A visitor placed a hold on unit ${u} of ${p}.`,
+    fields: {
+      firstName: 'First name',
+      lastName: 'Last name',
+      email: 'E-mail',
+      phone: 'Phone',
+      unit: 'Unit',
+      message: 'Message',
+      source: 'Source',
+      questions: 'Questions',
+      customFields: 'Other answers',
+      createdAt: 'Received',
+    },
+    replyHint: 'Reply to this message to answer the visitor.',
+    thanks: (p: string) => `Thank you for your enquiry: ${p}`,
+    hello: (n: string) => `Hello ${n},`,
+    inviteSubject: (p: string) => `You are invited to ${p}`,
+    inviteBody: (who: string, p: string, level: string) => `${who} invited you to join ${p} on Showsuite as ${level}.`,
+    levels: { administrator: 'an administrator', editor: 'an editor' },
+    inviteAction: 'Accept the invitation',
+    inviteExpiry: 'This link works once, for 7 days.',
+    resetSubject: 'Reset your Showsuite password',
+    resetBody: 'Someone (we hope you) asked to reset the password of your Showsuite account. Choose a new one here:',
+    resetAction: 'Choose a new password',
+    resetExpiry: 'This link works once, for 1 hour. If you did not ask for it, ignore this message: your password stays as it is.',
+  },
+  fr: {
+    newEnquiry: (p: string) => `Nouvelle demande : ${p}`,
+    newHold: (p: string, u: string) => `Lot ${u} réservé : ${p}`,
+    leadIntro: (p: string) => `Un visiteur a laissé une demande sur ${p}.`,
+    holdIntro: (p: string, u: string) => `Un visiteur a mis une option sur le lot ${u} de ${p}.`,
+    fields: {
+      firstName: 'Prénom',
+      lastName: 'Nom',
+      email: 'Courriel',
+      phone: 'Téléphone',
+      unit: 'Lot',
+      message: 'Message',
+      source: 'Origine',
+      questions: 'Questions',
+      customFields: 'Autres réponses',
+      createdAt: 'Reçue le',
+    },
+    replyHint: 'Répondez à ce message pour écrire au visiteur.',
+    thanks: (p: string) => `Merci pour votre demande : ${p}`,
+    hello: (n: string) => `Bonjour ${n},`,
+    inviteSubject: (p: string) => `Invitation : ${p}`,
+    inviteBody: (who: string, p: string, level: string) => `${who} vous invite à rejoindre ${p} sur Showsuite en tant ${level}.`,
+    levels: { administrator: "qu'administrateur", editor: "qu'éditeur" },
+    inviteAction: "Accepter l'invitation",
+    inviteExpiry: 'Ce lien fonctionne une seule fois, pendant 7 jours.',
+    resetSubject: 'Réinitialiser votre mot de passe Showsuite',
+    resetBody: 'Quelqu’un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte Showsuite. Choisissez-en un nouveau ici :',
+    resetAction: 'Choisir un nouveau mot de passe',
+    resetExpiry: "Ce lien fonctionne une seule fois, pendant 1 heure. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe ne change pas.",
+  },
+  es: {
+    newEnquiry: (p: string) => `Nueva consulta: ${p}`,
+    newHold: (p: string, u: string) => `Unidad ${u} reservada: ${p}`,
+    leadIntro: (p: string) => `Un visitante dejó una consulta en ${p}.`,
+    holdIntro: (p: string, u: string) => `Un visitante reservó la unidad ${u} de ${p}.`,
+    fields: {
+      firstName: 'Nombre',
+      lastName: 'Apellido',
+      email: 'Correo',
+      phone: 'Teléfono',
+      unit: 'Unidad',
+      message: 'Mensaje',
+      source: 'Origen',
+      questions: 'Preguntas',
+      customFields: 'Otras respuestas',
+      createdAt: 'Recibida',
+    },
+    replyHint: 'Responda a este mensaje para escribir al visitante.',
+    thanks: (p: string) => `Gracias por su consulta: ${p}`,
+    hello: (n: string) => `Hola ${n}:`,
+    inviteSubject: (p: string) => `Invitación: ${p}`,
+    inviteBody: (who: string, p: string, level: string) => `${who} le invita a unirse a ${p} en Showsuite como ${level}.`,
+    levels: { administrator: 'administrador', editor: 'editor' },
+    inviteAction: 'Aceptar la invitación',
+    inviteExpiry: 'Este enlace funciona una sola vez, durante 7 días.',
+    resetSubject: 'Restablecer su contraseña de Showsuite',
+    resetBody: 'Alguien (esperamos que usted) pidió restablecer la contraseña de su cuenta de Showsuite. Elija una nueva aquí:',
+    resetAction: 'Elegir una nueva contraseña',
+    resetExpiry: 'Este enlace funciona una sola vez, durante 1 hora. Si no lo pidió, ignore este mensaje: su contraseña no cambia.',
+  },
+} as const;
+
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(lang: Lang, bodyHtml: string) {
+  const style = 'font-family:sans-serif;line-height:1.5;color:#1b1b1b';
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"></head><body style="${style}">${bodyHtml}</body></html>`;
+}
+const tableRow = (k: string, v: string) => `<tr><th align="left" valign="top">${escapeHtml(k)}</th><td>${escapeHtml(v).replace(/\n/g, '<br>')}</td></tr>`;
+/** A link, the address written out (for clients that do not follow links), and a closing line. */
+const linkBlock = (link: string, action: string, closing: string) =>
+  `<p><a href="${escapeHtml(link)}">${escapeHtml(action)}</a></p><p>${escapeHtml(link)}</p><p>${escapeHtml(closing)}</p>`;
+const paragraphs = (text: string) =>
+  text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+/** Text of a field: questions and custom fields as `question: answer` lines, other values as they are. */
+function show(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) {
+    return v
+      .map((e: Record<string, unknown>) =>
+        'question' in e ? `${show(e.question)}: ${show(e.answer ?? '')}` : 'key' in e ? `${show(e.key)}: ${show(e.value ?? '')}` : JSON.stringify(e),
+      )
+      .join('\n');
+  }
+  return JSON.stringify(v);
+}
+
+export interface LeadForMail {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  unit?: string | undefined;
+  message?: string | undefined;
+  source?: string | undefined;
+  questions?: unknown;
+  customFields?: unknown;
+  createdAt: string;
+}
+
+export interface ProjectForMail {
+  name: string;
+  settings: Record<string, unknown>;
+}
+
+const FIELD_ORDER = ['firstName', 'lastName', 'email', 'phone', 'unit', 'message', 'source', 'questions', 'customFields', 'createdAt'] as const;
+
+/** The sales team's notice of a lead or a hold: every field, the unit by name, Reply-To the visitor. */
+export function leadNotification(project: ProjectForMail, lead: LeadForMail, unitName: string | undefined, to: string[], now: number): Mail {
+  const lang = langOf(project.settings.projectLang);
+  const w = WORDS[lang];
+  const hold = lead.source === 'hold';
+  const customSubject =
+    typeof project.settings.formsSubject === 'string' && project.settings.formsSubject.trim() ? project.settings.formsSubject.trim() : undefined;
+  const subject = customSubject ?? (hold && unitName ? w.newHold(project.name, unitName) : w.newEnquiry(project.name));
+  const rows: [string, string][] = [];
+  for (const key of FIELD_ORDER) {
+    const value = key === 'unit' ? (lead.unit ? (unitName ? `${unitName} (${lead.unit})` : lead.unit) : undefined) : lead[key];
+    if (value === undefined || value === null || value === '') continue;
+    rows.push([w.fields[key], show(value)]);
+  }
+  const intro = hold && unitName ? w.holdIntro(project.name, unitName) : w.leadIntro(project.name);
+  const fromName =
+    typeof project.settings.formsFromName === 'string' && project.settings.formsFromName.trim() ? project.settings.formsFromName.trim() : undefined;
+  return {
+    to,
+    fromName,
+    replyTo: lead.email,
+    subject,
+    text: `${intro}\n\n${rows.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n${w.replyHint}\n`,
+    html: page(
+      lang,
+      `<p>${escapeHtml(intro)}</p><table cellpadding="4">${rows.map(([k, v]) => tableRow(k, v)).join('')}</table><p>${escapeHtml(w.replyHint)}</p>`,
+    ),
+    date: now,
+  };
+}
+
+/** The visitor's confirmation, in the project's language, with the project's formsMessage. */
+export function visitorConfirmation(project: ProjectForMail, lead: LeadForMail, now: number): Mail {
+  const lang = langOf(project.settings.projectLang);
+  const w = WORDS[lang];
+  const message = String(project.settings.formsMessage);
+  const fromName =
+    typeof project.settings.formsFromName === 'string' && project.settings.formsFromName.trim() ? project.settings.formsFromName.trim() : undefined;
+  const replyTo = typeof project.settings.formsSendTo === 'string' ? project.settings.formsSendTo.split(',')[0]?.trim() : undefined;
+  return {
+    to: [lead.email],
+    fromName,
+    replyTo: replyTo || undefined,
+    subject: w.thanks(project.name),
+    text: `${w.hello(lead.firstName)}\n\n${message}\n`,
+    html: page(lang, `<p>${escapeHtml(w.hello(lead.firstName))}</p>${paragraphs(message)}`),
+    date: now,
+  };
+}
+
+export function inviteMail(input: {
+  to: string;
+  lang: Lang;
+  inviter: string;
+  targetName: string;
+  level: 'administrator' | 'editor';
+  link: string;
+  now: number;
+}): Mail {
+  const w = WORDS[input.lang];
+  const body = w.inviteBody(input.inviter, input.targetName, w.levels[input.level]);
+  return {
+    to: [input.to],
+    subject: w.inviteSubject(input.targetName),
+    text: `${body}\n\n${w.inviteAction}: ${input.link}\n\n${w.inviteExpiry}\n`,
+    html: page(input.lang, `<p>${escapeHtml(body)}</p>${linkBlock(input.link, w.inviteAction, w.inviteExpiry)}`),
+    date: input.now,
+  };
+}
+
+export function resetMail(input: { to: string; lang: Lang; link: string; now: number }): Mail {
+  const w = WORDS[input.lang];
+  return {
+    to: [input.to],
+    subject: w.resetSubject,
+    text: `${w.resetBody}\n\n${input.link}\n\n${w.resetExpiry}\n`,
+    html: page(input.lang, `<p>${escapeHtml(w.resetBody)}</p>${linkBlock(input.link, w.resetAction, w.resetExpiry)}`),
+    date: input.now,
+  };
+}

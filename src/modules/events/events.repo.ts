@@ -1,0 +1,149 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+
+type Q = Kysely<Database>;
+
+export const EVENT_TYPES = [
+  'project.updated',
+  'floor.created',
+  'floor.updated',
+  'floor.deleted',
+  'unit.created',
+  'unit.updated',
+  'unit.deleted',
+  'unit.held',
+  'unit.hold_expired',
+  'lead.created',
+  'inventory.imported',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Who made a change: a signed-in user, an anonymous visitor, a feed/import, or the service itself (hold expiry). */
+export interface Actor {
+  kind: 'user' | 'public' | 'sync' | 'system';
+  id?: string;
+}
+export const actorOf = (principal: { id: string }): Actor => ({ kind: 'user', id: principal.id });
+export const SYSTEM: Actor = { kind: 'system' };
+export const PUBLIC: Actor = { kind: 'public' };
+
+/** field → [before, after]; null stands for "absent". */
+export type Changes = Record<string, [unknown, unknown]>;
+
+/** Stands in for a secret's value in `changes`: the field is named, its value never appears. */
+export const SECRET_MARK = '***';
+
+/** The channel every node LISTENs on; the payload is `<projectId>:<seq>`. */
+export const EVENTS_CHANNEL = 'showsuite_events';
+
+export interface NewEvent {
+  projectId: string;
+  type: EventType;
+  actor: Actor;
+  subjectId: string;
+  changes?: Changes | undefined;
+  now: number;
+}
+
+export interface EventRow {
+  id: string;
+  project_id: string;
+  seq: string | number;
+  type: string;
+  actor_kind: string;
+  actor_id: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/**
+ * Appends one event inside the caller's transaction, in one statement: takes the project's next `seq` from its
+ * counter row (locking it until commit, so one project's writers take turns and numbers follow commit order),
+ * writes the event and queues a NOTIFY, which PostgreSQL delivers to every listening node only on commit.
+ * Call it last in the transaction, after the rows it describes are written.
+ */
+export async function appendEvent(trx: Q, e: NewEvent, opts: { webhooks: boolean } = { webhooks: false }): Promise<{ seq: number; heads: string[] }> {
+  const data = JSON.stringify({ _id: e.subjectId, ...(e.changes && Object.keys(e.changes).length ? { changes: e.changes } : {}) });
+  // With webhooks: one delivery per subscribed webhook (its id derived from webhook and event), the webhooks'
+  // rows locked so handing a webhook's turn to its next delivery cannot race this insert. `heads` are the new
+  // deliveries with no earlier pending one: they get their outbox job now; the others wait their turn.
+  const deliveries = opts.webhooks
+    ? sql`, h as (
+        select w.id from webhooks w
+        where w.project_id = ${e.projectId} and (${e.type} = any(w.events) or '*' = any(w.events))
+        for update
+      ), d as (
+        insert into webhook_deliveries as wd (id, webhook_id, event_id, seq, created_at)
+        select substr(md5(h.id || e.id), 1, 24), h.id, e.id, e.seq, ${new Date(e.now)} from h, e
+        returning wd.id, exists (select 1 from webhook_deliveries x where x.webhook_id = wd.webhook_id and x.status = 'pending') as waiting
+      )`
+    : sql``;
+  const heads = opts.webhooks ? sql`coalesce((select array_agg(d.id) from d where not d.waiting), '{}')` : sql`'{}'::text[]`;
+  const r = await sql<{ seq: string; heads: string[] }>`
+    with c as (
+      insert into project_event_counters as pc (project_id, last_seq) values (${e.projectId}, 1)
+      on conflict (project_id) do update set last_seq = pc.last_seq + 1
+      returning last_seq
+    ), e as (
+      insert into events (id, project_id, seq, type, subject_id, actor_kind, actor_id, data, created_at)
+      select ${newObjectId(e.now)}, ${e.projectId}, c.last_seq, ${e.type}, ${e.subjectId}, ${e.actor.kind}, ${e.actor.id ?? null}, ${data}::jsonb, ${new Date(e.now)}
+      from c
+      returning id, seq
+    )${deliveries}
+    select e.seq, ${heads} as heads, pg_notify(${EVENTS_CHANNEL}, ${e.projectId} || ':' || e.seq) from e`.execute(trx);
+  const row = r.rows[0];
+  if (!row) throw new Error('appendEvent: no row');
+  return { seq: Number(row.seq), heads: row.heads };
+}
+
+/** `changes` of a created record: every field from absent to its value. */
+export function createdChanges(record: Record<string, unknown>, skip: readonly string[] = ['_id', 'createdAt', 'updatedAt']): Changes {
+  const out: Changes = {};
+  for (const [k, v] of Object.entries(record)) if (v !== undefined && !skip.includes(k)) out[k] = [null, v];
+  return out;
+}
+
+/** `changes` of an update: each changed field's value before and after. */
+export function updatedChanges(before: Record<string, unknown>, changed: Record<string, unknown>): Changes {
+  const out: Changes = {};
+  for (const [k, v] of Object.entries(changed)) if (v !== undefined) out[k] = [before[k] ?? null, v];
+  return out;
+}
+
+const COLUMNS = ['id', 'project_id', 'seq', 'type', 'actor_kind', 'actor_id', 'data', 'created_at'] as const;
+
+/** The event as the API shows it (CONTRACT §10). */
+export function toEvent(row: EventRow) {
+  return {
+    id: row.id,
+    seq: Number(row.seq),
+    type: row.type,
+    projectId: row.project_id,
+    createdAt: row.created_at.toISOString(),
+    actor: { kind: row.actor_kind, ...(row.actor_id ? { id: row.actor_id } : {}) },
+    data: row.data,
+  };
+}
+export type ApiEvent = ReturnType<typeof toEvent>;
+
+/** A project's events after `after`, oldest first; lead events only when asked for. */
+export function listEvents(db: Q, projectId: string, opts: { after: number; limit: number; withLeads: boolean; types?: readonly string[] }) {
+  let q = db.selectFrom('events').select(COLUMNS).where('project_id', '=', projectId).where('seq', '>', String(opts.after));
+  if (!opts.withLeads) q = q.where('type', '<>', 'lead.created');
+  if (opts.types) q = q.where('type', 'in', opts.types as string[]);
+  return q.orderBy('seq').limit(opts.limit).execute() as Promise<EventRow[]>;
+}
+
+/** One record's events, newest first. */
+export function listSubjectEvents(db: Q, subjectId: string, opts: { before?: number | undefined; limit: number }) {
+  let q = db.selectFrom('events').select(COLUMNS).where('subject_id', '=', subjectId);
+  if (opts.before !== undefined) q = q.where('seq', '<', String(opts.before));
+  return q.orderBy('seq', 'desc').limit(opts.limit).execute() as Promise<EventRow[]>;
+}
+
+/** The project's last seq (0 before its first event). */
+export async function lastSeq(db: Q, projectId: string): Promise<number> {
+  const row = await db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
+  return row ? Number(row.last_seq) : 0;
+}

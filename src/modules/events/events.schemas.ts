@@ -1,0 +1,94 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { EVENT_TYPES, type EventType } from './events.repo.ts';
+
+export const ActorSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('user'), Type.Literal('public'), Type.Literal('sync'), Type.Literal('system')], {
+      description: 'user: a signed-in account (id); public: an anonymous visitor; sync: a feed or import; system: the service itself (hold expiry)',
+    }),
+    id: Type.Optional(Type.String({ description: 'The user id, for kind user' })),
+  },
+  { $id: 'EventActor', additionalProperties: false },
+);
+
+export const ChangesSchema = Type.Record(Type.String(), Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2 }), {
+  $id: 'EventChanges',
+  description: 'field → [before, after]; null for absent. A secret is named with "***" for a value: [null, "***"] set, ["***", "***"] replaced, ["***", null] cleared.',
+});
+
+const DESCRIPTIONS: Record<EventType, string> = {
+  'project.updated': 'Project fields changed (secrets by name only)',
+  'floor.created': 'A floor was created: changes hold every field from null',
+  'floor.updated': 'A floor changed',
+  'floor.deleted': 'A floor and its units were deleted',
+  'unit.created': 'A unit was created: changes hold every field from null',
+  'unit.updated': 'A unit changed',
+  'unit.deleted': 'A unit was deleted',
+  'unit.held': 'A visitor put an available unit on hold (actor public)',
+  'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
+  'lead.created': 'A lead arrived (owner and administrators only): changes hold its fields from null',
+  'inventory.imported': 'An inventory import or feed changed the project (actor user or sync)',
+};
+
+/** `UnitUpdatedEvent` for unit.updated. */
+export const eventSchemaName = (type: string) =>
+  type
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('') + 'Event';
+
+const deletes = (type: string) => type.endsWith('.deleted');
+
+/** One schema per event type (CONTRACT §10). */
+export const EVENT_SCHEMAS: TSchema[] = EVENT_TYPES.map((type) =>
+  Type.Object(
+    {
+      id: ObjectId,
+      seq: Type.Integer({ minimum: 1, description: "Position in the project's log: 1, 2, 3, … in commit order, no gaps" }),
+      type: Type.Literal(type),
+      projectId: ObjectId,
+      createdAt: DateTime,
+      actor: Type.Ref('EventActor'),
+      data: Type.Object(
+        { _id: { ...ObjectId, description: 'The record the event is about' }, ...(deletes(type) ? {} : { changes: Type.Optional(Type.Ref('EventChanges')) }) },
+        { additionalProperties: false },
+      ),
+    },
+    { $id: eventSchemaName(type), description: DESCRIPTIONS[type], additionalProperties: false },
+  ),
+);
+
+export const EventSchema = Type.Union(
+  EVENT_TYPES.map((t) => Type.Ref(eventSchemaName(t))),
+  { $id: 'Event', description: 'One entry of a project change log; `type` tells which' },
+);
+
+export const EventListQuery = Type.Object(
+  {
+    after: Type.Integer({ minimum: 0, default: 0, description: 'Events after this seq (0: from the start)' }),
+    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  },
+  { additionalProperties: false },
+);
+
+export const HistoryQuery = Type.Object(
+  {
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'Changes before this seq (the next page)' })),
+    limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  },
+  { additionalProperties: false },
+);
+
+export const HistoryEntry = Type.Object(
+  {
+    seq: Type.Integer({ minimum: 1 }),
+    type: Type.String({ description: 'The event type (unit.created, unit.updated, unit.held, unit.hold_expired)' }),
+    at: DateTime,
+    actor: Type.Ref('EventActor'),
+    changes: Type.Optional(Type.Ref('EventChanges')),
+  },
+  { additionalProperties: false },
+);
+
+export const ALL_EVENT_SCHEMAS: TSchema[] = [ActorSchema, ChangesSchema, ...EVENT_SCHEMAS, EventSchema];

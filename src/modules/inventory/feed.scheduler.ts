@@ -1,0 +1,83 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Ctx } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import { findProject } from '../projects/projects.repo.ts';
+import { claimFeedPull, feedProjectIds } from './inventory.repo.ts';
+import type { InventoryService } from './inventory.service.ts';
+
+export interface TickResult {
+  /** Projects this node pulled in this tick. */
+  pulled: { project: string; status: 'applied' | 'rejected' | 'failed'; reason?: string }[];
+}
+
+/**
+ * Pulls every project's feed every INVENTORY_SYNC_MINUTES. Every node ticks (each minute, or each interval if
+ * shorter); a pull happens only on the node that claims it, and a claim succeeds once per project per interval
+ * across all nodes (a conditional upsert of the project's last-run row, see claimFeedPull).
+ */
+export class FeedScheduler {
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly service: InventoryService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get intervalMs() {
+    return this.ctx.config.inventory.syncMinutes * 60_000;
+  }
+
+  async tick(): Promise<TickResult> {
+    const result: TickResult = { pulled: [] };
+    if (this.intervalMs <= 0) return result;
+    const db = this.ctx.db.kysely;
+    for (const id of await feedProjectIds(db)) {
+      if (!(await claimFeedPull(db, id, new Date(this.ctx.clock.now()), this.intervalMs))) continue;
+      const project = await findProject(db, id);
+      if (!project) continue;
+      try {
+        const outcome = await this.service.pull(project, { dryRun: false, skipErrors: false, ifMatch: undefined, userId: null });
+        result.pulled.push({ project: id, status: outcome.status === 200 ? 'applied' : 'rejected' });
+        if (outcome.status === 200) this.log.info({ project: id, summary: outcome.answer.summary }, 'inventory feed pulled');
+        else this.log.warn({ project: id, errors: outcome.answer.errors.length }, 'inventory feed has row errors; nothing applied');
+      } catch (err) {
+        // Only our own words are logged (what failed and where), never a credential or a server's reply.
+        const reason = err instanceof AppError ? ((err.extra as { reason?: string } | undefined)?.reason ?? err.code) : 'error';
+        result.pulled.push({ project: id, status: 'failed', reason });
+        if (err instanceof AppError) this.log.warn({ project: id, reason, detail: err.detail }, 'inventory feed pull failed');
+        else this.log.error({ project: id, err }, 'inventory feed pull failed');
+      }
+    }
+    return result;
+  }
+
+  start() {
+    if (this.intervalMs <= 0) return;
+    const every = Math.min(this.intervalMs, 60_000);
+    this.#timer = setInterval(() => {
+      if (this.#running) return;
+      this.#running = true;
+      this.tick()
+        .catch((err: unknown) => {
+          this.log.warn({ err }, 'inventory feed schedule tick failed');
+        })
+        .finally(() => {
+          this.#running = false;
+        });
+    }, every);
+    this.#timer.unref();
+  }
+
+  stop() {
+    clearInterval(this.#timer);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The inventory feed schedule of this node (tests tick it by hand). */
+    feedScheduler: FeedScheduler;
+  }
+}

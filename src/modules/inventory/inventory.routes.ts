@@ -1,0 +1,172 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Ctx } from '../../context.ts';
+import { principalOf } from '../../http/auth.ts';
+import { AppError } from '../../http/errors.ts';
+import { IdParams, problems } from '../../http/schemas.ts';
+import { useJsonStringify } from '../../http/serializer.ts';
+import { findProject, findProjectMembership } from '../projects/projects.repo.ts';
+import { authorize } from '../shared/access.ts';
+import { objectQuery } from '../shared/query.ts';
+import { parseCsv } from './csv.ts';
+import { listSyncs } from './inventory.repo.ts';
+import { ImportAnswerSchema, ImportJsonBody, ImportQuery, ImportRejectedSchema, SyncListQuery, SyncSchema } from './inventory.schemas.ts';
+import { InventoryService, jsonTable, type ImportOutcome } from './inventory.service.ts';
+
+const CSV_TYPES = ['text/csv', 'application/csv', 'text/tab-separated-values', 'text/plain'];
+const CsvBody = Type.String({ description: 'The file: comma, semicolon or tab separated, UTF-8 with or without BOM, first line the headers' });
+
+const answered = (description: string) => ({
+  description,
+  headers: { ETag: { type: 'string', description: 'The state of the inventory this answer was computed on (send as If-Match to apply)' } },
+  content: { 'application/json': { schema: Type.Ref('InventoryImport') } },
+});
+const rejected = {
+  description: 'Row errors (nothing applied), or a bad file; with row errors the import answer stands beside the problem details',
+  content: { 'application/problem+json': { schema: ImportRejectedSchema } },
+};
+
+export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: InventoryService }> = async (app, { ctx, service }) => {
+  useJsonStringify(app);
+  const db = ctx.db.kysely;
+  const bodyLimit = ctx.config.inventory.maxFileBytes;
+  app.addContentTypeParser(CSV_TYPES, { parseAs: 'string', bodyLimit }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  function send(reply: import('fastify').FastifyReply, outcome: ImportOutcome) {
+    reply.header('ETag', outcome.etag);
+    if (outcome.status === 400) {
+      const { answer } = outcome;
+      throw new AppError(
+        400,
+        'invalid_body',
+        `${answer.errors.length} row error${answer.errors.length === 1 ? '' : 's'}; nothing was applied (skipErrors=true applies the other rows)`,
+        undefined,
+        { ETag: outcome.etag },
+        { ...answer, errors: answer.errors.map((e) => ({ ...e, path: `/${e.row}/${e.column ?? ''}` })) },
+      );
+    }
+    return outcome.answer;
+  }
+
+  app.post(
+    '/projects/:id/inventory/import',
+    {
+      bodyLimit,
+      schema: {
+        tags: ['inventory'],
+        summary: "Import the project's units from a CSV file or JSON rows (owner and administrators)",
+        description:
+          'The body is the file (`text/csv`: comma, semicolon or tab separated, UTF-8 with or without BOM) or `application/json` ' +
+          '`{ "rows": [ { header: value } ] }`. ' +
+          "Headers are Unit field names or names the project's `ftpMapping` maps to them; " +
+          'a row names its unit by `_id`, else by `name` (with `floor` when names repeat). ' +
+          '`dryRun=true` answers what would change and changes nothing; its `ETag` sent back as `If-Match` applies exactly that ' +
+          '(412 if any floor or unit changed since). ' +
+          'Row errors apply nothing (400 with the same answer) unless `skipErrors=true`. A unit held right now keeps its ' +
+          'availability (listed in `kept`). See docs/inventory.md.',
+        params: IdParams,
+        querystring: ImportQuery,
+        headers: Type.Object({
+          'if-match': Type.Optional(Type.String({ description: 'The ETag of a dry run: apply only if the inventory is still in that state' })),
+        }),
+        // One schema per media type: Fastify validates each body against its own, and OpenAPI lists both.
+        body: Type.Unsafe<Static<typeof ImportJsonBody> | string>({
+          content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody } },
+        }),
+        response: {
+          200: answered('The import answer (dry run: what would change; else: what changed)'),
+          400: rejected,
+          ...problems(401, 403, 404, 412, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const project = await findProject(db, request.params.id);
+      authorize(principal, project, 'manage');
+      const body = request.body;
+      const table = typeof body === 'string' ? parseCsv(body) : jsonTable(body.rows);
+      const outcome = await service.import({
+        projectId: project!.id,
+        settings: project!.data,
+        table,
+        source: 'upload',
+        dryRun: request.query.dryRun ?? false,
+        skipErrors: request.query.skipErrors ?? false,
+        ifMatch: request.headers['if-match'],
+        userId: principal.id,
+      });
+      return send(reply, outcome);
+    },
+  );
+
+  app.post(
+    '/projects/:id/inventory/sync',
+    {
+      schema: {
+        tags: ['inventory'],
+        summary: "Pull the project's feed file over FTP, FTPS or SFTP now and import it (owner and administrators)",
+        description:
+          'Fetches `ftpPath`/`ftpFileName` from `ftpUrl` (`ftpPort`; credentials from the sealed `ftpUsername`/`ftpPassword`) and ' +
+          'imports it as an upload would, ' +
+          'reading only rows whose unit name matches `ftpWhitelist` (when set) and not `ftpBlacklist`. An unreachable server, a ' +
+          'refused login or a missing file → ' +
+          '502 `upstream_failed` naming which (`reason`), a failed sync record, and no change. `dryRun=true` changes nothing and records nothing.',
+        params: IdParams,
+        querystring: ImportQuery,
+        headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
+        response: { 200: answered('The import answer of the pulled file'), 400: rejected, ...problems(401, 403, 404, 412, 502) },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const project = await findProject(db, request.params.id);
+      authorize(principal, project, 'manage');
+      const outcome = await service.pull(project!, {
+        dryRun: request.query.dryRun ?? false,
+        skipErrors: request.query.skipErrors ?? false,
+        ifMatch: request.headers['if-match'],
+        userId: principal.id,
+      });
+      return send(reply, outcome);
+    },
+  );
+
+  app.get(
+    '/projects/:id/inventory/syncs',
+    {
+      preValidation: objectQuery(['options']),
+      schema: {
+        tags: ['inventory'],
+        summary: "The project's applied imports and failed feed pulls, newest first",
+        description: '`options.skip` ≥ 0 (0), `options.limit` 1–500 (100); `X-Total-Count` holds the count before paging.',
+        params: IdParams,
+        querystring: SyncListQuery,
+        response: { 200: { ...Type.Array(Type.Ref('InventorySync')), headers: { 'X-Total-Count': { type: 'integer' } } }, ...problems(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
+      const { options = {} } = request.query;
+      const skip = options.skip ?? 0;
+      const rows = await listSyncs(db, request.params.id, { skip, limit: options.limit ?? 100 });
+      // Past the last page the window count has no row to ride on: count on its own so the header stays true.
+      const total = rows[0]?.total ?? (skip ? ((await listSyncs(db, request.params.id, { skip: 0, limit: 1 }))[0]?.total ?? 0) : 0);
+      reply.header('X-Total-Count', String(total));
+      return rows.map((r) => ({
+        _id: r.id,
+        source: r.source,
+        status: r.status,
+        startedAt: r.started_at.toISOString(),
+        finishedAt: r.finished_at.toISOString(),
+        summary: r.summary,
+        errors: r.errors,
+        user: r.user_id,
+      }));
+    },
+  );
+};
+
+export { ImportAnswerSchema, SyncSchema };

@@ -1,0 +1,104 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, ObjectId } from '../../http/schemas.ts';
+
+const Any = Type.Unknown();
+const RowError = Type.Object(
+  {
+    row: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: '1 = the first data row; null for a failure of the whole file' }),
+    column: Type.Union([Type.String(), Type.Null()], { description: 'The column header as written in the file' }),
+    message: Type.String(),
+    path: Type.Optional(Type.String({ description: 'In a 400 answer: `/<row>/<column>`, as problem details name fields' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportAnswerSchema = Type.Object(
+  {
+    dryRun: Type.Boolean(),
+    summary: Type.Object({
+      created: Type.Integer(),
+      updated: Type.Integer(),
+      unchanged: Type.Integer(),
+      kept: Type.Integer({ description: 'Rows whose availability was not applied because the unit is held right now' }),
+      errors: Type.Integer(),
+      skipped: Type.Integer({ description: 'Rows left out by ftpWhitelist / ftpBlacklist (feed pulls only)' }),
+    }),
+    changes: Type.Array(
+      Type.Object({
+        row: Type.Integer(),
+        action: Type.Union([Type.Literal('create'), Type.Literal('update'), Type.Literal('unchanged')]),
+        unit: Type.Union([ObjectId, Type.Null()], { description: 'The unit changed; null for one the import creates' }),
+        name: Type.String(),
+        floor: Type.Union([Type.String(), Type.Null()], { description: "The unit's floor by name (after the import)" }),
+        fields: Type.Record(Type.String(), Type.Array(Any, { minItems: 2, maxItems: 2 }), { description: '`{ field: [before, after] }`; floors by name' }),
+      }),
+    ),
+    errors: Type.Array(RowError),
+    unknownColumns: Type.Array(Type.String()),
+    kept: Type.Array(Type.Object({ row: Type.Integer(), unit: ObjectId, name: Type.String() })),
+    sync: Type.Optional(Type.String({ description: 'The sync record of an applied import' })),
+  },
+  { $id: 'InventoryImport', description: 'What an import changes (dry run) or changed' },
+);
+
+/** A 400 carries the problem details and, beside them, the same answer as a 200 (nothing was applied). */
+export const ImportRejectedSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    dryRun: Type.Boolean(),
+    summary: Type.Object({}, { additionalProperties: true }),
+    changes: Type.Array(Type.Object({}, { additionalProperties: true })),
+    errors: Type.Array(RowError),
+    unknownColumns: Type.Array(Type.String()),
+    kept: Type.Array(Type.Object({}, { additionalProperties: true })),
+  },
+  { description: 'Row errors: nothing applied. The import answer beside the problem details; `errors` also carry a `path`.' },
+);
+
+export const SyncSchema = Type.Object(
+  {
+    _id: ObjectId,
+    source: Type.Union([Type.Literal('upload'), Type.Literal('ftp')]),
+    status: Type.Union([Type.Literal('applied'), Type.Literal('failed')]),
+    startedAt: DateTime,
+    finishedAt: DateTime,
+    summary: Type.Object({}, { additionalProperties: true }),
+    errors: Type.Array(RowError),
+    user: Type.Union([ObjectId, Type.Null()], { description: 'Who uploaded or asked for the pull; null for a scheduled pull' }),
+  },
+  { $id: 'InventorySync' },
+);
+
+export const ImportQuery = Type.Object(
+  {
+    dryRun: Type.Optional(Type.Boolean({ default: false, description: 'true: answer what would change, change nothing' })),
+    skipErrors: Type.Optional(Type.Boolean({ default: false, description: 'true: apply the good rows of a file with row errors' })),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportJsonBody = Type.Object(
+  {
+    rows: Type.Array(Type.Record(Type.String({ maxLength: 200 }), Type.Unknown()), {
+      maxItems: 100_000,
+      description: 'One object per row, `{ header: value }`, headers as in a CSV file',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const SyncListQuery = Type.Object(
+  {
+    options: Type.Optional(
+      Type.Object(
+        { skip: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

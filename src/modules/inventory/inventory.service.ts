@@ -1,0 +1,271 @@
+import type { Ctx } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { bumpFloors } from '../floors/floors.repo.ts';
+import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
+import type { ProjectRow } from '../projects/projects.repo.ts';
+import { parseCsv, type ParsedTable } from './csv.ts';
+import { FeedError, feedTarget, fetchFeedFile } from './feed.ts';
+import { planImport, summarise, type ImportPlan, type ImportSettings, type InventoryState, type RowError } from './import.plan.ts';
+import {
+  insertFloors,
+  insertSync,
+  insertUnits,
+  inventoryEtag,
+  loadInventory,
+  lockProject,
+  setLastSync,
+  updateUnits,
+  type UnitInsert,
+  type UnitSet,
+} from './inventory.repo.ts';
+
+export interface ImportRequest {
+  projectId: string;
+  /** The project's `data`: ftpMapping, yiStatusMapping, ftpWhitelist, ftpBlacklist. */
+  settings: Record<string, unknown>;
+  table: Pick<ParsedTable, 'headers' | 'rows'>;
+  source: 'upload' | 'ftp';
+  dryRun: boolean;
+  skipErrors: boolean;
+  ifMatch: string | undefined;
+  userId: string | null;
+}
+
+export interface ImportAnswer {
+  dryRun: boolean;
+  summary: ReturnType<typeof summarise>;
+  changes: ImportPlan['changes'];
+  errors: RowError[];
+  unknownColumns: string[];
+  kept: ImportPlan['kept'];
+  sync?: string;
+}
+
+export interface ImportOutcome {
+  /** 200 answered or applied; 400 row errors and nothing applied. */
+  status: 200 | 400;
+  etag: string;
+  answer: ImportAnswer;
+}
+
+const matchesEtag = (header: string, etag: string) =>
+  header.trim() === '*' ||
+  header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .includes(etag);
+
+/** Imports (uploads and feed pulls) of one project's inventory: plan, then apply in one transaction. */
+export class InventoryService {
+  constructor(private readonly ctx: Ctx) {}
+
+  async import(req: ImportRequest): Promise<ImportOutcome> {
+    const startedAt = new Date(this.ctx.clock.now());
+    const settings: ImportSettings = {
+      ftpMapping: req.settings.ftpMapping as ImportSettings['ftpMapping'],
+      yiStatusMapping: req.settings.yiStatusMapping as ImportSettings['yiStatusMapping'],
+      ...(req.source === 'ftp'
+        ? { whitelist: req.settings.ftpWhitelist as string | undefined, blacklist: req.settings.ftpBlacklist as string | undefined }
+        : {}),
+    };
+    const db = this.ctx.db.kysely;
+
+    if (req.dryRun) {
+      const state = await db.transaction().execute((trx) => loadInventory(trx, req.projectId, false));
+      const plan = planImport(req.table, state, settings, startedAt.getTime());
+      return { status: 200, etag: inventoryEtag(state), answer: answerOf(plan, true) };
+    }
+
+    const outcome = await db.transaction().execute(async (trx): Promise<ImportOutcome> => {
+      if (!(await lockProject(trx, req.projectId))) throw new AppError(404, 'not_found', 'Project not found');
+      const state = await loadInventory(trx, req.projectId, true);
+      const etag = inventoryEtag(state);
+      if (req.ifMatch !== undefined && !matchesEtag(req.ifMatch, etag)) {
+        throw new AppError(412, 'precondition_failed', `The inventory changed since ${req.ifMatch} (now ${etag}); preview the import again`);
+      }
+      const now = this.ctx.clock.now();
+      const plan = planImport(req.table, state, settings, now);
+      if (plan.errors.length && !req.skipErrors) return { status: 400, etag, answer: answerOf(plan, false) };
+      await this.#apply(trx, req.projectId, state, plan, now);
+      const finishedAt = new Date(this.ctx.clock.now());
+      const sync = newObjectId(now);
+      const answer = { ...answerOf(plan, false), sync };
+      await insertSync(trx, {
+        id: sync,
+        projectId: req.projectId,
+        source: req.source,
+        status: 'applied',
+        startedAt,
+        finishedAt,
+        summary: answer.summary,
+        errors: plan.errors,
+        userId: req.userId,
+      });
+      await setLastSync(trx, req.projectId, finishedAt.toISOString());
+      return { status: 200, etag, answer };
+    });
+    // A feed whose file has row errors is a failed pull: kept, so the team sees why nothing changed.
+    if (outcome.status === 400 && req.source === 'ftp') {
+      await this.recordFailure(req.projectId, 'ftp', startedAt, outcome.answer.summary, outcome.answer.errors, req.userId);
+    }
+    return outcome;
+  }
+
+  /**
+   * Pulls the project's feed file and imports it (`source: "ftp"`). A pull that cannot fetch the file records a
+   * failed sync (unless a dry run) and throws 502 `upstream_failed` naming what failed; nothing changes.
+   */
+  async pull(project: ProjectRow, opts: { dryRun: boolean; skipErrors: boolean; ifMatch: string | undefined; userId: string | null }): Promise<ImportOutcome> {
+    const startedAt = new Date(this.ctx.clock.now());
+    let file: Buffer;
+    let where = '';
+    try {
+      const target = feedTarget(project.data);
+      where = target.display;
+      const open = (name: string) => (project.secrets[name] ? this.ctx.secrets.open(project.secrets[name]) : undefined);
+      file = await fetchFeedFile(
+        target,
+        { username: open('ftpUsername'), password: open('ftpPassword') },
+        {
+          timeoutMs: this.ctx.config.inventory.ftpTimeoutSec * 1000,
+          maxBytes: this.ctx.config.inventory.maxFileBytes,
+          ca: this.ctx.config.inventory.ftpCa,
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof FeedError)) throw err;
+      const sync = opts.dryRun
+        ? undefined
+        : await this.recordFailure(project.id, 'ftp', startedAt, { reason: err.reason }, [{ row: null, column: null, message: err.message }], opts.userId);
+      if (err.reason === 'misconfigured') {
+        throw new AppError(400, 'invalid_body', err.message, [{ path: '/ftpUrl', message: err.message }], undefined, {
+          reason: err.reason,
+          ...(sync ? { sync } : {}),
+        });
+      }
+      throw new AppError(502, 'upstream_failed', err.message, undefined, undefined, {
+        reason: err.reason,
+        ...(where ? { server: where } : {}),
+        ...(sync ? { sync } : {}),
+      });
+    }
+    let table: Pick<ParsedTable, 'headers' | 'rows'>;
+    try {
+      table = typeof project.data.ftpFileName === 'string' && /\.json$/i.test(project.data.ftpFileName) ? jsonFile(file) : parseCsv(file);
+    } catch (err) {
+      if (!opts.dryRun && err instanceof AppError)
+        await this.recordFailure(project.id, 'ftp', startedAt, { reason: 'unreadable' }, [{ row: null, column: null, message: err.detail }], opts.userId);
+      throw err;
+    }
+    return this.import({
+      projectId: project.id,
+      settings: project.data,
+      table,
+      source: 'ftp',
+      dryRun: opts.dryRun,
+      skipErrors: opts.skipErrors,
+      ifMatch: opts.ifMatch,
+      userId: opts.userId,
+    });
+  }
+
+  async recordFailure(
+    projectId: string,
+    source: 'upload' | 'ftp',
+    startedAt: Date,
+    summary: Record<string, unknown>,
+    errors: unknown[],
+    userId: string | null,
+  ) {
+    const id = newObjectId(this.ctx.clock.now());
+    await insertSync(this.ctx.db.kysely, {
+      id,
+      projectId,
+      source,
+      status: 'failed',
+      startedAt,
+      finishedAt: new Date(this.ctx.clock.now()),
+      summary,
+      errors,
+      userId,
+    });
+    return id;
+  }
+
+  /** Writes the plan: new floors, new units, changed units, and the floors whose `units` list changed. */
+  async #apply(trx: Parameters<typeof loadInventory>[0], projectId: string, state: InventoryState, plan: ImportPlan, now: number) {
+    let floorPosition = Math.max(-1, ...state.floors.map((f) => f.position));
+    const newFloorIds = new Map<string, string>();
+    const floorsToCreate = plan.newFloors.map((name) => {
+      const id = newObjectId(now);
+      newFloorIds.set(name.toLowerCase(), id);
+      return { id, name, position: (floorPosition += 1) };
+    });
+    await insertFloors(trx, projectId, floorsToCreate);
+    const floorIdOf = (floorId: string | null | undefined, newFloor: string | null) => (newFloor !== null ? newFloorIds.get(newFloor.toLowerCase())! : floorId);
+
+    // New units go after the last unit of their floor unless the row gives a position.
+    const lastPosition = new Map<string | null, number>();
+    for (const u of state.units) lastPosition.set(u.floor_id, Math.max(lastPosition.get(u.floor_id) ?? -1, u.position));
+    const touched: (string | null | undefined)[] = [];
+    const inserts: UnitInsert[] = plan.creates.map((c) => {
+      const { name: _name, position, availability, ...data } = c.values;
+      const floorId = floorIdOf(c.floorId, c.newFloor) ?? null;
+      const at = typeof position === 'number' ? position : (lastPosition.get(floorId) ?? -1) + 1;
+      lastPosition.set(floorId, Math.max(lastPosition.get(floorId) ?? -1, at));
+      touched.push(floorId);
+      const status = typeof availability === 'string' ? availability : 'available';
+      return { id: newObjectId(now), floorId, name: c.name, position: at, availability: status, data: { ...UNIT_DEFAULTS, ...data } };
+    });
+    await insertUnits(trx, projectId, inserts);
+
+    const sets: UnitSet[] = plan.updates.map((u) => {
+      const { name, position, availability, ...data } = u.values as { name?: string; position?: number; availability?: string } & Record<string, unknown>;
+      const moves = u.floorId !== undefined || u.newFloor !== null;
+      if (moves) touched.push(u.unit.floor_id, floorIdOf(u.floorId, u.newFloor));
+      else if (position !== undefined) touched.push(u.unit.floor_id);
+      return {
+        id: u.unit.id,
+        ...(name !== undefined ? { name } : {}),
+        ...(position !== undefined ? { position } : {}),
+        ...(availability !== undefined ? { availability } : {}),
+        ...(moves ? { floorId: floorIdOf(u.floorId, u.newFloor) ?? null } : {}),
+        data,
+      };
+    });
+    await updateUnits(trx, sets);
+    await bumpFloors(
+      trx,
+      touched.filter((id) => !id || ![...newFloorIds.values()].includes(id)),
+    );
+  }
+}
+
+/** JSON rows as a table: headers in order of first appearance; row 1 is the first object. */
+export function jsonTable(rows: Record<string, unknown>[]): Pick<ParsedTable, 'headers' | 'rows'> {
+  const headers = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(r)) headers.add(k);
+  return { headers: [...headers], rows: rows.map((cells, i) => ({ row: i + 1, cells })) };
+}
+
+/** A feed file named *.json: `{ "rows": [...] }` or a bare array of row objects. */
+function jsonFile(file: Buffer): Pick<ParsedTable, 'headers' | 'rows'> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(file.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch {
+    throw new AppError(400, 'invalid_body', 'The feed file is not valid JSON', [{ path: '/', message: 'is not valid JSON' }]);
+  }
+  const rows = Array.isArray(parsed) ? parsed : (parsed as { rows?: unknown } | null)?.rows;
+  if (!Array.isArray(rows) || rows.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) {
+    throw new AppError(400, 'invalid_body', 'The feed file must hold { "rows": [ { header: value } ] }', [
+      { path: '/rows', message: 'must be an array of objects' },
+    ]);
+  }
+  return jsonTable(rows as Record<string, unknown>[]);
+}
+
+function answerOf(plan: ImportPlan, dryRun: boolean): ImportAnswer {
+  return { dryRun, summary: summarise(plan), changes: plan.changes, errors: plan.errors, unknownColumns: plan.unknownColumns, kept: plan.kept };
+}

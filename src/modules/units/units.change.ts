@@ -1,0 +1,49 @@
+import type { FieldError } from '../../http/errors.ts';
+import { changedFields, SERVER_KEPT } from '../shared/records.ts';
+import { toUnit, type UnitChange, type UnitRow } from './units.repo.ts';
+
+const IGNORED = new Set([...SERVER_KEPT, 'project', 'ifMatch']);
+
+export interface PlannedUnitChange {
+  change: UnitChange;
+  /** The floor the unit moves to (undefined: it stays). */
+  floorTo: string | null | undefined;
+  positionChanged: boolean;
+}
+
+/**
+ * What a unit PATCH body changes, by the rules of a single-unit PATCH (CONTRACT §4): only sent fields that differ,
+ * availability in any case, clearing an absent field is no change, on_hold needs an expiry. Undefined: no change.
+ * Errors are paths inside the body (`/onHoldExpiresAt`); the caller prefixes them.
+ */
+export function planUnitChange(unit: UnitRow, body: Record<string, unknown>, now: number, errors: FieldError[]): PlannedUnitChange | undefined {
+  const current = toUnit({ ...unit, data: { ...unit.data } }, now);
+  const sent = typeof body.availability === 'string' ? { ...body, availability: body.availability.toLowerCase() } : body;
+  const changes = changedFields(sent, current, IGNORED);
+  for (const k of ['floor', 'onHoldExpiresAt'] as const) if (changes[k] === null && current[k] === undefined) delete changes[k];
+  if (!Object.keys(changes).length) return undefined;
+  const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes as {
+    name?: string;
+    position?: number;
+    floor?: string | null;
+    availability?: string;
+    onHoldExpiresAt?: string | null;
+  } & Record<string, unknown>;
+  if (availability === 'on_hold' && !onHoldExpiresAt && !unit.on_hold_expires_at) {
+    errors.push({ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' });
+  }
+  return {
+    change: {
+      columns: {
+        ...(name !== undefined ? { name } : {}),
+        ...(position !== undefined ? { position } : {}),
+        ...(floor !== undefined ? { floor_id: floor } : {}),
+        ...(availability !== undefined ? { availability } : {}),
+        ...(onHoldExpiresAt !== undefined ? { on_hold_expires_at: onHoldExpiresAt } : {}),
+      },
+      data,
+    },
+    floorTo: floor,
+    positionChanged: position !== undefined,
+  };
+}

@@ -1,0 +1,356 @@
+import PgBoss from 'pg-boss';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/db.ts';
+import type { Database } from '../db/schema.ts';
+import type { Clock } from '../lib/clock.ts';
+import { newObjectId } from '../lib/object-id.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    outbox: Outbox;
+  }
+}
+
+/** Where pg-boss keeps its tables (its own schema, installed and upgraded by pg-boss itself). */
+export const QUEUE_SCHEMA = 'pgboss';
+const DAY_SEC = 24 * 60 * 60;
+
+/** What a handler learns about the job it runs. */
+export interface JobInfo {
+  /** pg-boss job id of this attempt. */
+  jobId: string;
+  kind: string;
+  /** Stable across every attempt of one job: use it as the message id, webhook-id, .eml name... */
+  key: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** When the job was first queued (ms since epoch, from the injected clock). */
+  queuedAt: number;
+  /** The error of the previous attempt, if any. */
+  previousError?: string;
+}
+
+/** A kind of job: its handler and its retry schedule. Register every kind before the app is ready. */
+export interface JobKind<P = unknown> {
+  /** Queue name: lower-case letters, digits, `-` and `_`. */
+  name: string;
+  /** Seconds to wait after attempt 1, 2, 3... fails; the last value repeats. */
+  retryDelaysSec: readonly number[];
+  /** No attempt starts later than this many seconds after the job was queued (default 24 h). */
+  giveUpAfterSec?: number;
+  /** An attempt that runs longer counts as failed (default 60 s). Also bounds how long a crashed node holds a job. */
+  timeoutSec?: number;
+  /** Jobs of this kind run at most this many at a time on one node (default: the outbox's concurrency). */
+  concurrency?: number;
+  /** Does the work. Throwing (or timing out) schedules the next attempt. */
+  handle(payload: P, job: JobInfo): Promise<void>;
+  /** Called once when the schedule is exhausted (the job is then kept as completed with `gaveUp` in its output). */
+  onGiveUp?(payload: P, job: JobInfo, error: string): Promise<void> | void;
+}
+
+/** A job as stored in pg-boss's `data`: the caller's payload plus the attempt bookkeeping. */
+interface Envelope {
+  p: unknown;
+  key: string;
+  n: number;
+  t0: number;
+  err?: string;
+}
+
+export interface EnqueueOptions {
+  /** Stable id for every attempt (default: a new 24-hex id). */
+  key?: string;
+  /** First attempt not before this instant (ms since epoch); default: at once. */
+  runAt?: number;
+}
+
+export interface OutboxOptions {
+  /** How often an idle worker looks for due jobs; 0: this node runs no worker (it still enqueues). */
+  pollMs: number;
+  /** Jobs run at once per kind on this node. */
+  concurrency: number;
+  log: FastifyBaseLogger;
+}
+
+export interface JobRow {
+  id: string;
+  key: string;
+  attempt: number;
+  state: string;
+  startAfter: Date;
+  error: string | undefined;
+  output: Record<string, unknown> | null;
+}
+
+type Queryable = Kysely<Database> | Transaction<Database>;
+
+/** pg-boss's database adapter over a Kysely handle (the pool, PGlite's one connection, or a transaction). */
+export function bossDb(q: Queryable) {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const result = await q.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows };
+    },
+  };
+}
+
+/** What pg-boss's complete() answers (its type declarations say void). */
+type Affected = { affected: number };
+
+class AttemptTimeout extends Error {}
+class LeaseLost extends Error {}
+
+/**
+ * The durable outbox: a job queue in the service's own database, on pg-boss. A job is written with `enqueue`
+ * inside the caller's transaction (so it exists exactly when the change that causes it commits); a worker on
+ * every node fetches due jobs with `FOR UPDATE SKIP LOCKED` (one node per job), runs the kind's handler, and
+ * on failure queues the next attempt per the kind's schedule in one transaction with closing this one.
+ */
+export class Outbox {
+  readonly #boss: PgBoss;
+  readonly #kinds = new Map<string, JobKind>();
+  readonly #running = new Set<Promise<unknown>>();
+  #timer: NodeJS.Timeout | undefined;
+  #started = false;
+  #stopping = false;
+  #pass: Promise<{ ran: number; ok: number }> | undefined;
+  #again = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly opts: OutboxOptions,
+  ) {
+    this.#boss = new PgBoss({
+      db: bossDb(db.kysely),
+      schema: QUEUE_SCHEMA,
+      // Our own worker loop does the fetching; pg-boss's maintenance expires jobs of crashed nodes and archives.
+      supervise: true,
+      schedule: false,
+      migrate: true,
+    });
+    this.#boss.on('error', (err) => {
+      opts.log.warn({ err }, 'job queue maintenance failed');
+    });
+  }
+
+  register<P>(kind: JobKind<P>): void {
+    if (this.#started) throw new Error(`outbox: kind ${kind.name} registered after start`);
+    if (!/^[a-z0-9_-]{1,50}$/.test(kind.name)) throw new Error(`outbox: bad kind name ${kind.name}`);
+    if (!kind.retryDelaysSec.length) throw new Error(`outbox: kind ${kind.name} needs at least one retry delay`);
+    this.#kinds.set(kind.name, kind);
+  }
+
+  /**
+   * Queues a job. Pass the transaction of the write that causes it: the job commits or rolls back with it.
+   * Returns the job's key. Call `wake()` after the transaction commits to have this node look at once.
+   */
+  async enqueue(q: Queryable, kindName: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
+    const kind = this.#kinds.get(kindName);
+    if (!kind) throw new Error(`outbox: unknown kind ${kindName}`);
+    const key = options.key ?? newObjectId(this.clock.now());
+    const envelope: Envelope = { p: payload, key, n: 1, t0: this.clock.now() };
+    await this.#send(q, kind, envelope, options.runAt);
+    return key;
+  }
+
+  /** Installs or upgrades the queue's tables, creates a queue per kind, starts the worker (unless pollMs is 0). */
+  async start(): Promise<void> {
+    if (this.#started) return;
+    await this.#boss.start();
+    for (const kind of this.#kinds.values()) await this.#boss.createQueue(kind.name);
+    this.#started = true;
+    if (this.opts.pollMs > 0) this.#schedule(0);
+  }
+
+  /** Stops fetching, waits (bounded) for attempts in flight; what is left is taken up by the next start. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.#stopping = true;
+    clearTimeout(this.#timer);
+    const pending = Promise.allSettled([...this.#running, this.#pass]);
+    await Promise.race([pending, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+    if (this.#started) await this.#boss.stop({ graceful: false, close: false, wait: false }).catch(() => {});
+    this.#started = false;
+  }
+
+  /** Look for due jobs now (after a commit that queued one), instead of at the next poll. */
+  wake(): void {
+    if (this.#started && !this.#stopping && this.opts.pollMs > 0) this.#schedule(0);
+  }
+
+  /**
+   * Runs the jobs that are due now, pass after pass while passes deliver something (a pass of only failures
+   * ends it, so a server that is down is not hammered), and returns how many attempts it made. The worker loop
+   * calls it; so can tests and benchmarks that run without the loop (pollMs 0).
+   */
+  async drain(): Promise<number> {
+    if (!this.#started) throw new Error('outbox: not started');
+    let total = 0;
+    for (;;) {
+      const { ran, ok } = await this.#passOnce();
+      total += ran;
+      if (ok === 0 || this.#stopping) return total;
+    }
+  }
+
+  /** Every stored attempt of a kind's jobs, by key, latest attempt first (for tests, operations and the deliveries list). */
+  async jobs(kindName: string, key?: string): Promise<JobRow[]> {
+    const where = key ? sql`name = ${kindName} and data->>'key' = ${key}` : sql`name = ${kindName}`;
+    const result = await sql<{ id: string; state: string; start_after: Date; data: Envelope; output: Record<string, unknown> | null }>`
+      select * from (
+        select id, state::text as state, start_after, data, output from ${sql.table(`${QUEUE_SCHEMA}.job`)} where ${where}
+        union all
+        select id, state::text as state, start_after, data, output from ${sql.table(`${QUEUE_SCHEMA}.archive`)} where ${where}
+      ) j order by j.data->>'key', (j.data->>'n')::int desc, j.id`.execute(this.db.kysely);
+    return result.rows.map((r) => ({
+      id: r.id,
+      key: r.data.key,
+      attempt: r.data.n,
+      state: r.state,
+      startAfter: new Date(r.start_after),
+      error: r.data.err,
+      output: r.output,
+    }));
+  }
+
+  #schedule(ms: number) {
+    if (this.#stopping) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#loop(), ms);
+    this.#timer.unref();
+  }
+
+  async #loop() {
+    if (this.#pass) {
+      // A pass is running: let it look once more when it ends, so a wake is never lost.
+      this.#again = true;
+      return;
+    }
+    try {
+      await this.drain();
+    } catch (err) {
+      this.opts.log.warn({ err }, 'outbox worker pass failed; retrying at the next poll');
+    }
+    if (this.#again) {
+      this.#again = false;
+      this.#schedule(0);
+    } else {
+      this.#schedule(this.opts.pollMs);
+    }
+  }
+
+  async #passOnce(): Promise<{ ran: number; ok: number }> {
+    const run = async () => {
+      let ran = 0;
+      let ok = 0;
+      for (const kind of this.#kinds.values()) {
+        if (this.#stopping) break;
+        const batchSize = kind.concurrency ?? this.opts.concurrency;
+        const jobs = await this.#boss.fetch<Envelope>(kind.name, { batchSize, includeMetadata: true });
+        const attempts = jobs.map((job) => this.#attempt(kind, job));
+        for (const a of attempts) this.#running.add(a);
+        const outcomes = await Promise.all(attempts.map((a) => a.finally(() => this.#running.delete(a))));
+        ran += jobs.length;
+        // Successes of one batch are marked done in one statement (one round trip instead of one each).
+        const done = jobs.filter((_, i) => outcomes[i]).map((j) => j.id);
+        if (done.length) {
+          const marked = await this.#complete(kind.name, done);
+          if (marked.affected < done.length)
+            this.opts.log.warn({ kind: kind.name, late: done.length - marked.affected }, 'outbox jobs finished after their lease ran out; they may run again');
+        }
+        ok += done.length;
+      }
+      return { ran, ok };
+    };
+    const pass = (this.#pass = run().finally(() => (this.#pass = undefined)));
+    return pass;
+  }
+
+  /** One attempt; true when the handler succeeded (the caller marks it done). A failure is handled here. */
+  async #attempt(kind: JobKind, job: PgBoss.JobWithMetadata<Envelope>): Promise<boolean> {
+    const env = job.data;
+    const info: JobInfo = { jobId: job.id, kind: kind.name, key: env.key, attempt: env.n, queuedAt: env.t0, ...(env.err ? { previousError: env.err } : {}) };
+    try {
+      await withTimeout(kind.handle(env.p, info), (kind.timeoutSec ?? 60) * 1000);
+    } catch (err) {
+      await this.#failed(kind, job, info, err);
+      return false;
+    }
+    return true;
+  }
+
+  async #failed(kind: JobKind, job: PgBoss.JobWithMetadata<Envelope>, info: JobInfo, err: unknown) {
+    const env = job.data;
+    const message = err instanceof AttemptTimeout ? err.message : err instanceof Error ? err.message : String(err);
+    const delays = kind.retryDelaysSec;
+    const delaySec = delays[Math.min(env.n - 1, delays.length - 1)]!;
+    const now = this.clock.now();
+    const next = now + delaySec * 1000;
+    const giveUpAt = env.t0 + (kind.giveUpAfterSec ?? DAY_SEC) * 1000;
+    if (next > giveUpAt) {
+      await this.#complete(kind.name, job.id, { attempt: env.n, error: message, gaveUp: true });
+      this.opts.log.error({ kind: kind.name, key: env.key, attempts: env.n, err: message }, 'outbox job gave up');
+      try {
+        await kind.onGiveUp?.(env.p, info, message);
+      } catch (e) {
+        this.opts.log.error({ err: e, kind: kind.name, key: env.key }, 'outbox onGiveUp failed');
+      }
+      return;
+    }
+    this.opts.log.warn(
+      { kind: kind.name, key: env.key, attempt: env.n, retryAt: new Date(next).toISOString(), err: message },
+      'outbox attempt failed; will retry',
+    );
+    try {
+      // Closing this attempt and queueing the next is one transaction: a crash in between loses nothing and
+      // doubles nothing. If the lease already ran out (pg-boss requeued the job), this attempt adds no other.
+      await this.db.kysely.transaction().execute(async (trx) => {
+        const closed = await this.#complete(kind.name, job.id, { attempt: env.n, error: message, retryAt: new Date(next).toISOString() }, trx);
+        if (closed.affected === 0) throw new LeaseLost();
+        await this.#send(trx, kind, { ...env, n: env.n + 1, err: message }, next);
+      });
+    } catch (e) {
+      if (!(e instanceof LeaseLost)) throw e;
+    }
+  }
+
+  /** pg-boss's complete(): it answers `{ affected }`, though its type declarations say void. */
+  #complete(name: string, ids: string | string[], output?: object, q?: Queryable): Promise<Affected> {
+    const complete = this.#boss.complete.bind(this.#boss) as unknown as (n: string, i: string | string[], d?: object, o?: object) => Promise<Affected>;
+    return complete(name, ids, output, q ? { db: bossDb(q) } : {});
+  }
+
+  async #send(q: Queryable, kind: JobKind, envelope: Envelope, runAt: number | undefined) {
+    const timeout = kind.timeoutSec ?? 60;
+    const id = await this.#boss.send(
+      kind.name,
+      envelope as object,
+      {
+        db: bossDb(q),
+        ...(runAt !== undefined ? { startAfter: new Date(runAt) } : {}),
+        // A node that dies mid-attempt: after the lease pg-boss makes the job due again (its own retries).
+        expireInSeconds: timeout + 30,
+        retryLimit: 5,
+        retryDelay: 30,
+        retryBackoff: true,
+        // A job not yet run is kept this long (well past the 24 h schedule); finished attempts are archived by
+        // pg-boss's maintenance after 12 h and deleted after 7 days (its defaults).
+        retentionDays: 14,
+      } as PgBoss.SendOptions & { db: ReturnType<typeof bossDb> },
+    );
+    if (!id) throw new Error(`outbox: queue ${kind.name} refused a job`);
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new AttemptTimeout(`attempt exceeded ${ms} ms`));
+    }, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
+}

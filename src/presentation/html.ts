@@ -1,0 +1,198 @@
+import { randomBytes } from 'node:crypto';
+import type { Manifest } from './build.ts';
+
+/** HTML text: the five characters that matter, as numeric references. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+type Data = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** An address from a record, if it is http(s) or site-relative (never `javascript:` or `data:`). */
+export function safeHref(v: unknown, base: string): string | undefined {
+  const s = str(v);
+  if (!s) return undefined;
+  try {
+    const url = new URL(s, base);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Origins a Google Tag Manager container loads from and reports to (Google's CSP guidance for GTM and GA4). */
+const GTM_SCRIPT = ['https://www.googletagmanager.com', 'https://*.googletagmanager.com', 'https://www.google-analytics.com', 'https://*.google-analytics.com'];
+const GTM_CONNECT = ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com', 'https://www.google.com'];
+const FONT_CSS = 'https://fonts.googleapis.com';
+const FONT_FILES = 'https://fonts.gstatic.com';
+
+/** `styleFont` is a font family name (e.g. "Montserrat"), loaded from Google Fonts; anything else is ignored. */
+export function brandFont(settings: Data): string | undefined {
+  const name = str(settings.styleFont);
+  return name && /^[A-Za-z0-9 ]{1,60}$/.test(name) ? name : undefined;
+}
+
+/**
+ * The page's Content-Security-Policy. By default only this origin; a project with `gtmEnabled` also allows its tag
+ * manager (its snippets run with this response's nonce), and one with a brand font allows the font service. The
+ * policy is per response, so one project's allowances never reach another project's page.
+ */
+export function pageCsp(settings: Data, nonce: string | undefined): string {
+  const gtm = nonce !== undefined;
+  const font = brandFont(settings) !== undefined;
+  return [
+    "default-src 'self'",
+    ['script-src', "'self'", ...(gtm ? [`'nonce-${nonce}'`, ...GTM_SCRIPT] : [])].join(' '),
+    ['style-src', "'self'", ...(font ? [FONT_CSS] : [])].join(' '),
+    "img-src 'self' data: https:",
+    ['connect-src', "'self'", ...(gtm ? GTM_CONNECT : [])].join(' '),
+    ['font-src', "'self'", 'data:', ...(font ? [FONT_FILES] : [])].join(' '),
+    ...(gtm ? ['frame-src https://www.googletagmanager.com'] : []),
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    'frame-ancestors *',
+  ].join('; ');
+}
+
+/** A tag-manager snippet with this response's nonce on each of its script elements. */
+const withNonce = (code: string, nonce: string) => code.replace(/<script\b/gi, `<script nonce="${nonce}"`);
+
+export interface PageInput {
+  manifest: Manifest;
+  /** The project's public fields (the bundle's `project`). */
+  project: Data & { name: string };
+  bundleUrl: string;
+  namespace: string;
+  /** The page's own absolute address (for canonical and og:url). */
+  url: string;
+  /** Where the page's addresses are relative to (scheme and host). */
+  origin: string;
+  /** The unit the address names, when it names one. */
+  unit?: Data & { _id: string; name: string } | undefined;
+}
+
+/** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
+export function renderPage(input: PageInput): { html: string; csp: string } {
+  const { project: s, manifest, unit, origin } = input;
+  const gtm = s.gtmEnabled === true && (str(s.gtmHeadCode) || str(s.gtmBodyCode)) ? randomBytes(16).toString('base64') : undefined;
+  const font = brandFont(s);
+  const title = unit ? `${unit.name} · ${s.name}` : s.name;
+  const address = str(s.address);
+  const description =
+    str(s.sharePageDescription) ??
+    (unit && str(unit.description)) ??
+    `${s.name}${address ? `, ${address}` : ''}: floor plans, prices and availability of every home, with enquiries and holds online.`;
+  const unitImage = unit ? (Array.isArray(unit.images) ? unit.images[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl : undefined;
+  const shareImage = safeHref(unitImage, origin) ?? safeHref(s.sharePageLogo, origin) ?? safeHref(s.projectImageUrl, origin);
+  const share = s.sharePageEnabled === true;
+  const meta = (attr: 'name' | 'property', key: string, value: string | undefined) => (value ? `<meta ${attr}="${key}" content="${escapeHtml(value)}">\n` : '');
+  const shareTags = share
+    ? meta('property', 'og:type', 'website') +
+      meta('property', 'og:title', title) +
+      meta('property', 'og:description', description) +
+      meta('property', 'og:url', input.url) +
+      meta('property', 'og:image', shareImage) +
+      meta('property', 'og:site_name', s.name) +
+      meta('name', 'twitter:card', shareImage ? 'summary_large_image' : 'summary') +
+      meta('name', 'twitter:title', title) +
+      meta('name', 'twitter:description', description) +
+      meta('name', 'twitter:image', shareImage)
+    : '';
+  const hero = safeHref(s.projectImageUrl, origin);
+  const logo = safeHref(s.sharePageLogo, origin);
+  const lang = typeof s.projectLang === 'string' && /^[a-z]{2}\b/i.test(s.projectLang) ? s.projectLang.slice(0, 2).toLowerCase() : 'en';
+  const html = `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<meta name="description" content="${escapeHtml(description)}">
+<link rel="canonical" href="${escapeHtml(input.url)}">
+${shareTags}<link rel="icon" href="data:,">
+${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}" fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
+${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}<link rel="stylesheet" href="/p/assets/${manifest.css}">
+<script type="module" src="/p/assets/${manifest.js}"></script>
+${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
+<body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}>
+${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
+${hero ? `<img class="hero-img" src="${escapeHtml(hero)}" alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
+${logo ? `<img class="logo" src="${escapeHtml(logo)}" alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
+${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
+</header>
+<main id="app" aria-busy="true"><p class="loading">${escapeHtml(description)}</p></main>
+<noscript>This presentation needs JavaScript.</noscript>
+</body>
+</html>
+`;
+  return { html, csp: pageCsp(s, gtm) };
+}
+
+export interface GroupCard {
+  name: string;
+  namespace: string;
+  image?: string | undefined;
+  address?: string | undefined;
+  available: number;
+  lowestPrice?: number | undefined;
+  currency: string;
+}
+
+const COLOR = /^#[0-9a-fA-F]{3,8}$/;
+
+/** A group's page: its public projects as cards, complete in the HTML as served (no script needed). */
+export function renderGroupPage(group: { name: string; data: Data }, projects: GroupCard[], origin: string, url: string, css: string): { html: string; csp: string } {
+  const g = group.data;
+  const lang = typeof g.groupLang === 'string' && /^[a-z]{2}\b/i.test(g.groupLang) ? g.groupLang.slice(0, 2).toLowerCase() : 'en';
+  const vars = Object.entries({ '--base': g.colorBase, '--accent': g.colorAccent ?? g.accentColor, '--hover': g.colorHover, '--button': g.colorButton, '--button-text': g.colorButtonText, '--text': g.colorText })
+    .filter(([, v]) => typeof v === 'string' && COLOR.test(v))
+    .map(([k, v]) => `${k}:${v}`)
+    .join(';');
+  const image = safeHref(g.groupImageUrl, origin);
+  const nonce = randomBytes(16).toString('base64');
+  const money = (n: number, currency: string) => {
+    try {
+      return new Intl.NumberFormat(lang, { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(n);
+    } catch {
+      return n.toLocaleString(lang);
+    }
+  };
+  const words = lang === 'fr' ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.' } : lang === 'es' ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.' } : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.' };
+  const description = `${group.name}: ${projects.map((p) => p.name).join(', ') || words.none}`;
+  const cards = projects
+    .map((p) => {
+      const href = `/p/${encodeURIComponent(p.namespace)}`;
+      const img = safeHref(p.image, origin);
+      return `<li class="card">
+${img ? `<img src="${escapeHtml(img)}" alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${href}">${escapeHtml(p.name)}</a></h2>
+${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}<p class="summary"><span class="count">${p.available} ${words.available}</span>${p.lowestPrice !== undefined ? ` · <span class="price">${words.from} ${escapeHtml(money(p.lowestPrice, p.currency))}</span>` : ''}</p>
+<a class="primary" href="${href}" aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
+</li>`;
+    })
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(group.name)}</title>
+<meta name="description" content="${escapeHtml(description)}">
+<link rel="canonical" href="${escapeHtml(url)}">
+<meta property="og:title" content="${escapeHtml(group.name)}">
+<meta property="og:description" content="${escapeHtml(description)}">
+${image ? `<meta property="og:image" content="${escapeHtml(image)}">\n` : ''}<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/p/assets/${css}">
+${vars ? `<style nonce="${nonce}">:root{${vars}}</style>\n` : ''}</head>
+<body class="group-page">
+<header class="hero${image ? '' : ' plain'}">
+${image ? `<img class="hero-img" src="${escapeHtml(image)}" alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}</div>
+</header>
+<main class="group">
+${projects.length ? `<ul class="projects">\n${cards}\n</ul>` : `<p class="empty">${words.none}</p>`}
+</main>
+</body>
+</html>
+`;
+  // The group's colours are one inline style block with this response's nonce; no script at all.
+  return { html, csp: `default-src 'self'; script-src 'none'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *` };
+}

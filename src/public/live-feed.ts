@@ -1,0 +1,182 @@
+import type { ServerResponse } from 'node:http';
+import { sql, type Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/db.ts';
+import type { Database } from '../db/schema.ts';
+import { EVENTS_CHANNEL } from '../modules/events/events.repo.ts';
+
+/** Unit fields a visitor may see change (price only while the project shows prices). */
+const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
+const PUBLIC_TYPES = ['unit.created', 'unit.updated', 'unit.deleted', 'unit.held', 'unit.hold_expired', 'floor.created', 'floor.updated', 'floor.deleted'];
+const PAGE = 500;
+/** A client this far behind (slow reader) is dropped; its EventSource reconnects and resumes with Last-Event-ID. */
+const MAX_BUFFERED = 1024 * 1024;
+
+export interface PublicChange {
+  seq: number;
+  type: string;
+  _id: string;
+  changes?: Record<string, [unknown, unknown]>;
+}
+
+interface Stream {
+  res: ServerResponse;
+  /** Last seq this stream has been sent (or was told it has). */
+  cursor: number;
+}
+
+interface Channel {
+  streams: Set<Stream>;
+  /** Last seq read from the log for this project. */
+  cursor: number;
+  /** Work on one project's streams runs one step at a time, so a resume and a live change cannot interleave. */
+  queue: Promise<void>;
+}
+
+/** The public part of one event, or undefined when a visitor would see nothing change. */
+export function publicChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, showPrices: boolean): PublicChange | undefined {
+  const out: PublicChange = { seq: Number(row.seq), type: row.type, _id: String(row.data._id) };
+  if (row.type !== 'unit.updated' && row.type !== 'unit.held' && row.type !== 'unit.hold_expired') return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [k, v] of Object.entries((row.data.changes ?? {}) as Record<string, [unknown, unknown]>)) {
+    if (PUBLIC_FIELDS.includes(k) && (k !== 'price' || showPrices)) changes[k] = v;
+  }
+  if (!Object.keys(changes).length) return undefined;
+  out.changes = changes;
+  return out;
+}
+
+export const sseMessage = (c: PublicChange) => `id: ${c.seq}\ndata: ${JSON.stringify(c)}\n\n`;
+
+/**
+ * The node's side of the public live feed: one LISTEN connection for the whole process; each committed event
+ * (from any node) wakes the project's channel, which reads the new events once and writes them to every open
+ * stream of that project. Streams resume from Last-Event-ID by reading the log.
+ */
+export class LiveFeed {
+  readonly #channels = new Map<string, Channel>();
+  #stopListening: (() => Promise<void>) | undefined;
+  #keepAlive: NodeJS.Timeout | undefined;
+  readonly #db: Kysely<Database>;
+
+  constructor(
+    private readonly store: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly keepAliveMs: number,
+  ) {
+    this.#db = store.kysely;
+  }
+
+  get streamCount() {
+    let n = 0;
+    for (const c of this.#channels.values()) n += c.streams.size;
+    return n;
+  }
+
+  async start() {
+    this.#stopListening = await this.store.listen(
+      EVENTS_CHANNEL,
+      (payload) => {
+        const [projectId, seq] = payload.split(':');
+        const channel = projectId && this.#channels.get(projectId);
+        if (channel && Number(seq) > channel.cursor) this.#run(projectId, channel, () => this.#catchUp(projectId, channel));
+      },
+      () => this.#catchUpAll(),
+    );
+    // Comments keep proxies from closing idle streams; the same tick reads anything a lost NOTIFY left behind.
+    this.#keepAlive = setInterval(() => {
+      for (const channel of this.#channels.values()) for (const s of channel.streams) this.#write(s, ': keep-alive\n\n');
+      this.#catchUpAll();
+    }, this.keepAliveMs);
+    this.#keepAlive.unref();
+  }
+
+  async stop() {
+    clearInterval(this.#keepAlive);
+    for (const channel of this.#channels.values()) for (const s of channel.streams) s.res.end();
+    this.#channels.clear();
+    await this.#stopListening?.();
+  }
+
+  /** Adds an open response to a project's streams; with `lastEventId`, first sends what it missed. */
+  open(projectId: string, res: ServerResponse, lastEventId: number | undefined) {
+    let channel = this.#channels.get(projectId);
+    if (!channel) {
+      channel = { streams: new Set(), cursor: -1, queue: Promise.resolve() };
+      this.#channels.set(projectId, channel);
+    }
+    const stream: Stream = { res, cursor: lastEventId ?? -1 };
+    const ch = channel;
+    this.#run(projectId, ch, async () => {
+      if (ch.cursor < 0) ch.cursor = await this.#lastSeq(projectId);
+      if (stream.cursor < 0 || stream.cursor > ch.cursor) stream.cursor = ch.cursor;
+      while (stream.cursor < ch.cursor && !res.destroyed) {
+        const page = await this.#read(projectId, stream.cursor, ch.cursor);
+        for (const c of page.changes) this.#write(stream, sseMessage(c));
+        stream.cursor = page.last ?? ch.cursor;
+      }
+      if (!res.destroyed) ch.streams.add(stream);
+    });
+    res.on('close', () => {
+      ch.streams.delete(stream);
+      if (!ch.streams.size) this.#run(projectId, ch, async () => {
+        if (!ch.streams.size && this.#channels.get(projectId) === ch) this.#channels.delete(projectId);
+      });
+    });
+  }
+
+  #run(projectId: string, channel: Channel, step: () => Promise<void>) {
+    channel.queue = channel.queue.then(step).catch((err) => this.log.warn({ err, projectId }, 'live feed step failed'));
+  }
+
+  #catchUpAll() {
+    for (const [projectId, channel] of this.#channels) this.#run(projectId, channel, () => this.#catchUp(projectId, channel));
+  }
+
+  async #catchUp(projectId: string, channel: Channel) {
+    for (;;) {
+      const page = await this.#read(projectId, channel.cursor);
+      if (page.last === undefined) return;
+      channel.cursor = page.last;
+      for (const s of channel.streams) {
+        for (const c of page.changes) if (c.seq > s.cursor) this.#write(s, sseMessage(c));
+        s.cursor = channel.cursor;
+      }
+      if (page.count < PAGE) return;
+    }
+  }
+
+  /** Public changes after `after` (up to `upTo`), and the last seq read. */
+  async #read(projectId: string, after: number, upTo?: number) {
+    let q = this.#db
+      .selectFrom('events as e')
+      .innerJoin('projects as p', 'p.id', 'e.project_id')
+      .select(['e.seq', 'e.type', 'e.data', sql<boolean>`(p.data->'showPrices') is distinct from 'false'::jsonb`.as('show_prices')])
+      .where('e.project_id', '=', projectId)
+      .where('e.seq', '>', String(after));
+    if (upTo !== undefined) q = q.where('e.seq', '<=', String(upTo));
+    const rows = await q.orderBy('e.seq').limit(PAGE).execute();
+    const changes: PublicChange[] = [];
+    for (const r of rows) {
+      if (!PUBLIC_TYPES.includes(r.type)) continue;
+      const c = publicChange(r, r.show_prices !== false);
+      if (c) changes.push(c);
+    }
+    return { changes, count: rows.length, last: rows.length ? Number(rows.at(-1)!.seq) : undefined };
+  }
+
+  async #lastSeq(projectId: string) {
+    const row = await this.#db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
+    return row ? Number(row.last_seq) : 0;
+  }
+
+  #write(stream: Stream, chunk: string) {
+    const { res } = stream;
+    if (res.destroyed || res.writableEnded) return;
+    if (res.writableLength > MAX_BUFFERED) {
+      res.destroy();
+      return;
+    }
+    res.write(chunk);
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { problems } from '../http/schemas.ts';
+import type { LiveFeed } from './live-feed.ts';
+
+const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
+
+/** GET /public/projects/{namespace}/events: the presentation's live feed (Server-Sent Events). */
+export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed }> = async (app, { ctx, feed }) => {
+  app.get(
+    '/public/projects/:namespace/events',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Live changes of a presentation (Server-Sent Events)',
+        description:
+          'A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), ' +
+          'each as `id: <seq>` and `data: {"seq","type","_id","changes"?}`. Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. ' +
+          `A comment line comes at least every ${ctx.config.sseKeepAliveSec} s. See docs/events.md.`,
+        security: [],
+        params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
+        querystring: Type.Object({ lastEventId: Type.Optional(LastEventId) }, { additionalProperties: false }),
+        headers: Type.Object({ 'last-event-id': Type.Optional(LastEventId) }),
+        response: {
+          200: { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          ...problems(400, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const project = await ctx.db.kysely.selectFrom('projects').select('id').where('namespace', '=', request.params.namespace).executeTakeFirst();
+      if (!project) throw notFound('Presentation');
+      const raw = request.headers['last-event-id'] ?? request.query.lastEventId;
+      const lastEventId = raw === undefined ? undefined : Number(raw);
+      // From here on the response is written by hand; the headers the hooks set (CORS, security, request id) go with it.
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      res.socket?.setNoDelay(true);
+      // `retry` tells EventSource how soon to reconnect after a drop.
+      res.write(': open\nretry: 3000\n\n');
+      feed.open(project.id, res, lastEventId);
+    },
+  );
+};

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Ctx } from '../context.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { DateTime, ObjectId, problems } from '../http/schemas.ts';
+import { newObjectId } from '../lib/object-id.ts';
+import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
+import { LeadFields } from '../modules/shared/fields.ts';
+import { idempotencyKey, runIdempotent } from './idempotency.ts';
+
+/** Bounds as for POST /public/leads, except that the phone is optional (CONTRACT §12). */
+const Waitlistee = {
+  firstName: Type.String({ minLength: 1, maxLength: 200 }),
+  lastName: Type.String({ minLength: 1, maxLength: 200 }),
+  email: LeadFields.email,
+  phone: Type.Optional(Type.String({ minLength: 3, maxLength: 50 })),
+  unit: Type.Optional(LeadFields.unit),
+};
+
+const WaitlistBody = Type.Object(
+  {
+    project: Type.Optional(ObjectId),
+    namespace: Type.Optional(Type.String({ maxLength: 63 })),
+    ...Waitlistee,
+    message: Type.Optional(LeadFields.message),
+    customFields: Type.Optional(LeadFields.customFields),
+  },
+  { additionalProperties: false },
+);
+
+const WaitlistLead = Type.Object(
+  {
+    _id: ObjectId,
+    project: ObjectId,
+    ...Waitlistee,
+    message: Type.Optional(Type.String()),
+    customFields: Type.Optional(LeadFields.customFields),
+    source: Type.Literal('waitlist'),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * `POST /public/waitlist`: a visitor asks to hear when a sold (or not yet released) unit comes free. Stored as a
+ * lead with source "waitlist", so the sales team sees it where it sees every enquiry.
+ */
+export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  const db = ctx.db.kysely;
+  app.post(
+    '/public/waitlist',
+    {
+      schema: {
+        tags: ['public'],
+        summary: "Join a project's waitlist (when the project's waitlistEnabled is true)",
+        description:
+          'Name the project by `project` (id) or `namespace`; `unit` names the unit asked about. Stored as a lead with `source: "waitlist"`. ' +
+          'Same bounds, per-address rate limit and `Idempotency-Key` behaviour as POST /public/leads.',
+        security: [],
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })) }),
+        body: WaitlistBody,
+        response: { 201: WaitlistLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
+      },
+      config: { rateLimit: { max: ctx.config.limits.publicLeadsPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const key = idempotencyKey(request.headers['idempotency-key']);
+      const { project, namespace, ...entry } = request.body;
+      if (!project && !namespace) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+      const outcome = await runIdempotent(db, 'public-waitlist', key, request.body, async (trx) => {
+        let q = trx.selectFrom('projects').select(['id', 'data']);
+        q = project ? q.where('id', '=', project) : q.where('namespace', '=', namespace!);
+        const target = await q.executeTakeFirst();
+        if (!target) throw notFound('Project');
+        if ((target.data as Record<string, unknown>).waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
+        const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
+        return { status: 201, body: toLead(row) };
+      });
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+      reply.header('ETag', '"1"');
+      return reply.code(outcome.status as 201).send(outcome.body as never);
+    },
+  );
+};

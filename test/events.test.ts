@@ -1,0 +1,301 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { sweepOnce } from '../src/public/hold-sweeper.ts';
+import { buildTestApp, caller, createFloor, createProject, createUnit, createUser, ENGINE, openTestDb, slug, tempDir, TEST_JWT_SECRET, TestClock, userWithToken, type TestApp, freePort, waitReady } from './helpers.ts';
+import { SseClient } from './sse-client.ts';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<typeof userWithToken>>;
+let editor: Awaited<ReturnType<typeof userWithToken>>;
+let base: string;
+const clock = new TestClock();
+const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
+
+before(async () => {
+  t = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLD_REQUESTS_PER_MINUTE: '1000', SSE_KEEPALIVE_SEC: '1' } });
+  owner = await userWithToken(t);
+  editor = await userWithToken(t);
+  // Real connections for the streams.
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+after(() => t.close());
+
+const events = async (project: string, auth = owner.auth, after = 0, limit = 1000) => {
+  const res = await t.app.inject({ method: 'GET', url: `/projects/${project}/events?after=${after}&limit=${limit}`, headers: auth });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json() as any[];
+};
+
+describe(`the project change log (${ENGINE})`, () => {
+  test('every write appends one event: seq 1, 2, 3 …, type, actor, changes before/after; after= pages', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { editors: [editor.id] } });
+    const call = caller(t.app, owner.auth);
+    const f = await createFloor(t.app, owner.auth, p._id, { name: 'Ground' });
+    const u = await createUnit(t.app, editor.auth, p._id, { floor: f._id, name: 'A-1', body: { price: 100 } });
+    assert.equal((await call('PATCH', `/units/${u._id}`, { price: 120, availability: 'reserved' })).statusCode, 200);
+    assert.equal((await call('PATCH', `/floors/${f._id}`, { name: 'Lobby' })).statusCode, 200);
+    assert.equal((await call('PATCH', `/projects/${p._id}`, { name: 'Renamed' })).statusCode, 200);
+    // A PATCH that changes nothing writes no event.
+    assert.equal((await call('PATCH', `/units/${u._id}`, { price: 120 })).statusCode, 200);
+    assert.equal((await call('DELETE', `/units/${u._id}`)).statusCode, 204);
+    assert.equal((await call('DELETE', `/floors/${f._id}`)).statusCode, 204);
+
+    const log = await events(p._id);
+    assert.deepEqual(log.map((e) => e.seq), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(log.map((e) => e.type), ['floor.created', 'unit.created', 'unit.updated', 'floor.updated', 'project.updated', 'unit.deleted', 'floor.deleted']);
+    assert.deepEqual(log[1].actor, { kind: 'user', id: editor.id });
+    assert.deepEqual(log[2].actor, { kind: 'user', id: owner.id });
+    assert.equal(log[1].data._id, u._id);
+    assert.deepEqual(log[1].data.changes.name, [null, 'A-1']);
+    assert.deepEqual(log[1].data.changes.price, [null, 100]);
+    assert.deepEqual(log[2].data.changes, { price: [100, 120], availability: ['available', 'reserved'] });
+    assert.deepEqual(log[3].data.changes, { name: ['Ground', 'Lobby'] });
+    assert.deepEqual(log[4].data.changes, { name: [p.name, 'Renamed'] });
+    assert.equal(log[5].data.changes, undefined);
+    for (const e of log) {
+      assert.equal(e.projectId, p._id);
+      assert.match(e.id, /^[0-9a-f]{24}$/);
+      assert.ok(!Number.isNaN(Date.parse(e.createdAt)));
+    }
+    assert.deepEqual((await events(p._id, owner.auth, 5)).map((e) => e.seq), [6, 7]);
+    assert.deepEqual((await events(p._id, owner.auth, 2, 2)).map((e) => e.seq), [3, 4]);
+    // Readers of the project may read it; strangers cannot tell it exists.
+    assert.equal((await events(p._id, editor.auth)).length, 7);
+    const stranger = await userWithToken(t);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/projects/${p._id}/events`, headers: stranger.auth })).statusCode, 404);
+    const bad = await t.app.inject({ method: 'GET', url: `/projects/${p._id}/events?limit=1001`, headers: owner.auth });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /limit/);
+  });
+
+  test('secrets are named, never valued; allocation passwords too', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const call = caller(t.app, owner.auth);
+    const value = 'sk_live_very_secret_value_123';
+    assert.equal((await call('PATCH', `/projects/${p._id}`, { ftpPassword: value, allocations: [{ name: 'VIP', password: 'allocation-pass-xyz' }] })).statusCode, 200);
+    assert.equal((await call('PATCH', `/projects/${p._id}`, { ftpPassword: `${value}-2` })).statusCode, 200);
+    assert.equal((await call('PATCH', `/projects/${p._id}`, { ftpPassword: null })).statusCode, 200);
+    const res = await t.app.inject({ method: 'GET', url: `/projects/${p._id}/events`, headers: owner.auth });
+    assert.ok(!res.body.includes(value) && !res.body.includes('allocation-pass-xyz'), res.body);
+    const log = res.json();
+    assert.deepEqual(log[0].data.changes.ftpPassword, [null, '***']);
+    assert.deepEqual(log[0].data.changes['allocations[VIP].password'], [null, '***']);
+    assert.deepEqual(log[0].data.changes.allocations, [null, [{ name: 'VIP' }]]);
+    assert.deepEqual(log[1].data.changes, { ftpPassword: ['***', '***'] });
+    assert.deepEqual(log[2].data.changes, { ftpPassword: ['***', null] });
+  });
+
+  test('lead events: owner and administrators only; actor public', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { editors: [editor.id], enableForms: true } });
+    const lead = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor, message: 'Call me' } });
+    assert.equal(lead.statusCode, 201);
+    const mine = await events(p._id);
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0].type, 'lead.created');
+    assert.deepEqual(mine[0].actor, { kind: 'public' });
+    assert.equal(mine[0].data._id, lead.json()._id);
+    assert.deepEqual(mine[0].data.changes.email, [null, visitor.email]);
+    assert.deepEqual(await events(p._id, editor.auth), []);
+  });
+
+  test('holds: unit.held by the public, unit.hold_expired by the system (sweeper, or a read that finds it lapsed)', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { onHoldExperienceEnabled: true, onHoldMinsDuration: 10 } });
+    const a = await createUnit(t.app, owner.auth, p._id, { name: 'A' });
+    const b = await createUnit(t.app, owner.auth, p._id, { name: 'B' });
+    for (const [u, ip] of [[a, '198.51.100.20'], [b, '198.51.100.21']] as const) {
+      const res = await t.app.inject({ method: 'POST', url: `/public/units/${u._id}/hold`, payload: visitor, remoteAddress: ip });
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    const until = new Date(clock.now() + 10 * 60_000).toISOString();
+    clock.advance(11 * 60_000);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/units/${a._id}`, headers: owner.auth })).statusCode, 200);
+    const swept = await sweepOnce(t.db.kysely, clock.now());
+    assert.ok(swept.ran && swept.released >= 1);
+    const log = await events(p._id);
+    const held = log.filter((e) => e.type === 'unit.held');
+    assert.deepEqual(held.map((e) => e.data._id), [a._id, b._id]);
+    assert.deepEqual(held[0].actor, { kind: 'public' });
+    assert.deepEqual(held[0].data.changes, { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, until] });
+    assert.equal(log.filter((e) => e.type === 'lead.created').length, 2);
+    const expired = log.filter((e) => e.type === 'unit.hold_expired');
+    assert.deepEqual(expired.map((e) => e.data._id).sort(), [a._id, b._id].sort());
+    for (const e of expired) {
+      assert.deepEqual(e.actor, { kind: 'system' });
+      assert.deepEqual(e.data.changes, { availability: ['on_hold', 'available'], onHoldExpiresAt: [until, null] });
+    }
+    assert.deepEqual(log.map((e) => e.seq), log.map((_, i) => i + 1));
+  });
+
+  test('20 concurrent writers on one project: seq has no gaps, and a reader paging with after= never misses one', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const units = [];
+    for (let i = 0; i < 20; i++) units.push(await createUnit(t.app, owner.auth, p._id, { name: `C-${i}` }));
+    const start = (await events(p._id)).length;
+    // A reader pages through the log while the writers commit; if seq were handed out in another order than
+    // commits, it would see a later seq before an earlier one committed and skip the earlier one.
+    const seen: number[] = [];
+    let writing = true;
+    const reader = (async () => {
+      let cursor = start;
+      while (writing || seen.length < 40) {
+        const page = await events(p._id, owner.auth, cursor);
+        for (const e of page) seen.push(e.seq);
+        if (page.length) cursor = page.at(-1).seq;
+        else if (!writing) break;
+        // Let the writers' requests in (on PGlite the reader's loop could otherwise run on microtasks alone).
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    const writes = await Promise.all(
+      units.flatMap((u, i) => [
+        t.app.inject({ method: 'PATCH', url: `/units/${u._id}`, headers: owner.auth, payload: { price: 1000 + i } }),
+        t.app.inject({ method: 'PATCH', url: `/units/${u._id}`, headers: owner.auth, payload: { description: `d${i}` } }),
+      ]),
+    );
+    writing = false;
+    await reader;
+    assert.deepEqual(writes.map((w) => w.statusCode), writes.map(() => 200));
+    const log = await events(p._id, owner.auth, start);
+    assert.deepEqual(log.map((e) => e.seq), Array.from({ length: 40 }, (_, i) => start + i + 1));
+    assert.deepEqual(seen, log.map((e) => e.seq));
+    // Each write is in the log exactly once.
+    assert.equal(new Set(log.map((e) => `${e.data._id}:${Object.keys(e.data.changes)}`)).size, 40);
+  });
+});
+
+describe(`unit history (${ENGINE})`, () => {
+  test('newest first: seq, type, at, actor, changes; readers only', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { editors: [editor.id] } });
+    const u = await createUnit(t.app, owner.auth, p._id, { name: 'H-1', body: { price: 10 } });
+    const other = await createUnit(t.app, owner.auth, p._id, { name: 'H-2' });
+    await caller(t.app, editor.auth)('PATCH', `/units/${u._id}`, { price: 11 });
+    await caller(t.app, owner.auth)('PATCH', `/units/${other._id}`, { price: 99 });
+    await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { availability: 'sold' });
+    const res = await t.app.inject({ method: 'GET', url: `/units/${u._id}/history`, headers: editor.auth });
+    assert.equal(res.statusCode, 200);
+    const h = res.json();
+    assert.deepEqual(h.map((x: any) => x.type), ['unit.updated', 'unit.updated', 'unit.created']);
+    assert.deepEqual(h[0].changes, { availability: ['available', 'sold'] });
+    assert.deepEqual(h[0].actor, { kind: 'user', id: owner.id });
+    assert.deepEqual(h[1], { seq: h[1].seq, type: 'unit.updated', at: h[1].at, actor: { kind: 'user', id: editor.id }, changes: { price: [10, 11] } });
+    assert.ok(h[0].seq > h[1].seq && h[1].seq > h[2].seq);
+    const page = (await t.app.inject({ method: 'GET', url: `/units/${u._id}/history?before=${h[0].seq}&limit=1`, headers: owner.auth })).json();
+    assert.deepEqual(page.map((x: any) => x.seq), [h[1].seq]);
+    const stranger = await userWithToken(t);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/units/${u._id}/history`, headers: stranger.auth })).statusCode, 404);
+  });
+});
+
+describe(`public live feed (${ENGINE})`, () => {
+  test('a unit change reaches an open stream; the public part only; price hidden without showPrices', async () => {
+    const ns = slug();
+    const p = await createProject(t.app, owner.auth, { query: { namespace: ns }, body: { showPrices: false } });
+    const u = await createUnit(t.app, owner.auth, p._id, { name: 'S-1', body: { price: 500 } });
+    const stream = await SseClient.open(`${base}/public/projects/${ns}/events`);
+    try {
+      assert.equal(stream.status, 200);
+      assert.match(String(stream.headers['content-type']), /^text\/event-stream/);
+      assert.equal(stream.headers['access-control-allow-origin'], '*');
+      await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { description: 'private note' });
+      await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { price: 600, availability: 'sold' });
+      await stream.until((s) => s.messages.length >= 1);
+      const [msg] = stream.json();
+      assert.deepEqual(msg, { seq: 3, type: 'unit.updated', _id: u._id, changes: { availability: ['available', 'sold'] } });
+      assert.equal(stream.messages[0]!.id, '3');
+    } finally {
+      stream.close();
+    }
+  });
+
+  test('Last-Event-ID resumes after that seq; keep-alive comments; unknown namespace 404; bad Last-Event-ID 400', async () => {
+    const ns = slug();
+    const p = await createProject(t.app, owner.auth, { query: { namespace: ns } });
+    const u = await createUnit(t.app, owner.auth, p._id, { name: 'R-1', body: { price: 1 } });
+    for (const price of [2, 3, 4]) await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { price });
+    const resumed = await SseClient.open(`${base}/public/projects/${ns}/events`, { 'last-event-id': '2' });
+    try {
+      await resumed.until((s) => s.messages.length >= 2);
+      assert.deepEqual(resumed.messages.map((m) => m.id), ['3', '4']);
+      assert.deepEqual(resumed.json().map((m) => m.changes.price), [[2, 3], [3, 4]]);
+      await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { price: 5 });
+      await resumed.until((s) => s.messages.length >= 3);
+      assert.equal(resumed.messages[2]!.id, '5');
+      // SSE_KEEPALIVE_SEC=1 in this file.
+      await resumed.until((s) => s.comments.includes('keep-alive'));
+    } finally {
+      resumed.close();
+    }
+    const viaQuery = await SseClient.open(`${base}/public/projects/${ns}/events?lastEventId=4`);
+    try {
+      await viaQuery.until((s) => s.messages.length >= 1);
+      assert.deepEqual(viaQuery.messages.map((m) => m.id), ['5']);
+    } finally {
+      viaQuery.close();
+    }
+    const missing = await SseClient.open(`${base}/public/projects/${slug()}/events`);
+    assert.equal(missing.status, 404);
+    assert.equal(JSON.parse(missing.body).code, 'not_found');
+    const bad = await SseClient.open(`${base}/public/projects/${ns}/events`, { 'last-event-id': 'abc' });
+    assert.equal(bad.status, 400);
+  });
+
+  test('holds and their expiry reach the stream', async () => {
+    const ns = slug();
+    const p = await createProject(t.app, owner.auth, { query: { namespace: ns }, body: { onHoldExperienceEnabled: true, onHoldMinsDuration: 5 } });
+    const u = await createUnit(t.app, owner.auth, p._id, { name: 'X-1' });
+    const stream = await SseClient.open(`${base}/public/projects/${ns}/events`);
+    try {
+      const res = await t.app.inject({ method: 'POST', url: `/public/units/${u._id}/hold`, payload: visitor, remoteAddress: '198.51.100.99' });
+      assert.equal(res.statusCode, 200);
+      clock.advance(6 * 60_000);
+      await sweepOnce(t.db.kysely, clock.now());
+      await stream.until((s) => s.messages.length >= 2);
+      assert.deepEqual(stream.json().map((m) => m.type), ['unit.held', 'unit.hold_expired']);
+      assert.ok(!stream.messages.some((m) => m.data.includes('lead')), 'the hold lead is not public');
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+describe('live feed across two service processes on one PostgreSQL database', () => {
+  test('a change made through one node reaches a stream open on the other', async (ctx) => {
+    if (ENGINE !== 'postgres') return ctx.skip('needs PostgreSQL');
+    const shared = await openTestDb();
+    const children: ChildProcess[] = [];
+    let stream: SseClient | undefined;
+    try {
+      const ports = [await freePort(), await freePort()];
+      for (const port of ports) {
+        children.push(
+          spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+            env: { ...process.env, DATABASE_URL: shared.url, PORT: String(port), HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET, SECRET_KEY: 'a'.repeat(64), LOG_LEVEL: 'warn', SEED_DEMO: 'false', HOLD_SWEEP_SEC: '0', DATA_DIR: tempDir('showsuite-node-') },
+            stdio: ['ignore', 'ignore', 'inherit'],
+          }),
+        );
+      }
+      for (const port of ports) await waitReady(port);
+      const [a, b] = ports.map((port) => `http://127.0.0.1:${port}`);
+      const user = await createUser(shared.db);
+      const login = await fetch(`${a}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.username, password: user.password }) });
+      const auth = { authorization: `Bearer ${(await login.json()).access_token}`, 'content-type': 'application/json' };
+      const ns = slug();
+      const p = await (await fetch(`${a}/projects?name=Two&namespace=${ns}`, { method: 'POST', headers: auth, body: '{}' })).json();
+      const u = await (await fetch(`${a}/units?project=${p._id}&name=T-1&position=0`, { method: 'POST', headers: auth, body: '{}' })).json();
+
+      stream = await SseClient.open(`${b}/public/projects/${ns}/events`);
+      const patched = await fetch(`${a}/units/${u._id}`, { method: 'PATCH', headers: auth, body: JSON.stringify({ availability: 'reserved' }) });
+      assert.equal(patched.status, 200);
+      await stream.until((s) => s.messages.length >= 1);
+      assert.deepEqual(stream.json()[0], { seq: 2, type: 'unit.updated', _id: u._id, changes: { availability: ['available', 'reserved'] } });
+    } finally {
+      stream?.close();
+      for (const c of children) c.kill('SIGTERM');
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+      await shared.drop();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import { ENGINE, openTestDb, tempDir, TEST_JWT_SECRET, type TestDb } from './helpers.ts';
+
+/**
+ * `npm start` as an operator runs it: it builds dist/ when needed and serves from plain `node dist/main.js`;
+ * SIGTERM sent to the npm process (what a supervisor or `kill $!` does) reaches the server, which finishes the
+ * request in flight, stops and exits 0, and npm with it; nothing is left holding the port.
+ */
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe(`npm start and SIGTERM (${ENGINE})`, () => {
+  let testDb: TestDb | undefined;
+  let npm: ChildProcess;
+  let port: number;
+  let output = '';
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  before(async () => {
+    port = await freePort();
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      JWT_SECRET: TEST_JWT_SECRET,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      SEED_DEMO: 'false',
+      // debug: the server logs each request as it arrives, which the SIGTERM test waits for.
+      LOG_LEVEL: 'debug',
+      DATA_DIR: tempDir(),
+    };
+    if (ENGINE === 'postgres') {
+      testDb = await openTestDb({ migrate: false });
+      env.DATABASE_URL = testDb.url!;
+      // The test's own pool is not needed: the server migrates and uses the database itself.
+    }
+    npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    npm.stdout!.on('data', (d) => (output += d));
+    npm.stderr!.on('data', (d) => (output += d));
+    exited = new Promise((resolve) => npm.once('exit', (code, signal) => resolve({ code, signal })));
+    let gone = false;
+    void exited.then(() => (gone = true));
+    // However long the build and the first start take on a busy machine: until /ready answers, or npm exits.
+    while (!gone) {
+      const status = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status, () => 0);
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(!gone, `npm start exited before it was ready:\n${output}`);
+  });
+  after(async () => {
+    if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+    await testDb?.drop();
+  });
+
+  test('the server runs the build with plain node, not through a TypeScript loader', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const tree = execFileSync('ps', ['-eo', 'pid,ppid,args'], { encoding: 'utf8' });
+    const children = tree.split('\n').filter((l) => l.trim().split(/\s+/)[1] === String(npm.pid));
+    assert.equal(children.length, 1, tree);
+    assert.match(children[0]!, /node scripts\/start\.mjs/);
+    assert.doesNotMatch(tree.split('\n').filter((l) => l.includes('start.mjs')).join('\n'), /tsx/);
+    assert.equal((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status, 200);
+  });
+
+  test('SIGTERM to the npm process: the request in flight is answered, then the server and npm exit 0', async () => {
+    // A request whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ username: 'nobody@example.com', password: 'not-the-password' });
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let answer = '';
+    const answered = new Promise<void>((resolve) => {
+      socket.on('data', (d) => {
+        answer += d;
+        if (/\r\n\r\n[\s\S]*\}$/.test(answer)) resolve();
+      });
+      socket.on('close', () => resolve());
+    });
+    socket.write(`POST /users/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    // The server has the request (its log line says so) before the signal is sent.
+    while (!/"url":"\/users\/login"/.test(output)) await new Promise((r) => setTimeout(r, 20));
+    npm.kill('SIGTERM');
+    while (!/shutting down/.test(output)) await new Promise((r) => setTimeout(r, 20));
+    socket.write(body.slice(5));
+    await answered;
+    assert.match(answer, /^HTTP\/1\.1 401 /, `in-flight request answered: ${answer}\n${output}`);
+    socket.destroy();
+
+    const { code, signal } = await exited;
+    assert.equal(signal, null, output);
+    assert.equal(code, 0, output);
+    // Nothing is left holding the port.
+    const refused = await fetch(`http://127.0.0.1:${port}/health`).then(() => false, () => true);
+    assert.ok(refused, 'the port is free after npm exits');
+  });
+});

@@ -1,0 +1,139 @@
+/** The console's only way to the service: same-origin fetch with the session cookies, refreshed silently. */
+
+export interface Problem {
+  status: number;
+  code?: string;
+  detail?: string;
+  title?: string;
+  errors?: { path: string; message: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail || problem.title || `HTTP ${problem.status}`);
+  }
+  get status() {
+    return this.problem.status;
+  }
+  /** The message for one field (`/name`), when the service named it. */
+  field(path: string): string | undefined {
+    return this.problem.errors?.find((e) => e.path === path)?.message;
+  }
+}
+
+export interface Answer<T> {
+  data: T;
+  etag: string | null;
+  total: number | null;
+  headers: Headers;
+}
+
+type Body = unknown;
+interface Options {
+  body?: Body;
+  ifMatch?: string | null;
+  headers?: Record<string, string>;
+  /** Raw body (a FormData, a CSV text); `contentType` names it (FormData sets its own). */
+  raw?: BodyInit;
+  contentType?: string;
+  /** No silent refresh for these (the sign-in and refresh calls themselves). */
+  noRefresh?: boolean;
+}
+
+let onSignedOut: () => void = () => {};
+export const whenSignedOut = (fn: () => void) => {
+  onSignedOut = fn;
+};
+
+let refreshing: Promise<boolean> | undefined;
+/** One refresh at a time: concurrent 401s wait for the same one. */
+function refresh(): Promise<boolean> {
+  refreshing ??= fetch('/users/refresh', { method: 'POST', credentials: 'same-origin' })
+    .then((r) => r.ok)
+    .catch(() => false)
+    .finally(() => setTimeout(() => (refreshing = undefined), 0));
+  return refreshing;
+}
+
+export async function request<T = unknown>(method: string, url: string, opts: Options = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  let body: BodyInit | undefined;
+  if (opts.raw !== undefined) {
+    body = opts.raw;
+    if (opts.contentType) headers['content-type'] = opts.contentType;
+  } else if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  if (opts.ifMatch) headers['if-match'] = opts.ifMatch;
+  const send = () => fetch(url, { method, headers, body, credentials: 'same-origin' });
+  let res = await send();
+  if (res.status === 401 && !opts.noRefresh) {
+    if (await refresh()) res = await send();
+    if (res.status === 401) {
+      onSignedOut();
+      throw new ApiError({ status: 401, detail: 'Your session has ended; please sign in again.' });
+    }
+  }
+  const type = res.headers.get('content-type') ?? '';
+  const data = res.status === 204 ? undefined : type.includes('json') ? await res.json() : await res.text();
+  if (!res.ok) {
+    const problem: Problem = typeof data === 'object' && data ? (data as Problem) : { status: res.status, detail: String(data || res.statusText) };
+    throw new ApiError({ ...problem, status: res.status });
+  }
+  // A single record's version is its ETag; records also carry it as __v (CONTRACT §1). Where a server does not
+  // put __v in the body, take it from the ETag so If-Match can be sent from the record alone.
+  const etag = res.headers.get('etag');
+  if (data && typeof data === 'object' && !Array.isArray(data) && (data as { __v?: unknown }).__v === undefined && etag && /^"\d+"$/.test(etag)) {
+    (data as { __v?: number }).__v = Number(etag.slice(1, -1));
+  }
+  const total = res.headers.get('x-total-count');
+  return { data: data as T, etag: res.headers.get('etag'), total: total === null ? null : Number(total), headers: res.headers };
+}
+
+export const api = {
+  get: <T>(url: string, opts?: Options) => request<T>('GET', url, opts).then((a) => a.data),
+  post: <T>(url: string, body?: Body, opts?: Options) => request<T>('POST', url, { ...opts, body }).then((a) => a.data),
+  patch: <T>(url: string, body: Body, opts?: Options) => request<T>('PATCH', url, { ...opts, body }).then((a) => a.data),
+  del: (url: string, opts?: Options) => request('DELETE', url, opts).then(() => undefined),
+};
+
+/** `?a=1&filters[name]=x`: the bracket form the service reads. */
+export function query(params: Record<string, string | number | undefined | Record<string, string | number | undefined>>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === '') continue;
+    if (typeof v === 'object') {
+      for (const [k2, v2] of Object.entries(v)) if (v2 !== undefined && v2 !== '') q.set(`${k}[${k2}]`, String(v2));
+    } else q.set(k, String(v));
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Every record of a list: one request, then more pages while `X-Total-Count` says there are more. */
+export async function all<T>(url: string): Promise<T[]> {
+  const first = await request<T[]>('GET', url);
+  const out = [...first.data];
+  const total = first.total;
+  const sep = url.includes('?') ? '&' : '?';
+  while (total !== null && out.length < total) {
+    const page = await request<T[]>('GET', `${url}${sep}options[skip]=${out.length}&options[limit]=500`);
+    if (!page.data.length) break;
+    out.push(...page.data);
+  }
+  return out;
+}
+
+export const etagOf = (record: { __v?: number } | undefined) => (record?.__v === undefined ? null : `"${record.__v}"`);
+
+export function download(name: string, text: string, type = 'text/csv') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,17 @@
+/**
+ * Screens whose endpoints this service has. The server names them in `<body data-features>` (it checks its own
+ * routes), so a console built before an endpoint existed lights the screen up once it does, and never shows a
+ * screen whose calls would fail.
+ */
+const names = new Set((typeof document === 'undefined' ? '' : (document.body.dataset.features ?? '')).split(/\s+/).filter(Boolean));
+
+export const FEATURES = {
+  /** PATCH /units (bulk), CSV import with dry run, CSV export (CONTRACT §8). */
+  inventory: names.has('inventory'),
+  /** Invitations and password reset (CONTRACT §9). */
+  mail: names.has('mail'),
+  /** Unit history (CONTRACT §10). */
+  history: names.has('history'),
+  /** Webhooks and their deliveries (CONTRACT §10). */
+  webhooks: names.has('webhooks'),
+};

@@ -1,0 +1,108 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, whenSignedOut } from './api.ts';
+import { interceptLinks, match, navigate, usePath } from './router.ts';
+import { Loading } from './ui.tsx';
+import { AcceptInvite, ConfirmReset, RequestReset, SignIn } from './screens/auth.tsx';
+import { ProjectList } from './screens/projects.tsx';
+import { ProjectShell } from './screens/project.tsx';
+import { LeadsInbox } from './screens/leads.tsx';
+import { Holds } from './screens/holds.tsx';
+import { GroupList, GroupScreen } from './screens/groups.tsx';
+import type { User } from './types.ts';
+import { FEATURES } from './features.ts';
+
+/** Screens anyone may open: the mailed links land on them. */
+const OPEN = ['/admin/login', ...(FEATURES.mail ? ['/admin/reset', '/admin/reset/:token', '/admin/invites/:token'] : [])];
+
+function App() {
+  const path = usePath();
+  const [user, setUser] = useState<User | null | undefined>(undefined);
+  const pathname = path.split('?')[0]!;
+  const open = OPEN.some((p) => match(p, pathname));
+
+  useEffect(() => {
+    whenSignedOut(() => setUser(null));
+    api.get<User>('/users/me').then(setUser, () => setUser(null));
+  }, []);
+  useEffect(() => {
+    if (user === null && !open) navigate(`/admin/login?next=${encodeURIComponent(path)}`, { replace: true });
+  }, [user, open, path]);
+
+  const signedIn = (u: User, next?: string) => {
+    setUser(u);
+    navigate(next && next.startsWith('/admin') && !next.startsWith('/admin/login') ? next : '/admin', { replace: true });
+  };
+
+  let screen;
+  let m: Record<string, string> | undefined;
+  if (pathname === '/admin/login') screen = <SignIn onSignedIn={signedIn} />;
+  else if (FEATURES.mail && pathname === '/admin/reset') screen = <RequestReset />;
+  else if (FEATURES.mail && (m = match('/admin/reset/:token', pathname))) screen = <ConfirmReset token={m.token!} />;
+  else if (FEATURES.mail && (m = match('/admin/invites/:token', pathname))) screen = <AcceptInvite token={m.token!} user={user ?? null} onSignedIn={signedIn} />;
+  else if (user === undefined || user === null) screen = <Loading what="Checking your session" />;
+  else if (pathname === '/admin' || pathname === '/admin/' || pathname === '/admin/projects') screen = <ProjectList path={path} />;
+  else if ((m = match('/admin/projects/:id', pathname))) screen = <ProjectShell id={m.id!} tab="settings" path={path} user={user} />;
+  else if ((m = match('/admin/projects/:id/:tab', pathname))) screen = <ProjectShell id={m.id!} tab={m.tab!} path={path} user={user} />;
+  else if ((m = match('/admin/projects/:id/floors/:floor', pathname))) screen = <ProjectShell id={m.id!} tab="floors" floor={m.floor!} path={path} user={user} />;
+  else if (pathname === '/admin/leads') screen = <LeadsInbox path={path} />;
+  else if (pathname === '/admin/holds') screen = <Holds />;
+  else if (pathname === '/admin/groups') screen = <GroupList />;
+  else if ((m = match('/admin/groups/:id', pathname))) screen = <GroupScreen id={m.id!} user={user} />;
+  else screen = <p>Nothing here. <a href="/admin">Back to projects</a></p>;
+
+  const signOut = async () => {
+    try {
+      await api.post('/users/logout');
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+    }
+    setUser(null);
+    navigate('/admin/login', { replace: true });
+  };
+
+  const section = pathname.split('/')[2] ?? '';
+  const current = (s: string) => (section === s || (s === 'projects' && section === '') ? 'page' : undefined);
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="bar">
+        <a class="brand" href="/admin">
+          Showsuite
+        </a>
+        {user && !open && (
+          <nav aria-label="Sections">
+            <a href="/admin" aria-current={current('projects')}>
+              Projects
+            </a>
+            <a href="/admin/leads" aria-current={current('leads')}>
+              Leads
+            </a>
+            <a href="/admin/holds" aria-current={current('holds')}>
+              Holds
+            </a>
+            <a href="/admin/groups" aria-current={current('groups')}>
+              Groups
+            </a>
+          </nav>
+        )}
+        {user && !open && (
+          <div class="who">
+            <span class="muted">{user.username}</span>
+            <button type="button" class="secondary" onClick={signOut}>
+              Sign out
+            </button>
+          </div>
+        )}
+      </header>
+      <main id="main">{screen}</main>
+    </>
+  );
+}
+
+interceptLinks();
+const root = document.getElementById('app')!;
+root.textContent = ''; // the "Loading" line the HTML shows until the script runs
+render(<App />, root);

@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** A tiny history router: the path under /admin is the state; links are real <a href> elements. */
+const listeners = new Set<() => void>();
+
+export function navigate(to: string, opts: { replace?: boolean } = {}) {
+  if (opts.replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  for (const l of listeners) l();
+  window.scrollTo(0, 0);
+}
+
+export function usePath(): string {
+  const [path, setPath] = useState(location.pathname + location.search);
+  useEffect(() => {
+    const update = () => setPath(location.pathname + location.search);
+    listeners.add(update);
+    window.addEventListener('popstate', update);
+    return () => {
+      listeners.delete(update);
+      window.removeEventListener('popstate', update);
+    };
+  }, []);
+  return path;
+}
+
+/** Plain clicks on same-origin /admin links stay in the app. */
+export function interceptLinks() {
+  document.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = (e.target as Element).closest?.('a');
+    if (!a || a.target || a.hasAttribute('download')) return;
+    const url = new URL(a.href, location.href);
+    if (url.origin !== location.origin || !url.pathname.startsWith('/admin')) return;
+    e.preventDefault();
+    navigate(url.pathname + url.search);
+  });
+}
+
+/** `/admin/projects/:id/units` against a path: the named parts, or undefined. */
+export function match(pattern: string, path: string): Record<string, string> | undefined {
+  const p = pattern.split('/');
+  const s = path.split('?')[0]!.split('/');
+  if (p.length !== s.length) return undefined;
+  const out: Record<string, string> = {};
+  for (let i = 0; i < p.length; i++) {
+    if (p[i]!.startsWith(':')) out[p[i]!.slice(1)] = decodeURIComponent(s[i]!);
+    else if (p[i] !== s[i]) return undefined;
+  }
+  return out;
+}
+
+export const searchParam = (path: string, name: string) => new URLSearchParams(path.split('?')[1] ?? '').get(name) ?? '';

@@ -1,0 +1,156 @@
+import { useState } from 'preact/hooks';
+import { all, api, ApiError, query, etagOf } from '../api.ts';
+import { upload } from '../media.ts';
+import type { Floor, Project, User } from '../types.ts';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, useId, useLoad } from '../ui.tsx';
+import { canManage } from './project.tsx';
+
+export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
+  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id, project.__v]);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [news, setNews] = useState('');
+  const list = (floors.data ?? []).slice().sort((a, b) => a.position - b.position);
+
+  const add = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const f = await api.post<Floor>(`/floors${query({ project: project._id, name })}`);
+      setName('');
+      setNews(`Floor “${f.name}” added.`);
+      onProject(await api.get<Project>(`/projects/${project._id}`));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const move = async (index: number, by: number) => {
+    const ids = list.map((f) => f._id);
+    const [id] = ids.splice(index, 1);
+    ids.splice(index + by, 0, id!);
+    setError(undefined);
+    try {
+      const p = await api.patch<Project>(`/projects/${project._id}`, { floors: ids }, { ifMatch: etagOf(project) });
+      setNews(`${list[index]!.name} moved ${by < 0 ? 'up' : 'down'}.`);
+      onProject(p);
+      // Keep focus on the same floor's button after the list redraws.
+      requestAnimationFrame(() => document.getElementById(`move-${by < 0 ? 'up' : 'down'}-${id}`)?.focus());
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 412 ? new Error('Someone else changed the floors meanwhile; the list is reloaded, try again.') : err);
+      if (err instanceof ApiError && err.status === 412) onProject(await api.get<Project>(`/projects/${project._id}`));
+    }
+  };
+  const remove = async (f: Floor) => {
+    if (!confirm(`Delete ${f.name} and all its units?`)) return;
+    try {
+      await api.del(`/floors/${f._id}`, { ifMatch: etagOf(f) });
+      setNews(`${f.name} deleted.`);
+      onProject(await api.get<Project>(`/projects/${project._id}`));
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <section>
+      <PageTitle>Floors and plans</PageTitle>
+      <ErrorNotice error={error || floors.error} />
+      <Notice kind="ok">{news}</Notice>
+      {floors.loading && !floors.data ? <Loading /> : null}
+      <ol class="floor-list">
+        {list.map((f, i) => (
+          <li key={f._id} class="card floor">
+            <div class="floor-head">
+              <strong>{f.name}</strong>
+              <span class="muted small">
+                {f.units.length} unit{f.units.length === 1 ? '' : 's'}
+              </span>
+              <div class="row">
+                <button type="button" class="secondary" id={`move-up-${f._id}`} disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${f.name} up`}>
+                  ↑
+                </button>
+                <button type="button" class="secondary" id={`move-down-${f._id}`} disabled={i === list.length - 1} onClick={() => move(i, 1)} aria-label={`Move ${f.name} down`}>
+                  ↓
+                </button>
+                <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
+                  Draw units on {f.name}
+                </a>
+                {canManage(project, user) && (
+                  <button type="button" class="secondary danger" onClick={() => remove(f)}>
+                    Delete
+                  </button>
+                )}
+              </div>
+            </div>
+            <FloorImage floor={f} onSaved={() => floors.reload()} />
+          </li>
+        ))}
+      </ol>
+      <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
+        <div class="grow">
+          <Field label="New floor name" required value={name} onValue={setName} />
+        </div>
+        <button type="submit" class="align-end">
+          Add floor
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
+  const [url, setUrl] = useState(floor.floorplanUrl ?? '');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState('');
+  const id = useId();
+  const save = async (floorplanUrl: string) => {
+    setError(undefined);
+    try {
+      await api.patch(`/floors/${floor._id}`, { floorplanUrl }, { ifMatch: etagOf(floor) });
+      onSaved();
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 412 ? new Error('This floor changed meanwhile; reloaded, try again.') : err);
+      if (err instanceof ApiError && err.status === 412) onSaved();
+    }
+  };
+  const onFile = async (e: Event) => {
+    const file = (e.target as HTMLInputElement).files?.[0];
+    if (!file) return;
+    setBusy(`Uploading ${file.name}…`);
+    setError(undefined);
+    try {
+      const media = await upload(file);
+      setUrl(media.url);
+      await save(media.url);
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 415 ? new Error('That file is not a PNG, JPEG, WebP, SVG or PDF.') : err instanceof ApiError && err.status === 413 ? new Error('That file is larger than 20 MB.') : err);
+    } finally {
+      setBusy('');
+    }
+  };
+  return (
+    <div class="floor-image">
+      {floor.floorplanUrl ? <img src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
+      <div class="field">
+        <label for={id}>Upload a plan for {floor.name} (PNG, JPEG, WebP, SVG)</label>
+        <input id={id} type="file" accept="image/png,image/jpeg,image/webp,image/svg+xml" onChange={onFile} />
+      </div>
+      <form
+        class="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save(url);
+        }}
+      >
+        <div class="grow">
+          <Field label={`…or the plan's address for ${floor.name}`} type="text" value={url} onValue={setUrl} />
+        </div>
+        <button type="submit" class="secondary align-end">
+          Use this address
+        </button>
+      </form>
+      <Notice>{busy}</Notice>
+      <ErrorNotice error={error} />
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import { all, api, ApiError, query, request, etagOf } from '../api.ts';
+import { navigate } from '../router.ts';
+import type { Group, Project, User } from '../types.ts';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
+import { Team } from './team.tsx';
+
+export function GroupList() {
+  const groups = useLoad(() => all<Group>('/groups'), []);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>();
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const g = await api.post<Group>(`/groups${query({ name })}`);
+      navigate(`/admin/groups/${g._id}`);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <section>
+      <PageTitle>Groups</PageTitle>
+      <p class="muted">A group gathers projects on one page and shares a team.</p>
+      <ErrorNotice error={error || groups.error} />
+      {groups.loading && !groups.data ? (
+        <Loading />
+      ) : (
+        <ul class="cards">
+          {groups.data?.map((g) => (
+            <li key={g._id}>
+              <a class="card project" href={`/admin/groups/${g._id}`}>
+                <strong>{g.name}</strong>
+                <span class="muted small">
+                  {g.projects.length} project{g.projects.length === 1 ? '' : 's'}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form class="card row wrap" onSubmit={create} aria-label="New group">
+        <div class="grow">
+          <Field label="New group name" required value={name} onValue={setName} />
+        </div>
+        <button type="submit" class="align-end">
+          Create group
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function GroupScreen({ id, user }: { id: string; user: User }) {
+  const group = useLoad(() => request<Group>('GET', `/groups/${id}`).then((a) => a.data), [id]);
+  const projects = useLoad(() => all<Project>('/projects'), []);
+  const [error, setError] = useState<unknown>();
+  const [news, setNews] = useState('');
+  if ((group.loading && !group.data) || (projects.loading && !projects.data)) return <Loading />;
+  if (group.error) return <ErrorNotice error={group.error} />;
+  const g = group.data!;
+  const toggle = async (pid: string, on: boolean) => {
+    setError(undefined);
+    try {
+      const next = await api.patch<Group>(`/groups/${g._id}`, { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) }, { ifMatch: etagOf(g) });
+      group.set(next);
+      setNews('Projects saved.');
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 412 ? new Error('The group changed meanwhile; reloaded, try again.') : err);
+      group.reload();
+    }
+  };
+  return (
+    <section>
+      <p class="crumbs">
+        <a href="/admin/groups">Groups</a> › {g.name}
+      </p>
+      <fieldset class="group">
+        <legend>Projects in {g.name}</legend>
+        <ErrorNotice error={error} />
+        <Notice kind="ok">{news}</Notice>
+        {(projects.data ?? []).map((p) => (
+          <div class="toggle" key={p._id}>
+            <input type="checkbox" id={`gp-${p._id}`} checked={g.projects.includes(p._id)} onChange={(e) => toggle(p._id, (e.target as HTMLInputElement).checked)} />
+            <label for={`gp-${p._id}`}>{p.name}</label>
+          </div>
+        ))}
+      </fieldset>
+      <Team kind="groups" record={g} user={user} onChange={(r) => group.set(r as Group)} />
+    </section>
+  );
+}

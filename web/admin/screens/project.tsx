@@ -1,0 +1,62 @@
+import { api, request, etagOf } from '../api.ts';
+import type { Project, User } from '../types.ts';
+import { ErrorNotice, Loading, useLoad } from '../ui.tsx';
+import { Settings } from './settings.tsx';
+import { Floors } from './floors.tsx';
+import { PlanEditor } from './plan.tsx';
+import { Units } from './units.tsx';
+import { Team } from './team.tsx';
+import { FEATURES } from '../features.ts';
+import { Webhooks } from './webhooks.tsx';
+
+const TABS: [string, string][] = [
+  ['settings', 'Settings'],
+  ['floors', 'Floors & plans'],
+  ['units', 'Units'],
+  ['team', 'Team'],
+  ...(FEATURES.webhooks ? ([['webhooks', 'Webhooks']] as [string, string][]) : []),
+];
+
+/** Owner or administrator: may change integrations, the team, delete floors and units, read leads. */
+export const canManage = (p: Project, u: User) => u.role === 'admin' || p.user === u._id || p.administrators.includes(u._id);
+
+export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: string; floor?: string; path: string; user: User }) {
+  const project = useLoad(() => request<Project>('GET', `/projects/${id}`), [id]);
+  if (project.loading && !project.data) return <Loading what="Loading the project" />;
+  if (project.error) return <ErrorNotice error={project.error} />;
+  const p = project.data!.data;
+  const reload = () => project.reload();
+  const setProject = (next: Project) => project.set({ ...project.data!, data: next, etag: etagOf(next) });
+  let body;
+  if (tab === 'settings') body = <Settings project={p} user={user} onSaved={setProject} onReload={reload} />;
+  else if (tab === 'floors' && floor) body = <PlanEditor project={p} floorId={floor} />;
+  else if (tab === 'floors') body = <Floors project={p} user={user} onProject={setProject} />;
+  else if (tab === 'units') body = <Units project={p} user={user} path={path} />;
+  else if (tab === 'team') body = <Team kind="projects" record={p} user={user} onChange={(r) => setProject(r as Project)} />;
+  else if (tab === 'webhooks' && FEATURES.webhooks) body = <Webhooks project={p} user={user} />;
+  else body = <p>Unknown section.</p>;
+  return (
+    <section>
+      <p class="crumbs">
+        <a href="/admin">Projects</a> ›{' '}
+        {p.namespace ? (
+          <a href={`/p/${p.namespace}`} target="_blank" rel="noopener">
+            {p.name} (public page)
+          </a>
+        ) : (
+          p.name
+        )}
+      </p>
+      <nav class="tabs" aria-label={`${p.name} sections`}>
+        {TABS.map(([t, label]) => (
+          <a key={t} href={`/admin/projects/${id}/${t}`} aria-current={t === tab ? 'page' : undefined}>
+            {label}
+          </a>
+        ))}
+      </nav>
+      {body}
+    </section>
+  );
+}
+
+export const refetchProject = (id: string) => api.get<Project>(`/projects/${id}`);

@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, query, request } from '../api.ts';
+import { navigate, searchParam } from '../router.ts';
+import type { Project } from '../types.ts';
+import { ErrorNotice, Field, Loading, PageTitle, useLoad, when } from '../ui.tsx';
+
+const PAGE = 20;
+
+export function ProjectList({ path }: { path: string }) {
+  const q = searchParam(path, 'q');
+  const page = Math.max(1, Number(searchParam(path, 'page')) || 1);
+  const [text, setText] = useState(q);
+  const list = useLoad(
+    () => request<Project[]>('GET', `/projects${query({ filters: { name: q }, options: { skip: (page - 1) * PAGE, limit: PAGE, sort: 'name' } })}`),
+    [q, page],
+  );
+  // Search as you type, without a history entry per key.
+  useEffect(() => {
+    if (text === q) return;
+    const t = setTimeout(() => navigate(`/admin${query({ q: text })}`, { replace: true }), 250);
+    return () => clearTimeout(t);
+  }, [text]);
+
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const pageLink = (p: number) => `/admin${query({ q, page: p > 1 ? p : undefined })}`;
+  return (
+    <section>
+      <PageTitle>Projects</PageTitle>
+      <div class="row wrap">
+        <div class="grow">
+          <Field label="Search by name" type="search" value={text} onValue={setText} />
+        </div>
+        <CreateProject />
+      </div>
+      <ErrorNotice error={list.error} />
+      {list.loading && !list.data ? (
+        <Loading />
+      ) : (
+        <>
+          <p class="muted" role="status">
+            {total === 0 ? (q ? `No project matches “${q}”.` : 'No projects yet: create the first one.') : `${total} project${total === 1 ? '' : 's'}`}
+          </p>
+          <ul class="cards">
+            {list.data?.data.map((p) => (
+              <li key={p._id}>
+                <a class="card project" href={`/admin/projects/${p._id}`}>
+                  <strong>{p.name}</strong>
+                  <span class="muted">{p.namespace ? `/p/${p.namespace}` : 'no public address yet'}</span>
+                  <span class="muted small">
+                    {p.floors.length} floor{p.floors.length === 1 ? '' : 's'} · changed {when(p.updatedAt)}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+          {pages > 1 && (
+            <nav class="pager" aria-label="Pages">
+              {page > 1 ? <a href={pageLink(page - 1)}>Previous</a> : <span />}
+              <span>
+                Page {page} of {pages}
+              </span>
+              {page < pages ? <a href={pageLink(page + 1)}>Next</a> : <span />}
+            </nav>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+const slugify = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 63);
+
+function CreateProject() {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [namespace, setNamespace] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<unknown>();
+  if (!open) {
+    return (
+      <button type="button" class="align-end" onClick={() => setOpen(true)}>
+        New project
+      </button>
+    );
+  }
+  const ns = touched ? namespace : slugify(name);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const p = await api.post<Project>(`/projects${query({ name, namespace: ns || undefined })}`);
+      navigate(`/admin/projects/${p._id}`);
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 409 ? new Error(`The address /p/${ns} is taken; choose another.`) : err);
+    }
+  };
+  return (
+    <form class="card create" onSubmit={submit} aria-label="New project">
+      <ErrorNotice error={error} />
+      <Field label="Project name" required value={name} onValue={setName} autoFocus />
+      <Field
+        label="Public address (/p/…)"
+        value={ns}
+        onValue={(v) => {
+          setTouched(true);
+          setNamespace(v);
+        }}
+        pattern="[a-z0-9](-?[a-z0-9])*"
+        hint="Lower-case letters, digits and single dashes."
+        error={error instanceof ApiError ? error.field('/namespace') : undefined}
+      />
+      <div class="row">
+        <button type="submit">Create project</button>
+        <button type="button" class="secondary" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

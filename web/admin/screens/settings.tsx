@@ -1,0 +1,330 @@
+import { useMemo, useState } from 'preact/hooks';
+import { api, ApiError, etagOf } from '../api.ts';
+import type { Project, User } from '../types.ts';
+import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
+import { canManage } from './project.tsx';
+import { DEFAULTS, Preview } from './preview.tsx';
+
+type Kind = 'text' | 'email' | 'url' | 'number' | 'bool' | 'color' | 'long' | 'secret' | ['select', [string, string][]];
+interface Setting {
+  key: string;
+  label: string;
+  kind: Kind;
+  hint?: string;
+}
+interface Group {
+  id: string;
+  title: string;
+  intro?: string;
+  settings: Setting[];
+  /** Only owners and administrators may change these (CONTRACT §3). */
+  managers?: boolean;
+}
+
+const t = (key: string, label: string, hint?: string): Setting => ({ key, label, kind: 'text', ...(hint ? { hint } : {}) });
+const b = (key: string, label: string, hint?: string): Setting => ({ key, label, kind: 'bool', ...(hint ? { hint } : {}) });
+const c = (key: string, label: string): Setting => ({ key, label, kind: 'color' });
+const s = (key: string, label: string): Setting => ({ key, label, kind: 'secret' });
+
+export const GROUPS: Group[] = [
+  {
+    id: 'general',
+    title: 'General',
+    settings: [
+      t('name', 'Project name'),
+      t('namespace', 'Public address (/p/…)', 'Lower-case letters, digits and dashes.'),
+      t('hostName', 'Own domain', 'e.g. homes.example.com, pointed at this service.'),
+      { key: 'websiteURL', label: 'Website', kind: 'url' },
+      t('address', 'Address'),
+      { key: 'projectLang', label: 'Page language', kind: ['select', [['en', 'English'], ['fr', 'French'], ['es', 'Spanish']]] },
+      t('projectType', 'Project type'),
+      t('propertyType', 'Property type'),
+      t('areaUnit', 'Area unit', 'e.g. sq ft or m²'),
+      { key: 'initialView', label: 'Page opens on', kind: ['select', [['List', 'The unit list'], ['Plan', 'The first floor plan']]] },
+    ],
+  },
+  {
+    id: 'branding',
+    title: 'Branding and colours',
+    intro: 'The preview shows the page with these colours as you change them.',
+    settings: [
+      { key: 'projectImageUrl', label: 'Logo or cover image address', kind: 'url' },
+      c('colorBase', 'Main colour'),
+      c('colorAccent', 'Accent'),
+      c('colorHover', 'Hover'),
+      c('colorButton', 'Buttons'),
+      c('colorButtonText', 'Button text'),
+      c('colorText', 'Text'),
+      c('colorAvailable', 'Available'),
+      c('colorReserved', 'Reserved'),
+      c('colorSold', 'Sold'),
+      c('colorFeatured', 'Featured'),
+    ],
+  },
+  {
+    id: 'display',
+    title: 'What the page shows',
+    settings: [
+      b('showPrices', 'Show prices'),
+      b('pricesStartingAt', 'Prices as “From …”'),
+      b('showTaxes', 'Mention taxes'),
+      b('priceBeforeTax', 'Prices are before tax'),
+      b('showAvailability', 'Show availability'),
+      b('hideSold', 'Hide sold units'),
+      b('showAvailableFirst', 'Available units first'),
+      b('hideArea', 'Hide areas'),
+      b('hideBedrooms', 'Hide bedrooms'),
+      b('showPriceFilter', 'Price filter'),
+      b('showAreaFilter', 'Area filter'),
+      b('skipFloorStep', 'Skip the floor step'),
+      b('showFloorOverview', 'Floor overview'),
+      b('showBranding', 'Show “Presentation by Showsuite”'),
+      b('previewMode', 'Preview mode', 'not cached, not indexed by search engines'),
+    ],
+  },
+  {
+    id: 'forms',
+    title: 'Enquiry forms and lead e-mails',
+    settings: [
+      b('enableForms', 'Visitors can send enquiries'),
+      { key: 'formsSendTo', label: 'Send enquiries to (e-mail)', kind: 'email' },
+      t('formsSubject', 'Subject of those e-mails'),
+      t('formsFromName', 'Sender name'),
+      { key: 'formsMessage', label: 'Confirmation sent to the visitor', kind: 'long' },
+      { key: 'formsRedirectURL', label: 'After sending, go to', kind: 'url' },
+      { key: 'reportSendTo', label: 'Reports to (e-mail)', kind: 'email' },
+      b('customFormEnabled', 'Extra questions on the form'),
+    ],
+  },
+  {
+    id: 'holds',
+    title: 'Holds',
+    settings: [b('onHoldExperienceEnabled', 'Visitors can hold a unit'), { key: 'onHoldMinsDuration', label: 'A hold lasts (minutes)', kind: 'number' }],
+  },
+  {
+    id: 'lock',
+    title: 'Lock screen',
+    intro: 'A welcome form before the units: a way to collect leads, not access control.',
+    settings: [b('lockScreen', 'Show the lock screen'), b('lockScreenName', 'Ask for the name'), b('lockScreenEmail', 'Ask for the e-mail'), b('lockScreenPhone', 'Ask for the phone'), b('lockScreenMessage', 'Ask for a message')],
+  },
+  { id: 'waitlist', title: 'Waitlist', settings: [b('waitlistEnabled', 'Visitors can join a waitlist')] },
+  {
+    id: 'sharing',
+    title: 'Sharing',
+    settings: [b('sharePageEnabled', 'Link previews (Open Graph)'), { key: 'sharePageDescription', label: 'Description', kind: 'long' }, { key: 'sharePageLogo', label: 'Preview image address', kind: 'url' }],
+  },
+  {
+    id: 'tags',
+    title: 'Tag manager',
+    intro: 'Code added to the page as is: only paste snippets you trust.',
+    settings: [b('gtmEnabled', 'Use the tag manager'), { key: 'gtmHeadCode', label: 'Code in <head>', kind: 'long' }, { key: 'gtmBodyCode', label: 'Code at the start of <body>', kind: 'long' }],
+  },
+  {
+    id: 'integrations',
+    title: 'Integrations',
+    intro: 'Passwords and keys are never shown again once saved: each says whether it is set.',
+    managers: true,
+    settings: [
+      t('ftpUrl', 'Inventory feed server', 'host name or ftp://, ftps://, sftp:// address'),
+      { key: 'ftpPort', label: 'Feed port', kind: 'number' },
+      s('ftpUsername', 'Feed user name'),
+      s('ftpPassword', 'Feed password'),
+      t('ftpPath', 'Feed folder'),
+      t('ftpFileName', 'Feed file name'),
+      t('ftpWhitelist', 'Only units named', 'comma-separated, * matches anything'),
+      t('ftpBlacklist', 'Skip units named'),
+      t('yiCompanyCode', 'Yardi company code'),
+      t('yiPropertyCode', 'Yardi property code'),
+      s('yiApiToken', 'Yardi API token'),
+      t('calUsername', 'Calendar user name'),
+      s('calKey', 'Calendar key'),
+      t('sfProjectId', 'Salesforce project'),
+      s('sfKey', 'Salesforce key'),
+      s('sfSecret', 'Salesforce secret'),
+      t('zhClientId', 'Zoho client id'),
+      t('zhOrgId', 'Zoho organisation'),
+      s('zhClientSecret', 'Zoho client secret'),
+      s('zhAccessToken', 'Zoho access token'),
+      t('srBaseUrl', 'Spark address'),
+      s('srToken', 'Spark token'),
+      t('bsBuildingId', 'Building Stack building'),
+      t('bsUsername', 'Building Stack user'),
+      s('bsPassword', 'Building Stack password'),
+      t('pvUsername', 'PV user'),
+      t('pvBuildingName', 'PV building'),
+      s('pvPassword', 'PV password'),
+      t('soProjectId', 'Sales office project'),
+      t('soDomain', 'Sales office domain'),
+      s('soKey', 'Sales office key'),
+      s('soSecret', 'Sales office secret'),
+    ],
+  },
+];
+
+const CLEAR = Symbol('clear');
+type Draft = Record<string, unknown>;
+
+export function Settings({ project, user, onSaved, onReload }: { project: Project; user: User; onSaved: (p: Project) => void; onReload: () => void }) {
+  const [draft, setDraft] = useState<Draft>({});
+  const [error, setError] = useState<unknown>();
+  const [conflict, setConflict] = useState(false);
+  const [saved, setSaved] = useState('');
+  const [busy, setBusy] = useState(false);
+  const manager = canManage(project, user);
+  const value = (k: string) => (k in draft ? draft[k] : project[k]);
+  const set = (k: string, v: unknown) => {
+    setSaved('');
+    setDraft((d) => {
+      const next = { ...d };
+      if (v === project[k] || (v === '' && project[k] === undefined)) delete next[k];
+      else next[k] = v;
+      return next;
+    });
+  };
+  const changed = Object.keys(draft);
+  const colours = useMemo(() => Object.fromEntries(GROUPS[1]!.settings.filter((x) => x.kind === 'color').map((x) => [x.key, value(x.key) as string | undefined])), [draft, project]);
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setConflict(false);
+    setBusy(true);
+    const body: Draft = {};
+    for (const [k, v] of Object.entries(draft)) body[k] = v === CLEAR ? null : v;
+    try {
+      const next = await api.patch<Project>(`/projects/${project._id}`, body, { ifMatch: etagOf(project) });
+      setDraft({});
+      setSaved(`Saved ${changed.length} change${changed.length === 1 ? '' : 's'}.`);
+      onSaved(next);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 412) setConflict(true);
+      else setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="settings" onSubmit={save}>
+      <PageTitle>Settings</PageTitle>
+      <nav class="toc" aria-label="Setting groups">
+        {GROUPS.filter((g) => !g.managers || manager).map((g) => (
+          <a key={g.id} href={`#set-${g.id}`}>
+            {g.title}
+          </a>
+        ))}
+      </nav>
+      {GROUPS.filter((g) => !g.managers || manager).map((g) => (
+        <fieldset key={g.id} id={`set-${g.id}`} class="group">
+          <legend>{g.title}</legend>
+          {g.intro && <p class="muted">{g.intro}</p>}
+          <div class={g.id === 'branding' ? 'branding' : ''}>
+            <div class="grid-fields">
+              {g.settings.map((x) => (
+                <SettingInput key={`${x.key}-${project.__v}`} setting={x} value={value(x.key)} configured={project.configuredSecrets?.includes(x.key) ?? false} onValue={(v) => set(x.key, v)} />
+              ))}
+            </div>
+            {g.id === 'branding' && <Preview name={String(value('name') ?? '')} colours={colours} />}
+          </div>
+        </fieldset>
+      ))}
+      <div class="savebar">
+        {conflict && (
+          <Notice kind="warn">
+            Someone else changed this project since you opened it, so nothing was saved. Your edits are still here.{' '}
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                setConflict(false);
+                onReload();
+              }}
+            >
+              Load their version (keeps your edits on top)
+            </button>
+          </Notice>
+        )}
+        <ErrorNotice error={error} />
+        <Notice kind="ok">{saved}</Notice>
+        <span class="muted" aria-live="polite">
+          {changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : 'No unsaved changes'}
+        </span>
+        <button type="submit" disabled={!changed.length || busy}>
+          {busy ? 'Saving…' : 'Save changes'}
+        </button>
+        <button type="button" class="secondary" disabled={!changed.length} onClick={() => setDraft({})}>
+          Discard
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function SettingInput({ setting, value, configured, onValue }: { setting: Setting; value: unknown; configured: boolean; onValue: (v: unknown) => void }) {
+  const { key, label, kind, hint } = setting;
+  const id = useId();
+  if (kind === 'bool') return <Toggle label={label} checked={value === true} onChange={onValue} {...(hint ? { hint } : {})} />;
+  if (kind === 'long') return <TextArea label={label} value={value as string | undefined} onValue={onValue} />;
+  if (Array.isArray(kind)) return <Select label={label} value={String(value ?? kind[1][0]![0])} options={kind[1]} onValue={onValue} />;
+  if (kind === 'number') return <Field label={label} type="number" value={value as number | undefined} onValue={(v) => onValue(v === '' ? undefined : Number(v))} />;
+  if (kind === 'color') {
+    const v = typeof value === 'string' ? value : '';
+    return (
+      <div class="field colour">
+        <label for={id}>{label}</label>
+        <div class="row">
+          <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-f]{6}$/i.test(v) ? v : (DEFAULTS[key] ?? '#000000')} onInput={(e) => onValue((e.target as HTMLInputElement).value)} />
+          <input id={id} value={v} placeholder={`default ${DEFAULTS[key] ?? ''}`.trim()} onInput={(e) => onValue((e.target as HTMLInputElement).value)} pattern="#[0-9a-fA-F]{3,8}" />
+        </div>
+      </div>
+    );
+  }
+  if (kind === 'secret') return <SecretInput label={label} value={value} configured={configured} onValue={onValue} />;
+  return <Field label={label} type={kind === 'email' ? 'email' : kind === 'url' ? 'url' : 'text'} value={value as string | undefined} onValue={onValue} {...(hint ? { hint } : {})} />;
+}
+
+/** Write-only: shows "set"/"not set", never a value; Replace opens an input, Clear sends null. */
+function SecretInput({ label, value, configured, onValue }: { label: string; value: unknown; configured: boolean; onValue: (v: unknown) => void }) {
+  const [editing, setEditing] = useState(false);
+  const id = useId();
+  const cleared = value === CLEAR;
+  const state = cleared ? 'will be cleared' : typeof value === 'string' ? 'will be replaced' : configured ? 'set' : 'not set';
+  return (
+    <div class="field secret">
+      <span id={`${id}-l`} class="label">
+        {label}: <strong class={`state ${configured && !cleared ? 'on' : ''}`}>{state}</strong>
+      </span>
+      {editing ? (
+        <div class="row">
+          <input id={id} type="password" autoComplete="off" aria-labelledby={`${id}-l`} value={typeof value === 'string' ? value : ''} onInput={(e) => onValue((e.target as HTMLInputElement).value || undefined)} />
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setEditing(false);
+              onValue(undefined);
+            }}
+          >
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <div class="row">
+          <button type="button" class="secondary" onClick={() => setEditing(true)} aria-describedby={`${id}-l`}>
+            {configured ? 'Replace' : 'Set'}
+          </button>
+          {configured && !cleared && (
+            <button type="button" class="secondary" onClick={() => onValue(CLEAR)} aria-describedby={`${id}-l`}>
+              Clear
+            </button>
+          )}
+          {cleared && (
+            <button type="button" class="secondary" onClick={() => onValue(undefined)}>
+              Keep it
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.ts';
+
+let idCounter = 0;
+export const useId = (prefix = 'f') => useRef(`${prefix}-${++idCounter}`).current;
+
+/** Loads on mount and whenever `deps` change; `reload` runs it again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const seq = useRef(0);
+  const run = useCallback(() => {
+    const mine = ++seq.current;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => mine === seq.current && setState({ data, loading: false }),
+      (error) => mine === seq.current && setState({ error, loading: false }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  useEffect(run, [run]);
+  return { ...state, reload: run, set: (data: T) => setState({ data, loading: false }) };
+}
+
+export const messageOf = (err: unknown) => (err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err));
+
+/** A status line: polite for news, assertive (role=alert) for errors. */
+export function Notice({ kind = 'info', children }: { kind?: 'info' | 'error' | 'ok' | 'warn'; children: ComponentChildren }) {
+  if (!children) return null;
+  return (
+    <p class={`notice ${kind}`} role={kind === 'error' || kind === 'warn' ? 'alert' : 'status'}>
+      {children}
+    </p>
+  );
+}
+
+export function ErrorNotice({ error }: { error: unknown }) {
+  if (!error) return null;
+  return <Notice kind="error">{messageOf(error)}</Notice>;
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="muted" role="status" aria-live="polite">
+      {what}…
+    </p>
+  );
+}
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'label' | 'onInput' | 'value'> & {
+  label: string;
+  value: string | number | undefined;
+  onValue: (v: string) => void;
+  error?: string | undefined;
+  hint?: string;
+};
+
+export function Field({ label, value, onValue, error, hint, ...rest }: InputProps) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        value={value ?? ''}
+        onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error || hint ? `${id}-d` : undefined}
+        {...rest}
+      />
+      {(error || hint) && (
+        <small id={`${id}-d`} class={error ? 'field-error' : 'hint'}>
+          {error || hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function TextArea({ label, value, onValue, rows = 3 }: { label: string; value: string | undefined; onValue: (v: string) => void; rows?: number }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={rows} value={value ?? ''} onInput={(e) => onValue((e.target as HTMLTextAreaElement).value)} />
+    </div>
+  );
+}
+
+export function Toggle({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string }) {
+  const id = useId();
+  return (
+    <div class="toggle">
+      <input type="checkbox" id={id} checked={checked} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      <label for={id}>
+        {label}
+        {hint && <small class="hint"> — {hint}</small>}
+      </label>
+    </div>
+  );
+}
+
+export function Select({ label, value, options, onValue }: { label: string; value: string; options: [string, string][]; onValue: (v: string) => void }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
+        {options.map(([v, l]) => (
+          <option value={v} key={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** Moves focus to the main heading when the screen changes, so screen readers and keyboards start there. */
+export function PageTitle({ children }: { children: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    document.title = `${ref.current?.textContent ?? 'Console'} · Showsuite`;
+  }, [typeof children === 'string' ? children : '']);
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children}
+    </h1>
+  );
+}
+
+export const money = (n: number | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) : '—');
+export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

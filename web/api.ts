@@ -1,0 +1,45 @@
+/** The public API the page uses, and nothing else: a third-party page could do the same (docs/public-api.md). */
+import type { Bundle, Problem } from './types.ts';
+
+export type BundleAnswer = { status: 200; etag: string | undefined; bundle: Bundle } | { status: 304 | 404 | 0 | number };
+
+/** The bundle, revalidated with the ETag the page has (304: unchanged). Status 0: the network failed. */
+export async function getBundle(url: string, etag: string | undefined): Promise<BundleAnswer> {
+  try {
+    const res = await fetch(url, { headers: etag ? { 'If-None-Match': etag } : {} });
+    // Read to the end even when there is nothing to read (304): a response left unread is cancelled by the
+    // browser, which reports every revalidation as an aborted request.
+    if (res.status !== 200) {
+      await res.arrayBuffer().catch(() => undefined);
+      return { status: res.status };
+    }
+    return { status: 200, etag: res.headers.get('ETag') ?? undefined, bundle: (await res.json()) as Bundle };
+  } catch {
+    return { status: 0 };
+  }
+}
+
+export interface PostAnswer {
+  status: number;
+  body: Problem & Record<string, unknown>;
+  retryAfter?: number;
+}
+
+/** A POST with a fresh Idempotency-Key (a new submission; the browser does not retry it). */
+export async function post(url: string, body: unknown): Promise<PostAnswer> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify(body),
+    });
+    const retry = Number(res.headers.get('Retry-After'));
+    return { status: res.status, body: await res.json().catch(() => ({})), ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}) };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
+export const sendLead = (body: unknown) => post('/public/leads', body);
+export const sendWaitlist = (body: unknown) => post('/public/waitlist', body);
+export const sendHold = (unitId: string, body: unknown) => post(`/public/units/${encodeURIComponent(unitId)}/hold`, body);

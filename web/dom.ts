@@ -1,0 +1,45 @@
+/** DOM helpers: element builders and address checks. No framework: see docs/presentation.md for why. */
+type Attrs = Record<string, unknown>;
+export type Child = Node | string | false | undefined | null;
+
+/** An element with attributes (`on*` functions become listeners; false/undefined are left out) and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  for (const c of children) if (c !== undefined && c !== false && c !== null) el.append(c);
+  return el;
+}
+
+export const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element with attributes. */
+export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  for (const c of children) if (c !== undefined && c !== false && c !== null) el.append(c);
+  return el;
+}
+
+function setAttrs(el: Element, attrs: Attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false || v === null) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v as EventListener);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+}
+
+/** A link or image address from the bundle, if it is http(s) or relative: never `javascript:` or `data:` text. */
+export function safeUrl(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v === '') return undefined;
+  try {
+    const url = new URL(v, location.href);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
+
+/** Whether the page is laid out for a phone (the same breakpoint as the stylesheet). */
+export const isPhone = () => window.matchMedia('(max-width: 720px)').matches;

@@ -1,0 +1,140 @@
+/** What the visitor looks at, kept in the address (so back/forward and shared links work), and what follows from it. */
+import type { Bundle, Dict, Floor, Unit } from './types.ts';
+
+export type View = 'building' | 'plan' | 'list';
+export type Sort = 'default' | 'price-asc' | 'price-desc' | 'area-desc' | 'name';
+export const FILTER_KEYS = ['priceMin', 'priceMax', 'areaMin', 'areaMax', 'bedrooms', 'availability'] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+
+export interface ViewState {
+  view: View;
+  floor: string;
+  unit: string | undefined;
+  sort: Sort;
+  filters: Record<FilterKey, string>;
+}
+
+export const state = {
+  bundle: undefined as Bundle | undefined,
+  view: { view: 'building', floor: '', unit: undefined, sort: 'default', filters: emptyFilters() } as ViewState,
+  /** Units this visitor holds, with their expiry. */
+  holds: new Map<string, string>(),
+};
+
+export function emptyFilters(): Record<FilterKey, string> {
+  return { priceMin: '', priceMax: '', areaMin: '', areaMax: '', bedrooms: '', availability: '' };
+}
+
+const body = document.body;
+export const namespace = body.dataset.namespace ?? '';
+export const bundleUrl = body.dataset.bundle ?? `/public/projects/${encodeURIComponent(namespace)}`;
+/** Pages served at /p/{namespace} carry the unit in the path; a project's own host name uses ?unit=. */
+const pathBase = location.pathname.startsWith('/p/') ? `/p/${encodeURIComponent(namespace)}` : '';
+
+export const settings = (): Dict => state.bundle?.project ?? {};
+export const flag = (name: string) => settings()[name] === true;
+
+const QUERY: Record<FilterKey, string> = { priceMin: 'min', priceMax: 'max', areaMin: 'amin', areaMax: 'amax', bedrooms: 'beds', availability: 'status' };
+
+/** The view state an address describes (defaults from the project where it says nothing). */
+export function fromAddress(defaults: { view: View; floor: string }): ViewState {
+  const q = new URLSearchParams(location.search);
+  const unitInPath = /\/units\/([0-9a-f]{24})$/.exec(location.pathname)?.[1];
+  const view = q.get('view');
+  const sort = q.get('sort');
+  const filters = emptyFilters();
+  for (const k of FILTER_KEYS) filters[k] = (q.get(QUERY[k]) ?? '').slice(0, 40);
+  return {
+    view: view === 'building' || view === 'plan' || view === 'list' ? view : defaults.view,
+    floor: q.get('floor') ?? defaults.floor,
+    unit: unitInPath ?? q.get('unit') ?? undefined,
+    sort: (['default', 'price-asc', 'price-desc', 'area-desc', 'name'] as const).find((x) => x === sort) ?? 'default',
+    filters,
+  };
+}
+
+export function toAddress(v: ViewState): string {
+  const q = new URLSearchParams();
+  // Leave the page's own switches (refresh interval) where they are.
+  const keep = new URLSearchParams(location.search).get('refresh');
+  if (keep) q.set('refresh', keep);
+  q.set('view', v.view);
+  if (v.floor) q.set('floor', v.floor);
+  if (v.sort !== 'default') q.set('sort', v.sort);
+  for (const k of FILTER_KEYS) if (v.filters[k]) q.set(QUERY[k], v.filters[k]);
+  let path = pathBase || '/';
+  if (v.unit) {
+    if (pathBase) path = `${pathBase}/units/${v.unit}`;
+    else q.set('unit', v.unit);
+  }
+  return `${path}?${q}`;
+}
+
+/** Writes the view into the address: a new history entry for navigation, a replaced one for typing. */
+export function writeAddress(mode: 'push' | 'replace') {
+  const next = toAddress(state.view);
+  if (next === location.pathname + location.search) return;
+  if (mode === 'push') history.pushState(null, '', next);
+  else history.replaceState(null, '', next);
+}
+
+export const unitUrl = (unitId: string) => new URL(pathBase ? `${pathBase}/units/${unitId}` : `/?unit=${unitId}`, location.href).href;
+
+// ---------- what follows from the bundle ----------
+
+/** Every unit; sold units of a project that hides them only as stubs (name and shape). */
+export function allUnits(): Unit[] {
+  const b = state.bundle;
+  if (!b) return [];
+  return [...b.floors.flatMap((f) => [...f.units, ...stubs(f)]), ...b.unassignedUnits];
+}
+
+export function stubs(f: Floor): Unit[] {
+  return (f.soldUnits ?? []).map((s) => ({ ...s, availability: 'sold', floor: f._id, stub: true }));
+}
+
+export const floorUnits = (f: Floor): Unit[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
+
+export const findUnit = (id: string) => allUnits().find((u) => u._id === id);
+
+/** Digits only: "750,000" and "750 000" are 750000; nothing is no bound. */
+export const bound = (v: string) => {
+  const digits = v.replace(/[^\d.]/g, '');
+  return digits === '' || !Number.isFinite(Number(digits)) ? undefined : Number(digits);
+};
+
+export function matches(u: Unit): boolean {
+  const f = state.view.filters;
+  const [pMin, pMax, aMin, aMax] = [bound(f.priceMin), bound(f.priceMax), bound(f.areaMin), bound(f.areaMax)];
+  // A price to be determined is no price: it matches no price range.
+  const price = u.unitPriceTBD === true ? undefined : u.price;
+  if (pMin !== undefined && !(typeof price === 'number' && price >= pMin)) return false;
+  if (pMax !== undefined && !(typeof price === 'number' && price <= pMax)) return false;
+  if (aMin !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet >= aMin)) return false;
+  if (aMax !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet <= aMax)) return false;
+  if (f.bedrooms && String(u.bedrooms ?? '') !== f.bedrooms) return false;
+  if (f.availability && u.availability !== f.availability) return false;
+  return true;
+}
+
+export const filtersActive = () => FILTER_KEYS.some((k) => state.view.filters[k] !== '');
+
+/** The units the list shows: the chosen floor (or all), filtered, sorted. */
+export function listedUnits(): Unit[] {
+  const b = state.bundle;
+  if (!b) return [];
+  const floor = b.floors.find((f) => f._id === state.view.floor);
+  // Stubs of hidden sold units fill their rooms on the plan and the building, not the list.
+  let units = (floor ? floorUnits(floor) : allUnits()).filter((u) => !u.stub && matches(u));
+  const num = (x: unknown, fallback: number) => (typeof x === 'number' ? x : fallback);
+  const sorters: Record<string, (a: Unit, b: Unit) => number> = {
+    'price-asc': (a, b) => num(a.price, Infinity) - num(b.price, Infinity),
+    'price-desc': (a, b) => num(b.price, -Infinity) - num(a.price, -Infinity),
+    'area-desc': (a, b) => num(b.squareFeet, -Infinity) - num(a.squareFeet, -Infinity),
+    name: (a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }),
+  };
+  const sorter = sorters[state.view.sort];
+  if (sorter) units = [...units].sort(sorter);
+  else if (flag('showAvailableFirst')) units = [...units].sort((a, b) => Number(b.availability === 'available') - Number(a.availability === 'available'));
+  return units;
+}

@@ -1,0 +1,233 @@
+/**
+ * The one contact form, shared by the enquiry, the hold and the waitlist: built once and moved between units, so
+ * nothing typed is lost when the page refreshes or a hold is placed; prefilled from the visitor's last submission.
+ */
+import { sendHold, sendLead, sendWaitlist, type PostAnswer } from '../api.ts';
+import { byId, h, safeUrl } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { flag, settings, state } from '../state.ts';
+import type { Problem, Unit } from '../types.ts';
+
+export type Mode = 'enquire' | 'hold' | 'waitlist';
+const SAVED = 'showsuite:visitor';
+const VISITOR = ['firstName', 'lastName', 'email', 'phone'] as const;
+
+interface CustomField {
+  key: string;
+  label?: string;
+  type?: 'text' | 'textarea' | 'select' | 'checkbox';
+  options?: string[];
+  required?: boolean;
+}
+
+export interface ContactHooks {
+  /** A hold was placed: the unit as the server returned it. */
+  held(unit: Unit): void;
+  /** The unit's state changed under us (409): fetch the bundle again. */
+  stale(): Promise<void>;
+  notice(unitId: string, text: string): void;
+}
+
+let form: HTMLFormElement;
+let mode: Mode = 'enquire';
+let unit: Unit | undefined;
+let hooks: ContactHooks;
+
+export function contactForm(h_: ContactHooks): HTMLFormElement {
+  hooks = h_;
+  if (form) return form;
+  const input = (name: string, label: string, type: string, autocomplete: string) =>
+    h(
+      'label',
+      { class: 'field', id: `contact-${name}-field` },
+      h('span', {}, label, h('span', { class: 'req', id: `contact-${name}-req` }, ' *')),
+      h('input', { id: `contact-${name}`, name, type, autocomplete, 'aria-describedby': `contact-${name}-error` }),
+      h('span', { class: 'field-error', id: `contact-${name}-error`, 'aria-live': 'polite' }),
+    );
+  form = h(
+    'form',
+    { class: 'contact', id: 'contact-form', novalidate: true, hidden: true, onsubmit: submit },
+    h('h3', { id: 'contact-title' }),
+    h('p', { id: 'contact-intro', class: 'intro' }),
+    h('div', { class: 'two' }, input('firstName', t().firstName, 'text', 'given-name'), input('lastName', t().lastName, 'text', 'family-name')),
+    h('div', { class: 'two' }, input('email', t().email, 'email', 'email'), input('phone', t().phone, 'tel', 'tel')),
+    h('label', { class: 'field', id: 'contact-message-field' }, t().message, h('textarea', { id: 'contact-message', name: 'message', rows: '3' }), h('span', { class: 'field-error', id: 'contact-message-error' })),
+    h('div', { id: 'contact-custom' }),
+    h('button', { type: 'submit', class: 'primary', id: 'contact-submit' }),
+    h('p', { class: 'form-status', id: 'contact-status', role: 'status' }),
+  );
+  prefill();
+  return form;
+}
+
+function prefill() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED) ?? '{}') as Record<string, string>;
+    for (const k of VISITOR) {
+      const el = form.elements.namedItem(k) as HTMLInputElement | null;
+      if (el && !el.value && typeof saved[k] === 'string') el.value = saved[k];
+    }
+  } catch {
+    // Storage may be off (private mode, a frame without it): the form simply starts empty.
+  }
+}
+
+const customFields = (): CustomField[] =>
+  flag('customFormEnabled') && Array.isArray(settings().customFormFields)
+    ? (settings().customFormFields as unknown[]).filter((f): f is CustomField => !!f && typeof f === 'object' && typeof (f as CustomField).key === 'string').slice(0, 50)
+    : [];
+
+function drawCustom() {
+  const box = byId('contact-custom')!;
+  const fields = mode === 'enquire' ? customFields() : [];
+  const key = JSON.stringify(fields);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(
+    ...fields.map((f, i) => {
+      const id = `custom-${i}`;
+      const label = `${f.label ?? f.key}${f.required ? ' *' : ''}`;
+      const attrs = { id, name: `custom:${f.key}`, 'data-key': f.key, required: f.required === true, 'aria-describedby': `${id}-error` };
+      const control =
+        f.type === 'textarea'
+          ? h('textarea', { ...attrs, rows: '3' })
+          : f.type === 'select'
+            ? h('select', attrs, h('option', { value: '' }, t().any), ...(f.options ?? []).map((o) => h('option', { value: o }, o)))
+            : f.type === 'checkbox'
+              ? h('input', { ...attrs, type: 'checkbox', value: t().yes })
+              : h('input', { ...attrs, type: 'text' });
+      return f.type === 'checkbox'
+        ? h('label', { class: 'check' }, control, ` ${label}`, h('span', { class: 'field-error', id: `${id}-error` }))
+        : h('label', { class: 'field' }, label, control, h('span', { class: 'field-error', id: `${id}-error` }));
+    }),
+  );
+}
+
+/** Points the form at a unit and a purpose; what is typed stays. */
+export function setContact(u: Unit | undefined, m: Mode, show: boolean) {
+  unit = u;
+  if (m !== mode) byId('contact-status')!.textContent = '';
+  mode = m;
+  form.hidden = !show;
+  const words = { enquire: [t().enquire, t().enquireIntro, t().send], hold: [t().hold, t().holdIntro, t().holdSend], waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend] }[m];
+  byId('contact-title')!.textContent = words[0]!;
+  byId('contact-intro')!.textContent = words[1]!;
+  byId('contact-submit')!.textContent = words[2]!;
+  byId('contact-message-field')!.hidden = m === 'hold';
+  // The phone is required for an enquiry and a hold; optional on the waitlist.
+  byId('contact-phone-req')!.hidden = m === 'waitlist';
+  form.dataset.mode = m;
+  drawCustom();
+}
+
+export const contactMode = () => mode;
+
+function values(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new FormData(form).entries()) if (!k.startsWith('custom:') && String(v).trim() !== '') out[k] = String(v).trim();
+  return out;
+}
+
+function showErrors(problem: Problem) {
+  for (const el of form.querySelectorAll('.field-error')) el.textContent = '';
+  for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  let first: HTMLElement | undefined;
+  for (const e of problem.errors ?? []) {
+    const name = e.path.replace(/^\//, '').split('/')[0];
+    const target = name === 'customFields' ? form.querySelector<HTMLElement>('#contact-custom [name]') : form.querySelector<HTMLElement>(`#contact-${name}`);
+    const slot = target ? form.querySelector<HTMLElement>(`#${target.id}-error`) : undefined;
+    if (slot) slot.textContent = e.message;
+    target?.setAttribute('aria-invalid', 'true');
+    first ??= target ?? undefined;
+  }
+  first?.focus();
+}
+
+/** What the page says about a refusal: the server's limits in words a buyer understands. */
+function refusal(res: PostAnswer): string {
+  if (res.status === 403) return t().closed;
+  if (res.status === 409) return t().taken;
+  if (res.status === 429) {
+    // The hold cap (not the request rate): say so, and when the visitor's first hold ends.
+    if (mode === 'hold' && /at once/.test(res.body.detail ?? '')) return t().holdLimit(Math.max(1, Math.ceil((res.retryAfter ?? 60) / 60)));
+    return t().tooMany;
+  }
+  return t().failed;
+}
+
+async function submit(e: Event) {
+  e.preventDefault();
+  if (!unit || !state.bundle) return;
+  const status = byId('contact-status')!;
+  status.textContent = '';
+  const data = values();
+  const required = mode === 'waitlist' ? ['firstName', 'lastName', 'email'] : ['firstName', 'lastName', 'email', 'phone'];
+  const customs = mode === 'enquire' ? [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#contact-custom [data-key]')] : [];
+  const missing = [
+    ...required.filter((k) => !data[k]).map((k) => ({ path: `/${k}`, message: t().required })),
+    ...customs.filter((c) => c.required && (c instanceof HTMLInputElement && c.type === 'checkbox' ? !c.checked : !c.value.trim())).map((c) => ({ path: `/${c.id.replace('contact-', '')}`, message: t().required })),
+  ];
+  if (missing.length) {
+    showErrorsById(missing);
+    return;
+  }
+  const visitor = { firstName: data.firstName, lastName: data.lastName, email: data.email, ...(data.phone ? { phone: data.phone } : {}) };
+  const submitButton = byId<HTMLButtonElement>('contact-submit')!;
+  submitButton.disabled = true;
+  form.setAttribute('aria-busy', 'true');
+  const project = state.bundle.project._id;
+  const u = unit;
+  let res: PostAnswer;
+  if (mode === 'hold') res = await sendHold(u._id, visitor);
+  else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}) });
+  else {
+    const custom = customs.map((c) => ({ key: c.dataset.key!, value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() })).filter((c) => c.value !== '');
+    res = await sendLead({ project, ...visitor, unit: u._id, source: 'presentation', ...(data.message ? { message: data.message } : {}), ...(custom.length ? { customFields: custom } : {}) });
+  }
+  submitButton.disabled = false;
+  form.setAttribute('aria-busy', 'false');
+  if (res.status === 400) return showErrors(res.body);
+  if (res.status === 200 || res.status === 201) {
+    showErrors({});
+    try {
+      localStorage.setItem(SAVED, JSON.stringify(Object.fromEntries(VISITOR.map((k) => [k, data[k] ?? '']))));
+    } catch {
+      // Not kept: the next form starts empty.
+    }
+    if (mode === 'hold') {
+      hooks.held(res.body as unknown as Unit);
+      return;
+    }
+    (form.elements.namedItem('message') as HTMLTextAreaElement).value = '';
+    status.textContent = mode === 'waitlist' ? t().waitlistSent : t().sent;
+    const redirect = mode === 'enquire' ? safeUrl(settings().formsRedirectURL) : undefined;
+    if (redirect) location.assign(redirect);
+    return;
+  }
+  const text = refusal(res);
+  if (mode === 'hold') {
+    hooks.notice(u._id, text);
+    if (res.status === 409) await hooks.stale();
+  } else status.textContent = text;
+}
+
+function showErrorsById(errors: { path: string; message: string }[]) {
+  for (const el of form.querySelectorAll('.field-error')) el.textContent = '';
+  let first: HTMLElement | undefined;
+  for (const e of errors) {
+    const name = e.path.slice(1);
+    const target = byId(name.startsWith('custom-') ? name : `contact-${name}`);
+    const slot = byId(`${target?.id}-error`);
+    if (slot) slot.textContent = e.message;
+    target?.setAttribute('aria-invalid', 'true');
+    first ??= target ?? undefined;
+  }
+  first?.focus();
+}
+
+/** Focus the first empty field (after an action-bar button chose the form's purpose). */
+export function focusContact() {
+  form.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  const empty = [...form.querySelectorAll<HTMLInputElement>('input, textarea')].find((el) => !el.closest('[hidden]') && !el.value);
+  (empty ?? byId('contact-submit'))?.focus({ preventScroll: true });
+}

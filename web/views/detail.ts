@@ -1,0 +1,200 @@
+/**
+ * A unit's detail: a sheet (full height on a phone, a centred panel on a desktop) whose title and close button stay
+ * at the top and whose actions (enquire, hold, waitlist, brochure) stay at the bottom while the middle scrolls.
+ * Closes with ×, Escape, a tap outside it, or the browser's back button.
+ */
+import { byId, h, safeUrl } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
+import { areaText, clock, money, perArea, priceText } from '../format.ts';
+import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
+import { badge } from './list.ts';
+import type { Unit } from '../types.ts';
+
+const dialog = h('dialog', { id: 'unit-dialog', class: 'sheet', 'aria-labelledby': 'unit-title' });
+const notices = new Map<string, string>();
+let infoKey = '';
+let countdown: number | undefined;
+let shown: string | undefined;
+let onClose: () => void = () => {};
+
+export function setupDetail(hooks: ContactHooks & { closed(): void }) {
+  onClose = hooks.closed;
+  const form = contactForm({ ...hooks, notice: (id, text) => (notices.set(id, text), renderDetail()) });
+  dialog.append(
+    h(
+      'div',
+      { class: 'sheet-head' },
+      h('h2', { id: 'unit-title' }),
+      h('button', { type: 'button', class: 'icon-btn', id: 'share-unit', onclick: share }, t().share),
+      h('button', { type: 'button', class: 'close', id: 'close-dialog', 'aria-label': t().close, onclick: () => dialog.close() }, '×'),
+    ),
+    h('div', { class: 'sheet-body', id: 'sheet-body' }, h('div', { id: 'detail-info' }), h('p', { class: 'share-box', id: 'share-box', hidden: true }), form),
+    h('div', { class: 'action-bar', id: 'action-bar' }),
+  );
+  document.body.append(dialog);
+  // A tap on the backdrop lands on the dialog element itself (its content fills it edge to edge).
+  dialog.addEventListener('click', (e) => {
+    if (e.target === dialog) dialog.close();
+  });
+  dialog.addEventListener('close', () => {
+    const id = shown;
+    shown = undefined;
+    infoKey = '';
+    window.clearInterval(countdown);
+    document.body.classList.remove('dialog-open');
+    onClose();
+    // Back to what opened it: its card, its shape on the plan, or its cell in the building.
+    if (id) (byId(`unit-${id}`) ?? byId(`shape-${id}`) ?? byId(`cell-${id}`))?.focus({ preventScroll: true });
+  });
+}
+
+export const dialogOpen = () => dialog.open;
+export const closeDetail = () => dialog.open && dialog.close();
+
+/** What the form is for by default: the waitlist for a unit one cannot buy, else an enquiry. */
+function defaultMode(u: Unit): Mode | undefined {
+  const unavailable = u.availability !== 'available' && !state.holds.has(u._id);
+  if (unavailable && flag('waitlistEnabled') && u.availability !== 'on_hold') return 'waitlist';
+  if (flag('enableForms') && !u.stub) return 'enquire';
+  if (flag('waitlistEnabled') && unavailable) return 'waitlist';
+  return undefined;
+}
+
+export function openDetail(id: string) {
+  const u = findUnit(id);
+  if (!u) return;
+  const fresh = shown !== id;
+  shown = id;
+  renderDetail();
+  if (fresh) {
+    const m = defaultMode(u);
+    setContact(u, m ?? 'enquire', m !== undefined);
+    byId('share-box')!.hidden = true;
+    byId('sheet-body')!.scrollTop = 0;
+  }
+  if (!dialog.open) {
+    dialog.showModal();
+    document.body.classList.add('dialog-open');
+    byId('close-dialog')?.focus();
+  }
+}
+
+/** Redrawn only when what it shows changes; the contact form is never redrawn. */
+export function renderDetail() {
+  if (!shown || !state.bundle) return;
+  const u = findUnit(shown);
+  if (!u) {
+    dialog.close();
+    return;
+  }
+  const key = JSON.stringify([u, state.holds.get(u._id), notices.get(u._id), document.documentElement.lang]);
+  if (key === infoKey) return;
+  infoKey = key;
+  const mine = state.holds.get(u._id);
+  byId('unit-title')!.replaceChildren(u.name, ' ', badge(u));
+  const price = priceText(u);
+  const per = perArea(u);
+  const info = settings().showAdditionalInfo === false ? [] : ((u.additionalInfo as { label?: string; value?: string }[] | undefined) ?? []);
+  const images = [...new Set([...(Array.isArray(u.images) ? u.images : []), u.unitImageUrl].map(safeUrl).filter((x): x is string => x !== undefined))];
+  const layouts = [...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined))];
+  const [layout, model] = [safeUrl(u.layoutUrl), safeUrl(settings()._3dModelUrl)];
+  const notice = notices.get(u._id);
+  const facts = [
+    areaText(u) ? [t().area, areaText(u)!] : undefined,
+    per ? [t().perArea, per] : undefined,
+    !flag('hideBedrooms') && u.bedrooms ? [t().bedrooms, u.bedrooms] : undefined,
+    typeof u.bathrooms === 'number' && settings().showBathrooms !== false ? [t().bathroomsLabel, String(u.bathrooms)] : undefined,
+    typeof u.parking === 'number' && settings().showParking !== false ? [t().parkingLabel, String(u.parking)] : undefined,
+    typeof u.orientation === 'string' && settings().showOrientation !== false ? [t().orientation, u.orientation] : undefined,
+    ...info.map((i) => [i.label ?? '', i.value ?? '']),
+  ].filter((x): x is string[] => x !== undefined);
+  byId('detail-info')!.replaceChildren(
+    h(
+      'div',
+      { class: 'detail' },
+      layouts.length ? h('figure', { class: 'layout' }, h('img', { src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
+      price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
+      facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
+      typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
+      images.length && !flag('hideGallery')
+        ? h('section', { class: 'gallery', 'aria-label': t().gallery }, ...images.slice(0, 8).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { src, alt: `${u.name} (${i + 1}/${Math.min(images.length, 8)})`, loading: 'lazy', width: '320', height: '240' }))))
+        : undefined,
+      layout || model
+        ? h('p', { class: 'links' }, layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout) : undefined, model ? h('a', { href: model, target: '_blank', rel: 'noopener', id: 'unit-3d' }, t().tour3d) : undefined)
+        : undefined,
+      mine ? h('p', { class: 'held', id: 'hold-countdown', role: 'timer' }) : undefined,
+      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`) : undefined,
+      notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
+    ),
+  );
+  renderActions(u);
+  window.clearInterval(countdown);
+  if (mine) {
+    const tick = () => {
+      const el = byId('hold-countdown');
+      const left = Math.max(0, Date.parse(mine) - Date.now());
+      if (el) el.textContent = `${t().heldFor} ${Math.floor(left / 60000)}:${String(Math.floor((left % 60000) / 1000)).padStart(2, '0')}`;
+      if (left === 0) window.clearInterval(countdown);
+    };
+    tick();
+    countdown = window.setInterval(tick, 1000);
+  }
+  // The form follows the unit: a hold placed or lost changes what it may be used for.
+  const m = contactMode();
+  if ((m === 'hold' && (u.availability !== 'available' || mine)) || (m === 'waitlist' && u.availability === 'available')) {
+    const next = defaultMode(u);
+    setContact(u, next ?? 'enquire', next !== undefined);
+  } else setContact(u, m, !byId('contact-form')!.hidden);
+}
+
+function renderActions(u: Unit) {
+  const mine = state.holds.has(u._id);
+  const deposit = typeof settings().payProviderDeposit === 'number' && (settings().payProviderDeposit as number) > 0 ? (settings().payProviderDeposit as number) : typeof u.payableAmount === 'number' && u.payableAmount > 0 ? u.payableAmount : undefined;
+  const brochure = safeUrl(u.brochurePDF);
+  const act = (id: string, label: string, m: Mode, primary = false) =>
+    h('button', { type: 'button', id, class: primary ? 'primary' : 'secondary', 'aria-pressed': String(!byId('contact-form')!.hidden && contactMode() === m), onclick: () => choose(u, m) }, label);
+  const canHold = flag('onHoldExperienceEnabled') && u.availability === 'available' && !mine;
+  const canWait = flag('waitlistEnabled') && u.availability !== 'available' && !mine;
+  const buttons = [
+    flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
+    canHold ? act('act-hold', deposit !== undefined ? `${typeof settings().payButtonText === 'string' && settings().payButtonText ? String(settings().payButtonText) : t().holdShort} · ${money(deposit)} ${t().deposit}` : t().holdShort, 'hold', true) : undefined,
+    canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
+    brochure && settings().brochureButtonEnabled !== false ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure) : undefined,
+  ].filter((b) => b !== undefined);
+  byId('action-bar')!.replaceChildren(...buttons);
+  byId('action-bar')!.hidden = buttons.length === 0;
+}
+
+function choose(u: Unit, m: Mode) {
+  setContact(u, m, true);
+  renderActions(u);
+  focusContact();
+}
+
+async function share() {
+  if (!shown) return;
+  const url = unitUrl(shown);
+  const box = byId('share-box')!;
+  const u = findUnit(shown);
+  try {
+    if (typeof navigator.share === 'function' && navigator.maxTouchPoints > 0) {
+      await navigator.share({ title: `${u?.name ?? ''} · ${state.bundle?.project.name ?? ''}`, url });
+      return;
+    }
+  } catch {
+    // Cancelled or refused: offer the link instead.
+  }
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    copied = false;
+  }
+  const input = h('input', { type: 'text', readonly: true, value: url, id: 'share-link', 'aria-label': t().copyLink });
+  box.replaceChildren(copied ? t().linkCopied : t().copyLink, ' ', input);
+  box.hidden = false;
+  input.select();
+}
+

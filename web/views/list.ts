@@ -1,0 +1,46 @@
+/** The unit list: cards with an image, status, facts and price. Cards are kept by unit and content, so a refresh that
+ * changes one unit redraws one card (and never reloads the others' images). */
+import { h, safeUrl } from '../dom.ts';
+import { t } from '../i18n.ts';
+import { listedUnits, settings } from '../state.ts';
+import { factsLine, perArea, priceText, statusText } from '../format.ts';
+import type { Unit } from '../types.ts';
+
+const cards = new Map<string, { key: string; el: HTMLElement }>();
+
+export const badge = (u: Unit) => h('span', { class: `badge s-${u.availability}` }, statusText(u.availability));
+
+export function unitImage(u: Unit, prefer: 'plan' | 'photo'): string | undefined {
+  const photo = u.unitImageUrl ?? (Array.isArray(u.images) ? u.images[0] : undefined);
+  return safeUrl(prefer === 'plan' ? (u.layoutUrl ?? photo) : (photo ?? u.layoutUrl));
+}
+
+function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement {
+  const img = unitImage(u, settings().unitImageOnGrid === 'Unit Plan' ? 'plan' : 'photo');
+  const price = priceText(u);
+  const per = perArea(u);
+  const key = JSON.stringify([u, img, eager, document.documentElement.lang]);
+  const hit = cards.get(u._id);
+  if (hit?.key === key) return hit.el;
+  const el = h(
+    'li',
+    {},
+    h(
+      'button',
+      { type: 'button', class: `card s-${u.availability}`, id: `unit-${u._id}`, 'data-unit': u._id, 'data-availability': u.availability, onclick: () => open(u._id) },
+      img ? h('img', { src: img, alt: '', width: '400', height: '300', loading: eager ? 'eager' : 'lazy', decoding: 'async' }) : undefined,
+      h('span', { class: 'card-head' }, h('span', { class: 'name' }, u.name), badge(u)),
+      h('span', { class: 'facts' }, factsLine(u)),
+      price ? h('span', { class: 'price' }, price) : undefined,
+      per ? h('span', { class: 'per-area' }, per) : undefined,
+    ),
+  );
+  cards.set(u._id, { key, el });
+  return el;
+}
+
+export function listView(open: (id: string) => void): HTMLElement {
+  const units = listedUnits();
+  if (!units.length) return h('p', { class: 'empty', id: 'no-units' }, t().noUnits);
+  return h('ul', { class: 'grid', 'aria-label': t().units }, ...units.map((u, i) => card(u, i < 2, open)));
+}
