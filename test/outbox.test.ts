@@ -7,8 +7,9 @@ import { Writable } from 'node:stream';
 import { simpleParser } from 'mailparser';
 import { buildApp } from '../src/app.ts';
 import { openDb } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
+import { listMigrations, migrate } from '../src/db/migrate.ts';
 import { MAIL_KIND } from '../src/mail/mail.ts';
+import { bossDb } from '../src/outbox/outbox.ts';
 import { sql } from 'kysely';
 import { newObjectId } from '../src/lib/object-id.ts';
 import {
@@ -23,7 +24,8 @@ import {
   tempDir,
   testConfig,
   type TestApp,
-  freePort, waitReady
+  freePort,
+  waitReady,
 } from './helpers.ts';
 import { startSmtp, type Smtp } from './smtp.ts';
 
@@ -285,8 +287,6 @@ describe('two app processes on one PostgreSQL', () => {
   });
 });
 
-
-
 /** A user and bearer header on an app built by hand. */
 async function userWithTokenOn(app: Awaited<ReturnType<typeof buildApp>>, db: import('../src/db/db.ts').Db) {
   const { createUser, login } = await import('./helpers.ts');
@@ -294,3 +294,53 @@ async function userWithTokenOn(app: Awaited<ReturnType<typeof buildApp>>, db: im
   const { token } = await login(app, user);
   return { authorization: `Bearer ${token}` };
 }
+
+describe('nodes starting together on a new PostgreSQL database', () => {
+  test('migrations and the job queue install once while three nodes start at the same moment; every node ends ready', async (ctx) => {
+    if (ENGINE !== 'postgres') return ctx.skip('needs PostgreSQL (one process owns an embedded database)');
+    // Before the start lock, two nodes both saw "not installed" and one failed half-way; its aborted
+    // transaction stayed on a pooled connection and /ready answered 503 from then on. A few rounds catch it.
+    for (let round = 0; round < 3; round++) {
+      const fresh = await openTestDb({ migrate: false });
+      const nodes = await Promise.all([0, 1, 2].map(() => openDb({ databaseUrl: fresh.url!, poolSize: 3 })));
+      const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
+      try {
+        const applied = await Promise.all(nodes.map((db) => migrate(db)));
+        // Every migration applied exactly once, by whichever node got there first.
+        const all = listMigrations().map((m) => m.version);
+        assert.deepEqual(
+          applied.flat().sort((a, b) => a - b),
+          all,
+        );
+        for (const db of nodes) apps.push(await buildApp({ config: testConfig({ OUTBOX_POLL_MS: '0' }), db, logger: false }));
+        await Promise.all(apps.map((app) => app.ready()));
+        for (const app of apps) {
+          // Several reads: each must find a usable pooled connection, none left inside an aborted transaction.
+          for (let i = 0; i < 6; i++) assert.equal((await app.inject({ method: 'GET', url: '/ready' })).statusCode, 200);
+        }
+        const queues = await sql<{ n: number }>`select count(*)::int as n from pgboss.queue where name = ${MAIL_KIND}`.execute(fresh.db.kysely);
+        assert.equal(queues.rows[0]!.n, 1);
+      } finally {
+        for (const app of apps) await app.close();
+        for (const db of nodes) await db.close();
+        await fresh.drop();
+      }
+    }
+  });
+
+  test('a pg-boss script that fails half-way leaves no aborted transaction on the pooled connection', async (ctx) => {
+    if (ENGINE !== 'postgres') return ctx.skip('PGlite has no pool');
+    const fresh = await openTestDb({ migrate: false });
+    const db = await openDb({ databaseUrl: fresh.url!, poolSize: 1 });
+    try {
+      const boss = bossDb(db.kysely);
+      await assert.rejects(boss.executeSql('begin; select 1 / 0; commit;'), /division by zero/);
+      // The pool's only connection is the one that failed: it must be usable again.
+      assert.deepEqual((await boss.executeSql('select 1 as one')).rows, [{ one: 1 }]);
+      assert.equal((await sql<{ s: string }>`select 'ok' as s`.execute(db.kysely)).rows[0]!.s, 'ok');
+    } finally {
+      await db.close();
+      await fresh.drop();
+    }
+  });
+});

@@ -23,12 +23,13 @@ export function listMigrations(dir = DIR): Migration[] {
 
 /** Applies the numbered SQL migrations not yet applied, each in its own transaction. Returns the versions applied. */
 export async function migrate(db: Db, migrations = listMigrations()): Promise<number[]> {
-  await db.exec(`create table if not exists schema_migrations (
-    version integer primary key, name text not null, applied_at timestamptz not null default now())`);
   const applied: number[] = [];
   await db.kysely.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(conn);
     try {
+      // Inside the lock: two nodes creating the table at once collide even with "if not exists".
+      await sql`create table if not exists schema_migrations (
+        version integer primary key, name text not null, applied_at timestamptz not null default now())`.execute(conn);
       const done = await sql<{ version: number }>`select version from schema_migrations`.execute(conn);
       const have = new Set(done.rows.map((r) => r.version));
       for (const m of migrations) {

@@ -16,7 +16,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   app.get(
     '/ready',
     {
-      schema: { tags: ['operations'], summary: 'Readiness: 200 when the database answers, else 503', security: [], response: { 200: Status, ...problems() } },
+      schema: {
+        tags: ['operations'],
+        summary: 'Readiness: 200 when the database answers and the job queue is started, else 503',
+        security: [],
+        response: { 200: Status, ...problems() },
+      },
       logLevel: 'warn',
     },
     async () => {
@@ -32,6 +37,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       } finally {
         clearTimeout(timer);
       }
+      // Writes that queue mail, webhooks or imports need the job queue; until it is installed this node waits.
+      if (!ctx.outbox.started) throw new AppError(503, 'starting', 'The job queue is not started yet');
       return { status: 'ready' };
     },
   );

@@ -85,15 +85,31 @@ export interface JobRow {
 
 type Queryable = Kysely<Database> | Transaction<Database>;
 
-/** pg-boss's database adapter over a Kysely handle (the pool, PGlite's one connection, or a transaction). */
+/**
+ * pg-boss's database adapter over a Kysely handle (the pool, PGlite's one connection, or a transaction).
+ * Some of pg-boss's commands are scripts with their own BEGIN ... COMMIT; when one fails half-way on a pooled
+ * connection, that connection is rolled back before it goes back to the pool, or every later query on it would
+ * fail with "current transaction is aborted".
+ */
 export function bossDb(q: Queryable) {
   return {
     async executeSql(text: string, values: unknown[] = []) {
-      const result = await q.executeQuery(CompiledQuery.raw(text, values));
-      return { rows: result.rows };
+      const query = CompiledQuery.raw(text, values);
+      if (q.isTransaction) return { rows: (await q.executeQuery(query)).rows };
+      return q.connection().execute(async (conn) => {
+        try {
+          return { rows: (await conn.executeQuery(query)).rows };
+        } catch (err) {
+          await conn.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+          throw err;
+        }
+      });
     },
   };
 }
+
+/** Any constant: nodes starting at once install pg-boss's tables and create queues one after another. */
+const START_LOCK = 7_346_002;
 
 /** What pg-boss's complete() answers (its type declarations say void). */
 type Affected = { affected: number };
@@ -158,10 +174,30 @@ export class Outbox {
   /** Installs or upgrades the queue's tables, creates a queue per kind, starts the worker (unless pollMs is 0). */
   async start(): Promise<void> {
     if (this.#started) return;
-    await this.#boss.start();
-    for (const kind of this.#kinds.values()) await this.#boss.createQueue(kind.name);
+    // pg-boss checks, then installs; two nodes doing that at once on a new database collide. Take turns
+    // (PostgreSQL only: embedded PGlite is one process, and its one connection is the one pg-boss needs).
+    if (this.db.engine === 'pglite') await this.#install();
+    else
+      await this.db.kysely.connection().execute(async (conn) => {
+        await sql`select pg_advisory_lock(${START_LOCK})`.execute(conn);
+        try {
+          await this.#install();
+        } finally {
+          await sql`select pg_advisory_unlock(${START_LOCK})`.execute(conn);
+        }
+      });
     this.#started = true;
     if (this.opts.pollMs > 0) this.#schedule(0);
+  }
+
+  async #install(): Promise<void> {
+    await this.#boss.start();
+    for (const kind of this.#kinds.values()) await this.#boss.createQueue(kind.name);
+  }
+
+  /** True once start() has installed the queue (enqueueing works from then on). */
+  get started(): boolean {
+    return this.#started;
   }
 
   /** Stops fetching, waits (bounded) for attempts in flight; what is left is taken up by the next start. */
