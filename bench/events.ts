@@ -13,7 +13,20 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import argon2 from '@node-rs/argon2';
-import { BENCH_JWT_SECRET, cleanupOnSignals, createBenchDb, fmt, machine, onCleanup, runCleanups, serviceEnv, startNode, table, writeResults, type Child } from './harness.ts';
+import {
+  BENCH_JWT_SECRET,
+  cleanupOnSignals,
+  createBenchDb,
+  fmt,
+  machine,
+  onCleanup,
+  runCleanups,
+  serviceEnv,
+  startNode,
+  table,
+  writeResults,
+  type Child,
+} from './harness.ts';
 import { signAccess } from './jwt.ts';
 
 const { values } = parseArgs({
@@ -49,7 +62,11 @@ async function seed(url: string): Promise<Seed> {
     const unitId = hex24();
     const sid = hex24();
     const namespace = `bench-live-${randomBytes(3).toString('hex')}`;
-    await c.query('insert into users (id, username, password_hash) values ($1, $2, $3)', [userId, `${userId}@bench.example.com`, await argon2.hash('bench password')]);
+    await c.query('insert into users (id, username, password_hash) values ($1, $2, $3)', [
+      userId,
+      `${userId}@bench.example.com`,
+      await argon2.hash('bench password'),
+    ]);
     await c.query("insert into sessions (id, user_id, expires_at) values ($1, $2, now() + interval '1 day')", [sid, userId]);
     await c.query('insert into projects (id, user_id, name, namespace) values ($1, $2, $3, $4)', [projectId, userId, 'Live bench', namespace]);
     await c.query("insert into units (id, project_id, name, data) values ($1, $2, 'U1', '{\"price\": 1}')", [unitId, projectId]);
@@ -94,7 +111,9 @@ async function liveFeed(node: Child, s: Seed, change: (i: number) => Promise<num
   const before = rssKiB(node.process.pid!);
   const streams = [];
   for (let i = 0; i < STREAMS; i += 100) {
-    streams.push(...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(`${node.base}/public/projects/${s.namespace}/events`)))));
+    streams.push(
+      ...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(`${node.base}/public/projects/${s.namespace}/events`)))),
+    );
   }
   await new Promise((r) => setTimeout(r, 1000));
   const after = rssKiB(node.process.pid!);
@@ -110,7 +129,14 @@ async function liveFeed(node: Child, s: Seed, change: (i: number) => Promise<num
     lastDelays.push(Math.max(...got));
   }
   for (const st of streams) st.close();
-  return { rssBeforeKiB: before, rssAfterKiB: after, kibPerStream: (after - before) / STREAMS, p50: quantile(delays, 0.5), p99: quantile(delays, 0.99), lastMax: quantile(lastDelays, 1) };
+  return {
+    rssBeforeKiB: before,
+    rssAfterKiB: after,
+    kibPerStream: (after - before) / STREAMS,
+    p50: quantile(delays, 0.5),
+    p99: quantile(delays, 0.99),
+    lastMax: quantile(lastDelays, 1),
+  };
 }
 
 async function main() {
@@ -135,7 +161,16 @@ async function main() {
   console.log(
     table(
       ['server', 'streams', 'p50 ms', 'p99 ms', 'slowest change ms', 'RSS before MiB', 'RSS after MiB', 'KiB per stream'],
-      [service].map((r) => ['service', STREAMS, fmt(r.p50, 1), fmt(r.p99, 1), fmt(r.lastMax, 1), fmt(r.rssBeforeKiB / 1024, 1), fmt(r.rssAfterKiB / 1024, 1), fmt(r.kibPerStream, 1)]),
+      [service].map((r) => [
+        'service',
+        STREAMS,
+        fmt(r.p50, 1),
+        fmt(r.p99, 1),
+        fmt(r.lastMax, 1),
+        fmt(r.rssBeforeKiB / 1024, 1),
+        fmt(r.rssAfterKiB / 1024, 1),
+        fmt(r.kibPerStream, 1),
+      ]),
     ),
   );
 
@@ -160,7 +195,11 @@ async function main() {
     for (const id of hookIds) await fetch(`${node.base}/projects/${s.projectId}/webhooks/${id}`, { method: 'DELETE', headers: auth });
     hookIds = [];
     for (let h = 0; h < hooks; h++) {
-      const res = await fetch(`${node.base}/projects/${s.projectId}/webhooks`, { method: 'POST', headers: auth, body: JSON.stringify({ url: `http://127.0.0.1:${port}/h${h}`, events: ['unit.updated'] }) });
+      const res = await fetch(`${node.base}/projects/${s.projectId}/webhooks`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}/h${h}`, events: ['unit.updated'] }),
+      });
       hookIds.push(((await res.json()) as { _id: string })._id);
     }
     const changes = Math.ceil(DELIVERIES / hooks);
@@ -172,7 +211,14 @@ async function main() {
     const writesMs = performance.now() - t0;
     await Promise.race([done, new Promise((r) => setTimeout(r, 300_000))]);
     const ms = performance.now() - t0;
-    const result = { hooks, deliveries: received, expected, seconds: ms / 1000, perSecond: received / (ms / 1000), writesPerSecond: changes / (writesMs / 1000) };
+    const result = {
+      hooks,
+      deliveries: received,
+      expected,
+      seconds: ms / 1000,
+      perSecond: received / (ms / 1000),
+      writesPerSecond: changes / (writesMs / 1000),
+    };
     webhookResults.push(result);
     rows.push([hooks, changes, received, fmt(ms / 1000, 1), fmt(result.perSecond, 0), fmt(result.writesPerSecond, 0)]);
   }

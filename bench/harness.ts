@@ -160,7 +160,10 @@ export async function startNode(name: string, script: string, env: Record<string
       await stop();
       throw new Error(`${name} not ready within ${timeoutMs} ms:\n${stderr.trim()}`);
     }
-    const status = await fetch(`${base}/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`${base}/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -193,8 +196,19 @@ export function table(head: string[], rows: (string | number)[][]): string {
   const cells = [head, ...rows.map((r) => r.map(String))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   const numeric = head.map((_, i) => rows.every((r) => /^[-\d.]*$/.test(String(r[i] ?? ''))));
-  const line = (r: string[]) => r.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  ').trimEnd(), ...cells.slice(1).map(line)].join('\n');
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(cells[0]!),
+    widths
+      .map((w) => '-'.repeat(w))
+      .join('  ')
+      .trimEnd(),
+    ...cells.slice(1).map(line),
+  ].join('\n');
 }
 
 export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');

@@ -6,7 +6,19 @@ import { readFileSync } from 'node:fs';
 import { openDb } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import {
-  BENCH_JWT_SECRET, cpuMs, createBenchDb, fmt, machine, median, onCleanup, pinSelfToLoadCore, startBare, startService, table, writeResults, type Child,
+  BENCH_JWT_SECRET,
+  cpuMs,
+  createBenchDb,
+  fmt,
+  machine,
+  median,
+  onCleanup,
+  pinSelfToLoadCore,
+  startBare,
+  startService,
+  table,
+  writeResults,
+  type Child,
 } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
@@ -50,7 +62,9 @@ export async function runResources(opts: ResourceOptions) {
   await handle.close();
   const t0 = performance.now();
   const seeded = await seed(db.url, { jwtSecret: BENCH_JWT_SECRET });
-  console.log(`seeded in ${fmt(performance.now() - t0)} ms: 1 project × ${seeded.floorIds.length} floors × ${seeded.unitIds.length} units, ${seeded.projects - 1} more projects of the bench user, 2000 of a stranger`);
+  console.log(
+    `seeded in ${fmt(performance.now() - t0)} ms: 1 project × ${seeded.floorIds.length} floors × ${seeded.unitIds.length} units, ${seeded.projects - 1} more projects of the bench user, 2000 of a stranger`,
+  );
 
   const bare = await startBare(db.url);
   onCleanup(() => bare.stop());
@@ -63,9 +77,12 @@ export async function runResources(opts: ResourceOptions) {
   for (const s of list) {
     console.log(`\n${s.name}`);
     const outcome: Outcome = { scenario: s.name, path: s.path };
-    const targets: [('bare' | 'service'), Child][] = [];
+    const targets: ['bare' | 'service', Child][] = [];
     const answers: Partial<Record<'bare' | 'service', Answer>> = {};
-    for (const [key, child] of [['bare', bare], ['service', service]] as const) {
+    for (const [key, child] of [
+      ['bare', bare],
+      ['service', service],
+    ] as const) {
       if (key === 'bare' && s.bare === false) continue;
       const answer = await ask(child, s);
       answers[key] = answer;
@@ -101,7 +118,9 @@ export async function runResources(opts: ResourceOptions) {
         // CPU the server spent per successful answer: what a busy shared machine distorts least.
         if (cpuBefore !== undefined && cpuAfter !== undefined && r.ok > 0) r.cpuUsPerRequest = ((cpuAfter - cpuBefore) * 1000) / r.ok;
         outcome[key]!.runs.push(r);
-        console.log(`  round ${round + 1} ${key.padEnd(7)} ${fmt(r.reqPerSec).padStart(7)} req/s  p99 ${r.latencyMs.p99} ms  ${r.cpuUsPerRequest !== undefined ? `${fmt(r.cpuUsPerRequest)} µs CPU/req` : ''}${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`);
+        console.log(
+          `  round ${round + 1} ${key.padEnd(7)} ${fmt(r.reqPerSec).padStart(7)} req/s  p99 ${r.latencyMs.p99} ms  ${r.cpuUsPerRequest !== undefined ? `${fmt(r.cpuUsPerRequest)} µs CPU/req` : ''}${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`,
+        );
       }
     }
     outcomes.push(outcome);
@@ -111,10 +130,39 @@ export async function runResources(opts: ResourceOptions) {
     const b = summary(o.bare?.runs);
     const sv = summary(o.service?.runs);
     const cpuRatio = b?.cpu && sv?.cpu ? fmt(b.cpu / sv.cpu, 2) : '-';
-    return [o.scenario, b ? fmt(b.rps) : 'n/a', sv ? fmt(sv.rps) : 'n/a', b && sv ? fmt(sv.rps / b.rps, 2) : '-', b ? fmt(b.p99) : '-', sv ? fmt(sv.p99) : '-', b?.cpu ? fmt(b.cpu) : '-', sv?.cpu ? fmt(sv.cpu) : '-', cpuRatio, o.sameBody === false ? 'bodies differ' : ''];
+    return [
+      o.scenario,
+      b ? fmt(b.rps) : 'n/a',
+      sv ? fmt(sv.rps) : 'n/a',
+      b && sv ? fmt(sv.rps / b.rps, 2) : '-',
+      b ? fmt(b.p99) : '-',
+      sv ? fmt(sv.p99) : '-',
+      b?.cpu ? fmt(b.cpu) : '-',
+      sv?.cpu ? fmt(sv.cpu) : '-',
+      cpuRatio,
+      o.sameBody === false ? 'bodies differ' : '',
+    ];
   });
-  console.log(`\n${opts.connections} connections, ${opts.rounds} × ${opts.durationSec} s per server (after ${opts.warmupSec} s warm-up); medians over rounds\n`);
-  console.log(table(['scenario', 'bare req/s', 'service req/s', 'service/bare', 'bare p99 ms', 'service p99 ms', 'bare µs CPU/req', 'service µs CPU/req', 'bare/service CPU', ''], rows));
+  console.log(
+    `\n${opts.connections} connections, ${opts.rounds} × ${opts.durationSec} s per server (after ${opts.warmupSec} s warm-up); medians over rounds\n`,
+  );
+  console.log(
+    table(
+      [
+        'scenario',
+        'bare req/s',
+        'service req/s',
+        'service/bare',
+        'bare p99 ms',
+        'service p99 ms',
+        'bare µs CPU/req',
+        'service µs CPU/req',
+        'bare/service CPU',
+        '',
+      ],
+      rows,
+    ),
+  );
   for (const o of outcomes) {
     if (o.service && !o.service.check.ok) console.log(`${o.scenario}: ${o.service.check.note}`);
   }
@@ -154,7 +202,11 @@ interface Answer {
 
 async function ask(child: Child, s: Scenario): Promise<Answer> {
   try {
-    const res = await fetch(`${child.base}${s.path}`, { method: s.method ?? 'GET', headers: s.headers ?? {}, ...(s.body !== undefined ? { body: s.body } : {}) });
+    const res = await fetch(`${child.base}${s.path}`, {
+      method: s.method ?? 'GET',
+      headers: s.headers ?? {},
+      ...(s.body !== undefined ? { body: s.body } : {}),
+    });
     return { status: res.status, body: await res.text(), etag: res.headers.get('etag'), total: res.headers.get('x-total-count') };
   } catch (err) {
     return { status: 0, body: '', etag: null, total: null, error: (err as Error).message };

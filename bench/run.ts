@@ -28,7 +28,8 @@ const { values, positionals } = parseArgs({
 });
 
 const command = positionals[0] ?? 'resources';
-const usage = 'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
+const usage =
+  'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw);

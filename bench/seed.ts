@@ -157,7 +157,14 @@ export async function seed(databaseUrl: string, opts: SeedOptions): Promise<Seed
         const n = (counters.get(prefix) ?? 0) + 1;
         counters.set(prefix, n);
         const name = `${prefix} ${n}`;
-        return { id: newObjectId(), ownerId, name, namespace: `${tag}${name.toLowerCase().replace(/ /g, '-')}`, data: JSON.stringify(projectData(rand, name)), ageSec: i };
+        return {
+          id: newObjectId(),
+          ownerId,
+          name,
+          namespace: `${tag}${name.toLowerCase().replace(/ /g, '-')}`,
+          data: JSON.stringify(projectData(rand, name)),
+          ageSec: i,
+        };
       });
     const others = [...makeProjects(projectCount, userId, ''), ...makeProjects(strangerCount, strangerId, 'x-')];
     for (let i = 0; i < others.length; i += 2_000) {
@@ -166,7 +173,14 @@ export async function seed(databaseUrl: string, opts: SeedOptions): Promise<Seed
         `insert into projects (id, user_id, name, namespace, project_type, data, created_at, updated_at)
          select id, owner, name, namespace, 'residential', data, now() - make_interval(secs => age + 60), now() - make_interval(secs => age + 60)
          from unnest($1::char(24)[], $2::char(24)[], $3::text[], $4::text[], $5::jsonb[], $6::int[]) as t(id, owner, name, namespace, data, age)`,
-        [chunk.map((p) => p.id), chunk.map((p) => p.ownerId), chunk.map((p) => p.name), chunk.map((p) => p.namespace), chunk.map((p) => p.data), chunk.map((p) => p.ageSec)],
+        [
+          chunk.map((p) => p.id),
+          chunk.map((p) => p.ownerId),
+          chunk.map((p) => p.name),
+          chunk.map((p) => p.namespace),
+          chunk.map((p) => p.data),
+          chunk.map((p) => p.ageSec),
+        ],
       );
     }
     await client.query('analyze');

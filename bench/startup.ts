@@ -8,7 +8,20 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadConfig } from '../src/config.ts';
 import {
-  BENCH_JWT_SECRET, createBenchDb, fmt, machine, median, onCleanup, pinned, pinSelfToLoadCore, ROOT, SERVER_CORE, startService, table, tempDir, writeResults,
+  BENCH_JWT_SECRET,
+  createBenchDb,
+  fmt,
+  machine,
+  median,
+  onCleanup,
+  pinned,
+  pinSelfToLoadCore,
+  ROOT,
+  SERVER_CORE,
+  startService,
+  table,
+  tempDir,
+  writeResults,
 } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
 
@@ -60,7 +73,11 @@ export async function runStartup(opts: StartupOptions) {
     } finally {
       await db.drop();
     }
-    console.log(`  start round ${i + 1}: ${Object.entries(starts).map(([k, v]) => `${k} ${fmt(v[i]!)} ms`).join(', ')}`);
+    console.log(
+      `  start round ${i + 1}: ${Object.entries(starts)
+        .map(([k, v]) => `${k} ${fmt(v[i]!)} ms`)
+        .join(', ')}`,
+    );
   }
 
   const logins: Record<string, LoadResult> = {};
@@ -89,12 +106,20 @@ export async function runStartup(opts: StartupOptions) {
     await load({ ...request, connections: opts.loginConnections, durationSec: opts.warmupSec });
     const r = await load({ ...request, connections: opts.loginConnections, durationSec: opts.loginDurationSec });
     logins[engine] = r;
-    console.log(`  login on ${engine}: ${fmt(r.reqPerSec, 1)} req/s, p99 ${r.latencyMs.p99} ms${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`);
+    console.log(
+      `  login on ${engine}: ${fmt(r.reqPerSec, 1)} req/s, p99 ${r.latencyMs.p99} ms${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`,
+    );
     await service.stop();
   }
 
   const row = (engine: string, start: string, xs: number[], cpuXs: number[] = []) => [
-    engine, start, fmt(median(xs)), fmt(Math.min(...xs)), fmt(Math.max(...xs)), cpuXs.length ? fmt(median(cpuXs)) : '-', xs.length,
+    engine,
+    start,
+    fmt(median(xs)),
+    fmt(Math.min(...xs)),
+    fmt(Math.max(...xs)),
+    cpuXs.length ? fmt(median(cpuXs)) : '-',
+    xs.length,
   ];
   console.log(`\nstart to ready (spawn of node dist/main.js, as npm start runs it, until GET /ready is 200), ms\n`);
   console.log(
@@ -109,14 +134,32 @@ export async function runStartup(opts: StartupOptions) {
       ],
     ),
   );
-  console.log(`\nPOST /users/login, argon2id m=${argon2.memoryCost} KiB t=${argon2.timeCost} p=${argon2.parallelism}, ${opts.loginConnections} connections, ${opts.loginDurationSec} s\n`);
+  console.log(
+    `\nPOST /users/login, argon2id m=${argon2.memoryCost} KiB t=${argon2.timeCost} p=${argon2.parallelism}, ${opts.loginConnections} connections, ${opts.loginDurationSec} s\n`,
+  );
   console.log(
     table(
       ['engine', 'logins/s', 'p50 ms', 'p99 ms', 'non-2xx'],
-      Object.entries(logins).map(([engine, r]) => [engine === 'pglite' ? 'PGlite' : 'PostgreSQL', fmt(r.reqPerSec, 1), r.latencyMs.p50, r.latencyMs.p99, r.non2xx]),
+      Object.entries(logins).map(([engine, r]) => [
+        engine === 'pglite' ? 'PGlite' : 'PostgreSQL',
+        fmt(r.reqPerSec, 1),
+        r.latencyMs.p50,
+        r.latencyMs.p99,
+        r.non2xx,
+      ]),
     ),
   );
-  const file = writeResults('startup', { kind: 'startup', at: new Date().toISOString(), machine: machine(), pinning, options: opts, argon2, startsMs: starts, cpuAtReadyMs: cpu, logins });
+  const file = writeResults('startup', {
+    kind: 'startup',
+    at: new Date().toISOString(),
+    machine: machine(),
+    pinning,
+    options: opts,
+    argon2,
+    startsMs: starts,
+    cpuAtReadyMs: cpu,
+    logins,
+  });
   console.log(`\nresults: ${file}`);
 }
 

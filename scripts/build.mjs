@@ -16,7 +16,19 @@ const OUT = join(ROOT, 'dist');
  * docs page's static files, argon2's native binding), build tools the server never runs, and optional drivers.
  */
 // Native addons (argon2; ssh2 and its cpu-features for the SFTP feed) cannot be bundled: esbuild has no loader for .node files.
-export const EXTERNAL = ['@electric-sql/pglite', '@node-rs/argon2', '@fastify/swagger-ui', '@fastify/static', 'esbuild', 'tsx', 'typescript', 'pg-native', 'ssh2', 'ssh2-sftp-client', 'cpu-features'];
+export const EXTERNAL = [
+  '@electric-sql/pglite',
+  '@node-rs/argon2',
+  '@fastify/swagger-ui',
+  '@fastify/static',
+  'esbuild',
+  'tsx',
+  'typescript',
+  'pg-native',
+  'ssh2',
+  'ssh2-sftp-client',
+  'cpu-features',
+];
 
 /** A package with a compiled addon (a `.node` file, `binding.gyp` or prebuilds) must be loaded from node_modules. */
 const nativeCache = new Map();

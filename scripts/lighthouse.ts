@@ -67,7 +67,13 @@ try {
   // One unmeasured load first: the service builds and caches the bundle once, as it would have for earlier visitors.
   await fetch(target);
   const args = [
-    '--yes', LIGHTHOUSE, target, '--output=json', '--output-path=stdout', '--quiet', `--only-categories=${CATEGORIES.join(',')}`,
+    '--yes',
+    LIGHTHOUSE,
+    target,
+    '--output=json',
+    '--output-path=stdout',
+    '--quiet',
+    `--only-categories=${CATEGORIES.join(',')}`,
     '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking',
   ];
   // A run that could not record a trace (NO_NAVSTART, NO_FCP: a starved machine) is repeated, up to three times.

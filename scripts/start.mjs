@@ -23,8 +23,7 @@ function newest(paths) {
 }
 
 const inputs = ['src', 'web', 'package-lock.json', 'scripts/build.mjs', 'scripts/build-web.ts'].map((p) => join(ROOT, p));
-const stale =
-  !existsSync(built) || !existsSync(join(ROOT, 'public-build', 'manifest.json')) || newest(inputs) > statSync(built).mtimeMs;
+const stale = !existsSync(built) || !existsSync(join(ROOT, 'public-build', 'manifest.json')) || newest(inputs) > statSync(built).mtimeMs;
 if (stale) {
   const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) process.exit(r.status ?? 1);

@@ -95,7 +95,19 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const resourceSchemas = [LeadSchema, ProjectSchema, FloorSchema, UnitSchema, GroupSchema, BundleSchema, ImportAnswerSchema, SyncSchema, ...ALL_EVENT_SCHEMAS, WebhookSchema, DeliverySchema];
+  const resourceSchemas = [
+    LeadSchema,
+    ProjectSchema,
+    FloorSchema,
+    UnitSchema,
+    GroupSchema,
+    BundleSchema,
+    ImportAnswerSchema,
+    SyncSchema,
+    ...ALL_EVENT_SCHEMAS,
+    WebhookSchema,
+    DeliverySchema,
+  ];
   for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas]) app.addSchema(schema);
   app.setValidatorCompiler(buildValidatorCompiler(resourceSchemas));
   app.setErrorHandler(errorHandler);
@@ -107,9 +119,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     };
     route.preValidation = [emptyBody, ...(route.preValidation ? [route.preValidation].flat() : [])];
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   // Only JSON bodies: without a text/plain parser such bodies get 415 instead of reaching validation as strings.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', undefined);
@@ -163,7 +173,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const privateCors = { origin: config.corsOrigins, credentials: true, exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After'] };
   await app.register(fastifyCors, {
     hook: 'onRequest',
-    delegator: (request, callback) => callback(null, request.url.startsWith('/public/') ? publicCors : privateCors),
+    delegator: (request, callback) => {
+      callback(null, request.url.startsWith('/public/') ? publicCors : privateCors);
+    },
   });
   await app.register(fastifyRateLimit, {
     global: false,
@@ -239,7 +251,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   if (config.limits.holdSweepSec > 0) {
     app.addHook('onReady', async () => {
       sweeper = setInterval(() => {
-        sweepOnce(db.kysely, clock.now(), ctx.events).catch((err) => app.log.warn({ err }, 'hold sweep failed'));
+        sweepOnce(db.kysely, clock.now(), ctx.events).catch((err) => {
+          app.log.warn({ err }, 'hold sweep failed');
+        });
       }, config.limits.holdSweepSec * 1000);
       sweeper.unref();
     });
@@ -262,7 +276,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   };
   app.addHook('onReady', startOutbox);
   // Inventory feeds: every node ticks; one pull per project per interval across nodes (docs/inventory.md).
-  app.addHook('onReady', async () => feedScheduler.start());
+  app.addHook('onReady', async () => {
+    feedScheduler.start();
+  });
   app.addHook('onClose', async () => {
     feedScheduler.stop();
     clearTimeout(outboxRetry);

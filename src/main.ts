@@ -18,7 +18,11 @@ async function main() {
     }
     throw err;
   }
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onPoolError: (e) => app?.log.warn({ err: e }, 'idle database connection lost') });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onPoolError: (e) => app?.log.warn({ err: e }, 'idle database connection lost'),
+  });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   app = await buildApp({ config, db });
   const applied = await migrate(db);
@@ -30,13 +34,13 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app!.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const force = setTimeout(() => {
-      app!.log.error('requests still in flight after 10 s; exiting');
+      app.log.error('requests still in flight after 10 s; exiting');
       process.exit(1);
     }, 10_000);
     force.unref();
-    await app!.close();
+    await app.close();
     await db.close();
     process.exit(0);
   };

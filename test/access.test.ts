@@ -56,11 +56,31 @@ const ALL = (ok: number, overrides: Partial<Record<Who, number>> = {}): Record<W
 const CASES: Case[] = [
   { name: 'GET /project/{id}', request: (w) => ({ method: 'GET', url: `/project/${w.p}` }), expect: ALL(200) },
   { name: 'PATCH /project/{id} content', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { colorBase: '#000000' } }), expect: ALL(200) },
-  { name: 'PATCH /project/{id} a secret', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { pvPassword: 's3cret' } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} an integration setting', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { ftpUrl: 'ftp://x' } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} editors', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { editors: [] } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} invites', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { invites: [{ email: 'x@example.com', level: 'editor' }] } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} owner', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { user: people.stranger.id } }), expect: ALL(200, { administrator: 403, editor: 403 }) },
+  {
+    name: 'PATCH /project/{id} a secret',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { pvPassword: 's3cret' } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} an integration setting',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { ftpUrl: 'ftp://x' } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} editors',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { editors: [] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} invites',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { invites: [{ email: 'x@example.com', level: 'editor' }] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} owner',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { user: people.stranger.id } }),
+    expect: ALL(200, { administrator: 403, editor: 403 }),
+  },
   { name: 'DELETE /project/{id}', request: (w) => ({ method: 'DELETE', url: `/project/${w.p}` }), expect: ALL(204, { administrator: 403, editor: 403 }) },
   { name: 'POST /floors', request: (w) => ({ method: 'POST', url: `/floors?project=${w.p}&name=New&position=9` }), expect: ALL(201) },
   { name: 'GET /floors?project=', request: (w) => ({ method: 'GET', url: `/floors?project=${w.p}` }), expect: ALL(200) },
@@ -75,26 +95,82 @@ const CASES: Case[] = [
   { name: 'GET /leads?project=', request: (w) => ({ method: 'GET', url: `/leads?project=${w.p}` }), expect: ALL(200, { editor: 403 }) },
   { name: 'GET /groups/{id}', request: (w) => ({ method: 'GET', url: `/groups/${w.g}` }), expect: ALL(200) },
   { name: 'PATCH /groups/{id}', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { theme: 'dark' } }), expect: ALL(200) },
-  { name: 'PATCH /groups/{id} administrators', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { administrators: [] } }), expect: ALL(200, { editor: 403 }) },
+  {
+    name: 'PATCH /groups/{id} administrators',
+    request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { administrators: [] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
   { name: 'DELETE /groups/{id}', request: (w) => ({ method: 'DELETE', url: `/groups/${w.g}` }), expect: ALL(204, { administrator: 403, editor: 403 }) },
   // More of CONTRACT §3's rows: integration settings by prefix, administrators, allocations, reorders, owners of groups.
-  { name: 'PATCH /project/{id} pvUsername', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { pvUsername: 'svc' } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} payProviderClientId', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { payProviderClientId: 'acct_1' } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} ftpPort', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { ftpPort: 2121 } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} administrators', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { administrators: [people.administrator.id, people.stranger.id] } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} allocations', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { allocations: [{ name: 'A', allocation: '1' }] } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} a secret cleared', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { calKey: null } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /project/{id} floors (reorder)', request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { floors: [w.f2, w.f] } }), expect: ALL(200) },
-  { name: 'PATCH /projects/{id} content (alias)', request: (w) => ({ method: 'PATCH', url: `/projects/${w.p}`, payload: { showPrices: false } }), expect: ALL(200) },
+  {
+    name: 'PATCH /project/{id} pvUsername',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { pvUsername: 'svc' } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} payProviderClientId',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { payProviderClientId: 'acct_1' } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} ftpPort',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { ftpPort: 2121 } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} administrators',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { administrators: [people.administrator.id, people.stranger.id] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} allocations',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { allocations: [{ name: 'A', allocation: '1' }] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} a secret cleared',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { calKey: null } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /project/{id} floors (reorder)',
+    request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { floors: [w.f2, w.f] } }),
+    expect: ALL(200),
+  },
+  {
+    name: 'PATCH /projects/{id} content (alias)',
+    request: (w) => ({ method: 'PATCH', url: `/projects/${w.p}`, payload: { showPrices: false } }),
+    expect: ALL(200),
+  },
   { name: 'GET /projects/{id} (alias)', request: (w) => ({ method: 'GET', url: `/projects/${w.p}` }), expect: ALL(200) },
-  { name: 'DELETE /projects/{id} (alias)', request: (w) => ({ method: 'DELETE', url: `/projects/${w.p}` }), expect: ALL(204, { administrator: 403, editor: 403 }) },
+  {
+    name: 'DELETE /projects/{id} (alias)',
+    request: (w) => ({ method: 'DELETE', url: `/projects/${w.p}` }),
+    expect: ALL(204, { administrator: 403, editor: 403 }),
+  },
   { name: 'POST /units on a floor', request: (w) => ({ method: 'POST', url: `/units?project=${w.p}&floor=${w.f}&name=N&position=2` }), expect: ALL(201) },
   { name: 'GET /units?project=&floor=', request: (w) => ({ method: 'GET', url: `/units?project=${w.p}&floor=${w.f}` }), expect: ALL(200) },
   { name: 'PATCH /units/{id} floor (move)', request: (w) => ({ method: 'PATCH', url: `/units/${w.u}`, payload: { floor: w.f2 } }), expect: ALL(200) },
-  { name: 'PATCH /floors/{id} units (reorder)', request: (w) => ({ method: 'PATCH', url: `/floors/${w.f}`, payload: { units: [w.u2, w.u] } }), expect: ALL(200) },
-  { name: 'PATCH /groups/{id} editors', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { editors: [] } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /groups/{id} invites', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { invites: [{ email: 'x@example.com', level: 'editor' }] } }), expect: ALL(200, { editor: 403 }) },
-  { name: 'PATCH /groups/{id} owner', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { user: people.stranger.id } }), expect: ALL(200, { administrator: 403, editor: 403 }) },
+  {
+    name: 'PATCH /floors/{id} units (reorder)',
+    request: (w) => ({ method: 'PATCH', url: `/floors/${w.f}`, payload: { units: [w.u2, w.u] } }),
+    expect: ALL(200),
+  },
+  {
+    name: 'PATCH /groups/{id} editors',
+    request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { editors: [] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /groups/{id} invites',
+    request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { invites: [{ email: 'x@example.com', level: 'editor' }] } }),
+    expect: ALL(200, { editor: 403 }),
+  },
+  {
+    name: 'PATCH /groups/{id} owner',
+    request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { user: people.stranger.id } }),
+    expect: ALL(200, { administrator: 403, editor: 403 }),
+  },
   { name: 'PATCH /groups/{id} projects', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { projects: [] } }), expect: ALL(200) },
 ];
 
@@ -144,7 +220,12 @@ describe('ids that arrive in a body or query', () => {
 
   test('an editor who sends back the whole fetched record, administrators and all, succeeds', async () => {
     const w = await world();
-    await t.app.inject({ method: 'PATCH', url: `/project/${w.p}`, headers: people.owner.auth, payload: { ftpUrl: 'ftp://files.example.com', pvPassword: 'x' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/project/${w.p}`,
+      headers: people.owner.auth,
+      payload: { ftpUrl: 'ftp://files.example.com', pvPassword: 'x' },
+    });
     const fetched = (await t.app.inject({ method: 'GET', url: `/project/${w.p}`, headers: people.editor.auth })).json();
     const res = await t.app.inject({ method: 'PATCH', url: `/project/${w.p}`, headers: people.editor.auth, payload: { ...fetched, name: 'Editor was here' } });
     assert.equal(res.statusCode, 200, res.body);
@@ -158,7 +239,12 @@ describe('more of the rules', () => {
   test('a stranger cannot tell a hidden record from an absent one: same status and code, even with a stale If-Match or a bad body', async () => {
     const w = await world();
     const stranger = caller(t.app, people.stranger.auth);
-    for (const [kind, id] of [['project', w.p], ['floors', w.f], ['units', w.u], ['groups', w.g]] as const) {
+    for (const [kind, id] of [
+      ['project', w.p],
+      ['floors', w.f],
+      ['units', w.u],
+      ['groups', w.g],
+    ] as const) {
       const hidden = await stranger('PATCH', `/${kind}/${id}`, { name: 'x' }, { 'if-match': '"0"' });
       const absent = await stranger('PATCH', `/${kind}/${newObjectId()}`, { name: 'x' }, { 'if-match': '"0"' });
       assert.equal(hidden.statusCode, 404, kind);
@@ -178,7 +264,17 @@ describe('more of the rules', () => {
 
   test('an editor who sends back the whole fetched record unchanged (administrators, integration fields, allocations) → 200, no new version', async () => {
     const w = await world();
-    await t.app.inject({ method: 'PATCH', url: `/project/${w.p}`, headers: people.owner.auth, payload: { ftpUrl: 'ftp://files.example.com', pvUsername: 'svc', allocations: [{ name: 'A', password: 'pw', allocation: '1' }], invites: [{ email: 'i@example.com', level: 'editor' }] } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/project/${w.p}`,
+      headers: people.owner.auth,
+      payload: {
+        ftpUrl: 'ftp://files.example.com',
+        pvUsername: 'svc',
+        allocations: [{ name: 'A', password: 'pw', allocation: '1' }],
+        invites: [{ email: 'i@example.com', level: 'editor' }],
+      },
+    });
     const ed = caller(t.app, people.editor.auth);
     for (const url of [`/project/${w.p}`, `/groups/${w.g}`, `/floors/${w.f}`, `/units/${w.u}`]) {
       const fetched = await ed('GET', url);
@@ -235,7 +331,7 @@ describe('more of the rules', () => {
     assert.equal(bad.json().errors[0].path, '/projects/1');
     const owner = caller(t.app, people.owner.auth);
     assert.deepEqual((await owner('GET', `/floors/${w.f}`)).json().units, [w.u, w.u2]);
-    assert.equal((await owner('GET', `/units/${myUnit._id}`)).statusCode, 404, 'and the owner cannot see the stranger\'s unit either');
+    assert.equal((await owner('GET', `/units/${myUnit._id}`)).statusCode, 404, "and the owner cannot see the stranger's unit either");
   });
 
   test('an editor of a group cannot add a project they cannot see; an administrator of a project can group it', async () => {

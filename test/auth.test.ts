@@ -124,9 +124,15 @@ describe(`login (${ENGINE})`, () => {
 
   test('a username that is not an e-mail address → 400 naming it, in the body and in the query', async () => {
     const body = assertProblem(await t.app.inject({ method: 'POST', url: '/users/login', payload: { username: 'not-an-email', password: 'x' } }), 400);
-    assert.ok(body.errors.some((e: { path: string }) => e.path === '/username'), JSON.stringify(body));
+    assert.ok(
+      body.errors.some((e: { path: string }) => e.path === '/username'),
+      JSON.stringify(body),
+    );
     const query = assertProblem(await t.app.inject({ method: 'POST', url: '/users/login?username=not-an-email&password=x' }), 400);
-    assert.ok(query.errors.some((e: { path: string }) => e.path === '/username'), JSON.stringify(query));
+    assert.ok(
+      query.errors.some((e: { path: string }) => e.path === '/username'),
+      JSON.stringify(query),
+    );
     const missing = assertProblem(await t.app.inject({ method: 'POST', url: '/users/login', payload: { password: 'x' } }), 400);
     assert.ok(missing.errors.some((e: { path: string }) => e.path === '/username'));
   });
@@ -143,7 +149,11 @@ describe(`login (${ENGINE})`, () => {
     let unknown: LightMyRequestResponse;
     try {
       wrong = await t.app.inject({ method: 'POST', url: '/users/login', payload: { username: u.username, password: 'wrong password' } });
-      unknown = await t.app.inject({ method: 'POST', url: '/users/login', payload: { username: `nobody-${randomBytes(4).toString('hex')}@example.com`, password: 'wrong password' } });
+      unknown = await t.app.inject({
+        method: 'POST',
+        url: '/users/login',
+        payload: { username: `nobody-${randomBytes(4).toString('hex')}@example.com`, password: 'wrong password' },
+      });
     } finally {
       Passwords.prototype.verify = original;
     }
@@ -202,7 +212,11 @@ describe(`login (${ENGINE})`, () => {
     assert.equal(meRes.json()._id, b.id);
     const audit = await t.db.kysely.selectFrom('audit_log').select(['actor_id', 'action']).where('subject_id', '=', b.id).execute();
     assert.deepEqual(audit, [{ actor_id: admin.id, action: 'impersonate' }]);
-    const session = await t.db.kysely.selectFrom('sessions').select(['user_id', 'impersonator_id']).where('id', '=', jwtClaims(res.json().access_token).sid).executeTakeFirstOrThrow();
+    const session = await t.db.kysely
+      .selectFrom('sessions')
+      .select(['user_id', 'impersonator_id'])
+      .where('id', '=', jwtClaims(res.json().access_token).sid)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(session, { user_id: b.id, impersonator_id: admin.id });
   });
 
@@ -233,7 +247,11 @@ describe(`sessions: refresh, logout, password change (${ENGINE})`, () => {
 
   const me = (app: TestApp, token: string) => app.app.inject({ method: 'GET', url: '/users/me', headers: { authorization: `Bearer ${token}` } });
   const refresh = (app: TestApp, token: string, via: 'cookie' | 'body' = 'cookie') =>
-    app.app.inject({ method: 'POST', url: '/users/refresh', ...(via === 'cookie' ? { cookies: { serviceRefresh: token } } : { payload: { refresh_token: token } }) });
+    app.app.inject({
+      method: 'POST',
+      url: '/users/refresh',
+      ...(via === 'cookie' ? { cookies: { serviceRefresh: token } } : { payload: { refresh_token: token } }),
+    });
 
   test('refresh rotates: a new access token and a new refresh token, by cookie or body', async () => {
     const u = await createUser(t.db);
@@ -377,32 +395,44 @@ describe(`access tokens (${ENGINE})`, () => {
   });
 
   const bad: Array<[string, () => string]> = [
-    ['a tampered signature', () => {
-      const good = signTestJwt(accessClaims(user.id, sid));
-      const [h, p, s] = good.split('.');
-      return `${h}.${p}.${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`;
-    }],
-    ['a tampered payload', () => {
-      const good = signTestJwt(accessClaims(user.id, sid));
-      const [h, , s] = good.split('.');
-      const other = Buffer.from(JSON.stringify({ ...accessClaims(user.id, sid), role: 'admin' })).toString('base64url');
-      return `${h}.${other}.${s}`;
-    }],
+    [
+      'a tampered signature',
+      () => {
+        const good = signTestJwt(accessClaims(user.id, sid));
+        const [h, p, s] = good.split('.');
+        return `${h}.${p}.${s!.slice(0, -2)}${s!.endsWith('AA') ? 'BB' : 'AA'}`;
+      },
+    ],
+    [
+      'a tampered payload',
+      () => {
+        const good = signTestJwt(accessClaims(user.id, sid));
+        const [h, , s] = good.split('.');
+        const other = Buffer.from(JSON.stringify({ ...accessClaims(user.id, sid), role: 'admin' })).toString('base64url');
+        return `${h}.${other}.${s}`;
+      },
+    ],
     ['alg none', () => signTestJwt(accessClaims(user.id, sid), { alg: 'none' })],
     ['alg HS512 with the right secret', () => signTestJwt(accessClaims(user.id, sid), { alg: 'HS512' })],
     ['alg HS384 with the right secret', () => signTestJwt(accessClaims(user.id, sid), { alg: 'HS384' })],
     ['another secret', () => signTestJwt(accessClaims(user.id, sid), { secret: `${TEST_JWT_SECRET}-other` })],
     ['a wrong issuer', () => signTestJwt({ ...accessClaims(user.id, sid), iss: 'someone-else' })],
     ['a wrong audience', () => signTestJwt({ ...accessClaims(user.id, sid), aud: 'another-api' })],
-    ['no issuer or audience', () => {
-      const { iss: _i, aud: _a, ...rest } = accessClaims(user.id, sid);
-      return signTestJwt(rest);
-    }],
+    [
+      'no issuer or audience',
+      () => {
+        const { iss: _i, aud: _a, ...rest } = accessClaims(user.id, sid);
+        return signTestJwt(rest);
+      },
+    ],
     ['an expired token', () => signTestJwt(accessClaims(user.id, sid, Date.now() - 7_200_000, 3600))],
-    ['no exp', () => {
-      const { exp: _e, ...rest } = accessClaims(user.id, sid);
-      return signTestJwt(rest);
-    }],
+    [
+      'no exp',
+      () => {
+        const { exp: _e, ...rest } = accessClaims(user.id, sid);
+        return signTestJwt(rest);
+      },
+    ],
     ['a session that does not exist', () => signTestJwt(accessClaims(user.id, 'aaaaaaaaaaaaaaaaaaaaaaaa'))],
     ['a session of another user', () => signTestJwt(accessClaims('bbbbbbbbbbbbbbbbbbbbbbbb', sid))],
     ['garbage', () => 'not.a.jwt'],
@@ -540,7 +570,12 @@ describe(`login rate limits (${ENGINE})`, () => {
       assertProblem(res, 429, 'rate_limited');
       assert.ok(Number(res.headers['retry-after']) > 0, `Retry-After ${res.headers['retry-after']}`);
       // Another address is not limited.
-      const elsewhere = await t.app.inject({ method: 'POST', url: '/users/login', remoteAddress: '10.1.2.3', payload: { username: u.username, password: u.password } });
+      const elsewhere = await t.app.inject({
+        method: 'POST',
+        url: '/users/login',
+        remoteAddress: '10.1.2.3',
+        payload: { username: u.username, password: u.password },
+      });
       assert.equal(elsewhere.statusCode, 200);
     } finally {
       await t.close();

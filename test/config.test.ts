@@ -98,7 +98,10 @@ describe('loadConfig', () => {
   for (const [env, name] of bad) {
     test(`${JSON.stringify(env)} → ConfigError naming ${name}`, () => {
       const err = configError(env);
-      assert.ok(err.problems.some((p) => p.includes(name)), err.message);
+      assert.ok(
+        err.problems.some((p) => p.includes(name)),
+        err.message,
+      );
       assert.match(err.message, new RegExp(name));
     });
   }

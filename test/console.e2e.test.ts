@@ -89,7 +89,15 @@ async function mailedLink(to: string, pattern: RegExp): Promise<string> {
     const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
     const mails = files.map((f) => readFileSync(join(dir, f), 'utf8')).filter((m) => m.includes(to));
     // Quoted-printable soft line breaks and escapes, so the link reads as sent.
-    const links = mails.map((m) => m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).match(pattern)?.[0]).filter(Boolean);
+    const links = mails
+      .map(
+        (m) =>
+          m
+            .replace(/=\r?\n/g, '')
+            .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+            .match(pattern)?.[0],
+      )
+      .filter(Boolean);
     const seen = links.filter((l) => !usedLinks.has(l!));
     if (seen.length) {
       usedLinks.add(seen[0]!);
@@ -176,10 +184,19 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     assert.match(projectId, /^[0-9a-f]{24}$/);
 
     // Colours: the preview follows the typing before anything is saved.
-    const before = await page.locator('.preview-card').first().evaluate((el) => getComputedStyle(el).borderLeftColor);
+    const before = await page
+      .locator('.preview-card')
+      .first()
+      .evaluate((el) => getComputedStyle(el).borderLeftColor);
     await typeInto('Available', '#0b6e4f');
     await page.waitForFunction((b) => getComputedStyle(document.querySelector('.preview-card')!).borderLeftColor !== b, before);
-    assert.equal(await page.locator('.preview-card').first().evaluate((el) => getComputedStyle(el).borderLeftColor), 'rgb(11, 110, 79)');
+    assert.equal(
+      await page
+        .locator('.preview-card')
+        .first()
+        .evaluate((el) => getComputedStyle(el).borderLeftColor),
+      'rgb(11, 110, 79)',
+    );
     await page.getByLabel('Visitors can send enquiries').check();
     await page.getByLabel('Visitors can hold a unit').check();
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -226,7 +243,9 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await typeInto('New floor name', 'Level 1');
     await page.getByRole('button', { name: 'Add floor' }).click();
     await page.getByRole('status').filter({ hasText: 'Floor “Level 1” added.' }).waitFor();
-    await page.getByLabel('Upload a plan for Level 1 (PNG, JPEG, WebP, SVG)').setInputFiles({ name: 'level-1.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(PLAN_SVG) });
+    await page
+      .getByLabel('Upload a plan for Level 1 (PNG, JPEG, WebP, SVG)')
+      .setInputFiles({ name: 'level-1.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(PLAN_SVG) });
     const img = page.getByRole('img', { name: 'Plan of Level 1' });
     await img.waitFor();
     const src = (await img.getAttribute('src'))!;
@@ -238,7 +257,7 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await shots('floors');
   });
 
-  test('draw two unit outlines by clicking points (snap, move, undo); saved as the units\' paths in the page colours', async () => {
+  test("draw two unit outlines by clicking points (snap, move, undo); saved as the units' paths in the page colours", async () => {
     await page.getByRole('link', { name: 'Draw units on Level 1' }).click();
     await heading('Plan of Level 1');
     const svg = page.locator('.plan-frame svg');
@@ -252,7 +271,13 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await typeInto('New unit on this floor', 'A1');
     await page.getByRole('button', { name: 'Add and draw' }).click();
     await page.getByRole('heading', { name: 'Drawing A1' }).waitFor();
-    for (const [x, y] of [[12, 12], [198, 9], [203, 148], [9, 151]] as const) await click(x, y); // snapped to the 10-grid
+    for (const [x, y] of [
+      [12, 12],
+      [198, 9],
+      [203, 148],
+      [9, 151],
+    ] as const)
+      await click(x, y); // snapped to the 10-grid
     await click(100, 250); // a stray corner…
     await page.getByRole('button', { name: 'Undo' }).click(); // …undone
     // Move the third corner by dragging it, then nudge it with the keyboard.
@@ -272,7 +297,13 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await page.getByRole('button', { name: 'Add and draw' }).click();
     await page.getByRole('heading', { name: 'Drawing A2' }).waitFor();
     // Corners near A1's right edge snap onto A1's own corners, so the shared wall lines up.
-    for (const [x, y] of [[204, 13], [390, 10], [390, 150], [206, 166]] as const) await click(x, y);
+    for (const [x, y] of [
+      [204, 13],
+      [390, 10],
+      [390, 150],
+      [206, 166],
+    ] as const)
+      await click(x, y);
     await shots('plan-drawing');
     await page.getByRole('button', { name: 'Save outline' }).click();
     await page.getByRole('status').filter({ hasText: "A2's outline saved." }).waitFor();
@@ -333,10 +364,11 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await page.getByRole('button', { name: 'Apply 2 changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Imported: 1 created, 1 updated' }).waitFor();
     const units = (await api('GET', `/units?project=${projectId}`)).json() as { name: string; price: number; availability: string }[];
-    assert.deepEqual(
-      units.map((u) => [u.name, u.price, u.availability]).sort(),
-      [['A1', 450000, 'available'], ['A2', 550000, 'available'], ['A3', 610000, 'reserved']],
-    );
+    assert.deepEqual(units.map((u) => [u.name, u.price, u.availability]).sort(), [
+      ['A1', 450000, 'available'],
+      ['A2', 550000, 'available'],
+      ['A3', 610000, 'reserved'],
+    ]);
     await page.getByLabel('Price of A3').waitFor();
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export units as CSV' }).click();
@@ -379,7 +411,11 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
   test('a live hold shows with its time left and can be released', async () => {
     const units = (await api('GET', `/units?project=${projectId}`)).json() as { _id: string; name: string }[];
     const a1 = units.find((u) => u.name === 'A1')!;
-    const held = await t.app.inject({ method: 'POST', url: `/public/units/${a1._id}/hold`, payload: { firstName: 'Sam', lastName: 'Hold', email: 'sam@example.com', phone: '+1 555 0100' } });
+    const held = await t.app.inject({
+      method: 'POST',
+      url: `/public/units/${a1._id}/hold`,
+      payload: { firstName: 'Sam', lastName: 'Hold', email: 'sam@example.com', phone: '+1 555 0100' },
+    });
     assert.equal(held.statusCode, 200, held.body);
     await page.getByRole('link', { name: 'Holds', exact: true }).click();
     await heading('Holds');
@@ -453,7 +489,10 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await typeInto("Colleague's e-mail", COLLEAGUE);
     await page.getByLabel('As', { exact: true }).selectOption('editor');
     await page.getByRole('button', { name: 'Send invitation' }).click();
-    await page.getByRole('status').filter({ hasText: `Invitation sent to ${COLLEAGUE}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invitation sent to ${COLLEAGUE}` })
+      .waitFor();
     await page.locator('.people').getByText(`${COLLEAGUE} as editor`).waitFor();
     // A second invitation, revoked before it is used.
     await typeInto("Colleague's e-mail", 'wrong.person@example.com', { clear: true });
@@ -464,7 +503,10 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await page.getByRole('button', { name: 'Revoke the invitation to wrong.person@example.com' }).click();
     await page.getByRole('status').filter({ hasText: 'Invitation to wrong.person@example.com revoked.' }).waitFor();
     const pending = ((await api('GET', `/projects/${projectId}`)).json().invites ?? []) as { email: string }[];
-    assert.deepEqual(pending.map((i) => i.email), [COLLEAGUE]);
+    assert.deepEqual(
+      pending.map((i) => i.email),
+      [COLLEAGUE],
+    );
 
     const link = await mailedLink(COLLEAGUE, /\/admin\/invites\/[^\s"<>]+/);
     const theirs = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -532,7 +574,14 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
 
   test('text on every screen visited meets WCAG AA contrast (4.5:1, 3:1 for large text)', async () => {
     const failures: string[] = [];
-    for (const path of ['/admin', `/admin/projects/${projectId}/settings`, `/admin/projects/${projectId}/units`, '/admin/leads', '/admin/holds', '/admin/groups']) {
+    for (const path of [
+      '/admin',
+      `/admin/projects/${projectId}/settings`,
+      `/admin/projects/${projectId}/units`,
+      '/admin/leads',
+      '/admin/holds',
+      '/admin/groups',
+    ]) {
       await page.goto(`${base}${path}`);
       await page.locator('h1').waitFor();
       await page.waitForLoadState('networkidle');
@@ -545,7 +594,10 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await context.clearCookies({ name: 'service' });
     await page.goto(`${base}/admin/projects/${projectId}/units`);
     await heading('Units'); // the 401 was answered by a refresh and a retry, not by the sign-in screen
-    assert.ok((await context.cookies()).some((c) => c.name === 'service'), 'a new access cookie');
+    assert.ok(
+      (await context.cookies()).some((c) => c.name === 'service'),
+      'a new access cookie',
+    );
     await page.getByRole('button', { name: 'Sign out' }).click();
     await heading('Sign in');
     await page.goto(`${base}/admin/leads`);

@@ -14,7 +14,10 @@ describe(`the console's own origin (${ENGINE})`, () => {
 
   test('a cookie-authenticated change whose Origin is the host it was sent to is same-origin → 200 (http or https, any case)', async () => {
     const u = await userWithToken(t);
-    for (const [origin, host] of [['http://console.example:3000', 'console.example:3000'], ['https://Console.Example', 'console.example']] as const) {
+    for (const [origin, host] of [
+      ['http://console.example:3000', 'console.example:3000'],
+      ['https://Console.Example', 'console.example'],
+    ] as const) {
       const res = await patch(origin, host, u.token);
       assert.equal(res.statusCode, 200, res.body);
     }

@@ -84,13 +84,19 @@ describe(`problem details for every error (${ENGINE})`, () => {
     const u = await userWithToken(t);
     const res = await app.inject({ method: 'PATCH', url: '/users/me', headers: u.auth, payload: { preferences: { hideLoadingLogo: 'yes' } } });
     const body = assertProblem(res, 400, 'invalid_body');
-    assert.deepEqual(body.errors.map((e: { path: string }) => e.path), ['/preferences/hideLoadingLogo']);
+    assert.deepEqual(
+      body.errors.map((e: { path: string }) => e.path),
+      ['/preferences/hideLoadingLogo'],
+    );
   });
 
   test('invalid query → 400 invalid_query with errors[].path', async () => {
     const res = await app.inject({ method: 'POST', url: '/users/login?username=not-an-email&password=x' });
     const body = assertProblem(res, 400, 'invalid_query');
-    assert.deepEqual(body.errors.map((e: { path: string }) => e.path), ['/username']);
+    assert.deepEqual(
+      body.errors.map((e: { path: string }) => e.path),
+      ['/username'],
+    );
   });
 
   test('malformed JSON → 400 invalid_json', async () => {
@@ -131,7 +137,11 @@ describe(`problem details for every error (${ENGINE})`, () => {
 
   test('403 → forbidden problem', async () => {
     const u = await userWithToken(t);
-    assertProblem(await app.inject({ method: 'POST', url: '/users', headers: u.auth, payload: { username: 'x@example.com', password: 'long enough pw' } }), 403, 'forbidden');
+    assertProblem(
+      await app.inject({ method: 'POST', url: '/users', headers: u.auth, payload: { username: 'x@example.com', password: 'long enough pw' } }),
+      403,
+      'forbidden',
+    );
   });
 
   test('a unique violation → 409 conflict, through the SQLSTATE map', async () => {

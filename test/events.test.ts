@@ -3,7 +3,24 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
-import { buildTestApp, caller, createFloor, createProject, createUnit, createUser, ENGINE, openTestDb, slug, tempDir, TEST_JWT_SECRET, TestClock, userWithToken, type TestApp, freePort, waitReady } from './helpers.ts';
+import {
+  buildTestApp,
+  caller,
+  createFloor,
+  createProject,
+  createUnit,
+  createUser,
+  ENGINE,
+  openTestDb,
+  slug,
+  tempDir,
+  TEST_JWT_SECRET,
+  TestClock,
+  userWithToken,
+  type TestApp,
+  freePort,
+  waitReady,
+} from './helpers.ts';
 import { SseClient } from './sse-client.ts';
 
 let t: TestApp;
@@ -44,8 +61,14 @@ describe(`the project change log (${ENGINE})`, () => {
     assert.equal((await call('DELETE', `/floors/${f._id}`)).statusCode, 204);
 
     const log = await events(p._id);
-    assert.deepEqual(log.map((e) => e.seq), [1, 2, 3, 4, 5, 6, 7]);
-    assert.deepEqual(log.map((e) => e.type), ['floor.created', 'unit.created', 'unit.updated', 'floor.updated', 'project.updated', 'unit.deleted', 'floor.deleted']);
+    assert.deepEqual(
+      log.map((e) => e.seq),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
+    assert.deepEqual(
+      log.map((e) => e.type),
+      ['floor.created', 'unit.created', 'unit.updated', 'floor.updated', 'project.updated', 'unit.deleted', 'floor.deleted'],
+    );
     assert.deepEqual(log[1].actor, { kind: 'user', id: editor.id });
     assert.deepEqual(log[2].actor, { kind: 'user', id: owner.id });
     assert.equal(log[1].data._id, u._id);
@@ -60,8 +83,14 @@ describe(`the project change log (${ENGINE})`, () => {
       assert.match(e.id, /^[0-9a-f]{24}$/);
       assert.ok(!Number.isNaN(Date.parse(e.createdAt)));
     }
-    assert.deepEqual((await events(p._id, owner.auth, 5)).map((e) => e.seq), [6, 7]);
-    assert.deepEqual((await events(p._id, owner.auth, 2, 2)).map((e) => e.seq), [3, 4]);
+    assert.deepEqual(
+      (await events(p._id, owner.auth, 5)).map((e) => e.seq),
+      [6, 7],
+    );
+    assert.deepEqual(
+      (await events(p._id, owner.auth, 2, 2)).map((e) => e.seq),
+      [3, 4],
+    );
     // Readers of the project may read it; strangers cannot tell it exists.
     assert.equal((await events(p._id, editor.auth)).length, 7);
     const stranger = await userWithToken(t);
@@ -75,7 +104,10 @@ describe(`the project change log (${ENGINE})`, () => {
     const p = await createProject(t.app, owner.auth);
     const call = caller(t.app, owner.auth);
     const value = 'sk_live_very_secret_value_123';
-    assert.equal((await call('PATCH', `/projects/${p._id}`, { ftpPassword: value, allocations: [{ name: 'VIP', password: 'allocation-pass-xyz' }] })).statusCode, 200);
+    assert.equal(
+      (await call('PATCH', `/projects/${p._id}`, { ftpPassword: value, allocations: [{ name: 'VIP', password: 'allocation-pass-xyz' }] })).statusCode,
+      200,
+    );
     assert.equal((await call('PATCH', `/projects/${p._id}`, { ftpPassword: `${value}-2` })).statusCode, 200);
     assert.equal((await call('PATCH', `/projects/${p._id}`, { ftpPassword: null })).statusCode, 200);
     const res = await t.app.inject({ method: 'GET', url: `/projects/${p._id}/events`, headers: owner.auth });
@@ -105,7 +137,10 @@ describe(`the project change log (${ENGINE})`, () => {
     const p = await createProject(t.app, owner.auth, { body: { onHoldExperienceEnabled: true, onHoldMinsDuration: 10 } });
     const a = await createUnit(t.app, owner.auth, p._id, { name: 'A' });
     const b = await createUnit(t.app, owner.auth, p._id, { name: 'B' });
-    for (const [u, ip] of [[a, '198.51.100.20'], [b, '198.51.100.21']] as const) {
+    for (const [u, ip] of [
+      [a, '198.51.100.20'],
+      [b, '198.51.100.21'],
+    ] as const) {
       const res = await t.app.inject({ method: 'POST', url: `/public/units/${u._id}/hold`, payload: visitor, remoteAddress: ip });
       assert.equal(res.statusCode, 200, res.body);
     }
@@ -116,7 +151,10 @@ describe(`the project change log (${ENGINE})`, () => {
     assert.ok(swept.ran && swept.released >= 1);
     const log = await events(p._id);
     const held = log.filter((e) => e.type === 'unit.held');
-    assert.deepEqual(held.map((e) => e.data._id), [a._id, b._id]);
+    assert.deepEqual(
+      held.map((e) => e.data._id),
+      [a._id, b._id],
+    );
     assert.deepEqual(held[0].actor, { kind: 'public' });
     assert.deepEqual(held[0].data.changes, { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, until] });
     assert.equal(log.filter((e) => e.type === 'lead.created').length, 2);
@@ -126,7 +164,10 @@ describe(`the project change log (${ENGINE})`, () => {
       assert.deepEqual(e.actor, { kind: 'system' });
       assert.deepEqual(e.data.changes, { availability: ['on_hold', 'available'], onHoldExpiresAt: [until, null] });
     }
-    assert.deepEqual(log.map((e) => e.seq), log.map((_, i) => i + 1));
+    assert.deepEqual(
+      log.map((e) => e.seq),
+      log.map((_, i) => i + 1),
+    );
   });
 
   test('20 concurrent writers on one project: seq has no gaps, and a reader paging with after= never misses one', async () => {
@@ -157,10 +198,19 @@ describe(`the project change log (${ENGINE})`, () => {
     );
     writing = false;
     await reader;
-    assert.deepEqual(writes.map((w) => w.statusCode), writes.map(() => 200));
+    assert.deepEqual(
+      writes.map((w) => w.statusCode),
+      writes.map(() => 200),
+    );
     const log = await events(p._id, owner.auth, start);
-    assert.deepEqual(log.map((e) => e.seq), Array.from({ length: 40 }, (_, i) => start + i + 1));
-    assert.deepEqual(seen, log.map((e) => e.seq));
+    assert.deepEqual(
+      log.map((e) => e.seq),
+      Array.from({ length: 40 }, (_, i) => start + i + 1),
+    );
+    assert.deepEqual(
+      seen,
+      log.map((e) => e.seq),
+    );
     // Each write is in the log exactly once.
     assert.equal(new Set(log.map((e) => `${e.data._id}:${Object.keys(e.data.changes)}`)).size, 40);
   });
@@ -177,13 +227,19 @@ describe(`unit history (${ENGINE})`, () => {
     const res = await t.app.inject({ method: 'GET', url: `/units/${u._id}/history`, headers: editor.auth });
     assert.equal(res.statusCode, 200);
     const h = res.json();
-    assert.deepEqual(h.map((x: any) => x.type), ['unit.updated', 'unit.updated', 'unit.created']);
+    assert.deepEqual(
+      h.map((x: any) => x.type),
+      ['unit.updated', 'unit.updated', 'unit.created'],
+    );
     assert.deepEqual(h[0].changes, { availability: ['available', 'sold'] });
     assert.deepEqual(h[0].actor, { kind: 'user', id: owner.id });
     assert.deepEqual(h[1], { seq: h[1].seq, type: 'unit.updated', at: h[1].at, actor: { kind: 'user', id: editor.id }, changes: { price: [10, 11] } });
     assert.ok(h[0].seq > h[1].seq && h[1].seq > h[2].seq);
     const page = (await t.app.inject({ method: 'GET', url: `/units/${u._id}/history?before=${h[0].seq}&limit=1`, headers: owner.auth })).json();
-    assert.deepEqual(page.map((x: any) => x.seq), [h[1].seq]);
+    assert.deepEqual(
+      page.map((x: any) => x.seq),
+      [h[1].seq],
+    );
     const stranger = await userWithToken(t);
     assert.equal((await t.app.inject({ method: 'GET', url: `/units/${u._id}/history`, headers: stranger.auth })).statusCode, 404);
   });
@@ -218,8 +274,17 @@ describe(`public live feed (${ENGINE})`, () => {
     const resumed = await SseClient.open(`${base}/public/projects/${ns}/events`, { 'last-event-id': '2' });
     try {
       await resumed.until((s) => s.messages.length >= 2);
-      assert.deepEqual(resumed.messages.map((m) => m.id), ['3', '4']);
-      assert.deepEqual(resumed.json().map((m) => m.changes.price), [[2, 3], [3, 4]]);
+      assert.deepEqual(
+        resumed.messages.map((m) => m.id),
+        ['3', '4'],
+      );
+      assert.deepEqual(
+        resumed.json().map((m) => m.changes.price),
+        [
+          [2, 3],
+          [3, 4],
+        ],
+      );
       await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { price: 5 });
       await resumed.until((s) => s.messages.length >= 3);
       assert.equal(resumed.messages[2]!.id, '5');
@@ -231,7 +296,10 @@ describe(`public live feed (${ENGINE})`, () => {
     const viaQuery = await SseClient.open(`${base}/public/projects/${ns}/events?lastEventId=4`);
     try {
       await viaQuery.until((s) => s.messages.length >= 1);
-      assert.deepEqual(viaQuery.messages.map((m) => m.id), ['5']);
+      assert.deepEqual(
+        viaQuery.messages.map((m) => m.id),
+        ['5'],
+      );
     } finally {
       viaQuery.close();
     }
@@ -253,7 +321,10 @@ describe(`public live feed (${ENGINE})`, () => {
       clock.advance(6 * 60_000);
       await sweepOnce(t.db.kysely, clock.now());
       await stream.until((s) => s.messages.length >= 2);
-      assert.deepEqual(stream.json().map((m) => m.type), ['unit.held', 'unit.hold_expired']);
+      assert.deepEqual(
+        stream.json().map((m) => m.type),
+        ['unit.held', 'unit.hold_expired'],
+      );
       assert.ok(!stream.messages.some((m) => m.data.includes('lead')), 'the hold lead is not public');
     } finally {
       stream.close();
@@ -272,7 +343,18 @@ describe('live feed across two service processes on one PostgreSQL database', ()
       for (const port of ports) {
         children.push(
           spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-            env: { ...process.env, DATABASE_URL: shared.url, PORT: String(port), HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET, SECRET_KEY: 'a'.repeat(64), LOG_LEVEL: 'warn', SEED_DEMO: 'false', HOLD_SWEEP_SEC: '0', DATA_DIR: tempDir('showsuite-node-') },
+            env: {
+              ...process.env,
+              DATABASE_URL: shared.url,
+              PORT: String(port),
+              HOST: '127.0.0.1',
+              JWT_SECRET: TEST_JWT_SECRET,
+              SECRET_KEY: 'a'.repeat(64),
+              LOG_LEVEL: 'warn',
+              SEED_DEMO: 'false',
+              HOLD_SWEEP_SEC: '0',
+              DATA_DIR: tempDir('showsuite-node-'),
+            },
             stdio: ['ignore', 'ignore', 'inherit'],
           }),
         );
@@ -280,7 +362,11 @@ describe('live feed across two service processes on one PostgreSQL database', ()
       for (const port of ports) await waitReady(port);
       const [a, b] = ports.map((port) => `http://127.0.0.1:${port}`);
       const user = await createUser(shared.db);
-      const login = await fetch(`${a}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: user.username, password: user.password }) });
+      const login = await fetch(`${a}/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.username, password: user.password }),
+      });
       const auth = { authorization: `Bearer ${(await login.json()).access_token}`, 'content-type': 'application/json' };
       const ns = slug();
       const p = await (await fetch(`${a}/projects?name=Two&namespace=${ns}`, { method: 'POST', headers: auth, body: '{}' })).json();

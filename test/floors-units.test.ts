@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { FloorPatchSchema, FloorSchema } from '../src/modules/floors/floors.schemas.ts';
 import { UnitPatchSchema, UnitSchema } from '../src/modules/units/units.schemas.ts';
-import { buildTestApp, caller, createFloor, createProject, createUnit, TestClock, userWithToken, type TestApp, schemaType, wrongValueFor, type FieldSchema } from './helpers.ts';
+import {
+  buildTestApp,
+  caller,
+  createFloor,
+  createProject,
+  createUnit,
+  TestClock,
+  userWithToken,
+  type TestApp,
+  schemaType,
+  wrongValueFor,
+  type FieldSchema,
+} from './helpers.ts';
 
 /**
  * Floors and units: every spec field with its type, the operations at the spec's paths, the reference arrays the
@@ -27,17 +39,60 @@ const etagOf = async (url: string) => String((await call('GET', url)).headers.et
 
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object';
 /** API-SPEC.md's Floor and Unit tables, by hand. */
-const SPEC_FLOOR: Record<string, JsonType> = { _id: 'string', project: 'string', units: 'array', name: 'string', position: 'number', floorplanUrl: 'string', path: 'string', alternativePaths: 'array' };
+const SPEC_FLOOR: Record<string, JsonType> = {
+  _id: 'string',
+  project: 'string',
+  units: 'array',
+  name: 'string',
+  position: 'number',
+  floorplanUrl: 'string',
+  path: 'string',
+  alternativePaths: 'array',
+};
 const SPEC_UNIT: Record<string, JsonType> = {
-  _id: 'string', floor: 'string', name: 'string', bedrooms: 'string', squareFeet: 'number', isFeatured: 'boolean', price: 'number',
-  unitPriceTBD: 'boolean', type: 'string', specificType: 'string', availability: 'string', path: 'string', lotPath: 'string',
-  unitImageUrl: 'string', onHoldExpiresAt: 'string', layoutUrl: 'string', layoutGallery: 'array', downloadableAsset: 'string',
-  brochurePDF: 'string', additionalInfo: 'array', embedCode: 'string', customButtonUrl: 'string', customButtonSnippet: 'string',
-  payableAmount: 'number', images: 'array', clonedImages: 'array', customFinishes: 'object', finishes: 'array', clonedFinishes: 'array',
-  parking: 'number', bathrooms: 'number', orientation: 'string', inclusions: 'string', deliveryDate: 'string', description: 'string',
-  unitmodels: 'array', lon: 'number', lat: 'number', perimeter: 'string', svgLotId: 'string',
+  _id: 'string',
+  floor: 'string',
+  name: 'string',
+  bedrooms: 'string',
+  squareFeet: 'number',
+  isFeatured: 'boolean',
+  price: 'number',
+  unitPriceTBD: 'boolean',
+  type: 'string',
+  specificType: 'string',
+  availability: 'string',
+  path: 'string',
+  lotPath: 'string',
+  unitImageUrl: 'string',
+  onHoldExpiresAt: 'string',
+  layoutUrl: 'string',
+  layoutGallery: 'array',
+  downloadableAsset: 'string',
+  brochurePDF: 'string',
+  additionalInfo: 'array',
+  embedCode: 'string',
+  customButtonUrl: 'string',
+  customButtonSnippet: 'string',
+  payableAmount: 'number',
+  images: 'array',
+  clonedImages: 'array',
+  customFinishes: 'object',
+  finishes: 'array',
+  clonedFinishes: 'array',
+  parking: 'number',
+  bathrooms: 'number',
+  orientation: 'string',
+  inclusions: 'string',
+  deliveryDate: 'string',
+  description: 'string',
+  unitmodels: 'array',
+  lon: 'number',
+  lat: 'number',
+  perimeter: 'string',
+  svgLotId: 'string',
   // CONTRACT §4: units also carry their project and position.
-  project: 'string', position: 'number',
+  project: 'string',
+  position: 'number',
 };
 
 type S = FieldSchema;
@@ -64,15 +119,51 @@ describe('fields', () => {
     const f = await createFloor(t.app, owner.auth, p._id);
     const u = await createUnit(t.app, owner.auth, p._id);
     const body = {
-      floor: f._id, name: 'Penthouse', position: 4.5, bedrooms: '3+den', squareFeet: 1234.5, isFeatured: true, price: 999000,
-      unitPriceTBD: true, type: 'Apartment', specificType: 'parking', availability: 'reserved', path: 'M0 0L1 1', lotPath: 'M1 1',
-      unitImageUrl: 'https://x.example/u.png', layoutUrl: 'https://x.example/l.png', layoutGallery: ['g1.png', 'g2.png'],
-      downloadableAsset: 'https://x.example/a.zip', brochurePDF: 'https://x.example/b.pdf', additionalInfo: [{ label: 'View', value: 'Sea' }],
-      embedCode: '<iframe></iframe>', customButtonUrl: 'https://x.example/c', customButtonSnippet: '<b>c</b>', payableAmount: 5000,
-      images: ['i1.png'], clonedImages: ['c1.png', 'c2.png'],
-      customFinishes: { type: { name: 'Finishes', options: { kitchen: { tabs: [{ label: 'Oak', cover: 'c.jpg', thumbnail: 't.jpg' }] }, bathroom: { tabs: [] }, general: { tabs: [] } } }, default: { kitchen: 'Oak' } },
-      finishes: ['oak'], clonedFinishes: ['marble'], parking: 2, bathrooms: 2.5, orientation: 'South', inclusions: 'Fridge',
-      deliveryDate: '2027-Q3', description: 'Top floor', unitmodels: ['m1'], lon: -73.5, lat: 45.5, perimeter: '0,0 1,1', svgLotId: 'lot-9',
+      floor: f._id,
+      name: 'Penthouse',
+      position: 4.5,
+      bedrooms: '3+den',
+      squareFeet: 1234.5,
+      isFeatured: true,
+      price: 999000,
+      unitPriceTBD: true,
+      type: 'Apartment',
+      specificType: 'parking',
+      availability: 'reserved',
+      path: 'M0 0L1 1',
+      lotPath: 'M1 1',
+      unitImageUrl: 'https://x.example/u.png',
+      layoutUrl: 'https://x.example/l.png',
+      layoutGallery: ['g1.png', 'g2.png'],
+      downloadableAsset: 'https://x.example/a.zip',
+      brochurePDF: 'https://x.example/b.pdf',
+      additionalInfo: [{ label: 'View', value: 'Sea' }],
+      embedCode: '<iframe></iframe>',
+      customButtonUrl: 'https://x.example/c',
+      customButtonSnippet: '<b>c</b>',
+      payableAmount: 5000,
+      images: ['i1.png'],
+      clonedImages: ['c1.png', 'c2.png'],
+      customFinishes: {
+        type: {
+          name: 'Finishes',
+          options: { kitchen: { tabs: [{ label: 'Oak', cover: 'c.jpg', thumbnail: 't.jpg' }] }, bathroom: { tabs: [] }, general: { tabs: [] } },
+        },
+        default: { kitchen: 'Oak' },
+      },
+      finishes: ['oak'],
+      clonedFinishes: ['marble'],
+      parking: 2,
+      bathrooms: 2.5,
+      orientation: 'South',
+      inclusions: 'Fridge',
+      deliveryDate: '2027-Q3',
+      description: 'Top floor',
+      unitmodels: ['m1'],
+      lon: -73.5,
+      lat: 45.5,
+      perimeter: '0,0 1,1',
+      svgLotId: 'lot-9',
     };
     for (const name of Object.keys(SPEC_UNIT)) {
       if (!['_id', 'project', 'onHoldExpiresAt'].includes(name)) assert.ok(name in body, `body has ${name}`);
@@ -112,7 +203,10 @@ describe('fields', () => {
     const p = await createProject(t.app, owner.auth);
     const f = await createFloor(t.app, owner.auth, p._id);
     const u = await createUnit(t.app, owner.auth, p._id);
-    for (const [url, schema] of [[`/units/${u._id}`, UnitPatchSchema], [`/floors/${f._id}`, FloorPatchSchema]] as const) {
+    for (const [url, schema] of [
+      [`/units/${u._id}`, UnitPatchSchema],
+      [`/floors/${f._id}`, FloorPatchSchema],
+    ] as const) {
       const body: Record<string, unknown> = {};
       for (const [k, s] of Object.entries(schema.properties as Record<string, S>)) {
         const type = jsonType(s);
@@ -120,15 +214,31 @@ describe('fields', () => {
       }
       const res = await call('PATCH', url, body);
       assert.equal(res.statusCode, 400, url);
-      assert.deepEqual(paths(res), Object.keys(body).map((k) => `/${k}`).sort(), url);
+      assert.deepEqual(
+        paths(res),
+        Object.keys(body)
+          .map((k) => `/${k}`)
+          .sort(),
+        url,
+      );
       const unknown = await call('PATCH', url, { name: 'x', nope: 1 });
       assert.equal(unknown.statusCode, 400);
       assert.deepEqual(paths(unknown), ['/nope']);
     }
-    for (const [k, v] of Object.entries({ bedrooms: 2, price: '100', isFeatured: 1, additionalInfo: [{ label: 1 }], onHoldExpiresAt: 'tomorrow', floor: 'abc' })) {
+    for (const [k, v] of Object.entries({
+      bedrooms: 2,
+      price: '100',
+      isFeatured: 1,
+      additionalInfo: [{ label: 1 }],
+      onHoldExpiresAt: 'tomorrow',
+      floor: 'abc',
+    })) {
       const res = await call('PATCH', `/units/${u._id}`, { [k]: v });
       assert.equal(res.statusCode, 400, k);
-      assert.ok(paths(res).every((x: string) => x.startsWith(`/${k}`)), `${k}: ${paths(res)}`);
+      assert.ok(
+        paths(res).every((x: string) => x.startsWith(`/${k}`)),
+        `${k}: ${paths(res)}`,
+      );
     }
     assert.equal((await call('GET', `/units/${u._id}`)).json().name, u.name, 'nothing written');
   });
@@ -209,7 +319,7 @@ describe('floors', () => {
     assert.equal((await call('PATCH', `/floors/${a._id}`, { project: p._id })).statusCode, 200, 'its own project may be sent back');
   });
 
-  test('PATCH project {floors: reversed} reorders them: GET shows that order and the floors\' positions follow', async () => {
+  test("PATCH project {floors: reversed} reorders them: GET shows that order and the floors' positions follow", async () => {
     const p = await createProject(t.app, owner.auth);
     const floors: string[] = [];
     for (let i = 0; i < 4; i++) floors.push((await createFloor(t.app, owner.auth, p._id, { name: `F${i}`, position: i * 10 }))._id);
@@ -277,7 +387,12 @@ describe('units', () => {
 
   test('body fields (query wins), specificType kept when given, availability in any case; missing name/project → 400; absent → 404; foreign floor → 400', async () => {
     const p = await createProject(t.app, owner.auth);
-    const withBody = await call('POST', `/units?name=Q&position=1&project=${p._id}`, { name: 'B', specificType: 'parking', price: 25000, availability: 'RESERVED' });
+    const withBody = await call('POST', `/units?name=Q&position=1&project=${p._id}`, {
+      name: 'B',
+      specificType: 'parking',
+      price: 25000,
+      availability: 'RESERVED',
+    });
     assert.equal(withBody.statusCode, 201, withBody.body);
     assert.equal(withBody.json().name, 'Q');
     assert.equal(withBody.json().specificType, 'parking');
@@ -339,7 +454,7 @@ describe('units', () => {
     assert.deepEqual(ids(await call('GET', `/units?project=${other._id}`)), []);
   });
 
-  test("floor.units reorders through PATCH floor {units}; foreign or repeated ids → 400 and nothing written", async () => {
+  test('floor.units reorders through PATCH floor {units}; foreign or repeated ids → 400 and nothing written', async () => {
     const p = await createProject(t.app, owner.auth);
     const f = await createFloor(t.app, owner.auth, p._id);
     const units: string[] = [];
@@ -380,7 +495,7 @@ describe('units', () => {
     assert.notEqual(after.headers.etag, before.headers.etag, 'the floor record changed, so must its ETag');
   });
 
-  test('moving a unit between floors: both floors\' units and ETags change; null takes it off its floor; another project\'s floor → 400', async () => {
+  test("moving a unit between floors: both floors' units and ETags change; null takes it off its floor; another project's floor → 400", async () => {
     const p = await createProject(t.app, owner.auth);
     const a = await createFloor(t.app, owner.auth, p._id, { name: 'A' });
     const b = await createFloor(t.app, owner.auth, p._id, { name: 'B' });
@@ -420,7 +535,13 @@ describe('availability', () => {
   test('any case in, lower case out; every allowed value; anything else → 400 naming /availability', async () => {
     const p = await createProject(t.app, owner.auth);
     const u = await createUnit(t.app, owner.auth, p._id);
-    for (const [sent, stored] of [['SOLD', 'sold'], ['Reserved', 'reserved'], ['LEASED', 'leased'], ['unAvailable', 'unavailable'], ['Available', 'available']]) {
+    for (const [sent, stored] of [
+      ['SOLD', 'sold'],
+      ['Reserved', 'reserved'],
+      ['LEASED', 'leased'],
+      ['unAvailable', 'unavailable'],
+      ['Available', 'available'],
+    ]) {
       const res = await call('PATCH', `/units/${u._id}`, { availability: sent });
       assert.equal(res.statusCode, 200, `${sent}: ${res.body}`);
       assert.equal(res.json().availability, stored);

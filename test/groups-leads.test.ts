@@ -22,21 +22,57 @@ const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path
 const ids = (res: { json(): any }) => res.json().map((x: { _id: string }) => x._id);
 
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object';
-const SWITCHES = ['showAvailableFirst', 'showAllUnits', 'showPrices', 'pricesStartingAt', 'showTaxes', 'priceBeforeTax', 'showAvailability', 'hideSold', 'deliveryDates', 'hideArea', 'showBranding', 'showPriceFilter', 'showAreaFilter', 'showFloorOverview'];
+const SWITCHES = [
+  'showAvailableFirst',
+  'showAllUnits',
+  'showPrices',
+  'pricesStartingAt',
+  'showTaxes',
+  'priceBeforeTax',
+  'showAvailability',
+  'hideSold',
+  'deliveryDates',
+  'hideArea',
+  'showBranding',
+  'showPriceFilter',
+  'showAreaFilter',
+  'showFloorOverview',
+];
 /** API-SPEC.md's Group table, by hand. */
 const SPEC_GROUP: Record<string, JsonType> = {
-  _id: 'string', user: 'string', projects: 'array', administrators: 'array', editors: 'array', invites: 'array', alternativeCovers: 'array',
-  lon: 'number', lat: 'number', zoomLevel: 'number',
+  _id: 'string',
+  user: 'string',
+  projects: 'array',
+  administrators: 'array',
+  editors: 'array',
+  invites: 'array',
+  alternativeCovers: 'array',
+  lon: 'number',
+  lat: 'number',
+  zoomLevel: 'number',
   ...Object.fromEntries(
-    ('name websiteURL namespace hostName groupLang linkBehavior accentColor groupImageUrl groupSVGUrl svgGroupId address perimeter ' +
+    (
+      'name websiteURL namespace hostName groupLang linkBehavior accentColor groupImageUrl groupSVGUrl svgGroupId address perimeter ' +
       'markerImageUrl targetMarker mapStyle mapPointColor initialView unitImageOnGrid internalURL theme colorBase colorAccent colorHover ' +
-      'colorButton colorButtonText colorText')
+      'colorButton colorButtonText colorText'
+    )
       .split(' ')
       .map((k) => [k, 'string' as const]),
   ),
   ...Object.fromEntries(SWITCHES.map((k) => [k, 'boolean' as const])),
 };
-const SPEC_LEAD: Record<string, JsonType> = { firstName: 'string', lastName: 'string', email: 'string', phone: 'string', unit: 'string', message: 'string', source: 'string', createdAt: 'string', questions: 'array', customFields: 'array' };
+const SPEC_LEAD: Record<string, JsonType> = {
+  firstName: 'string',
+  lastName: 'string',
+  email: 'string',
+  phone: 'string',
+  unit: 'string',
+  message: 'string',
+  source: 'string',
+  createdAt: 'string',
+  questions: 'array',
+  customFields: 'array',
+};
 
 type S = FieldSchema;
 const jsonType = schemaType;
@@ -72,7 +108,13 @@ describe('groups', () => {
     assert.equal(g.hostName, `${ns}.example.org`);
     assert.equal(g.user, owner.id);
     assert.deepEqual(g.projects, []);
-    const defaults: Record<string, unknown> = { groupLang: 'en', linkBehavior: 'Service', mapStyle: 'Light', initialView: 'List', unitImageOnGrid: 'Unit Plan' };
+    const defaults: Record<string, unknown> = {
+      groupLang: 'en',
+      linkBehavior: 'Service',
+      mapStyle: 'Light',
+      initialView: 'List',
+      unitImageOnGrid: 'Unit Plan',
+    };
     for (const k of SWITCHES) defaults[k] = !['showAvailableFirst', 'pricesStartingAt', 'hideArea', 'showFloorOverview'].includes(k);
     for (const [k, v] of Object.entries(defaults)) assert.deepEqual(g[k], v, k);
     assert.equal(new Date(g.createdAt).toISOString(), g.createdAt);
@@ -112,13 +154,40 @@ describe('groups', () => {
     const [admin, editor] = [await userWithToken(t), await userWithToken(t)];
     const ns = slug('g');
     const body: Record<string, unknown> = {
-      name: 'All fields', websiteURL: 'https://g.example', projects: [p._id], namespace: ns, hostName: `${ns}.example.org`,
-      groupLang: 'es', linkBehavior: 'Custom', accentColor: '#111', groupImageUrl: 'g.png', groupSVGUrl: 'g.svg', svgGroupId: 'svg-1',
-      address: '1 Main St', lon: -70.25, lat: 43.5, zoomLevel: 11, administrators: [admin.id], editors: [editor.id],
-      invites: [{ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', level: 'editor' }], perimeter: '0,0 1,1',
-      markerImageUrl: 'm.png', targetMarker: 't-1', mapStyle: 'Dark', mapPointColor: '#222', initialView: 'Map', unitImageOnGrid: 'Render',
-      internalURL: 'https://internal.example', alternativeCovers: ['c1.png', 'c2.png'], theme: 'night', colorBase: '#010101',
-      colorAccent: '#020202', colorHover: '#030303', colorButton: '#040404', colorButtonText: '#050505', colorText: '#060606',
+      name: 'All fields',
+      websiteURL: 'https://g.example',
+      projects: [p._id],
+      namespace: ns,
+      hostName: `${ns}.example.org`,
+      groupLang: 'es',
+      linkBehavior: 'Custom',
+      accentColor: '#111',
+      groupImageUrl: 'g.png',
+      groupSVGUrl: 'g.svg',
+      svgGroupId: 'svg-1',
+      address: '1 Main St',
+      lon: -70.25,
+      lat: 43.5,
+      zoomLevel: 11,
+      administrators: [admin.id],
+      editors: [editor.id],
+      invites: [{ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', level: 'editor' }],
+      perimeter: '0,0 1,1',
+      markerImageUrl: 'm.png',
+      targetMarker: 't-1',
+      mapStyle: 'Dark',
+      mapPointColor: '#222',
+      initialView: 'Map',
+      unitImageOnGrid: 'Render',
+      internalURL: 'https://internal.example',
+      alternativeCovers: ['c1.png', 'c2.png'],
+      theme: 'night',
+      colorBase: '#010101',
+      colorAccent: '#020202',
+      colorHover: '#030303',
+      colorButton: '#040404',
+      colorButtonText: '#050505',
+      colorText: '#060606',
       ...Object.fromEntries(SWITCHES.map((k) => [k, ['showAvailableFirst', 'pricesStartingAt', 'hideArea', 'showFloorOverview'].includes(k)])),
     };
     for (const name of Object.keys(SPEC_GROUP)) if (!['_id', 'user'].includes(name)) assert.ok(name in body, `body has ${name}`);
@@ -139,7 +208,12 @@ describe('groups', () => {
     }
     const bad = await call('PATCH', `/groups/${g._id}`, wrong);
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(paths(bad), Object.keys(wrong).map((k) => `/${k}`).sort());
+    assert.deepEqual(
+      paths(bad),
+      Object.keys(wrong)
+        .map((k) => `/${k}`)
+        .sort(),
+    );
     const unknown = await call('PATCH', `/groups/${g._id}`, { theme: 'x', floors: [] });
     assert.equal(unknown.statusCode, 400);
     assert.deepEqual(paths(unknown), ['/floors']);
@@ -191,17 +265,26 @@ describe('groups', () => {
     assert.equal(all.statusCode, 200);
     assert.deepEqual(ids(all), made.map((g) => g._id).reverse(), 'newest first by default');
     assert.equal(all.headers['x-total-count'], '5');
-    assert.deepEqual(ids(await list('GET', '/groups?options[sort]=createdAt')), made.map((g) => g._id));
+    assert.deepEqual(
+      ids(await list('GET', '/groups?options[sort]=createdAt')),
+      made.map((g) => g._id),
+    );
     const byName = (await list('GET', '/groups?options[sort]=name')).json().map((g: { name: string }) => g.name);
     assert.deepEqual(byName, ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo']);
-    assert.deepEqual((await list('GET', '/groups?options[sort]=-name')).json().map((g: { name: string }) => g.name), [...byName].reverse());
+    assert.deepEqual(
+      (await list('GET', '/groups?options[sort]=-name')).json().map((g: { name: string }) => g.name),
+      [...byName].reverse(),
+    );
     const pages: string[] = [];
     for (let skip = 0; skip < 5; skip += 2) {
       const page = await list('GET', `/groups?options=${encodeURIComponent(JSON.stringify({ skip, limit: 2, sort: 'createdAt' }))}`);
       assert.equal(page.headers['x-total-count'], '5');
       pages.push(...ids(page));
     }
-    assert.deepEqual(pages, made.map((g) => g._id));
+    assert.deepEqual(
+      pages,
+      made.map((g) => g._id),
+    );
     const past = await list('GET', '/groups?options[skip]=20');
     assert.deepEqual(past.json(), []);
     assert.equal(past.headers['x-total-count'], '5', 'the count before skip/limit, also past the last page');
@@ -233,8 +316,14 @@ describe('groups', () => {
 
 describe('leads', () => {
   const lead = (i: number) => ({
-    firstName: `First${i}`, lastName: `Last${i}`, email: `lead${i}@example.com`, phone: `+1 555 010${i}`, unit: `Unit ${i}`,
-    message: `Message ${i}`, source: i % 2 ? 'web' : 'hold', questions: [{ question: 'Budget?', answer: `${i}00k` }],
+    firstName: `First${i}`,
+    lastName: `Last${i}`,
+    email: `lead${i}@example.com`,
+    phone: `+1 555 010${i}`,
+    unit: `Unit ${i}`,
+    message: `Message ${i}`,
+    source: i % 2 ? 'web' : 'hold',
+    questions: [{ question: 'Budget?', answer: `${i}00k` }],
     customFields: [{ key: 'utm', value: `c${i}` }],
   });
   /** A project with an administrator and an editor, and five leads one minute apart, inserted out of order. */
@@ -242,12 +331,13 @@ describe('leads', () => {
     const [administrator, editor] = [await userWithToken(t), await userWithToken(t)];
     const p = await createProject(t.app, owner.auth, { body: { administrators: [administrator.id], editors: [editor.id] } });
     const base = Date.UTC(2030, 4, 1, 12, 0, 0);
-    for (const i of [2, 0, 4, 1, 3]) await insertLead(t.db.kysely, { id: newObjectId(), projectId: p._id, data: lead(i), createdAt: new Date(base + i * 60_000) });
+    for (const i of [2, 0, 4, 1, 3])
+      await insertLead(t.db.kysely, { id: newObjectId(), projectId: p._id, data: lead(i), createdAt: new Date(base + i * 60_000) });
     return { p, administrator, editor, base };
   }
   const firstNames = (res: { json(): any }) => res.json().map((l: { firstName: string }) => l.firstName);
 
-  test('GET /leads?project= → newest first, every Lead field, createdAt as ISO; other projects\' leads not included', async () => {
+  test("GET /leads?project= → newest first, every Lead field, createdAt as ISO; other projects' leads not included", async () => {
     const { p, base } = await withLeads();
     const other = await createProject(t.app, owner.auth);
     await insertLead(t.db.kysely, { id: newObjectId(), projectId: other._id, data: lead(9), createdAt: new Date(base + 10 * 60_000) });

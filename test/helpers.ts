@@ -122,7 +122,10 @@ export interface TestUser {
 }
 
 /** Inserts a user directly (unique username per call). */
-export async function createUser(db: Db, opts: { role?: Role; username?: string; password?: string; profile?: Record<string, unknown> } = {}): Promise<TestUser> {
+export async function createUser(
+  db: Db,
+  opts: { role?: Role; username?: string; password?: string; profile?: Record<string, unknown> } = {},
+): Promise<TestUser> {
   const username = opts.username ?? `user-${randomBytes(5).toString('hex')}@example.com`;
   const password = opts.password ?? TEST_PASSWORD;
   const role = opts.role ?? 'user';
@@ -176,7 +179,9 @@ export function signTestJwt(payload: Record<string, unknown>, opts: { secret?: s
   if (alg === 'none') return `${input}.`;
   const digest = HMAC_OF[alg];
   if (!digest) throw new Error(`signTestJwt: unsupported alg ${alg}`);
-  return `${input}.${createHmac(digest, opts.secret ?? TEST_JWT_SECRET).update(input).digest('base64url')}`;
+  return `${input}.${createHmac(digest, opts.secret ?? TEST_JWT_SECRET)
+    .update(input)
+    .digest('base64url')}`;
 }
 
 /** The payload of a JWT, unverified. */
@@ -200,21 +205,35 @@ export async function sessionToken(db: Db, userId: string, opts: { secret?: stri
 type Auth = { authorization: string };
 
 /** Creates a project through the API (owner = the token's user); `query` adds query parameters, `body` a JSON body. */
-export async function createProject(app: FastifyInstance, auth: Auth, opts: { name?: string; query?: Record<string, string>; body?: Record<string, unknown> } = {}) {
+export async function createProject(
+  app: FastifyInstance,
+  auth: Auth,
+  opts: { name?: string; query?: Record<string, string>; body?: Record<string, unknown> } = {},
+) {
   const qs = new URLSearchParams({ name: opts.name ?? `Project ${randomBytes(3).toString('hex')}`, ...opts.query });
   const res = await app.inject({ method: 'POST', url: `/projects?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
   if (res.statusCode !== 201) throw new Error(`createProject: ${res.statusCode} ${res.body}`);
   return res.json() as Record<string, any> & { _id: string };
 }
 
-export async function createFloor(app: FastifyInstance, auth: Auth, project: string, opts: { name?: string; position?: number; body?: Record<string, unknown> } = {}) {
+export async function createFloor(
+  app: FastifyInstance,
+  auth: Auth,
+  project: string,
+  opts: { name?: string; position?: number; body?: Record<string, unknown> } = {},
+) {
   const qs = new URLSearchParams({ project, name: opts.name ?? 'Level', ...(opts.position !== undefined ? { position: String(opts.position) } : {}) });
   const res = await app.inject({ method: 'POST', url: `/floors?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
   if (res.statusCode !== 201) throw new Error(`createFloor: ${res.statusCode} ${res.body}`);
   return res.json() as Record<string, any> & { _id: string };
 }
 
-export async function createUnit(app: FastifyInstance, auth: Auth, project: string, opts: { name?: string; position?: number; floor?: string; body?: Record<string, unknown> } = {}) {
+export async function createUnit(
+  app: FastifyInstance,
+  auth: Auth,
+  project: string,
+  opts: { name?: string; position?: number; floor?: string; body?: Record<string, unknown> } = {},
+) {
   const qs = new URLSearchParams({
     project,
     name: opts.name ?? `Unit ${randomBytes(2).toString('hex')}`,
@@ -227,7 +246,11 @@ export async function createUnit(app: FastifyInstance, auth: Auth, project: stri
 }
 
 /** Creates a group through the API (owner = the token's user); `query` adds query parameters, `body` a JSON body. */
-export async function createGroup(app: FastifyInstance, auth: Auth, opts: { name?: string; query?: Record<string, string>; body?: Record<string, unknown> } = {}) {
+export async function createGroup(
+  app: FastifyInstance,
+  auth: Auth,
+  opts: { name?: string; query?: Record<string, string>; body?: Record<string, unknown> } = {},
+) {
   const qs = new URLSearchParams({ name: opts.name ?? `Group ${randomBytes(3).toString('hex')}`, ...opts.query });
   const res = await app.inject({ method: 'POST', url: `/groups?${qs}`, headers: auth, ...(opts.body ? { payload: opts.body } : {}) });
   if (res.statusCode !== 201) throw new Error(`createGroup: ${res.statusCode} ${res.body}`);

@@ -4,7 +4,21 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
-import { buildTestApp, createFloor, createProject, createUnit, ENGINE, openTestDb, tempDir, TEST_JWT_SECRET, TestClock, userWithToken, type TestApp, freePort, waitReady } from './helpers.ts';
+import {
+  buildTestApp,
+  createFloor,
+  createProject,
+  createUnit,
+  ENGINE,
+  openTestDb,
+  tempDir,
+  TEST_JWT_SECRET,
+  TestClock,
+  userWithToken,
+  type TestApp,
+  freePort,
+  waitReady,
+} from './helpers.ts';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof userWithToken>>;
@@ -145,7 +159,10 @@ describe('POST /public/units/{id}/hold', () => {
     const row = await t.db.kysely.selectFrom('units').select(['availability', 'held_by']).where('id', '=', u).executeTakeFirstOrThrow();
     assert.deepEqual(row, { availability: 'on_hold', held_by: '192.0.2.31' });
     const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p}`, headers: owner.auth })).json();
-    assert.deepEqual(leads.filter((l: { source: string }) => l.source === 'hold').map((l: { firstName: string }) => l.firstName), ['Second', 'Vera']);
+    assert.deepEqual(
+      leads.filter((l: { source: string }) => l.source === 'hold').map((l: { firstName: string }) => l.firstName),
+      ['Second', 'Vera'],
+    );
   });
 
   test('the unit in a hold response is the public shape: no price when showPrices is false, no holder', async () => {
@@ -159,13 +176,20 @@ describe('POST /public/units/{id}/hold', () => {
   });
 
   test('hold requests per minute per address are capped (HOLD_REQUESTS_PER_MINUTE) → 429 with Retry-After', async () => {
-    const strict = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLD_REQUESTS_PER_MINUTE: '3' }, testDb: { db: t.db, url: undefined, drop: async () => {} } });
+    const strict = await buildTestApp({
+      clock,
+      env: { HOLD_SWEEP_SEC: '0', HOLD_REQUESTS_PER_MINUTE: '3' },
+      testDb: { db: t.db, url: undefined, drop: async () => {} },
+    });
     try {
       const { u } = await holdable({ onHoldExperienceEnabled: false });
       const send = (ip: string) => strict.app.inject({ method: 'POST', url: `/public/units/${u}/hold`, payload: visitor, remoteAddress: ip });
       const codes = [];
       for (let i = 0; i < 4; i++) codes.push(await send('192.0.2.220'));
-      assert.deepEqual(codes.map((r) => r.statusCode), [403, 403, 403, 429]);
+      assert.deepEqual(
+        codes.map((r) => r.statusCode),
+        [403, 403, 403, 429],
+      );
       assert.ok(Number(codes[3]!.headers['retry-after']) > 0);
       assert.equal(codes[3]!.json().code, 'rate_limited');
       assert.equal((await send('192.0.2.221')).statusCode, 403, 'another address has its own budget');
@@ -203,7 +227,19 @@ describe('holds across two service processes on one PostgreSQL database', () => 
       const ports = [await freePort(), await freePort()];
       for (const port of ports) {
         const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          env: { ...process.env, DATABASE_URL: shared.url, PORT: String(port), HOST: '127.0.0.1', JWT_SECRET: TEST_JWT_SECRET, SECRET_KEY: 'a'.repeat(64), LOG_LEVEL: 'warn', SEED_DEMO: 'false', HOLD_REQUESTS_PER_MINUTE: '10000', HOLDS_PER_CLIENT: '100', DATA_DIR: tempDir('showsuite-node-') },
+          env: {
+            ...process.env,
+            DATABASE_URL: shared.url,
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            JWT_SECRET: TEST_JWT_SECRET,
+            SECRET_KEY: 'a'.repeat(64),
+            LOG_LEVEL: 'warn',
+            SEED_DEMO: 'false',
+            HOLD_REQUESTS_PER_MINUTE: '10000',
+            HOLDS_PER_CLIENT: '100',
+            DATA_DIR: tempDir('showsuite-node-'),
+          },
           stdio: ['ignore', 'ignore', 'inherit'],
         });
         children.push(child);
@@ -214,12 +250,18 @@ describe('holds across two service processes on one PostgreSQL database', () => 
       const projectId = newObjectId();
       const unitId = newObjectId();
       await sql`insert into users (id, username, password_hash) values (${userId}, ${`two-${userId}@example.com`}, 'x')`.execute(shared.db.kysely);
-      await sql`insert into projects (id, user_id, name, data) values (${projectId}, ${userId}, 'Two nodes', ${JSON.stringify({ onHoldExperienceEnabled: true })}::jsonb)`.execute(shared.db.kysely);
+      await sql`insert into projects (id, user_id, name, data) values (${projectId}, ${userId}, 'Two nodes', ${JSON.stringify({ onHoldExperienceEnabled: true })}::jsonb)`.execute(
+        shared.db.kysely,
+      );
       await sql`insert into units (id, project_id, name) values (${unitId}, ${projectId}, 'U1')`.execute(shared.db.kysely);
 
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          fetch(`http://127.0.0.1:${ports[i % 2]}/public/units/${unitId}/hold`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(visitor) }).then((r) => r.status),
+          fetch(`http://127.0.0.1:${ports[i % 2]}/public/units/${unitId}/hold`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(visitor),
+          }).then((r) => r.status),
         ),
       );
       assert.equal(results.filter((s) => s === 200).length, 1, results.join(','));

@@ -46,7 +46,14 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
 
   before(async () => {
     t = await buildTestApp({
-      env: { LOGIN_RATE_PER_MINUTE: '100000', PUBLIC_LEADS_PER_MINUTE: '100000', HOLD_REQUESTS_PER_MINUTE: '100000', LOGIN_MAX_FAILURES: '1000', PASSWORD_RESETS_PER_HOUR: '1000', ACCOUNT_REQUESTS_PER_MINUTE: '100000' },
+      env: {
+        LOGIN_RATE_PER_MINUTE: '100000',
+        PUBLIC_LEADS_PER_MINUTE: '100000',
+        HOLD_REQUESTS_PER_MINUTE: '100000',
+        LOGIN_MAX_FAILURES: '1000',
+        PASSWORD_RESETS_PER_HOUR: '1000',
+        ACCOUNT_REQUESTS_PER_MINUTE: '100000',
+      },
     });
     const admin = await createUser(t.db, { role: 'admin' });
     adminId = admin.id;
@@ -124,7 +131,10 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
   function assertNamed(res: LightMyRequestResponse, prefix: string, what: string) {
     assert.equal(res.statusCode, 400, `${what} → ${res.statusCode} ${res.body.slice(0, 300)}`);
     const paths: string[] = (res.json().errors ?? []).map((e: { path: string }) => e.path);
-    assert.ok(paths.some((p) => p === prefix || p.startsWith(`${prefix}/`)), `${what}: errors name ${prefix} (got ${JSON.stringify(paths)})`);
+    assert.ok(
+      paths.some((p) => p === prefix || p.startsWith(`${prefix}/`)),
+      `${what}: errors name ${prefix} (got ${JSON.stringify(paths)})`,
+    );
   }
 
   test('path segments: U+0000, lone surrogates, over-long segments', async () => {
@@ -153,16 +163,29 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
         if (type === 'object') {
           for (const key of ['__proto__', 'constructor', 'prototype']) {
             assertNamed(await send(o, `${base}?${p.name}[${key}]=x`), `/${p.name}/${key}`, `${o.method} ${o.path} ?${p.name}[${key}]=x`);
-            assertNamed(await send(o, `${base}?${p.name}=${encodeURIComponent(`{"${key}":{"x":1}}`)}`), `/${p.name}`, `${o.method} ${o.path} ?${p.name}={"${key}":…}`);
+            assertNamed(
+              await send(o, `${base}?${p.name}=${encodeURIComponent(`{"${key}":{"x":1}}`)}`),
+              `/${p.name}`,
+              `${o.method} ${o.path} ?${p.name}={"${key}":…}`,
+            );
           }
           assertNamed(await send(o, `${base}?${p.name}[skip]=a%00b`), `/${p.name}/skip`, `${o.method} ${o.path} ?${p.name}[skip]=a%00b`);
-          assertNamed(await send(o, `${base}?${p.name}=${encodeURIComponent('{"name":"a\\u0000b"}')}`), `/${p.name}/name`, `${o.method} ${o.path} ?${p.name}={"name":"a\\u0000b"}`);
-          assertNamed(await send(o, `${base}?${p.name}=${encodeURIComponent('{"name":"a\\ud800b"}')}`), `/${p.name}/name`, `${o.method} ${o.path} ?${p.name}={"name":"a\\ud800b"}`);
+          assertNamed(
+            await send(o, `${base}?${p.name}=${encodeURIComponent('{"name":"a\\u0000b"}')}`),
+            `/${p.name}/name`,
+            `${o.method} ${o.path} ?${p.name}={"name":"a\\u0000b"}`,
+          );
+          assertNamed(
+            await send(o, `${base}?${p.name}=${encodeURIComponent('{"name":"a\\ud800b"}')}`),
+            `/${p.name}/name`,
+            `${o.method} ${o.path} ?${p.name}={"name":"a\\ud800b"}`,
+          );
           assertNamed(await send(o, `${base}?${p.name}=${encodeURIComponent(deepObject(200))}`), `/${p.name}`, `${o.method} ${o.path} ?${p.name}=<deep>`);
           for (const n of ['1e400', '9223372036854775808']) {
             for (const field of ['skip', 'limit']) {
               const res = await send(o, `${base}?${p.name}[${field}]=${n}`);
-              if (typeOf(resolve(p.schema)?.properties?.[field]) === 'integer') assertNamed(res, `/${p.name}/${field}`, `${o.method} ${o.path} ?${p.name}[${field}]=${n}`);
+              if (typeOf(resolve(p.schema)?.properties?.[field]) === 'integer')
+                assertNamed(res, `/${p.name}/${field}`, `${o.method} ${o.path} ?${p.name}[${field}]=${n}`);
             }
           }
         }

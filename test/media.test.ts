@@ -28,7 +28,12 @@ function png(): Buffer {
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // RGB
   const raw = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(64, 7), Buffer.from([0xff, 0xd9])]);
@@ -71,7 +76,12 @@ describe(`POST /media and GET /media/<name> (${ENGINE})`, () => {
   const fetchMedia = (url: string) => t.app.inject({ method: 'GET', url });
 
   test('PNG, JPEG, WebP and PDF: 201 with url, contentType and size; served byte for byte with a year of immutable caching', async () => {
-    for (const [body, type, ext] of [[png(), 'image/png', 'png'], [JPEG, 'image/jpeg', 'jpg'], [WEBP, 'image/webp', 'webp'], [PDF, 'application/pdf', 'pdf']] as const) {
+    for (const [body, type, ext] of [
+      [png(), 'image/png', 'png'],
+      [JPEG, 'image/jpeg', 'jpg'],
+      [WEBP, 'image/webp', 'webp'],
+      [PDF, 'application/pdf', 'pdf'],
+    ] as const) {
       const res = await upload(body);
       assert.equal(res.statusCode, 201, res.body);
       const media = res.json();
@@ -169,11 +179,36 @@ describe(`POST /media and GET /media/<name> (${ENGINE})`, () => {
     assert.equal(served.headers['content-type'], 'image/svg+xml');
     const svg = served.body;
     assert.equal(res.json().size, Buffer.byteLength(svg));
-    for (const banned of [/<script/i, /alert/, /\son\w+=/i, /foreignObject/i, /iframe/i, /evil\.example/, /javascript:/i, /<animate/, /<set/, /@import/, /data:text/, /<!--/, /<\?xml-stylesheet/, /<h:/]) {
+    for (const banned of [
+      /<script/i,
+      /alert/,
+      /\son\w+=/i,
+      /foreignObject/i,
+      /iframe/i,
+      /evil\.example/,
+      /javascript:/i,
+      /<animate/,
+      /<set/,
+      /@import/,
+      /data:text/,
+      /<!--/,
+      /<\?xml-stylesheet/,
+      /<h:/,
+    ]) {
       assert.doesNotMatch(svg, banned, `sanitised SVG must not contain ${banned}`);
     }
     // The drawing survives: shapes, the local gradient and its use, the link's text, the inline PNG.
-    for (const kept of [/<rect id="plan"/, /fill="url\(#grad\)"/, /stop-color="#123456"/, /<path d="M20 20 h100 v80 h-100 Z"/, />Unit A1</, />Unit A2</, /href="#plan"/, /href="data:image\/png;base64,/, /\.b \{ fill: url\(#grad\) \}/]) {
+    for (const kept of [
+      /<rect id="plan"/,
+      /fill="url\(#grad\)"/,
+      /stop-color="#123456"/,
+      /<path d="M20 20 h100 v80 h-100 Z"/,
+      />Unit A1</,
+      />Unit A2</,
+      /href="#plan"/,
+      /href="data:image\/png;base64,/,
+      /\.b \{ fill: url\(#grad\) \}/,
+    ]) {
       assert.match(svg, kept, `sanitised SVG keeps ${kept}`);
     }
     assert.match(svg, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
@@ -202,7 +237,12 @@ describe(`POST /media and GET /media/<name> (${ENGINE})`, () => {
     const wrongName = await upload(png(), { parts: [{ name: 'image', filename: 'a.png', body: png() }] });
     assertProblem(wrongName, 400, 'invalid_body');
     assert.equal(wrongName.json().errors[0].path, '/file');
-    const two = await upload(png(), { parts: [{ name: 'file', filename: 'a.png', body: png() }, { name: 'file', filename: 'b.png', body: png() }] });
+    const two = await upload(png(), {
+      parts: [
+        { name: 'file', filename: 'a.png', body: png() },
+        { name: 'file', filename: 'b.png', body: png() },
+      ],
+    });
     assertProblem(two, 400, 'invalid_body');
     const anonymous = await upload(png(), { headers: {} });
     assertProblem(anonymous, 401, 'unauthorized');

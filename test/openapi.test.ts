@@ -39,7 +39,10 @@ describe(`OpenAPI document and reference page (${ENGINE})`, () => {
     assert.ok(op, 'POST /users/login documented');
     const body = op.requestBody.content['application/json'].schema;
     assert.equal(body.properties.username.format, 'email');
-    const query = op.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort();
+    const query = op.parameters
+      .filter((p: { in: string }) => p.in === 'query')
+      .map((p: { name: string }) => p.name)
+      .sort();
     assert.deepEqual(query, ['password', 'username']);
     for (const status of ['200', '400', '401', '403', '405', '429', '500']) assert.ok(op.responses[status], `login documents ${status}`);
     assert.ok(op.responses['401'].content['application/problem+json']);

@@ -23,12 +23,20 @@ const ETAG = /^"[^"]+"$/;
 
 /** One of each record kind, with some content, and the URL of each. */
 async function records() {
-  const p = await createProject(t.app, owner.auth, { body: { colorBase: '#111111', showPrices: false, images: ['a.png'], pvPassword: 'hunter2', allocations: [{ name: 'A', password: 'x', allocation: '1' }] } });
+  const p = await createProject(t.app, owner.auth, {
+    body: { colorBase: '#111111', showPrices: false, images: ['a.png'], pvPassword: 'hunter2', allocations: [{ name: 'A', password: 'x', allocation: '1' }] },
+  });
   const f = await createFloor(t.app, owner.auth, p._id, { body: { path: 'M0 0', alternativePaths: ['M1 1'] } });
   const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 100, additionalInfo: [{ label: 'View', value: 'Sea' }] } });
   const g = await createGroup(t.app, owner.auth, { body: { projects: [p._id], theme: 'light' } });
   return {
-    project: { url: `/project/${p._id}`, id: p._id, field: 'colorAccent', value: '#222222', kept: ['colorBase', 'showPrices', 'images', 'configuredSecrets', 'floors'] },
+    project: {
+      url: `/project/${p._id}`,
+      id: p._id,
+      field: 'colorAccent',
+      value: '#222222',
+      kept: ['colorBase', 'showPrices', 'images', 'configuredSecrets', 'floors'],
+    },
     floor: { url: `/floors/${f._id}`, id: f._id, field: 'floorplanUrl', value: 'plan.png', kept: ['path', 'alternativePaths', 'units', 'position'] },
     unit: { url: `/units/${u._id}`, id: u._id, field: 'description', value: 'Bright', kept: ['price', 'additionalInfo', 'floor', 'availability'] },
     group: { url: `/groups/${g._id}`, id: g._id, field: 'accentColor', value: '#333333', kept: ['theme', 'projects', 'groupLang'] },
@@ -100,7 +108,7 @@ describe('PATCH semantics', () => {
     }
   });
 
-  test('replacing an array replaces it whole; a field can be set to its type\'s empty value', async () => {
+  test("replacing an array replaces it whole; a field can be set to its type's empty value", async () => {
     const { project, unit } = await records();
     assert.deepEqual((await call('PATCH', project.url, { images: ['b.png', 'c.png'] })).json().images, ['b.png', 'c.png']);
     assert.deepEqual((await call('PATCH', project.url, { images: [] })).json().images, []);
@@ -120,7 +128,13 @@ describe('ETags and If-Match', () => {
       assert.equal(res.statusCode, 201, what);
       assert.match(String(res.headers.etag), ETAG, `${what} create`);
     }
-    for (const url of [`/project/${p.json()._id}`, `/projects/${p.json()._id}`, `/floors/${f.json()._id}`, `/units/${u.json()._id}`, `/groups/${g.json()._id}`]) {
+    for (const url of [
+      `/project/${p.json()._id}`,
+      `/projects/${p.json()._id}`,
+      `/floors/${f.json()._id}`,
+      `/units/${u.json()._id}`,
+      `/groups/${g.json()._id}`,
+    ]) {
       const got = await call('GET', url);
       assert.match(String(got.headers.etag), ETAG, `GET ${url}`);
       const same = await call('PATCH', url, {});
@@ -175,8 +189,31 @@ describe('ETags and If-Match', () => {
 describe('concurrent PATCHes of different fields', () => {
   test('20 at once on a project (content fields and secrets): every one survives', async () => {
     const p = await createProject(t.app, owner.auth);
-    const text = ['colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText', 'colorFeatured', 'colorSold', 'colorAvailable', 'colorReserved', 'styleNavigation', 'styleBranding', 'styleFilter', 'styleShapes', 'styleFont', 'walkscore', 'areaUnit'];
-    const bodies: Record<string, unknown>[] = [...text.map((f) => ({ [f]: `v-${f}` })), { onHoldMinsDuration: 42 }, { pvPassword: 'pv-secret' }, { sfKey: 'sf-secret' }];
+    const text = [
+      'colorBase',
+      'colorAccent',
+      'colorHover',
+      'colorButton',
+      'colorButtonText',
+      'colorText',
+      'colorFeatured',
+      'colorSold',
+      'colorAvailable',
+      'colorReserved',
+      'styleNavigation',
+      'styleBranding',
+      'styleFilter',
+      'styleShapes',
+      'styleFont',
+      'walkscore',
+      'areaUnit',
+    ];
+    const bodies: Record<string, unknown>[] = [
+      ...text.map((f) => ({ [f]: `v-${f}` })),
+      { onHoldMinsDuration: 42 },
+      { pvPassword: 'pv-secret' },
+      { sfKey: 'sf-secret' },
+    ];
     assert.equal(bodies.length, 20);
     const results = await Promise.all(bodies.map((b) => call('PATCH', `/project/${p._id}`, b)));
     for (const r of results) assert.equal(r.statusCode, 200, r.body);
@@ -195,8 +232,28 @@ describe('concurrent PATCHes of different fields', () => {
     const p = await createProject(t.app, owner.auth);
     const u = await createUnit(t.app, owner.auth, p._id);
     const bodies: Record<string, unknown>[] = [
-      ...['bedrooms', 'type', 'path', 'lotPath', 'unitImageUrl', 'layoutUrl', 'downloadableAsset', 'brochurePDF', 'embedCode', 'orientation', 'inclusions', 'deliveryDate', 'description', 'perimeter', 'svgLotId'].map((f) => ({ [f]: `v-${f}` })),
-      { price: 123456 }, { squareFeet: 789 }, { parking: 2 }, { isFeatured: true }, { availability: 'Reserved' },
+      ...[
+        'bedrooms',
+        'type',
+        'path',
+        'lotPath',
+        'unitImageUrl',
+        'layoutUrl',
+        'downloadableAsset',
+        'brochurePDF',
+        'embedCode',
+        'orientation',
+        'inclusions',
+        'deliveryDate',
+        'description',
+        'perimeter',
+        'svgLotId',
+      ].map((f) => ({ [f]: `v-${f}` })),
+      { price: 123456 },
+      { squareFeet: 789 },
+      { parking: 2 },
+      { isFeatured: true },
+      { availability: 'Reserved' },
     ];
     assert.equal(bodies.length, 20);
     const results = await Promise.all(bodies.map((b) => call('PATCH', `/units/${u._id}`, b)));
@@ -213,7 +270,18 @@ describe('concurrent PATCHes of different fields', () => {
     const p = await createProject(t.app, owner.auth);
     const f = await createFloor(t.app, owner.auth, p._id);
     const g = await createGroup(t.app, owner.auth);
-    const groupFields = ['colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText', 'theme', 'address', 'perimeter', 'markerImageUrl'];
+    const groupFields = [
+      'colorBase',
+      'colorAccent',
+      'colorHover',
+      'colorButton',
+      'colorButtonText',
+      'colorText',
+      'theme',
+      'address',
+      'perimeter',
+      'markerImageUrl',
+    ];
     const results = await Promise.all([
       ...groupFields.map((k) => call('PATCH', `/groups/${g._id}`, { [k]: `v-${k}` })),
       call('PATCH', `/floors/${f._id}`, { path: 'M0 0' }),

@@ -1,8 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  base, close, floors, namespace, openPage, openUnit, patchProject, patchUnit, skip, units, usePresentation,
-} from './presentation-fixture.ts';
+import { base, close, floors, namespace, openPage, openUnit, patchProject, patchUnit, skip, units, usePresentation } from './presentation-fixture.ts';
 
 /** The buyer's page: keyboard use, colour contrast, a unit's details. */
 usePresentation();
@@ -22,7 +20,7 @@ describe('the presentation page in Chromium: keyboard, contrast, details', { ski
     await page.waitForSelector('#plan-card:not([hidden])');
     await page.keyboard.press('Enter');
     await page.waitForSelector('dialog[open] #unit-title');
-    assert.match(await page.textContent('#unit-title') ?? '', /^A1/);
+    assert.match((await page.textContent('#unit-title')) ?? '', /^A1/);
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('dialog[open]'));
     assert.equal(await page.evaluate(() => document.activeElement?.id), focused);
@@ -34,7 +32,12 @@ describe('the presentation page in Chromium: keyboard, contrast, details', { ski
     const v = await page.evaluate(() => {
       document.documentElement.removeAttribute('style');
       const css = getComputedStyle(document.documentElement);
-      return Object.fromEntries([...document.styleSheets[0]!.cssRules].flatMap((r) => [...((r as CSSStyleRule).style ?? [])]).filter((p) => p.startsWith('--')).map((p) => [p, css.getPropertyValue(p).trim()]));
+      return Object.fromEntries(
+        [...document.styleSheets[0]!.cssRules]
+          .flatMap((r) => [...((r as CSSStyleRule).style ?? [])])
+          .filter((p) => p.startsWith('--'))
+          .map((p) => [p, css.getPropertyValue(p).trim()]),
+      );
     });
     const lum = (hex: string) => {
       const n = hex.replace('#', '');
@@ -59,9 +62,16 @@ describe('the presentation page in Chromium: keyboard, contrast, details', { ski
       ['button text on button', c('--button-text'), c('--button')],
       ['button text on hover', c('--button-text'), c('--hover')],
       ['available text on surface', c('--available'), c('--surface')],
-      ...['--available', '--on-hold', '--reserved', '--sold', '--leased', '--unavailable'].map((k): [string, string, string] => [`white on ${k} badge`, '#ffffff', c(k)]),
+      ...['--available', '--on-hold', '--reserved', '--sold', '--leased', '--unavailable'].map((k): [string, string, string] => [
+        `white on ${k} badge`,
+        '#ffffff',
+        c(k),
+      ]),
     ];
-    const failures = pairs.map(([name, fg, bg]) => [name, ratio(fg, bg)] as const).filter(([, r]) => r < 4.5).map(([name, r]) => `${name}: ${r.toFixed(2)}`);
+    const failures = pairs
+      .map(([name, fg, bg]) => [name, ratio(fg, bg)] as const)
+      .filter(([, r]) => r < 4.5)
+      .map(([name, r]) => `${name}: ${r.toFixed(2)}`);
     assert.deepEqual(failures, []);
     await close(page);
   });
@@ -85,7 +95,11 @@ describe('the presentation page in Chromium: keyboard, contrast, details', { ski
         }),
       );
       const lum = (rgb: string) => {
-        const [r, g, b] = (rgb.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((c) => c / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+        const [r, g, b] = (rgb.match(/[\d.]+/g) ?? [])
+          .slice(0, 3)
+          .map(Number)
+          .map((c) => c / 255)
+          .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
         return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
       };
       const failures = seen
@@ -103,14 +117,20 @@ describe('the presentation page in Chromium: keyboard, contrast, details', { ski
   });
 
   test('unit detail: price, facts, additional info, brochure and layout links (only http(s) or relative addresses)', async () => {
-    await patchUnit('A2', { parking: 1, orientation: 'South-west', additionalInfo: [{ label: 'Balcony', value: '12 m²' }], brochurePDF: 'https://example.com/a2.pdf' });
+    await patchUnit('A2', {
+      parking: 1,
+      orientation: 'South-west',
+      additionalInfo: [{ label: 'Balcony', value: '12 m²' }],
+      brochurePDF: 'https://example.com/a2.pdf',
+    });
     await patchUnit('A1', { brochurePDF: 'javascript:alert(1)' });
     const page = await openPage('desktop', `/p/${namespace}?view=list`);
     await openUnit(page, 'desktop', 'A2');
     const dialog = page.locator('dialog[open]');
-    assert.match(await dialog.locator('#unit-price').textContent() ?? '', /\$500,000/);
-    const facts = await dialog.locator('dl.facts').textContent() ?? '';
-    for (const text of ['100 m²', 'Bedrooms2', 'Bathrooms1', 'Parking1', 'South-west', 'Balcony12 m²', 'Price per area$5,000 / m²']) assert.ok(facts.includes(text), `${text} in ${facts}`);
+    assert.match((await dialog.locator('#unit-price').textContent()) ?? '', /\$500,000/);
+    const facts = (await dialog.locator('dl.facts').textContent()) ?? '';
+    for (const text of ['100 m²', 'Bedrooms2', 'Bathrooms1', 'Parking1', 'South-west', 'Balcony12 m²', 'Price per area$5,000 / m²'])
+      assert.ok(facts.includes(text), `${text} in ${facts}`);
     assert.equal(await dialog.locator('.description').textContent(), 'Unit A2');
     assert.equal(await dialog.locator('#unit-brochure').getAttribute('href'), 'https://example.com/a2.pdf');
     assert.equal(await dialog.locator('#unit-layout').getAttribute('href'), `${base}/p/assets/demo-plan-2bed.svg`);

@@ -32,52 +32,69 @@ export let hostName: string;
 export const floors: Record<string, string> = {};
 export const units: Record<string, string> = {};
 export const PROJECT = {
-  enableForms: true, onHoldExperienceEnabled: true, onHoldMinsDuration: 10, showPrices: true, hideSold: false, initialView: 'Building', areaUnit: 'm²', colorAvailable: '#1b5e20',
-  projectImageUrl: '/p/assets/demo-hero.webp', sharePageLogo: '/p/assets/demo-logo.svg', alternativeCovers: ['/p/assets/demo-living.webp', '/p/assets/demo-view.webp'],
-  address: '3 Quay Lane', showTaxes: false, waitlistEnabled: false,
+  enableForms: true,
+  onHoldExperienceEnabled: true,
+  onHoldMinsDuration: 10,
+  showPrices: true,
+  hideSold: false,
+  initialView: 'Building',
+  areaUnit: 'm²',
+  colorAvailable: '#1b5e20',
+  projectImageUrl: '/p/assets/demo-hero.webp',
+  sharePageLogo: '/p/assets/demo-logo.svg',
+  alternativeCovers: ['/p/assets/demo-living.webp', '/p/assets/demo-view.webp'],
+  address: '3 Quay Lane',
+  showTaxes: false,
+  waitlistEnabled: false,
 };
 // Four shapes of the demo drawing.
 export const SHAPES = ['M15 15 h190 v115 h-190 Z', 'M205 15 h190 v115 h-190 Z', 'M395 15 h190 v115 h-190 Z', 'M15 170 h200 v115 h-200 Z'];
 
 /** Registers the file's set-up: the service on a socket, a project with three floors of four units, one browser. */
 export function usePresentation() {
-before(async () => {
-  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
-  owner = await userWithToken(t);
-  namespace = `e2e-${newObjectId().slice(-10)}`;
-  hostName = `${namespace}.homes.example.com`;
-  const p = await createProject(t.app, owner.auth, { name: 'Quayside Lofts', query: { namespace, hostName }, body: PROJECT });
-  projectId = p._id;
-  for (const [i, name] of ['Level 1', 'Level 2', 'Level 3'].entries()) {
-    const f = await createFloor(t.app, owner.auth, projectId, { name, position: i + 1, body: { floorplanUrl: '/p/assets/demo-floorplan.svg' } });
-    floors[name] = f._id;
-    for (let u = 0; u < 4; u++) {
-      const unitName = `${'ABC'[i]}${u + 1}`;
-      const bedrooms = String([1, 2, 2, 3][u]);
-      const made = await createUnit(t.app, owner.auth, projectId, {
-        name: unitName,
-        floor: f._id,
-        position: u,
-        body: {
-          bedrooms, squareFeet: 50 + Number(bedrooms) * 25 + i, price: 300000 + Number(bedrooms) * 100000 + i * 10000, bathrooms: 1, path: SHAPES[u], description: `Unit ${unitName}`,
-          layoutUrl: `/p/assets/demo-plan-${bedrooms}bed.svg`, images: ['/p/assets/demo-living.webp', '/p/assets/demo-kitchen.webp'],
-        },
-      });
-      units[unitName] = made._id;
+  before(async () => {
+    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3' } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    owner = await userWithToken(t);
+    namespace = `e2e-${newObjectId().slice(-10)}`;
+    hostName = `${namespace}.homes.example.com`;
+    const p = await createProject(t.app, owner.auth, { name: 'Quayside Lofts', query: { namespace, hostName }, body: PROJECT });
+    projectId = p._id;
+    for (const [i, name] of ['Level 1', 'Level 2', 'Level 3'].entries()) {
+      const f = await createFloor(t.app, owner.auth, projectId, { name, position: i + 1, body: { floorplanUrl: '/p/assets/demo-floorplan.svg' } });
+      floors[name] = f._id;
+      for (let u = 0; u < 4; u++) {
+        const unitName = `${'ABC'[i]}${u + 1}`;
+        const bedrooms = String([1, 2, 2, 3][u]);
+        const made = await createUnit(t.app, owner.auth, projectId, {
+          name: unitName,
+          floor: f._id,
+          position: u,
+          body: {
+            bedrooms,
+            squareFeet: 50 + Number(bedrooms) * 25 + i,
+            price: 300000 + Number(bedrooms) * 100000 + i * 10000,
+            bathrooms: 1,
+            path: SHAPES[u],
+            description: `Unit ${unitName}`,
+            layoutUrl: `/p/assets/demo-plan-${bedrooms}bed.svg`,
+            images: ['/p/assets/demo-living.webp', '/p/assets/demo-kitchen.webp'],
+          },
+        });
+        units[unitName] = made._id;
+      }
     }
-  }
-  if (skip) return;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-  mkdirSync(SHOTS, { recursive: true });
-});
+    if (skip) return;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    mkdirSync(SHOTS, { recursive: true });
+  });
 
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
 }
 
 export const patchProject = async (payload: Record<string, unknown>) => {
@@ -88,7 +105,8 @@ export const patchUnit = async (name: string, payload: Record<string, unknown>) 
   const res = await t.app.inject({ method: 'PATCH', url: `/units/${units[name]}`, headers: owner.auth, payload });
   assert.equal(res.statusCode, 200, res.body);
 };
-export const leads = async () => (await t.app.inject({ method: 'GET', url: `/leads?project=${projectId}`, headers: owner.auth })).json() as Record<string, any>[];
+export const leads = async () =>
+  (await t.app.inject({ method: 'GET', url: `/leads?project=${projectId}`, headers: owner.auth })).json() as Record<string, any>[];
 
 /** Everything a page says in its console, and every request that failed: a clean page has none. */
 export const noise = new WeakMap<Page, string[]>();
@@ -107,7 +125,8 @@ export async function openPage(size: Size, path = '', opts: { context?: BrowserC
   return page;
 }
 
-export const shot = (page: Page, state: string, size: Size, fullPage = false) => page.screenshot({ path: `${SHOTS}/page-${state}-${size}-${ENGINE}.png`, fullPage });
+export const shot = (page: Page, state: string, size: Size, fullPage = false) =>
+  page.screenshot({ path: `${SHOTS}/page-${state}-${size}-${ENGINE}.png`, fullPage });
 export const close = (page: Page) => page.context().close();
 export const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
 export const inViewport = async (page: Page, selector: string) => {
@@ -135,4 +154,3 @@ export async function openUnit(page: Page, size: Size, name: string) {
   await page.waitForFunction((n) => (document.querySelector('dialog[open] #unit-title')?.textContent ?? '').startsWith(n), name);
   assert.equal(before, 0);
 }
-

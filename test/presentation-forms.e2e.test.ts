@@ -1,7 +1,23 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BOTH, close, floors, leads, namespace, noise, openPage, openUnit, patchProject, patchUnit, shot, skip, t, texts, units, usePresentation, type Size,
+  BOTH,
+  close,
+  floors,
+  leads,
+  namespace,
+  noise,
+  openPage,
+  openUnit,
+  patchProject,
+  patchUnit,
+  shot,
+  skip,
+  t,
+  texts,
+  units,
+  usePresentation,
+  type Size,
 } from './presentation-fixture.ts';
 
 /** The buyer's page: the one contact form, holds, custom fields and the waitlist, at a phone's size and a desktop's. */
@@ -9,7 +25,10 @@ usePresentation();
 
 describe('the presentation page in Chromium: the contact form, holds, custom fields, the waitlist', { skip }, () => {
   test('one contact form for enquiry and hold: a half-written enquiry survives placing a hold, and the next unit finds the form prefilled', async () => {
-    const cases: [Size, string, string][] = [['phone', 'A1', 'A2'], ['desktop', 'A3', 'B1']];
+    const cases: [Size, string, string][] = [
+      ['phone', 'A1', 'A2'],
+      ['desktop', 'A3', 'B1'],
+    ];
     for (const [size, unit, next] of cases) {
       const page = await openPage(size);
       await openUnit(page, size, unit);
@@ -49,7 +68,7 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
       await close(page);
     }
   });
-  test('an enquiry with a bad e-mail shows the server\'s words by the field; custom form fields (customFormEnabled) reach the lead; formsRedirectURL is followed', async () => {
+  test("an enquiry with a bad e-mail shows the server's words by the field; custom form fields (customFormEnabled) reach the lead; formsRedirectURL is followed", async () => {
     await patchProject({
       customFormEnabled: true,
       customFormFields: [
@@ -62,7 +81,12 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
     try {
       const page = await openPage('desktop');
       await openUnit(page, 'desktop', 'C1');
-      for (const [id, text] of [['#contact-firstName', 'Cy'], ['#contact-lastName', 'Form'], ['#contact-email', 'not-an-email'], ['#contact-phone', '+1 555 0142']]) {
+      for (const [id, text] of [
+        ['#contact-firstName', 'Cy'],
+        ['#contact-lastName', 'Form'],
+        ['#contact-email', 'not-an-email'],
+        ['#contact-phone', '+1 555 0142'],
+      ]) {
         await page.click(id!);
         await page.keyboard.type(text!);
       }
@@ -82,7 +106,11 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
       await page.waitForURL(/thanks=1/);
       const lead = (await leads()).find((l) => l.email === 'cy@example.com');
       assert.ok(lead);
-      assert.deepEqual(lead.customFields, [{ key: 'budget', value: '500k+' }, { key: 'visit', value: 'Yes' }, { key: 'notes', value: 'South light please' }]);
+      assert.deepEqual(lead.customFields, [
+        { key: 'budget', value: '500k+' },
+        { key: 'visit', value: 'Yes' },
+        { key: 'notes', value: 'South light please' },
+      ]);
       await close(page);
     } finally {
       await patchProject({ customFormEnabled: false, formsRedirectURL: '' });
@@ -111,7 +139,11 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
         assert.equal(await page.locator('#act-hold').count(), 0);
         assert.equal(await page.getAttribute('#contact-form', 'data-mode'), 'waitlist');
         assert.equal(await page.locator('#contact-phone-req').isVisible(), false, 'phone optional on the waitlist');
-        for (const [id, text] of [['#contact-firstName', 'Wren'], ['#contact-lastName', size], ['#contact-email', `wren-${size}@example.com`]]) {
+        for (const [id, text] of [
+          ['#contact-firstName', 'Wren'],
+          ['#contact-lastName', size],
+          ['#contact-email', `wren-${size}@example.com`],
+        ]) {
           const el = page.locator(id!);
           await (size === 'phone' ? el.tap() : el.click());
           await el.pressSequentially(text!);
@@ -134,7 +166,12 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
     // Free every unit, then fill this address's hold allowance (3) through the API as the same client.
     for (const name of Object.keys(units)) await patchUnit(name, { availability: 'available' });
     const holdAsThisAddress = async (name: string) => {
-      const res = await t.app.inject({ method: 'POST', url: `/public/units/${units[name]}/hold`, payload: { firstName: 'Al', lastName: 'Lot', email: 'al@example.com', phone: '+1 555 0110' }, remoteAddress: '127.0.0.1' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/public/units/${units[name]}/hold`,
+        payload: { firstName: 'Al', lastName: 'Lot', email: 'al@example.com', phone: '+1 555 0110' },
+        remoteAddress: '127.0.0.1',
+      });
       assert.equal(res.statusCode, 200, res.body);
     };
     await holdAsThisAddress('A1');
@@ -142,7 +179,12 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
     const first = await openPage('phone', `/p/${namespace}/units/${units.A3}`, { ready: 'dialog[open] #act-hold' });
     for (const page of [first, second]) {
       await page.click('#act-hold');
-      for (const [id, text] of [['#contact-firstName', 'Sam'], ['#contact-lastName', 'Early'], ['#contact-email', 'sam@example.com'], ['#contact-phone', '+1 555 0101']]) {
+      for (const [id, text] of [
+        ['#contact-firstName', 'Sam'],
+        ['#contact-lastName', 'Early'],
+        ['#contact-email', 'sam@example.com'],
+        ['#contact-phone', '+1 555 0101'],
+      ]) {
         await page.locator(id!).fill('');
         await page.locator(id!).pressSequentially(text!);
       }
@@ -151,7 +193,7 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
     await first.waitForFunction(() => /Held for you for \d+:\d\d/.test(document.getElementById('hold-countdown')?.textContent ?? ''));
     await second.click('#contact-submit');
     await second.waitForFunction(() => /someone else got this unit first/.test(document.getElementById('hold-notice')?.textContent ?? ''));
-    assert.match(await second.textContent('#hold-until') ?? '', /On hold until \d/);
+    assert.match((await second.textContent('#hold-until')) ?? '', /On hold until \d/);
     await shot(second, 'taken', 'desktop');
     // The fourth hold from this address: over the limit.
     await holdAsThisAddress('A2');
@@ -161,10 +203,14 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
     await first.locator('#act-hold').tap();
     await first.locator('#contact-submit').tap();
     await first.waitForFunction(() => /already hold as many homes/.test(document.getElementById('hold-notice')?.textContent ?? ''));
-    assert.match(await first.textContent('#hold-notice') ?? '', /hold another in about \d+ min, or send an enquiry now/);
+    assert.match((await first.textContent('#hold-notice')) ?? '', /hold another in about \d+ min, or send an enquiry now/);
     await shot(first, 'hold-limit', 'phone');
     for (const page of [first, second]) {
-      assert.deepEqual((noise.get(page) ?? []).filter((m) => !/status of (409|429)/.test(m)), [], 'only the refused POSTs');
+      assert.deepEqual(
+        (noise.get(page) ?? []).filter((m) => !/status of (409|429)/.test(m)),
+        [],
+        'only the refused POSTs',
+      );
       await close(page);
     }
     for (const name of ['A1', 'A2', 'A3']) await patchUnit(name, { availability: 'available' });

@@ -4,7 +4,23 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { createFloor, createGroup, createProject, createUnit } from './helpers.ts';
 import {
-  base, BOTH, close, hostName, namespace, noise, openPage, patchProject, patchUnit, projectId, SHAPES, shot, skip, t, units, usePresentation, owner,
+  base,
+  BOTH,
+  close,
+  hostName,
+  namespace,
+  noise,
+  openPage,
+  patchProject,
+  patchUnit,
+  projectId,
+  SHAPES,
+  shot,
+  skip,
+  t,
+  units,
+  usePresentation,
+  owner,
 } from './presentation-fixture.ts';
 
 /** The buyer's page and the group page as served: headers, HTML, share tags, the tag manager's CSP, assets, the bundle's sold rooms. */
@@ -35,7 +51,10 @@ describe('the presentation page, as served', () => {
     const js = /src="(\/p\/assets\/app\.[\w-]+\.js)"/.exec(html)?.[1];
     const css = /href="(\/p\/assets\/app\.[\w-]+\.css)"/.exec(html)?.[1];
     assert.ok(js && css, html);
-    for (const [url, type] of [[js, /javascript/], [css, /text\/css/]] as const) {
+    for (const [url, type] of [
+      [js, /javascript/],
+      [css, /text\/css/],
+    ] as const) {
       const asset = await fetch(`${base}${url}`);
       assert.equal(asset.status, 200, url);
       assert.match(asset.headers.get('content-type') ?? '', type);
@@ -122,11 +141,19 @@ describe('the presentation page, as served', () => {
   });
 
   test("gtmEnabled: the tag manager's snippets in head and body with this response's nonce, its origins in that project's CSP only; styleFont: the font service allowed", async () => {
-    const other = await createProject(t.app, owner.auth, { query: { namespace: `${namespace}-x` }, body: { gtmEnabled: false, gtmHeadCode: '<script>window.no = 1</script>' } });
+    const other = await createProject(t.app, owner.auth, {
+      query: { namespace: `${namespace}-x` },
+      body: { gtmEnabled: false, gtmHeadCode: '<script>window.no = 1</script>' },
+    });
     const ns = `${namespace}-gtm`;
     await createProject(t.app, owner.auth, {
       query: { namespace: ns },
-      body: { gtmEnabled: true, gtmHeadCode: '<script>window.dataLayer = [{ from: "head" }]</script>', gtmBodyCode: '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X"></iframe></noscript>', styleFont: 'Montserrat' },
+      body: {
+        gtmEnabled: true,
+        gtmHeadCode: '<script>window.dataLayer = [{ from: "head" }]</script>',
+        gtmBodyCode: '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X"></iframe></noscript>',
+        styleFont: 'Montserrat',
+      },
     });
     const res = await fetch(`${base}/p/${ns}`);
     const csp = res.headers.get('content-security-policy')!;
@@ -152,11 +179,24 @@ describe('the presentation page, as served', () => {
   test('GET /g/{namespace}: the group page names and links its public projects with image, address, available count and lowest price, styled from the group; 404 unknown', async () => {
     const gns = `g-${newObjectId().slice(-8)}`;
     const hidden = await createProject(t.app, owner.auth, { name: 'Preview Only', query: { namespace: `${gns}-p` }, body: { previewMode: true } });
-    const noPrices = await createProject(t.app, owner.auth, { name: 'Quiet Court', query: { namespace: `${gns}-q` }, body: { showPrices: false, payProviderCurrency: 'eur' } });
+    const noPrices = await createProject(t.app, owner.auth, {
+      name: 'Quiet Court',
+      query: { namespace: `${gns}-q` },
+      body: { showPrices: false, payProviderCurrency: 'eur' },
+    });
     const f = await createFloor(t.app, owner.auth, noPrices._id);
     await createUnit(t.app, owner.auth, noPrices._id, { floor: f._id, body: { price: 1000 } });
-    const g = await createGroup(t.app, owner.auth, { name: 'Harbour Homes', query: { namespace: gns }, body: { colorBase: '#123456', groupLang: 'en', groupImageUrl: '/p/assets/demo-hero.webp' } });
-    const res = await t.app.inject({ method: 'PATCH', url: `/groups/${g._id}`, headers: owner.auth, payload: { projects: [projectId, hidden._id, noPrices._id] } });
+    const g = await createGroup(t.app, owner.auth, {
+      name: 'Harbour Homes',
+      query: { namespace: gns },
+      body: { colorBase: '#123456', groupLang: 'en', groupImageUrl: '/p/assets/demo-hero.webp' },
+    });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/groups/${g._id}`,
+      headers: owner.auth,
+      payload: { projects: [projectId, hidden._id, noPrices._id] },
+    });
     assert.equal(res.statusCode, 200, res.body);
     const page = await fetch(`${base}/g/${gns}`);
     assert.equal(page.status, 200);
@@ -168,7 +208,9 @@ describe('the presentation page, as served', () => {
     assert.match(html, /<h2><a href="\/p\/[^"]+-q">Quiet Court<\/a><\/h2>/);
     assert.doesNotMatch(html, /Preview Only/);
     const bundle = (await t.app.inject({ method: 'GET', url: `/public/projects/${namespace}` })).json();
-    const free = bundle.floors.flatMap((fl: { units: { availability: string; price: number }[] }) => fl.units).filter((u: { availability: string }) => u.availability === 'available');
+    const free = bundle.floors
+      .flatMap((fl: { units: { availability: string; price: number }[] }) => fl.units)
+      .filter((u: { availability: string }) => u.availability === 'available');
     const lowest = Math.min(...free.map((u: { price: number }) => u.price));
     assert.match(html, new RegExp(`<span class="count">${free.length} available</span> · <span class="price">From \\$${lowest.toLocaleString('en')}</span>`));
     assert.match(html, /<span class="count">1 available<\/span><\/p>/, 'no price where the project hides prices');
@@ -207,4 +249,3 @@ describe('the presentation page, as served', () => {
 });
 
 // ---------- in Chromium ----------
-

@@ -1,7 +1,22 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  base, BOTH, close, floors, leads, namespace, noise, openPage, openUnit, patchProject, patchUnit, shot, skip, texts, units, usePresentation,
+  base,
+  BOTH,
+  close,
+  floors,
+  leads,
+  namespace,
+  noise,
+  openPage,
+  openUnit,
+  patchProject,
+  patchUnit,
+  shot,
+  skip,
+  texts,
+  units,
+  usePresentation,
 } from './presentation-fixture.ts';
 
 /** The buyer's page: the address and history, project settings, live updates, the lock screen and language, at a phone's size and a desktop's. */
@@ -32,7 +47,7 @@ describe('the presentation page in Chromium: the address, settings, live updates
       await page.goForward();
       await page.goForward();
       await page.waitForSelector('dialog[open]');
-      assert.match(await page.textContent('#unit-title') ?? '', /^C3/);
+      assert.match((await page.textContent('#unit-title')) ?? '', /^C3/);
       // Share: the unit's own address.
       await tapOrClick('#share-unit');
       await page.waitForSelector('#share-link');
@@ -40,7 +55,7 @@ describe('the presentation page in Chromium: the address, settings, live updates
       await shot(page, 'share', size);
       await close(page);
       const shared = await openPage(size, `/p/${namespace}/units/${units.B4}`, { ready: 'dialog[open] #unit-title' });
-      assert.match(await shared.textContent('#unit-title') ?? '', /^B4/);
+      assert.match((await shared.textContent('#unit-title')) ?? '', /^B4/);
       await shared.locator('#close-dialog').click();
       await shared.waitForFunction(() => !document.querySelector('dialog[open]'));
       assert.equal(new URL(shared.url()).pathname, `/p/${namespace}`, 'closing a shared unit stays on the project');
@@ -49,7 +64,13 @@ describe('the presentation page in Chromium: the address, settings, live updates
     }
   });
   test("prices in the project's currency (payProviderCurrency, else chargeCurrency); a deposit shows payButtonText; a 3D tour link; the day/night switch", async () => {
-    await patchProject({ payProviderCurrency: 'eur', payProviderDeposit: 5000, payButtonText: 'Reserve now', _3dModelUrl: 'https://tours.example.com/quayside', dayNightEnabled: true });
+    await patchProject({
+      payProviderCurrency: 'eur',
+      payProviderDeposit: 5000,
+      payButtonText: 'Reserve now',
+      _3dModelUrl: 'https://tours.example.com/quayside',
+      dayNightEnabled: true,
+    });
     try {
       const page = await openPage('desktop', `/p/${namespace}?view=list`);
       const price = (await texts(page, '.card .price'))[0]!;
@@ -78,7 +99,7 @@ describe('the presentation page in Chromium: the address, settings, live updates
       await patchUnit('B1', { availability });
       await page.waitForSelector(`#unit-${units.B1}[data-availability="${availability}"]`, { timeout: 10_000 });
     }
-    assert.match(await page.locator(`#unit-${units.B1} .badge`).textContent() ?? '', /Sold/);
+    assert.match((await page.locator(`#unit-${units.B1} .badge`).textContent()) ?? '', /Sold/);
     // Unchanged revalidations (304): each read to its end, none reported as an aborted request.
     let unchanged = 0;
     const seen = new Promise<void>((resolve) =>
@@ -100,7 +121,12 @@ describe('the presentation page in Chromium: the address, settings, live updates
         await shot(page, 'lock', size);
         await page.locator('#lock-submit').click();
         await page.waitForFunction(() => (document.getElementById('lock-email-error')?.textContent ?? '') !== '');
-        for (const [id, text] of [['#lock-firstName', 'Lou'], ['#lock-lastName', 'Gate'], ['#lock-email', `lou-${size}@example.com`], ['#lock-phone', '+1 555 0142']]) {
+        for (const [id, text] of [
+          ['#lock-firstName', 'Lou'],
+          ['#lock-lastName', 'Gate'],
+          ['#lock-email', `lou-${size}@example.com`],
+          ['#lock-phone', '+1 555 0142'],
+        ]) {
           await page.locator(id!).pressSequentially(text!);
         }
         await page.locator('#lock-submit').click();

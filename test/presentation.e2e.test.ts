@@ -1,8 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  BOTH, close, floors, inViewport, noise, openPage, openUnit, shot, showFilters, skip, texts, units, usePresentation,
-} from './presentation-fixture.ts';
+import { BOTH, close, floors, inViewport, noise, openPage, openUnit, shot, showFilters, skip, texts, units, usePresentation } from './presentation-fixture.ts';
 
 /** The buyer's page: its first screen, filters, plan and unit sheet, at a phone's size and a desktop's. */
 usePresentation();
@@ -73,11 +71,17 @@ describe('the presentation page in Chromium', { skip }, () => {
       await page.selectOption('#sort', 'price-desc');
       const prices = async () => (await texts(page, '.card .price')).map((p) => Number(p.replace(/[^\d]/g, '')));
       const desc = await prices();
-      assert.deepEqual(desc, [...desc].sort((a, b) => b - a));
+      assert.deepEqual(
+        desc,
+        [...desc].sort((a, b) => b - a),
+      );
       await page.selectOption('#sort', 'price-asc');
       await page.waitForFunction(() => /sort=price-asc/.test(location.search));
       const asc = await prices();
-      assert.deepEqual(asc, [...asc].sort((a, b) => a - b));
+      assert.deepEqual(
+        asc,
+        [...asc].sort((a, b) => a - b),
+      );
       assert.match((await texts(page, '.card .price'))[0]!, /^\$\d{3},\d{3}$/, 'dollars, grouped');
       assert.match((await texts(page, '.card .per-area'))[0]!, /^\$[\d,]+ \/ m²$/, 'price per area');
       await shot(page, 'list-filtered', size);
@@ -119,14 +123,14 @@ describe('the presentation page in Chromium', { skip }, () => {
       }
       await page.waitForSelector('#plan-card:not([hidden])');
       assert.equal(await page.textContent('#plan-card-name'), 'B2');
-      const card = await page.textContent('#plan-card') ?? '';
+      const card = (await page.textContent('#plan-card')) ?? '';
       for (const part of ['Available', '2 bed', '$', 'm²', 'View details']) assert.ok(card.includes(part), `${part} in ${card}`);
       await page.waitForFunction(() => (document.querySelector('#plan-card img') as HTMLImageElement | null)?.naturalWidth! > 0);
       assert.equal(await page.locator('dialog[open]').count(), 0, 'a hover or a first tap only shows the card');
       await shot(page, 'plan-card', size);
       await (size === 'phone' ? page.locator('#plan-card-view').tap() : page.click('#plan-card-view'));
       await page.waitForSelector('dialog[open]');
-      assert.match(await page.textContent('#unit-title') ?? '', /^B2/);
+      assert.match((await page.textContent('#unit-title')) ?? '', /^B2/);
       await page.keyboard.press('Escape');
       await page.waitForFunction(() => !document.querySelector('dialog[open]'));
       // Zoom: the wheel on a desktop; two fingers on a phone; the buttons on both.
@@ -139,7 +143,16 @@ describe('the presentation page in Chromium', { skip }, () => {
         const cdp = await page.context().newCDPSession(page);
         const [cx, cy] = [vp.x + vp.width / 2, vp.y + vp.height / 2];
         const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', d: number) =>
-          cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }] });
+          cdp.send('Input.dispatchTouchEvent', {
+            type,
+            touchPoints:
+              type === 'touchEnd'
+                ? []
+                : [
+                    { x: cx - d, y: cy, id: 1 },
+                    { x: cx + d, y: cy, id: 2 },
+                  ],
+          });
         await touch('touchStart', 20);
         for (const d of [40, 60, 80]) await touch('touchMove', d);
         await touch('touchEnd', 80);
@@ -175,7 +188,8 @@ describe('the presentation page in Chromium', { skip }, () => {
         // A finger dragged up the sheet, several times.
         for (let swipe = 0; swipe < 4; swipe++) {
           await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y: box.y + box.height - 20 }] });
-          for (let step = 1; step <= 8; step++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: box.y + box.height - 20 - step * 70 }] });
+          for (let step = 1; step <= 8; step++)
+            await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: box.y + box.height - 20 - step * 70 }] });
           await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
         }
       } else {

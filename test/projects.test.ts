@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import { PROJECT_DEFAULTS, PROJECT_SECRETS, ProjectPatchSchema, ProjectSchema } from '../src/modules/projects/projects.schemas.ts';
-import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, slug, userWithToken, type TestApp, schemaType, wrongValueFor } from './helpers.ts';
+import {
+  buildTestApp,
+  caller,
+  createFloor,
+  createGroup,
+  createProject,
+  createUnit,
+  slug,
+  userWithToken,
+  type TestApp,
+  schemaType,
+  wrongValueFor,
+} from './helpers.ts';
 
 /**
  * Projects: create (query parameters, body, defaults, namespace and host-name rules), every field of API-SPEC.md with
@@ -25,9 +37,15 @@ const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path
 
 /** API-SPEC.md's Project, written out by hand from the spec (not from our schema), with the JSON type of each field. */
 const SPEC_PROJECT: Record<string, 'string' | 'number' | 'boolean' | 'array' | 'object'> = {
-  _id: 'string', user: 'string', floors: 'array', commercialSpaces: 'array', administrators: 'array', editors: 'array',
+  _id: 'string',
+  user: 'string',
+  floors: 'array',
+  commercialSpaces: 'array',
+  administrators: 'array',
+  editors: 'array',
   ...Object.fromEntries(
-    ('name websiteURL internalURL accentColor walkscore customButtonText customButtonIcon areaUnit sharePageDescription sharePageLogo ' +
+    (
+      'name websiteURL internalURL accentColor walkscore customButtonText customButtonIcon areaUnit sharePageDescription sharePageLogo ' +
       'projectImageUrl projectSVGUrl svgGroupId layoutImageUrl formsSendTo formsSubject formsFromName formsMessage formsRedirectURL namespace ' +
       'hostName projectLang projectType propertyType lotsLayout areaDescription enterpriseAddressDisplay crfMessage chargeDescription ' +
       'payButtonText payButtonIcon gtmHeadCode gtmBodyCode address perimeter markerImageUrl targetMarker mapPointColor sponsors layouts ' +
@@ -36,33 +54,76 @@ const SPEC_PROJECT: Record<string, 'string' | 'number' | 'boolean' | 'array' | '
       'chargeType chargeCurrency mapStyle calUsername payProviderClientId payProviderCurrency yiCompanyCode yiPropertyCode pvUsername ' +
       'pvBuildingName zhClientId zhOrgId srBaseUrl sfProjectId soProjectId soDomain bsBuildingId bsUsername ftpUrl ftpWhitelist ftpBlacklist ' +
       'ftpPath ftpFileName colorBase colorAccent colorHover colorButton colorButtonText colorText colorFeatured colorSold colorAvailable ' +
-      'colorReserved styleNavigation styleBranding styleFilter styleShapes styleFont')
+      'colorReserved styleNavigation styleBranding styleFilter styleShapes styleFont'
+    )
       .split(' ')
       .map((k) => [k, 'string' as const]),
   ),
-  ...Object.fromEntries('onHoldMinsDuration mapLayoutWidth mapLayoutRotation globalAmount zoomLevel lon lat payProviderDeposit ftpPort'.split(' ').map((k) => [k, 'number' as const])),
   ...Object.fromEntries(
-    ('showInclusions showBathrooms showAdditionalInfo showParking showOrientation brochureButtonEnabled customButtonEnabled walkscoreEnabled ' +
+    'onHoldMinsDuration mapLayoutWidth mapLayoutRotation globalAmount zoomLevel lon lat payProviderDeposit ftpPort'
+      .split(' ')
+      .map((k) => [k, 'number' as const]),
+  ),
+  ...Object.fromEntries(
+    (
+      'showInclusions showBathrooms showAdditionalInfo showParking showOrientation brochureButtonEnabled customButtonEnabled walkscoreEnabled ' +
       'showAvailability hideSold showPrices gtmEnabled dayNightEnabled showAvailableFirst skipFloorStep showUnitCustomFinishes showFloorOverview ' +
       'pricesStartingAt showPriceFilter showAreaFilter showUnitDescription showTaxes sharePageEnabled priceBeforeTax enableForms rentalObject ' +
       'deliveryDates hideArea showBranding onHoldExperienceEnabled customFormEnabled previewMode landOnly showUnitFinishes showVariants ' +
       'sponsorsEnabled waitlistEnabled invertNav mapDirections lockScreen specialRankEnabled priorityList lockScreenName lockScreenEmail ' +
-      'lockScreenPhone lockScreenMessage lockScreenCustom excludeBlockedEvents enable3d hideGallery hideBedrooms')
+      'lockScreenPhone lockScreenMessage lockScreenCustom excludeBlockedEvents enable3d hideGallery hideBedrooms'
+    )
       .split(' ')
       .map((k) => [k, 'boolean' as const]),
   ),
-  brochureAssets: 'array', alternativeCovers: 'array', images: 'array', finishes: 'array', customFormFields: 'array', invites: 'array',
-  allocations: 'array', lockScreenCustomQuestions: 'array', ftpMapping: 'array',
-  plan: 'object', customFinishes: 'object', yiStatusMapping: 'object',
+  brochureAssets: 'array',
+  alternativeCovers: 'array',
+  images: 'array',
+  finishes: 'array',
+  customFormFields: 'array',
+  invites: 'array',
+  allocations: 'array',
+  lockScreenCustomQuestions: 'array',
+  ftpMapping: 'array',
+  plan: 'object',
+  customFinishes: 'object',
+  yiStatusMapping: 'object',
 };
 /** Secret-bearing fields of the spec: accepted on input, never shown (see test/secrets.test.ts). */
-const SPEC_SECRETS = ['pvPassword', 'ftpPassword', 'ftpUsername', 'sfKey', 'sfSecret', 'soKey', 'soSecret', 'zhClientSecret', 'zhAccessToken', 'bsPassword', 'yiApiToken', 'srToken', 'calKey'];
+const SPEC_SECRETS = [
+  'pvPassword',
+  'ftpPassword',
+  'ftpUsername',
+  'sfKey',
+  'sfSecret',
+  'soKey',
+  'soSecret',
+  'zhClientSecret',
+  'zhAccessToken',
+  'bsPassword',
+  'yiApiToken',
+  'srToken',
+  'calKey',
+];
 
-type S = { type?: string; format?: string; pattern?: string; $ref?: string; anyOf?: S[]; items?: S; properties?: Record<string, S>; additionalProperties?: unknown };
+type S = {
+  type?: string;
+  format?: string;
+  pattern?: string;
+  $ref?: string;
+  anyOf?: S[];
+  items?: S;
+  properties?: Record<string, S>;
+  additionalProperties?: unknown;
+};
 
 /** A value of the schema's type, distinct per field and different from the create defaults, so a PATCH really changes it. */
 function sample(s: S, key: string): unknown {
-  if (s.anyOf) return sample(s.anyOf.find((x) => x.type !== 'null')!, key);
+  if (s.anyOf)
+    return sample(
+      s.anyOf.find((x) => x.type !== 'null')!,
+      key,
+    );
   if (s.$ref === 'Invite') return { firstName: 'Ana', lastName: 'Ruiz', email: `${key.toLowerCase()}@example.com`, level: 'editor' };
   switch (s.type) {
     case 'string':
@@ -110,7 +171,23 @@ describe('POST /projects', () => {
     assert.deepEqual(p.administrators, []);
     assert.deepEqual(p.editors, []);
     assert.deepEqual(p.configuredSecrets, []);
-    const defaults = { initialView: 'List', onHoldMinsDuration: 5, customButtonOpensAt: 'same_tab', customButtonActionType: 'url', chargeCurrency: 'usd', mapStyle: 'Light', zoomLevel: 0, payButtonText: 'Pay Now', unitImageOnGrid: 'Unit Plan', similarSortingBy: 'default', chargeType: 'same', chargeDescription: '', payButtonIcon: '', gtmHeadCode: '', gtmBodyCode: '' };
+    const defaults = {
+      initialView: 'List',
+      onHoldMinsDuration: 5,
+      customButtonOpensAt: 'same_tab',
+      customButtonActionType: 'url',
+      chargeCurrency: 'usd',
+      mapStyle: 'Light',
+      zoomLevel: 0,
+      payButtonText: 'Pay Now',
+      unitImageOnGrid: 'Unit Plan',
+      similarSortingBy: 'default',
+      chargeType: 'same',
+      chargeDescription: '',
+      payButtonIcon: '',
+      gtmHeadCode: '',
+      gtmBodyCode: '',
+    };
     for (const [k, v] of Object.entries(defaults)) assert.deepEqual(p[k], v, k);
     assert.equal(new Date(p.createdAt).toISOString(), p.createdAt);
     assert.equal(new Date(p.updatedAt).toISOString(), p.updatedAt);
@@ -122,7 +199,13 @@ describe('POST /projects', () => {
   });
 
   test('other fields may come in a JSON body; query parameters win; a body value beats a default', async () => {
-    const res = await call('POST', '/projects?name=From%20Query', { name: 'From Body', colorBase: '#101010', initialView: 'Grid', onHoldMinsDuration: 15, showPrices: false });
+    const res = await call('POST', '/projects?name=From%20Query', {
+      name: 'From Body',
+      colorBase: '#101010',
+      initialView: 'Grid',
+      onHoldMinsDuration: 15,
+      showPrices: false,
+    });
     assert.equal(res.statusCode, 201, res.body);
     const p = res.json();
     assert.equal(p.name, 'From Query');
@@ -244,9 +327,22 @@ describe('Project fields', () => {
     const res = await call('PATCH', `/project/${p._id}`, body);
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().code, 'invalid_body');
-    assert.deepEqual(paths(res), Object.keys(body).map((k) => `/${k}`).sort());
+    assert.deepEqual(
+      paths(res),
+      Object.keys(body)
+        .map((k) => `/${k}`)
+        .sort(),
+    );
     // One at a time too: each names only itself, and nothing is written.
-    for (const [k, v] of Object.entries({ showPrices: 'true', onHoldMinsDuration: '5', images: 'a.jpg', colorBase: 7, formsSendTo: 'not-an-email', invites: [{ email: 'x' }], yiStatusMapping: { sold: 1 } })) {
+    for (const [k, v] of Object.entries({
+      showPrices: 'true',
+      onHoldMinsDuration: '5',
+      images: 'a.jpg',
+      colorBase: 7,
+      formsSendTo: 'not-an-email',
+      invites: [{ email: 'x' }],
+      yiStatusMapping: { sold: 1 },
+    })) {
       const one = await call('PATCH', `/project/${p._id}`, { [k]: v });
       assert.equal(one.statusCode, 400, k);
       assert.equal(one.json().errors.length, 1, k);
@@ -337,7 +433,8 @@ describe('GET /projects search', () => {
     assert.equal(limited.statusCode, 200, limited.body);
     assert.equal(limited.json().length, 2);
     assert.equal(limited.headers['x-total-count'], '4', 'the count before skip/limit');
-    for (const literal of ['%25', '_', '%5C']) assert.deepEqual((await list('GET', `/projects?filters[name]=${literal}`)).json(), [], `${literal} is matched literally`);
+    for (const literal of ['%25', '_', '%5C'])
+      assert.deepEqual((await list('GET', `/projects?filters[name]=${literal}`)).json(), [], `${literal} is matched literally`);
     assert.equal((await list('GET', '/projects?filters[name]=')).json().length, specs.length, 'an empty name matches everything');
   });
 
@@ -352,10 +449,22 @@ describe('GET /projects search', () => {
 
   test('other filter keys, bad options and malformed JSON → 400 problem naming the parameter', async () => {
     const bad = [
-      'filters[owner]=x', 'filters[user]=x', `filters=${encodeURIComponent('{"namespace":"x"}')}`,
-      'options[limit]=0', 'options[limit]=501', 'options[limit]=abc', 'options[limit]=2.5', 'options[skip]=-1', 'options[skip]=abc',
-      `options=${encodeURIComponent('{"limit":0}')}`, 'options[sort]=price', 'options[sort]=-_id', 'options[page]=2',
-      `filters=${encodeURIComponent('{bad')}`, `options=${encodeURIComponent('[1')}`, 'unknown=1',
+      'filters[owner]=x',
+      'filters[user]=x',
+      `filters=${encodeURIComponent('{"namespace":"x"}')}`,
+      'options[limit]=0',
+      'options[limit]=501',
+      'options[limit]=abc',
+      'options[limit]=2.5',
+      'options[skip]=-1',
+      'options[skip]=abc',
+      `options=${encodeURIComponent('{"limit":0}')}`,
+      'options[sort]=price',
+      'options[sort]=-_id',
+      'options[page]=2',
+      `filters=${encodeURIComponent('{bad')}`,
+      `options=${encodeURIComponent('[1')}`,
+      'unknown=1',
     ];
     for (const q of bad) {
       const res = await list('GET', `/projects?${q}`);
@@ -371,12 +480,20 @@ describe('GET /projects search', () => {
   test('default order is newest first; createdAt ascending is creation order', async () => {
     assert.deepEqual(ids(await list('GET', '/projects')), made.map((p) => p._id).reverse());
     assert.deepEqual(ids(await list('GET', '/projects?options[sort]=-createdAt')), made.map((p) => p._id).reverse());
-    assert.deepEqual(ids(await list('GET', '/projects?options[sort]=createdAt')), made.map((p) => p._id));
+    assert.deepEqual(
+      ids(await list('GET', '/projects?options[sort]=createdAt')),
+      made.map((p) => p._id),
+    );
   });
 
   test('sort by name and -name; equal names break ties on _id (ascending, and descending with -name)', async () => {
-    const asc = [...made].sort((a, b) => (a.name.toLowerCase() === b.name.toLowerCase() ? byId(a._id, b._id) : a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1));
-    assert.deepEqual(ids(await list('GET', '/projects?options[sort]=name')), asc.map((p) => p._id));
+    const asc = [...made].sort((a, b) =>
+      a.name.toLowerCase() === b.name.toLowerCase() ? byId(a._id, b._id) : a.name.toLowerCase() < b.name.toLowerCase() ? -1 : 1,
+    );
+    assert.deepEqual(
+      ids(await list('GET', '/projects?options[sort]=name')),
+      asc.map((p) => p._id),
+    );
     assert.deepEqual(ids(await list('GET', `/projects?options=${encodeURIComponent('{"sort":"-name"}')}`)), asc.map((p) => p._id).reverse());
   });
 
@@ -450,7 +567,15 @@ describe('DELETE /project/{id}', () => {
     const res = await call('DELETE', `/project/${p._id}`);
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
-    for (const url of [`/project/${p._id}`, `/floors/${f._id}`, `/units/${u._id}`, `/units/${loose._id}`, `/floors?project=${p._id}`, `/units?project=${p._id}`, `/leads?project=${p._id}`]) {
+    for (const url of [
+      `/project/${p._id}`,
+      `/floors/${f._id}`,
+      `/units/${u._id}`,
+      `/units/${loose._id}`,
+      `/floors?project=${p._id}`,
+      `/units?project=${p._id}`,
+      `/leads?project=${p._id}`,
+    ]) {
       assert.equal((await call('GET', url)).statusCode, 404, url);
     }
     for (const table of ['floors', 'units', 'leads'] as const) {

@@ -46,7 +46,10 @@ describe('GET /public/projects/{namespace}', () => {
     };
     const secrets = Object.fromEntries(PROJECT_SECRETS.map((f) => [f, mark(f)]));
     const admin = await userWithToken(t);
-    const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { showPrices: true, payProviderCurrency: 'cad', payProviderDeposit: 500, colorBase: '#102030' } });
+    const p = await createProject(t.app, owner.auth, {
+      query: { namespace },
+      body: { showPrices: true, payProviderCurrency: 'cad', payProviderDeposit: 500, colorBase: '#102030' },
+    });
     assert.equal((await patch(`/project/${p._id}`, { ...privateValues, ...secrets, administrators: [admin.id] })).statusCode, 200);
     const upper = await createFloor(t.app, owner.auth, p._id, { name: 'Upper', position: 2 });
     const lower = await createFloor(t.app, owner.auth, p._id, { name: 'Lower', position: 1 });
@@ -64,8 +67,14 @@ describe('GET /public/projects/{namespace}', () => {
     assert.equal(b.project.colorBase, '#102030');
     assert.equal(b.project.payProviderCurrency, 'cad');
     assert.equal(b.project.payProviderDeposit, 500);
-    assert.deepEqual(b.floors.map((f: { _id: string }) => f._id), [lower._id, upper._id]);
-    assert.deepEqual(b.floors[0].units.map((u: { _id: string }) => u._id), [u1._id, u2._id]);
+    assert.deepEqual(
+      b.floors.map((f: { _id: string }) => f._id),
+      [lower._id, upper._id],
+    );
+    assert.deepEqual(
+      b.floors[0].units.map((u: { _id: string }) => u._id),
+      [u1._id, u2._id],
+    );
     assert.equal(b.floors[0].units[0].price, 400000);
 
     for (const [field, value] of Object.entries({ ...privateValues, ...secrets })) {
@@ -79,12 +88,18 @@ describe('GET /public/projects/{namespace}', () => {
 
   test('prices hidden when showPrices is false (payableAmount stays); sold units hidden when hideSold; gtm only when gtmEnabled', async () => {
     const namespace = ns();
-    const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { showPrices: false, hideSold: true, gtmHeadCode: '<script>gtm</script>' } });
+    const p = await createProject(t.app, owner.auth, {
+      query: { namespace },
+      body: { showPrices: false, hideSold: true, gtmHeadCode: '<script>gtm</script>' },
+    });
     const f = await createFloor(t.app, owner.auth, p._id);
     const open = await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 123456, payableAmount: 1000 } });
     await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 999999, availability: 'sold' } });
     const b = (await get(`/public/projects/${namespace}`)).json();
-    assert.deepEqual(b.floors[0].units.map((u: { _id: string }) => u._id), [open._id]);
+    assert.deepEqual(
+      b.floors[0].units.map((u: { _id: string }) => u._id),
+      [open._id],
+    );
     assert.equal(b.floors[0].units[0].price, undefined);
     assert.equal(b.floors[0].units[0].payableAmount, 1000);
     assert.equal(b.project.gtmHeadCode, undefined);
@@ -149,12 +164,20 @@ describe('GET /public/projects/{namespace}', () => {
   });
 
   test('CORS preflight for the public API is open to any origin', async () => {
-    const res = await t.app.inject({ method: 'OPTIONS', url: '/public/leads', headers: { origin: 'https://homes.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' } });
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/public/leads',
+      headers: {
+        origin: 'https://homes.example.com',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,idempotency-key',
+      },
+    });
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], '*');
   });
 
-  test('a namespace or host name passed to a new project never revalidates the old project\'s bundle', async () => {
+  test("a namespace or host name passed to a new project never revalidates the old project's bundle", async () => {
     const namespace = ns();
     const host = `${namespace}.homes.example.com`;
     const first = await createProject(t.app, owner.auth, { name: 'First', query: { namespace, hostName: host } });
@@ -183,7 +206,11 @@ describe('GET /public/projects/{namespace}', () => {
     }
     assert.equal(again.statusCode, 304);
     assert.equal(again.headers.etag, full.headers.etag);
-    const preflight = await t.app.inject({ method: 'OPTIONS', url: `/public/projects/${namespace}`, headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: `/public/projects/${namespace}`,
+      headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    });
     assert.equal(preflight.statusCode, 204);
     assert.equal(preflight.headers['access-control-allow-origin'], '*');
     assert.match(String(preflight.headers['access-control-allow-headers']), /if-none-match/i);

@@ -18,15 +18,28 @@ describe('POST /public/leads', () => {
   test('201 when enableForms; the lead is in GET /leads for the owner at once; by id or namespace', async () => {
     const namespace = `leads-${newObjectId().slice(-8)}`;
     const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { enableForms: true } });
-    const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { namespace, ...visitor, message: 'Is 101 still free?', questions: [{ question: 'Budget', answer: '500k' }] }, remoteAddress: '192.0.2.80' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/leads',
+      payload: { namespace, ...visitor, message: 'Is 101 still free?', questions: [{ question: 'Budget', answer: '500k' }] },
+      remoteAddress: '192.0.2.80',
+    });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().project, p._id);
     assert.equal(res.json().updatedAt, res.json().createdAt);
     assert.equal(res.headers.etag, '"1"');
-    const byId = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor, firstName: 'Second' }, remoteAddress: '192.0.2.80' });
+    const byId = await t.app.inject({
+      method: 'POST',
+      url: '/public/leads',
+      payload: { project: p._id, ...visitor, firstName: 'Second' },
+      remoteAddress: '192.0.2.80',
+    });
     assert.equal(byId.statusCode, 201);
     const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p._id}`, headers: owner.auth })).json();
-    assert.deepEqual(leads.map((l: { firstName: string }) => l.firstName), ['Second', 'Vera']);
+    assert.deepEqual(
+      leads.map((l: { firstName: string }) => l.firstName),
+      ['Second', 'Vera'],
+    );
     assert.deepEqual(leads[1].questions, [{ question: 'Budget', answer: '500k' }]);
   });
 
@@ -37,7 +50,13 @@ describe('POST /public/leads', () => {
     assert.equal((await post({ project: newObjectId(), ...visitor })).statusCode, 404);
     const bad = await post({ project: p._id, ...visitor, email: 'not-an-email', message: 'x'.repeat(5001) });
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(bad.json().errors.map((e: { path: string }) => e.path).sort(), ['/email', '/message']);
+    assert.deepEqual(
+      bad
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+      ['/email', '/message'],
+    );
     const missing = await post({ ...visitor });
     assert.equal(missing.statusCode, 400);
   });
@@ -75,7 +94,8 @@ describe('POST /public/leads', () => {
   test("Idempotency-Key: the body's field order does not matter; concurrent retries write one lead; a refusal is not kept", async () => {
     const p = await createProject(t.app, owner.auth, { body: { enableForms: true } });
     const key = { 'idempotency-key': `lead-${newObjectId()}` };
-    const send = (payload: string) => t.app.inject({ method: 'POST', url: '/public/leads', payload, headers: { ...key, 'content-type': 'application/json' }, remoteAddress: '192.0.2.91' });
+    const send = (payload: string) =>
+      t.app.inject({ method: 'POST', url: '/public/leads', payload, headers: { ...key, 'content-type': 'application/json' }, remoteAddress: '192.0.2.91' });
     const body = { project: p._id, ...visitor, questions: [{ question: 'Q', answer: 'A' }] };
     const reordered = { questions: [{ answer: 'A', question: 'Q' }], ...visitor, project: p._id };
     const [a, b] = await Promise.all([send(JSON.stringify(body)), send(JSON.stringify(reordered))]);
@@ -87,7 +107,8 @@ describe('POST /public/leads', () => {
 
     const closed = await createProject(t.app, owner.auth, { body: { enableForms: false } });
     const key2 = { 'idempotency-key': `lead-${newObjectId()}` };
-    const post = () => t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: closed._id, ...visitor }, headers: key2, remoteAddress: '192.0.2.92' });
+    const post = () =>
+      t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: closed._id, ...visitor }, headers: key2, remoteAddress: '192.0.2.92' });
     assert.equal((await post()).statusCode, 403);
     await t.app.inject({ method: 'PATCH', url: `/project/${closed._id}`, headers: owner.auth, payload: { enableForms: true } });
     assert.equal((await post()).statusCode, 201, 'the 403 wrote nothing, not even the key');
@@ -95,14 +116,26 @@ describe('POST /public/leads', () => {
 
   test('a bad Idempotency-Key → 400 naming the header', async () => {
     const p = await createProject(t.app, owner.auth, { body: { enableForms: true } });
-    const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor }, headers: { 'idempotency-key': 'x'.repeat(201) }, remoteAddress: '192.0.2.93' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/leads',
+      payload: { project: p._id, ...visitor },
+      headers: { 'idempotency-key': 'x'.repeat(201) },
+      remoteAddress: '192.0.2.93',
+    });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().errors[0].path, '/headers/idempotency-key');
   });
 
   test('a page on another origin can read ETag and Retry-After (exposed by CORS)', async () => {
     const p = await createProject(t.app, owner.auth, { body: { enableForms: true } });
-    const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project: p._id, ...visitor }, headers: { origin: 'https://homes.example.com' }, remoteAddress: '192.0.2.94' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/public/leads',
+      payload: { project: p._id, ...visitor },
+      headers: { origin: 'https://homes.example.com' },
+      remoteAddress: '192.0.2.94',
+    });
     assert.equal(res.statusCode, 201);
     assert.equal(res.headers['access-control-allow-origin'], '*');
     const exposed = String(res.headers['access-control-expose-headers']).toLowerCase();

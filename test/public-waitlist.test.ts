@@ -31,12 +31,18 @@ describe('POST /public/waitlist', () => {
     assert.equal(lead.unit, unit);
     assert.equal(lead.phone, undefined);
     const byId = await post({ project: p._id, ...visitor, firstName: 'Second', phone: '+1 555 0100', source: 'other' }, '192.0.2.10');
-    assert.equal(byId.statusCode, 400, 'source is the server\'s to set');
+    assert.equal(byId.statusCode, 400, "source is the server's to set");
     assert.equal(byId.json().errors[0].path, '/source');
     const second = await post({ project: p._id, ...visitor, firstName: 'Second', phone: '+1 555 0100' }, '192.0.2.10');
     assert.equal(second.statusCode, 201);
     const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p._id}`, headers: owner.auth })).json();
-    assert.deepEqual(leads.map((l: { firstName: string; source: string }) => [l.firstName, l.source]), [['Second', 'waitlist'], ['Wren', 'waitlist']]);
+    assert.deepEqual(
+      leads.map((l: { firstName: string; source: string }) => [l.firstName, l.source]),
+      [
+        ['Second', 'waitlist'],
+        ['Wren', 'waitlist'],
+      ],
+    );
   });
 
   test('403 without waitlistEnabled (forms alone are not enough); 404 unknown project; 400 naming bad or over-long fields', async () => {
@@ -47,7 +53,13 @@ describe('POST /public/waitlist', () => {
     const bad = await post({ project: p._id, ...visitor, email: 'nope', lastName: 'x'.repeat(201), phone: '1' }, '192.0.2.12');
     assert.equal(bad.statusCode, 400);
     assert.match(bad.headers['content-type'] as string, /application\/problem\+json/);
-    assert.deepEqual(bad.json().errors.map((e: { path: string }) => e.path).sort(), ['/email', '/lastName', '/phone']);
+    assert.deepEqual(
+      bad
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+      ['/email', '/lastName', '/phone'],
+    );
     const none = await post({ ...visitor }, '192.0.2.12');
     assert.equal(none.statusCode, 400);
     assert.equal(none.json().errors[0].path, '/project');
@@ -95,6 +107,16 @@ describe('POST /public/waitlist', () => {
     assert.ok(op, 'documented');
     assert.deepEqual(op.security, []);
     assert.ok(op.responses['201'] && op.responses['403'] && op.responses['429']);
-    assert.deepEqual(Object.keys(op.requestBody.content['application/json'].schema.properties).sort(), ['customFields', 'email', 'firstName', 'lastName', 'message', 'namespace', 'phone', 'project', 'unit']);
+    assert.deepEqual(Object.keys(op.requestBody.content['application/json'].schema.properties).sort(), [
+      'customFields',
+      'email',
+      'firstName',
+      'lastName',
+      'message',
+      'namespace',
+      'phone',
+      'project',
+      'unit',
+    ]);
   });
 });

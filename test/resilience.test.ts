@@ -151,8 +151,14 @@ describe(`through a real socket (${ENGINE})`, () => {
     const body = (await res.json()) as { access_token: string; _id: string };
     assert.equal(body._id, u.id);
     const setCookies = res.headers.getSetCookie();
-    assert.ok(setCookies.some((c) => /^service=[^;]+;.*Max-Age=86400/.test(c) && /HttpOnly/.test(c)), setCookies.join('\n'));
-    assert.ok(setCookies.some((c) => /^serviceRefresh=.*Path=\/users/.test(c)), setCookies.join('\n'));
+    assert.ok(
+      setCookies.some((c) => /^service=[^;]+;.*Max-Age=86400/.test(c) && /HttpOnly/.test(c)),
+      setCookies.join('\n'),
+    );
+    assert.ok(
+      setCookies.some((c) => /^serviceRefresh=.*Path=\/users/.test(c)),
+      setCookies.join('\n'),
+    );
     const cookie = setCookies.find((c) => c.startsWith('service='))!.split(';')[0]!;
 
     const byBearer = await fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${body.access_token}` } });
@@ -203,7 +209,9 @@ describe(`the process: start, logs, SIGTERM (${ENGINE})`, () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     const ready = new Promise<void>((resolve, reject) => {
       child.stdout.on('data', () => stdout.includes('Showsuite ready on') && resolve());
       void exited.then(({ code }) => reject(new Error(`exited ${code} before ready:\n${stdout}\n${stderr}`)));
@@ -233,7 +241,11 @@ describe(`the process: start, logs, SIGTERM (${ENGINE})`, () => {
       const login = await fetch(`${base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
       assert.equal(login.status, 200);
       const { access_token: token } = (await login.json()) as { access_token: string };
-      const refresh = login.headers.getSetCookie().find((c) => c.startsWith('serviceRefresh='))!.split(';')[0]!.split('=')[1]!;
+      const refresh = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('serviceRefresh='))!
+        .split(';')[0]!
+        .split('=')[1]!;
       const byBearer = await fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(byBearer.status, 200);
       const byCookie = await fetch(`${base}/users/me`, { headers: { cookie: `service=${token}; serviceRefresh=${refresh}` } });

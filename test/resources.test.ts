@@ -33,7 +33,20 @@ describe('projects', () => {
     assert.equal(p.user, owner.id);
     assert.deepEqual(p.floors, []);
     assert.deepEqual(p.configuredSecrets, []);
-    for (const [k, v] of Object.entries({ initialView: 'List', onHoldMinsDuration: 5, customButtonOpensAt: 'same_tab', customButtonActionType: 'url', unitImageOnGrid: 'Unit Plan', similarSortingBy: 'default', chargeType: 'same', chargeCurrency: 'usd', payButtonText: 'Pay Now', mapStyle: 'Light', zoomLevel: 0, gtmHeadCode: '' })) {
+    for (const [k, v] of Object.entries({
+      initialView: 'List',
+      onHoldMinsDuration: 5,
+      customButtonOpensAt: 'same_tab',
+      customButtonActionType: 'url',
+      unitImageOnGrid: 'Unit Plan',
+      similarSortingBy: 'default',
+      chargeType: 'same',
+      chargeCurrency: 'usd',
+      payButtonText: 'Pay Now',
+      mapStyle: 'Light',
+      zoomLevel: 0,
+      gtmHeadCode: '',
+    })) {
       assert.deepEqual(p[k], v, k);
     }
     assert.ok(Date.parse(p.createdAt) && Date.parse(p.updatedAt));
@@ -43,7 +56,10 @@ describe('projects', () => {
     const missing = await inject('POST', '/projects');
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.headers['content-type'], 'application/problem+json; charset=utf-8');
-    assert.deepEqual(missing.json().errors.map((e: { path: string }) => e.path), ['/name']);
+    assert.deepEqual(
+      missing.json().errors.map((e: { path: string }) => e.path),
+      ['/name'],
+    );
     for (const bad of ['Bad%20Slug', 'a'.repeat(64), '-lead', 'x--y']) {
       const res = await inject('POST', `/projects?name=X&namespace=${bad}`);
       assert.equal(res.statusCode, 400, bad);
@@ -60,7 +76,27 @@ describe('projects', () => {
   test('every Project field of the schema round-trips through PATCH /project/{id} with its type', async () => {
     const p = await createProject(t.app, owner.auth);
     const props = ProjectSchema.properties as Record<string, { type?: string; items?: unknown; format?: string; anyOf?: unknown }>;
-    const skip = new Set(['_id', 'user', 'floors', 'configuredSecrets', 'createdAt', 'updatedAt', 'administrators', 'editors', 'commercialSpaces', 'invites', 'customFinishes', 'lockScreenCustomQuestions', 'ftpMapping', 'yiStatusMapping', 'allocations', 'customFormFields', 'plan', 'namespace', 'hostName']);
+    const skip = new Set([
+      '_id',
+      'user',
+      'floors',
+      'configuredSecrets',
+      'createdAt',
+      'updatedAt',
+      'administrators',
+      'editors',
+      'commercialSpaces',
+      'invites',
+      'customFinishes',
+      'lockScreenCustomQuestions',
+      'ftpMapping',
+      'yiStatusMapping',
+      'allocations',
+      'customFormFields',
+      'plan',
+      'namespace',
+      'hostName',
+    ]);
     const body: Record<string, unknown> = {};
     for (const [k, s] of Object.entries(props)) {
       if (skip.has(k)) continue;
@@ -74,7 +110,10 @@ describe('projects', () => {
     Object.assign(body, {
       commercialSpaces: [newObjectId()],
       invites: [{ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', level: 'editor' }],
-      customFinishes: { name: 'Finishes', options: { kitchen: { tabs: [{ label: 'Oak', cover: 'c.jpg', thumbnail: 't.jpg' }] }, bathroom: { tabs: [] }, general: { tabs: [] } } },
+      customFinishes: {
+        name: 'Finishes',
+        options: { kitchen: { tabs: [{ label: 'Oak', cover: 'c.jpg', thumbnail: 't.jpg' }] }, bathroom: { tabs: [] }, general: { tabs: [] } },
+      },
       lockScreenCustomQuestions: [{ lang: 'en', value: 'Budget?' }],
       ftpMapping: [{ header: 'Unit', property: 'name' }],
       yiStatusMapping: { available: 'A', leased: 'L', sold: 'S', unavailable: 'U', reserved: 'R' },
@@ -82,7 +121,24 @@ describe('projects', () => {
       plan: { tier: 'pro' },
     });
     // A hand-written sample of API-SPEC.md names, so a field dropped from the schema is caught too.
-    for (const name of ['websiteURL', 'walkscore', 'crfMessage', '_3dFloorSelectorModelUrl', 'lockScreenCustom', 'hideBedrooms', 'ftpPort', 'payProviderDeposit', 'styleFont', 'colorReserved', 'soDomain', 'brochureAssets', 'eventsBlockList', 'phasePrefix', 'mapLayoutRotation', 'globalAmount']) {
+    for (const name of [
+      'websiteURL',
+      'walkscore',
+      'crfMessage',
+      '_3dFloorSelectorModelUrl',
+      'lockScreenCustom',
+      'hideBedrooms',
+      'ftpPort',
+      'payProviderDeposit',
+      'styleFont',
+      'colorReserved',
+      'soDomain',
+      'brochureAssets',
+      'eventsBlockList',
+      'phasePrefix',
+      'mapLayoutRotation',
+      'globalAmount',
+    ]) {
       assert.ok(name in body, `spec field ${name} is in the schema`);
     }
     const res = await inject('PATCH', `/project/${p._id}`, body);
@@ -93,9 +149,18 @@ describe('projects', () => {
 
   test('a field of the wrong type → 400 naming each bad field; unknown fields → 400 naming them', async () => {
     const p = await createProject(t.app, owner.auth);
-    const res = await inject('PATCH', `/project/${p._id}`, { showPrices: 'yes', onHoldMinsDuration: '5', images: 'a.jpg', formsSendTo: 'not-mail', noSuchField: 1 });
+    const res = await inject('PATCH', `/project/${p._id}`, {
+      showPrices: 'yes',
+      onHoldMinsDuration: '5',
+      images: 'a.jpg',
+      formsSendTo: 'not-mail',
+      noSuchField: 1,
+    });
     assert.equal(res.statusCode, 400);
-    const paths = res.json().errors.map((e: { path: string }) => e.path).sort();
+    const paths = res
+      .json()
+      .errors.map((e: { path: string }) => e.path)
+      .sort();
     assert.deepEqual(paths, ['/formsSendTo', '/images', '/noSuchField', '/onHoldMinsDuration', '/showPrices']);
   });
 
@@ -130,7 +195,13 @@ describe('GET /projects search', () => {
     for (const url of [`/projects?filters=${encodeURIComponent('{"name":"TOWER"}')}`, '/projects?filters[name]=tower']) {
       const res = await list(url);
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().map((p: { name: string }) => p.name).sort(), ['Harbour TOWER', 'Park Tower View', 'Tower Alpha', 'tower beta']);
+      assert.deepEqual(
+        res
+          .json()
+          .map((p: { name: string }) => p.name)
+          .sort(),
+        ['Harbour TOWER', 'Park Tower View', 'Tower Alpha', 'tower beta'],
+      );
       assert.equal(res.headers['x-total-count'], '4');
     }
     const wild = await list('/projects?filters[name]=%25');
@@ -139,9 +210,23 @@ describe('GET /projects search', () => {
 
   test('filters.projectType matches exactly; other filter keys and bad options → 400', async () => {
     const res = await list('/projects?filters[projectType]=rental');
-    assert.deepEqual(res.json().map((p: { name: string }) => p.name).sort(), ['Harbour TOWER', 'Lofts Two', 'tower beta']);
+    assert.deepEqual(
+      res
+        .json()
+        .map((p: { name: string }) => p.name)
+        .sort(),
+      ['Harbour TOWER', 'Lofts Two', 'tower beta'],
+    );
     assert.equal((await list('/projects?filters[projectType]=rent')).json().length, 0);
-    for (const bad of ['filters[owner]=x', 'options[limit]=0', 'options[limit]=501', 'options[limit]=abc', 'options[skip]=-1', 'options[sort]=price', `filters=${encodeURIComponent('{bad')}`]) {
+    for (const bad of [
+      'filters[owner]=x',
+      'options[limit]=0',
+      'options[limit]=501',
+      'options[limit]=abc',
+      'options[skip]=-1',
+      'options[sort]=price',
+      `filters=${encodeURIComponent('{bad')}`,
+    ]) {
       const r = await list(`/projects?${bad}`);
       assert.equal(r.statusCode, 400, bad);
       assert.equal(r.json().code, 'invalid_query');
@@ -184,7 +269,10 @@ describe('floors, units and references', () => {
     const fLast = await createFloor(t.app, owner.auth, p._id, { name: 'Roof' });
     assert.equal(fLast.position, 3, 'without a position a floor goes last');
     assert.deepEqual((await inject('GET', `/project/${p._id}`)).json().floors, [f1._id, f2._id, fLast._id]);
-    assert.deepEqual((await inject('GET', `/floors?project=${p._id}`)).json().map((f: { _id: string }) => f._id), [f1._id, f2._id, fLast._id]);
+    assert.deepEqual(
+      (await inject('GET', `/floors?project=${p._id}`)).json().map((f: { _id: string }) => f._id),
+      [f1._id, f2._id, fLast._id],
+    );
 
     const res = await inject('POST', `/units?name=101&position=1&project=${p._id}&floor=${f1._id}`);
     assert.equal(res.statusCode, 201);
@@ -258,9 +346,15 @@ describe('floors, units and references', () => {
     assert.equal(bad.json().errors[0].path, '/availability');
     const other = await createUnit(t.app, owner.auth, p._id);
     const soldList = (await inject('GET', `/units?project=${p._id}&availability=Sold`)).json();
-    assert.deepEqual(soldList.map((x: { _id: string }) => x._id), [u._id]);
+    assert.deepEqual(
+      soldList.map((x: { _id: string }) => x._id),
+      [u._id],
+    );
     const avail = (await inject('GET', `/units?project=${p._id}&availability=available`)).json();
-    assert.deepEqual(avail.map((x: { _id: string }) => x._id), [other._id]);
+    assert.deepEqual(
+      avail.map((x: { _id: string }) => x._id),
+      [other._id],
+    );
   });
 
   test('an expired hold reads as available with no expiry and is written back', async () => {
@@ -288,7 +382,20 @@ describe('groups', () => {
     const res = await inject('POST', `/groups?name=Portfolio&namespace=g-${newObjectId().slice(-8)}`, { projects: [p._id] });
     assert.equal(res.statusCode, 201, res.body);
     const g = res.json();
-    for (const [k, v] of Object.entries({ groupLang: 'en', linkBehavior: 'Service', mapStyle: 'Light', initialView: 'List', unitImageOnGrid: 'Unit Plan', showAvailableFirst: false, pricesStartingAt: false, hideArea: false, showFloorOverview: false, showPrices: true, showAllUnits: true, hideSold: true })) {
+    for (const [k, v] of Object.entries({
+      groupLang: 'en',
+      linkBehavior: 'Service',
+      mapStyle: 'Light',
+      initialView: 'List',
+      unitImageOnGrid: 'Unit Plan',
+      showAvailableFirst: false,
+      pricesStartingAt: false,
+      hideArea: false,
+      showFloorOverview: false,
+      showPrices: true,
+      showAllUnits: true,
+      hideSold: true,
+    })) {
       assert.deepEqual(g[k], v, k);
     }
     assert.deepEqual(g.projects, [p._id]);
@@ -346,13 +453,24 @@ describe('leads', () => {
     const p = await createProject(t.app, owner.auth);
     const base = Date.now();
     for (let i = 0; i < 5; i++) {
-      await insertLead(t.db.kysely, { id: newObjectId(), projectId: p._id, data: { firstName: `L${i}`, email: `l${i}@example.com`, questions: [{ question: 'q', answer: 'a' }] }, createdAt: new Date(base + i * 1000) });
+      await insertLead(t.db.kysely, {
+        id: newObjectId(),
+        projectId: p._id,
+        data: { firstName: `L${i}`, email: `l${i}@example.com`, questions: [{ question: 'q', answer: 'a' }] },
+        createdAt: new Date(base + i * 1000),
+      });
     }
     const all = (await inject('GET', `/leads?project=${p._id}`)).json();
-    assert.deepEqual(all.map((l: { firstName: string }) => l.firstName), ['L4', 'L3', 'L2', 'L1', 'L0']);
+    assert.deepEqual(
+      all.map((l: { firstName: string }) => l.firstName),
+      ['L4', 'L3', 'L2', 'L1', 'L0'],
+    );
     assert.deepEqual(all[0].questions, [{ question: 'q', answer: 'a' }]);
     const page = (await inject('GET', `/leads?project=${p._id}&options[skip]=1&options[limit]=2`)).json();
-    assert.deepEqual(page.map((l: { firstName: string }) => l.firstName), ['L3', 'L2']);
+    assert.deepEqual(
+      page.map((l: { firstName: string }) => l.firstName),
+      ['L3', 'L2'],
+    );
     assert.equal((await inject('GET', '/leads?project=nope')).statusCode, 400);
     assert.equal((await inject('GET', '/leads')).statusCode, 400);
   });

@@ -29,7 +29,12 @@ describe('write-only secrets', () => {
       return body;
     };
 
-    const created = await t.app.inject({ method: 'POST', url: '/projects?name=Vault', headers: owner.auth, payload: { ...values, allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '10' }] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/projects?name=Vault',
+      headers: owner.auth,
+      payload: { ...values, allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '10' }] },
+    });
     assert.equal(created.statusCode, 201, created.body);
     record(created.body);
     const id = created.json()._id;
@@ -89,7 +94,11 @@ describe('PATCH semantics', () => {
     const p = await createProject(t.app, owner.auth);
     const f = await createFloor(t.app, owner.auth, p._id);
     const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id });
-    for (const [url, field] of [[`/project/${p._id}`, 'colorBase'], [`/units/${u._id}`, 'description'], [`/floors/${f._id}`, 'path']] as const) {
+    for (const [url, field] of [
+      [`/project/${p._id}`, 'colorBase'],
+      [`/units/${u._id}`, 'description'],
+      [`/floors/${f._id}`, 'path'],
+    ] as const) {
       const before = await inject('GET', url);
       assert.match(String(before.headers.etag), /^"\d+"$/);
       const stale = await inject('PATCH', url, { [field]: 'stale write' }, { 'if-match': '"999"' });
@@ -108,8 +117,45 @@ describe('PATCH semantics', () => {
   test('concurrent PATCHes of different fields all survive (projects and units)', async () => {
     const p = await createProject(t.app, owner.auth);
     const u = await createUnit(t.app, owner.auth, p._id);
-    const projectFields = ['colorBase', 'colorAccent', 'colorHover', 'colorButton', 'colorButtonText', 'colorText', 'colorFeatured', 'colorSold', 'colorAvailable', 'colorReserved', 'styleNavigation', 'styleBranding', 'styleFilter', 'styleShapes', 'styleFont', 'accentColor', 'walkscore', 'areaUnit', 'address', 'perimeter'];
-    const unitFields = ['bedrooms', 'type', 'path', 'lotPath', 'unitImageUrl', 'layoutUrl', 'downloadableAsset', 'brochurePDF', 'embedCode', 'orientation', 'inclusions', 'deliveryDate', 'description', 'perimeter', 'svgLotId'];
+    const projectFields = [
+      'colorBase',
+      'colorAccent',
+      'colorHover',
+      'colorButton',
+      'colorButtonText',
+      'colorText',
+      'colorFeatured',
+      'colorSold',
+      'colorAvailable',
+      'colorReserved',
+      'styleNavigation',
+      'styleBranding',
+      'styleFilter',
+      'styleShapes',
+      'styleFont',
+      'accentColor',
+      'walkscore',
+      'areaUnit',
+      'address',
+      'perimeter',
+    ];
+    const unitFields = [
+      'bedrooms',
+      'type',
+      'path',
+      'lotPath',
+      'unitImageUrl',
+      'layoutUrl',
+      'downloadableAsset',
+      'brochurePDF',
+      'embedCode',
+      'orientation',
+      'inclusions',
+      'deliveryDate',
+      'description',
+      'perimeter',
+      'svgLotId',
+    ];
     const results = await Promise.all([
       ...projectFields.map((f) => inject('PATCH', `/project/${p._id}`, { [f]: `v-${f}` })),
       ...unitFields.map((f) => inject('PATCH', `/units/${u._id}`, { [f]: `v-${f}` })),

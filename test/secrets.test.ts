@@ -8,7 +8,21 @@ import { buildTestApp, caller, createProject, slug, userWithToken, type TestApp 
  * Write-only secrets (CONTRACT §4): never in any response, named in `configuredSecrets`, sealed at rest with the
  * configured key, cleared by null. The list of fields is written out here from the contract, not taken from the code.
  */
-const SECRET_FIELDS = ['pvPassword', 'ftpPassword', 'ftpUsername', 'sfKey', 'sfSecret', 'soKey', 'soSecret', 'zhClientSecret', 'zhAccessToken', 'bsPassword', 'yiApiToken', 'srToken', 'calKey'];
+const SECRET_FIELDS = [
+  'pvPassword',
+  'ftpPassword',
+  'ftpUsername',
+  'sfKey',
+  'sfSecret',
+  'soKey',
+  'soSecret',
+  'zhClientSecret',
+  'zhAccessToken',
+  'bsPassword',
+  'yiApiToken',
+  'srToken',
+  'calKey',
+];
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof userWithToken>>;
@@ -56,7 +70,14 @@ describe('write-only secrets', () => {
     const r = recorder();
 
     // Set on create (in the body) for one project, by PATCH for another.
-    const created = r.add('POST /projects', await call('POST', `/projects?name=Vault&namespace=${ns}`, { ...values, allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '10' }], enableForms: true }));
+    const created = r.add(
+      'POST /projects',
+      await call('POST', `/projects?name=Vault&namespace=${ns}`, {
+        ...values,
+        allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '10' }],
+        enableForms: true,
+      }),
+    );
     assert.equal(created.statusCode, 201, created.body);
     const id = created.json()._id;
     const names = [...SECRET_FIELDS, 'allocations[Broker A].password'].sort();
@@ -65,7 +86,10 @@ describe('write-only secrets', () => {
     for (const f of SECRET_FIELDS) assert.ok(!(f in created.json()), `${f} is not a response field`);
 
     const other = await createProject(t.app, owner.auth);
-    const patched = r.add('PATCH /project', await call('PATCH', `/project/${other._id}`, { ...values, allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '5' }] }));
+    const patched = r.add(
+      'PATCH /project',
+      await call('PATCH', `/project/${other._id}`, { ...values, allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '5' }] }),
+    );
     assert.equal(patched.statusCode, 200, patched.body);
     assert.deepEqual([...patched.json().configuredSecrets].sort(), names);
 
@@ -138,21 +162,42 @@ describe('write-only secrets', () => {
   test('allocations: passwords write-only per entry; sent back without a password it is kept; removed entry or null password clears it', async () => {
     const [pa, pb] = [secretValue('a'), secretValue('b')];
     const p = await createProject(t.app, owner.auth, {
-      body: { allocations: [{ name: 'A', password: pa, allocation: '10' }, { name: 'B', password: pb, allocation: '20' }] },
+      body: {
+        allocations: [
+          { name: 'A', password: pa, allocation: '10' },
+          { name: 'B', password: pb, allocation: '20' },
+        ],
+      },
     });
     assert.deepEqual(p.configuredSecrets, ['allocations[A].password', 'allocations[B].password']);
-    assert.deepEqual(p.allocations, [{ name: 'A', allocation: '10' }, { name: 'B', allocation: '20' }]);
+    assert.deepEqual(p.allocations, [
+      { name: 'A', allocation: '10' },
+      { name: 'B', allocation: '20' },
+    ]);
     const fetched = (await call('GET', `/project/${p._id}`)).json();
     const same = await call('PATCH', `/project/${p._id}`, fetched);
     assert.equal(same.statusCode, 200, same.body);
     assert.deepEqual(same.json().configuredSecrets, ['allocations[A].password', 'allocations[B].password']);
     const box = new SecretBox(t.config.secretKey);
-    assert.deepEqual(Object.values(await readSecrets(p._id)).map((s) => box.open(s)).sort(), [pa, pb].sort());
+    assert.deepEqual(
+      Object.values(await readSecrets(p._id))
+        .map((s) => box.open(s))
+        .sort(),
+      [pa, pb].sort(),
+    );
 
-    const edited = await call('PATCH', `/project/${p._id}`, { allocations: [{ name: 'A', allocation: '11' }, { name: 'B', password: null, allocation: '20' }] });
+    const edited = await call('PATCH', `/project/${p._id}`, {
+      allocations: [
+        { name: 'A', allocation: '11' },
+        { name: 'B', password: null, allocation: '20' },
+      ],
+    });
     assert.equal(edited.statusCode, 200, edited.body);
     assert.deepEqual(edited.json().configuredSecrets, ['allocations[A].password']);
-    assert.deepEqual(edited.json().allocations, [{ name: 'A', allocation: '11' }, { name: 'B', allocation: '20' }]);
+    assert.deepEqual(edited.json().allocations, [
+      { name: 'A', allocation: '11' },
+      { name: 'B', allocation: '20' },
+    ]);
     const dropped = await call('PATCH', `/project/${p._id}`, { allocations: [{ name: 'B', allocation: '20' }] });
     assert.deepEqual(dropped.json().configuredSecrets, []);
     assert.deepEqual(await readSecrets(p._id), {});

@@ -99,11 +99,17 @@ describe(`slow and broken clients (${ENGINE})`, () => {
 
   test('a client that resets mid-body is logged at info or debug, never as an error or a database outage', async () => {
     const before = lines.length;
-    await exchange(port, ['POST /users/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n', '{"username":'], { reset: true });
+    await exchange(port, ['POST /users/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n', '{"username":'], {
+      reset: true,
+    });
     // Wait until the server has noticed (its log says so), however long that takes on a busy machine.
     while (!lines.slice(before).some((l) => /client (closed|reset)/.test(l.msg))) await new Promise((r) => setImmediate(r));
     const mine = lines.slice(before);
-    assert.deepEqual(mine.filter((l) => l.level >= 40), [], 'nothing at warn or above');
+    assert.deepEqual(
+      mine.filter((l) => l.level >= 40),
+      [],
+      'nothing at warn or above',
+    );
     assert.ok(!mine.some((l) => /database/i.test(l.msg)), JSON.stringify(mine));
     assert.ok(mine.some((l) => /client (closed|reset)/.test(l.msg) && l.level <= 30));
   });
@@ -113,7 +119,10 @@ describe(`slow and broken clients (${ENGINE})`, () => {
     await exchange(port, ['GET /hea'], { reset: true });
     const res = await fetch(`http://127.0.0.1:${port}/health`);
     assert.equal(res.status, 200);
-    assert.deepEqual(lines.slice(before).filter((l) => l.level >= 40), []);
+    assert.deepEqual(
+      lines.slice(before).filter((l) => l.level >= 40),
+      [],
+    );
   });
 
   test('what the HTTP parser refuses is problem+json: a malformed request line (400), oversized headers (431)', async () => {
@@ -156,7 +165,10 @@ describe(`the refusals the issue found, one by one (${ENGINE})`, () => {
 
   const field = (res: { statusCode: number; body: string; json(): any }, path: string) => {
     assert.equal(res.statusCode, 400, res.body);
-    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), [path]);
+    assert.deepEqual(
+      res.json().errors.map((e: { path: string }) => e.path),
+      [path],
+    );
   };
 
   test('U+0000 on public routes and in filters → 400 naming the field', async () => {
@@ -193,7 +205,12 @@ describe(`the refusals the issue found, one by one (${ENGINE})`, () => {
   test('options[skip] ≥ 2^63, position=Infinity and 1e400 → 400; nothing stored as Infinity or null', async () => {
     field(await t.app.inject({ method: 'GET', url: '/projects?options[skip]=9223372036854775808', headers: auth }), '/options/skip');
     field(await t.app.inject({ method: 'POST', url: `/units?project=${project._id}&name=x&position=Infinity`, headers: auth }), '/position');
-    const res = await t.app.inject({ method: 'PATCH', url: `/units/${unit._id}`, headers: { ...auth, 'content-type': 'application/json' }, payload: '{"price":1e400}' });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/units/${unit._id}`,
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"price":1e400}',
+    });
     field(res, '/price');
     const bundle = (await t.app.inject({ method: 'GET', url: `/public/projects/${project.namespace}` })).json();
     for (const u of bundle.unassignedUnits) assert.equal(typeof u.position, 'number');

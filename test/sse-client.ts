@@ -68,7 +68,10 @@ export class SseClient {
   /** Waits until `done` holds (re-checked on every chunk); fails after `limitMs` instead of hanging. */
   until(done: (c: SseClient) => boolean, limitMs = 30_000): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`SSE: condition not met; got ${JSON.stringify(this.messages)} comments ${JSON.stringify(this.comments)}`)), limitMs);
+      const timer = setTimeout(
+        () => reject(new Error(`SSE: condition not met; got ${JSON.stringify(this.messages)} comments ${JSON.stringify(this.comments)}`)),
+        limitMs,
+      );
       const check = () => {
         if (done(this)) {
           clearTimeout(timer);

@@ -56,7 +56,10 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
     void exited.then(() => (gone = true));
     // However long the build and the first start take on a busy machine: until /ready answers, or npm exits.
     while (!gone) {
-      const status = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.status, () => 0);
+      const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -73,7 +76,13 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
     const children = tree.split('\n').filter((l) => l.trim().split(/\s+/)[1] === String(npm.pid));
     assert.equal(children.length, 1, tree);
     assert.match(children[0]!, /node scripts\/start\.mjs/);
-    assert.doesNotMatch(tree.split('\n').filter((l) => l.includes('start.mjs')).join('\n'), /tsx/);
+    assert.doesNotMatch(
+      tree
+        .split('\n')
+        .filter((l) => l.includes('start.mjs'))
+        .join('\n'),
+      /tsx/,
+    );
     assert.equal((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status, 200);
   });
 
@@ -104,7 +113,10 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
     assert.equal(signal, null, output);
     assert.equal(code, 0, output);
     // Nothing is left holding the port.
-    const refused = await fetch(`http://127.0.0.1:${port}/health`).then(() => false, () => true);
+    const refused = await fetch(`http://127.0.0.1:${port}/health`).then(
+      () => false,
+      () => true,
+    );
     assert.ok(refused, 'the port is free after npm exits');
   });
 });

@@ -29,7 +29,10 @@ describe(`POST /users (${ENGINE})`, () => {
     assert.equal(body.username, username);
     assert.equal(body.role, 'user');
     assert.equal(body.fullName, 'Grace Hopper');
-    assert.deepEqual(Object.keys(body).filter((k) => /pass|hash/i.test(k)), []);
+    assert.deepEqual(
+      Object.keys(body).filter((k) => /pass|hash/i.test(k)),
+      [],
+    );
     const l = await login(t.app, { username, password: 'long enough pw' });
     assert.equal(l.body._id, body._id);
   });
@@ -81,7 +84,10 @@ describe(`POST /users (${ENGINE})`, () => {
       assert.equal(res.statusCode, 400, res.body);
       const problem = res.json();
       assert.equal(problem.code, 'invalid_body');
-      assert.ok(problem.errors.some((e: { path: string }) => e.path === path), JSON.stringify(problem.errors));
+      assert.ok(
+        problem.errors.some((e: { path: string }) => e.path === path),
+        JSON.stringify(problem.errors),
+      );
     });
   }
 });
@@ -107,7 +113,10 @@ describe(`GET and PATCH /users/me (${ENGINE})`, () => {
     assert.deepEqual(body.projects, []);
     assert.deepEqual(body.groups, []);
     assert.ok(body.createdAt && body.updatedAt);
-    assert.deepEqual(Object.keys(body).filter((k) => /pass|hash|secret|resetToken/i.test(k)), []);
+    assert.deepEqual(
+      Object.keys(body).filter((k) => /pass|hash|secret|resetToken/i.test(k)),
+      [],
+    );
     assert.equal((await get(b.auth)).json()._id, b.id);
   });
 
@@ -178,7 +187,10 @@ describe(`GET and PATCH /users/me (${ENGINE})`, () => {
       const res = await patch(a.auth, { [field]: value, phone: '222' });
       assert.equal(res.statusCode, 400, res.body);
       assert.equal(res.json().code, 'invalid_body');
-      assert.ok(res.json().errors.some((e: { path: string }) => e.path === `/${field}`), res.body);
+      assert.ok(
+        res.json().errors.some((e: { path: string }) => e.path === `/${field}`),
+        res.body,
+      );
       const after = (await get(a.auth)).json();
       assert.equal(after.phone, undefined);
       assert.equal(after.role, 'user');
@@ -248,8 +260,7 @@ describe(`ensureAdmin (${ENGINE})`, () => {
   });
   after(() => t.close());
 
-  const rows = (username: string) =>
-    t.db.kysely.selectFrom('users').select(['id', 'role', 'password_hash']).where('username', '=', username).execute();
+  const rows = (username: string) => t.db.kysely.selectFrom('users').select(['id', 'role', 'password_hash']).where('username', '=', username).execute();
 
   test('creates the ADMIN_EMAIL administrator once; later runs leave it as it is', async () => {
     const username = email('admin');

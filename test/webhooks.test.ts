@@ -3,7 +3,19 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { buildTestApp, caller, createProject, createUnit, createUser, ENGINE, openTestDb, sessionToken, TestClock, type TestApp, type TestDb } from './helpers.ts';
+import {
+  buildTestApp,
+  caller,
+  createProject,
+  createUnit,
+  createUser,
+  ENGINE,
+  openTestDb,
+  sessionToken,
+  TestClock,
+  type TestApp,
+  type TestDb,
+} from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -149,16 +161,35 @@ describe(`webhooks: management (${ENGINE})`, () => {
     try {
       const me = await userWithToken(strict);
       const p = await createProject(strict.app, me.auth);
-      for (const url of ['http://127.0.0.1:8080/x', 'http://localhost:8080/x', 'http://10.1.2.3/x', 'http://192.168.0.10/x', 'http://169.254.169.254/latest', 'http://[::1]:8080/x', 'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/']) {
+      for (const url of [
+        'http://127.0.0.1:8080/x',
+        'http://localhost:8080/x',
+        'http://10.1.2.3/x',
+        'http://192.168.0.10/x',
+        'http://169.254.169.254/latest',
+        'http://[::1]:8080/x',
+        'http://[::ffff:127.0.0.1]/x',
+        'http://0.0.0.0/',
+      ]) {
         const res = await strict.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url, events: ['*'] } });
         assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
         assert.equal(res.json().errors[0].path, '/url');
         assert.match(res.json().errors[0].message, /loopback or private/);
       }
-      const ok = await strict.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url: 'https://93.184.215.14/hook', events: ['*'] } });
+      const ok = await strict.app.inject({
+        method: 'POST',
+        url: `/projects/${p._id}/webhooks`,
+        headers: me.auth,
+        payload: { url: 'https://93.184.215.14/hook', events: ['*'] },
+      });
       assert.equal(ok.statusCode, 201, ok.body);
       const hook = ok.json();
-      const moved = await strict.app.inject({ method: 'PATCH', url: `/projects/${p._id}/webhooks/${hook._id}`, headers: me.auth, payload: { url: 'http://localhost/x' } });
+      const moved = await strict.app.inject({
+        method: 'PATCH',
+        url: `/projects/${p._id}/webhooks/${hook._id}`,
+        headers: me.auth,
+        payload: { url: 'http://localhost/x' },
+      });
       assert.equal(moved.statusCode, 400);
     } finally {
       await strict.close();
@@ -178,7 +209,9 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
       const r = await receiver();
       const p = await createProject(live.app, me.auth);
       const u = await createUnit(live.app, me.auth, p._id, { name: 'W-1', body: { price: 10 } });
-      const hook = (await live.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url: r.url, events: ['unit.updated'] } })).json();
+      const hook = (
+        await live.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url: r.url, events: ['unit.updated'] } })
+      ).json();
       await caller(live.app, me.auth)('PATCH', `/units/${u._id}`, { price: 11 });
       await caller(live.app, me.auth)('PATCH', `/project/${p._id}`, { name: 'Not subscribed' });
       await live.app.outbox.drain();
@@ -191,13 +224,18 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
       assert.equal(headers['content-type'], 'application/json');
       // A tampered body or another secret does not verify.
       assert.throws(() => new Webhook(hook.secret).verify(body.replace('11', '12'), headerSet(headers)));
-      const other = (await live.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url: r.url, events: ['project.updated'] } })).json();
+      const other = (
+        await live.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url: r.url, events: ['project.updated'] } })
+      ).json();
       assert.throws(() => new Webhook(other.secret).verify(body, headerSet(headers)));
       const list = (await live.app.inject({ method: 'GET', url: `/projects/${p._id}/webhooks/${hook._id}/deliveries`, headers: me.auth })).json();
       assert.equal(list.length, 1);
       assert.equal(list[0].status, 'delivered');
       assert.equal(list[0].event.type, 'unit.updated');
-      assert.deepEqual(list[0].attempts.map((a: any) => a.responseStatus), [200]);
+      assert.deepEqual(
+        list[0].attempts.map((a: any) => a.responseStatus),
+        [200],
+      );
     } finally {
       await live.close();
     }
@@ -224,7 +262,14 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     assertSigned(hook.secret, r.received[2]!, clock.now());
     const [d] = await deliveries(p._id, hook._id);
     assert.equal(d.status, 'delivered');
-    assert.deepEqual(d.attempts.map((a: any) => [a.attempt, a.responseStatus]), [[1, 500], [2, 500], [3, 200]]);
+    assert.deepEqual(
+      d.attempts.map((a: any) => [a.attempt, a.responseStatus]),
+      [
+        [1, 500],
+        [2, 500],
+        [3, 200],
+      ],
+    );
     assert.equal(await t.app.outbox.drain(), 0, 'nothing left');
   });
 
@@ -257,7 +302,10 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     await t.app.outbox.drain();
     const seqs = r.events().map((e) => e.seq);
     assert.deepEqual(seqs, [seqs[0], seqs[0], seqs[0] + 1, seqs[0] + 2, seqs[0] + 3]);
-    assert.deepEqual((await deliveries(p._id, hook._id)).map((d) => d.status), ['delivered', 'delivered', 'delivered', 'delivered']);
+    assert.deepEqual(
+      (await deliveries(p._id, hook._id)).map((d) => d.status),
+      ['delivered', 'delivered', 'delivered', 'delivered'],
+    );
   });
 
   test('manual retry sends a delivered event once more with the same webhook-id; unknown delivery 404', async () => {
@@ -273,7 +321,13 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     assert.equal(r.received.length, 2);
     assert.equal(r.received[0]!.headers['webhook-id'], r.received[1]!.headers['webhook-id']);
     const [after] = await deliveries(p._id, hook._id);
-    assert.deepEqual(after.attempts.map((a: any) => [a.attempt, a.manual ?? false]), [[1, false], [2, true]]);
+    assert.deepEqual(
+      after.attempts.map((a: any) => [a.attempt, a.manual ?? false]),
+      [
+        [1, false],
+        [2, true],
+      ],
+    );
     const missing = await caller(t.app, owner.auth)('POST', `/projects/${p._id}/webhooks/${hook._id}/deliveries/${'0'.repeat(24)}/retry`);
     assert.equal(missing.statusCode, 404);
   });
@@ -295,7 +349,12 @@ describe(`webhooks: a receiver down while the service restarts (${ENGINE})`, () 
     let first: TestApp | undefined = await buildTestApp({ clock, env, testDb: shared });
     const me = await userWithToken(first);
     const p = await createProject(first.app, me.auth);
-    const created = await first.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url: `http://127.0.0.1:${port}/hook`, events: ['unit.created'] } });
+    const created = await first.app.inject({
+      method: 'POST',
+      url: `/projects/${p._id}/webhooks`,
+      headers: me.auth,
+      payload: { url: `http://127.0.0.1:${port}/hook`, events: ['unit.created'] },
+    });
     const hook = created.json();
     await createUnit(first.app, me.auth, p._id, { name: 'D-1' });
     assert.equal(await first.app.outbox.drain(), 1);
@@ -331,7 +390,10 @@ describe(`webhooks: OpenAPI (${ENGINE})`, () => {
       assert.ok(ref, `webhooks.${type} documented`);
       const name = ref.split('/').pop()!;
       assert.deepEqual(doc.components.schemas[name].properties.type.enum, [type]);
-      assert.deepEqual(doc.webhooks[type].post.parameters.map((p: { name: string }) => p.name), ['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      assert.deepEqual(
+        doc.webhooks[type].post.parameters.map((p: { name: string }) => p.name),
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'],
+      );
     }
     const r = await receiver();
     const p = await createProject(t.app, owner.auth);
@@ -340,7 +402,10 @@ describe(`webhooks: OpenAPI (${ENGINE})`, () => {
     await caller(t.app, owner.auth)('PATCH', `/units/${u._id}`, { availability: 'sold' });
     await caller(t.app, owner.auth)('DELETE', `/units/${u._id}`);
     await t.app.outbox.drain();
-    assert.deepEqual(r.events().map((e) => e.type), ['unit.created', 'unit.updated', 'unit.deleted']);
+    assert.deepEqual(
+      r.events().map((e) => e.type),
+      ['unit.created', 'unit.updated', 'unit.deleted'],
+    );
     for (const e of r.events()) {
       const validate = ajv.getSchema(`openapi#/components/schemas/Event`)!;
       assert.ok(validate(e), `${e.type}: ${JSON.stringify(validate.errors)}`);

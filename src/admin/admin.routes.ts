@@ -84,7 +84,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app) 
       schema: {
         tags: ['console'],
         summary: "The sales team's console",
-        description: 'An HTML application; every `/admin/...` path (including the mailed invitation and reset links) serves the same page, which signs in with the session cookies.',
+        description:
+          'An HTML application; every `/admin/...` path (including the mailed invitation and reset links) serves the same page, which signs in with the session cookies.',
         security: [],
         response: { 200: page },
       },
@@ -92,14 +93,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app) 
     async (_request, reply) => shell(reply),
   );
   app.get('/admin/*', { schema: { hide: true } }, async (_request, reply) => shell(reply));
-  app.get(
-    '/admin/assets/:file',
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } },
-    async (request, reply) => {
-      const asset = assets.get(request.params.file);
-      if (!asset) throw notFound('Asset');
-      return reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
-    },
-  );
+  app.get('/admin/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+    const asset = assets.get(request.params.file);
+    if (!asset) throw notFound('Asset');
+    return reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
+  });
 };
-

@@ -95,7 +95,9 @@ async function listenPostgres(url: string, channel: string, onPayload: (p: strin
       retry.unref();
     };
     c.on('error', lost);
-    c.on('end', () => lost());
+    c.on('end', () => {
+      lost();
+    });
     client = c;
     try {
       await c.connect();

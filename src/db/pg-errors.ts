@@ -34,7 +34,9 @@ export function problemFromDatabaseError(err: { code?: string; message?: string 
   // 08: connection exception; 53: insufficient resources; 57P0x: server shutting down; 57014: statement timeout.
   if (/^(08|53|57P0)/.test(code) || code === '57014' || NETWORK.has(code)) return UNAVAILABLE;
   const msg = err.message ?? '';
-  if (/timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout|Client has encountered a connection error/i.test(msg)) {
+  if (
+    /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Query read timeout|Client has encountered a connection error/i.test(msg)
+  ) {
     return UNAVAILABLE;
   }
   return undefined;

@@ -124,7 +124,11 @@ export class Auth {
     const found = Auth.tokenFrom(request);
     const principal = found && (await this.principalFromToken(found.token));
     if (!principal) {
-      throw new AppError(401, 'unauthorized', found ? 'The access token is invalid, expired or its session has ended' : 'Send Authorization: Bearer <token> or the service cookie');
+      throw new AppError(
+        401,
+        'unauthorized',
+        found ? 'The access token is invalid, expired or its session has ended' : 'Send Authorization: Bearer <token> or the service cookie',
+      );
     }
     request.principal = principal;
   };

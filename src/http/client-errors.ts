@@ -10,7 +10,12 @@ import { problem, sendProblem, type ErrorCode } from './errors.ts';
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      void sendProblem(reply, problem(400, 'invalid_params', 'The path is not valid percent-encoded UTF-8', { errors: [{ path: '/', message: 'is not valid percent-encoded UTF-8' }] }));
+      void sendProblem(
+        reply,
+        problem(400, 'invalid_params', 'The path is not valid percent-encoded UTF-8', {
+          errors: [{ path: '/', message: 'is not valid percent-encoded UTF-8' }],
+        }),
+      );
       return;
     case 'FST_ERR_MAX_PARAM_LENGTH':
       void sendProblem(reply, problem(414, 'uri_too_long', 'A path segment is longer than 100 characters'));

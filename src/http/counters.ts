@@ -48,7 +48,9 @@ return {c, redis.call('PTTL', KEYS[1])}`;
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs = 2000): Promise<Redis> {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: waitMs, enableOfflineQueue: false });
-  redis.on('error', (err) => log.warn({ err }, 'rate-limit store (Redis) unavailable'));
+  redis.on('error', (err) => {
+    log.warn({ err }, 'rate-limit store (Redis) unavailable');
+  });
   await new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -64,7 +66,10 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs =
 const storeDown = () => new AppError(503, 'rate_limit_unavailable', 'The rate-limit store is unavailable; retry shortly');
 
 export class RedisCounters implements Counters {
-  constructor(private readonly redis: Redis, private readonly prefix = 'showsuite:rl:') {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'showsuite:rl:',
+  ) {}
   async hit(key: string, windowMs: number) {
     const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs).catch(() => Promise.reject(storeDown()))) as [number, number];
     return { count, resetMs: Math.max(ttl, 0) };

@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   upstream_failed: 'Upstream server failed',
   database_unavailable: 'Service unavailable',
   rate_limit_unavailable: 'Service unavailable',
+  starting: 'Service starting',
   internal: 'Internal server error',
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -123,11 +124,15 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
     return sendProblem(reply, problem(400, 'invalid_request', 'The client closed the connection'));
   }
   if (error instanceof AppError) {
-    return sendProblem(reply, { ...error.extra, ...problem(error.status, error.code, error.detail, error.errors ? { errors: error.errors } : {}) } as Problem, error.headers);
+    return sendProblem(
+      reply,
+      { ...error.extra, ...problem(error.status, error.code, error.detail, error.errors ? { errors: error.errors } : {}) },
+      error.headers,
+    );
   }
   if (error.validation) {
     const code = VALIDATION_CODE[error.validationContext ?? 'body'] ?? 'invalid_body';
-    const errors = fieldErrorsFromAjv(error.validation as AjvError[]);
+    const errors = fieldErrorsFromAjv(error.validation);
     return sendProblem(reply, problem(400, code, fieldErrorText(errors), { errors }));
   }
   switch (error.code) {

@@ -27,7 +27,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     async () => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => { reject(new AppError(503, 'database_unavailable', 'The database did not answer in time')); }, 3000);
+        timer = setTimeout(() => {
+          reject(new AppError(503, 'database_unavailable', 'The database did not answer in time'));
+        }, 3000);
       });
       try {
         await Promise.race([ctx.db.ping(), timeout]);

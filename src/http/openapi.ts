@@ -33,7 +33,7 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
     transform: ({ schema, url, route }) => {
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
       if ((schema as { operationId?: string } | undefined)?.operationId || typeof method !== 'string') return { schema, url };
-      return { schema: { ...schema, operationId: operationIdFor(method, url) } as typeof schema, url };
+      return { schema: { ...schema, operationId: operationIdFor(method, url) }, url };
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
@@ -47,6 +47,13 @@ export function operationIdFor(method: string, url: string): string {
   const words = url
     .split('/')
     .filter(Boolean)
-    .map((seg) => (seg.startsWith(':') || seg.startsWith('{') ? `By${cap(seg.replace(/^[:{]|}$/g, ''))}` : seg.split(/[^A-Za-z0-9]+/).map(cap).join('')));
+    .map((seg) =>
+      seg.startsWith(':') || seg.startsWith('{')
+        ? `By${cap(seg.replace(/^[:{]|}$/g, ''))}`
+        : seg
+            .split(/[^A-Za-z0-9]+/)
+            .map(cap)
+            .join(''),
+    );
   return method.toLowerCase() + words.join('');
 }

@@ -16,7 +16,11 @@ export const SHARED_SCHEMAS = [ProblemSchema, InviteSchema];
 const ONE_EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 /** `email-list`: one or more e-mail addresses separated by commas (spaces around them allowed). */
 export const isEmailList = (value: string) => value.split(',').every((a) => ONE_EMAIL.test(a.trim()));
-export const splitEmailList = (value: string) => value.split(',').map((a) => a.trim()).filter(Boolean);
+export const splitEmailList = (value: string) =>
+  value
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 
 function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);

@@ -68,7 +68,7 @@ export interface PageInput {
   /** Where the page's addresses are relative to (scheme and host). */
   origin: string;
   /** The unit the address names, when it names one. */
-  unit?: Data & { _id: string; name: string } | undefined;
+  unit?: (Data & { _id: string; name: string }) | undefined;
 }
 
 /** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
@@ -82,7 +82,7 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
     str(s.sharePageDescription) ??
     (unit && str(unit.description)) ??
     `${s.name}${address ? `, ${address}` : ''}: floor plans, prices and availability of every home, with enquiries and holds online.`;
-  const unitImage = unit ? (Array.isArray(unit.images) ? unit.images[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl : undefined;
+  const unitImage = unit ? ((Array.isArray(unit.images) ? unit.images[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl) : undefined;
   const shareImage = safeHref(unitImage, origin) ?? safeHref(s.sharePageLogo, origin) ?? safeHref(s.projectImageUrl, origin);
   const share = s.sharePageEnabled === true;
   const meta = (attr: 'name' | 'property', key: string, value: string | undefined) => (value ? `<meta ${attr}="${key}" content="${escapeHtml(value)}">\n` : '');
@@ -141,10 +141,23 @@ export interface GroupCard {
 const COLOR = /^#[0-9a-fA-F]{3,8}$/;
 
 /** A group's page: its public projects as cards, complete in the HTML as served (no script needed). */
-export function renderGroupPage(group: { name: string; data: Data }, projects: GroupCard[], origin: string, url: string, css: string): { html: string; csp: string } {
+export function renderGroupPage(
+  group: { name: string; data: Data },
+  projects: GroupCard[],
+  origin: string,
+  url: string,
+  css: string,
+): { html: string; csp: string } {
   const g = group.data;
   const lang = typeof g.groupLang === 'string' && /^[a-z]{2}\b/i.test(g.groupLang) ? g.groupLang.slice(0, 2).toLowerCase() : 'en';
-  const vars = Object.entries({ '--base': g.colorBase, '--accent': g.colorAccent ?? g.accentColor, '--hover': g.colorHover, '--button': g.colorButton, '--button-text': g.colorButtonText, '--text': g.colorText })
+  const vars = Object.entries({
+    '--base': g.colorBase,
+    '--accent': g.colorAccent ?? g.accentColor,
+    '--hover': g.colorHover,
+    '--button': g.colorButton,
+    '--button-text': g.colorButtonText,
+    '--text': g.colorText,
+  })
     .filter(([, v]) => typeof v === 'string' && COLOR.test(v))
     .map(([k, v]) => `${k}:${v}`)
     .join(';');
@@ -157,7 +170,12 @@ export function renderGroupPage(group: { name: string; data: Data }, projects: G
       return n.toLocaleString(lang);
     }
   };
-  const words = lang === 'fr' ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.' } : lang === 'es' ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.' } : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.' };
+  const words =
+    lang === 'fr'
+      ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.' }
+      : lang === 'es'
+        ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.' }
+        : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.' };
   const description = `${group.name}: ${projects.map((p) => p.name).join(', ') || words.none}`;
   const cards = projects
     .map((p) => {
@@ -194,5 +212,8 @@ ${projects.length ? `<ul class="projects">\n${cards}\n</ul>` : `<p class="empty"
 </html>
 `;
   // The group's colours are one inline style block with this response's nonce; no script at all.
-  return { html, csp: `default-src 'self'; script-src 'none'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *` };
+  return {
+    html,
+    csp: `default-src 'self'; script-src 'none'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *`,
+  };
 }

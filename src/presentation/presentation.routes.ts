@@ -33,7 +33,13 @@ interface Asset {
 /** Text assets are compressed once at start-up (brotli and gzip); images already compressed are kept as they are. */
 function asset(body: Buffer, type: string, immutable: boolean): Asset {
   if (!/javascript|css|svg/.test(type)) return { body, type, immutable };
-  return { body, type, immutable, br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }), gzip: gzipSync(body, { level: 9 }) };
+  return {
+    body,
+    type,
+    immutable,
+    br: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzip: gzipSync(body, { level: 9 }),
+  };
 }
 const htmlPage = { 200: { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } }, ...problems(404) };
 
@@ -82,14 +88,25 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     }
     const bundleUrl = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
     const path = request.url.split('?')[0]!;
-    return send(reply, renderPage({ manifest, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }));
+    return send(
+      reply,
+      renderPage({ manifest, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
+    );
   }
 
   const NamespaceParam = Type.String({ maxLength: 63 });
 
   app.get(
     '/p/:namespace',
-    { schema: { tags: ['public'], summary: 'The interactive presentation page of a project', security: [], params: Type.Object({ namespace: NamespaceParam }), response: htmlPage } },
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'The interactive presentation page of a project',
+        security: [],
+        params: Type.Object({ namespace: NamespaceParam }),
+        response: htmlPage,
+      },
+    },
     async (request, reply) => projectPage(request, reply, { namespace: request.params.namespace }),
   );
 
@@ -122,7 +139,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         summary: "A group's page: its public projects, each linking to its presentation",
         description:
           'Server-rendered HTML (no script): for each project of the group that has a namespace and is not in preview, its name, image, address, ' +
-          'the count of available units and the lowest available price (when the project shows prices). Styled from the group\'s colours and language. Unknown namespace → 404.',
+          "the count of available units and the lowest available price (when the project shows prices). Styled from the group's colours and language. Unknown namespace → 404.",
         security: [],
         params: Type.Object({ namespace: NamespaceParam }),
         response: htmlPage,
@@ -142,7 +159,11 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
           'p.namespace',
           'p.data',
           sql<number>`(select count(*)::int from units u where u.project_id = p.id and ${free})`.as('available'),
-          sql<number | null>`(select min((u.data->>'price')::numeric) from units u where u.project_id = p.id and ${free} and jsonb_typeof(u.data->'price') = 'number' and coalesce(u.data->>'unitPriceTBD', 'false') <> 'true')`.as('lowest'),
+          sql<
+            number | null
+          >`(select min((u.data->>'price')::numeric) from units u where u.project_id = p.id and ${free} and jsonb_typeof(u.data->'price') = 'number' and coalesce(u.data->>'unitPriceTBD', 'false') <> 'true')`.as(
+            'lowest',
+          ),
         ])
         .where('gp.group_id', '=', group.id)
         .where('p.namespace', 'is not', null)
@@ -150,8 +171,13 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         .orderBy('gp.position')
         .execute();
       const cards: GroupCard[] = rows.map((r) => {
-        const d = r.data as Record<string, unknown>;
-        const currency = typeof d.payProviderCurrency === 'string' && d.payProviderCurrency ? d.payProviderCurrency : typeof d.chargeCurrency === 'string' && d.chargeCurrency ? d.chargeCurrency : 'usd';
+        const d = r.data;
+        const currency =
+          typeof d.payProviderCurrency === 'string' && d.payProviderCurrency
+            ? d.payProviderCurrency
+            : typeof d.chargeCurrency === 'string' && d.chargeCurrency
+              ? d.chargeCurrency
+              : 'usd';
         return {
           name: r.name,
           namespace: r.namespace!,
@@ -162,24 +188,23 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
           currency,
         };
       });
-      return send(reply, renderGroupPage({ name: group.name, data: group.data as Record<string, unknown> }, cards, origin(request), `${origin(request)}${request.url.split('?')[0]}`, manifest.css));
+      return send(
+        reply,
+        renderGroupPage({ name: group.name, data: group.data }, cards, origin(request), `${origin(request)}${request.url.split('?')[0]}`, manifest.css),
+      );
     },
   );
 
-  app.get(
-    '/p/assets/:file',
-    { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } },
-    async (request, reply) => {
-      const found = assets.get(request.params.file);
-      if (!found) throw notFound('Asset');
-      // Hashed names never change content: cache for a year. The demo drawings may change between releases.
-      reply.header('Cache-Control', found.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
-      if (!found.br) return reply.type(found.type).send(found.body);
-      reply.header('Vary', 'Accept-Encoding');
-      const accept = String(request.headers['accept-encoding'] ?? '');
-      if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').type(found.type).send(found.br);
-      if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').type(found.type).send(found.gzip);
-      return reply.type(found.type).send(found.body);
-    },
-  );
+  app.get('/p/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+    const found = assets.get(request.params.file);
+    if (!found) throw notFound('Asset');
+    // Hashed names never change content: cache for a year. The demo drawings may change between releases.
+    reply.header('Cache-Control', found.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
+    if (!found.br) return reply.type(found.type).send(found.body);
+    reply.header('Vary', 'Accept-Encoding');
+    const accept = String(request.headers['accept-encoding'] ?? '');
+    if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').type(found.type).send(found.br);
+    if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').type(found.type).send(found.gzip);
+    return reply.type(found.type).send(found.body);
+  });
 };

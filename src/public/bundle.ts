@@ -37,7 +37,9 @@ export const bundleEtag = (head: Pick<BundleHead, 'id' | 'content_version' | 'la
 /** One cheap query: enough to answer a revalidation (304) without loading floors and units. */
 export async function findBundleHead(db: Q, by: { namespace: string } | { hostName: string }, now: number): Promise<BundleHead | undefined> {
   const lapsed = sql<number>`(select count(*)::int from units u where u.project_id = p.id and u.availability = 'on_hold' and u.on_hold_expires_at <= ${new Date(now)})`;
-  let q = db.selectFrom('projects as p').select(['p.id', 'p.name', 'p.namespace', 'p.host_name', 'p.project_type', 'p.data', 'p.content_version', lapsed.as('lapsed')]);
+  let q = db
+    .selectFrom('projects as p')
+    .select(['p.id', 'p.name', 'p.namespace', 'p.host_name', 'p.project_type', 'p.data', 'p.content_version', lapsed.as('lapsed')]);
   q = 'namespace' in by ? q.where('p.namespace', '=', by.namespace) : q.where(sql`lower(p.host_name)`, '=', by.hostName.toLowerCase());
   const row = await q.executeTakeFirst();
   return row ? { ...row, content_version: Number(row.content_version) } : undefined;
@@ -99,7 +101,15 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
   }
   return {
     project: publicProject(head),
-    floors: floors.map((f) => ({ ...f.data, _id: f.id, project: head.id, name: f.name, position: f.position, units: byFloor.get(f.id) ?? [], ...(soldByFloor.has(f.id) ? { soldUnits: soldByFloor.get(f.id) } : {}) })),
+    floors: floors.map((f) => ({
+      ...f.data,
+      _id: f.id,
+      project: head.id,
+      name: f.name,
+      position: f.position,
+      units: byFloor.get(f.id) ?? [],
+      ...(soldByFloor.has(f.id) ? { soldUnits: soldByFloor.get(f.id) } : {}),
+    })),
     unassignedUnits: byFloor.get(null) ?? [],
   };
 }

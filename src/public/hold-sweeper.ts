@@ -33,7 +33,10 @@ export async function sweepOnce(db: Kysely<Database>, now: number, events: Event
       const changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(r.expired_at).toISOString(), null] } satisfies Changes;
       await events.append(trx, { projectId: r.project_id, type: 'unit.hold_expired', actor: SYSTEM, subjectId: r.id, changes, now });
     }
-    const forgotten = await trx.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now - IDEMPOTENCY_TTL_MS)).executeTakeFirst();
+    const forgotten = await trx
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<', new Date(now - IDEMPOTENCY_TTL_MS))
+      .executeTakeFirst();
     return { ran: true, released: rows.length, forgotten: Number(forgotten.numDeletedRows) };
   });
 }

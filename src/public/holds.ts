@@ -18,14 +18,29 @@ export interface Visitor {
 /** Lead fields that are not content: left out of a lead.created event's changes. */
 export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
 
-const UNIT_COLUMNS = ['u.id', 'u.project_id', 'u.floor_id', 'u.name', 'u.position', 'u.availability', 'u.on_hold_expires_at', 'u.data', 'u.version', 'u.created_at', 'u.updated_at'] as const;
+const UNIT_COLUMNS = [
+  'u.id',
+  'u.project_id',
+  'u.floor_id',
+  'u.name',
+  'u.position',
+  'u.availability',
+  'u.on_hold_expires_at',
+  'u.data',
+  'u.version',
+  'u.created_at',
+  'u.updated_at',
+] as const;
 
 /**
  * Holds a unit for a visitor. One conditional UPDATE decides the race: of any number of concurrent requests for
  * an available unit exactly one changes the row; the others find it taken (409). The hold's lead is written in
  * the same transaction.
  */
-export async function placeHold(trx: Transaction<Database>, input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog }) {
+export async function placeHold(
+  trx: Transaction<Database>,
+  input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog },
+) {
   const unit = await trx
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')
@@ -33,7 +48,7 @@ export async function placeHold(trx: Transaction<Database>, input: { unitId: str
     .where('u.id', '=', input.unitId)
     .executeTakeFirst();
   if (!unit) throw notFound('Unit');
-  const settings = unit.settings as Record<string, unknown>;
+  const settings = unit.settings;
   if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
@@ -49,7 +64,9 @@ export async function placeHold(trx: Transaction<Database>, input: { unitId: str
   if (live.n >= input.limits.holdsPerClient) {
     // The address may hold again once its first hold lapses (or sooner, if staff release one).
     const wait = live.first_lapse ? Math.max(1, Math.ceil((new Date(live.first_lapse).getTime() - input.now) / 1000)) : 60;
-    throw new AppError(429, 'rate_limited', `At most ${input.limits.holdsPerClient} units may be held at once from one address`, undefined, { 'Retry-After': String(wait) });
+    throw new AppError(429, 'rate_limited', `At most ${input.limits.holdsPerClient} units may be held at once from one address`, undefined, {
+      'Retry-After': String(wait),
+    });
   }
 
   const minutes = typeof settings.onHoldMinsDuration === 'number' && settings.onHoldMinsDuration > 0 ? settings.onHoldMinsDuration : 5;
@@ -71,10 +88,29 @@ export async function placeHold(trx: Transaction<Database>, input: { unitId: str
   const lead = await insertLead(trx, {
     id: newObjectId(input.now),
     projectId: unit.project_id,
-    data: { ...input.visitor, unit: unit.id, source: 'hold', message: `Hold on unit ${unit.name} until ${held.on_hold_expires_at && new Date(held.on_hold_expires_at).toISOString()}` },
+    data: {
+      ...input.visitor,
+      unit: unit.id,
+      source: 'hold',
+      message: `Hold on unit ${unit.name} until ${held.on_hold_expires_at && new Date(held.on_hold_expires_at).toISOString()}`,
+    },
   });
   const until = new Date(held.on_hold_expires_at!).toISOString();
-  await input.events.append(trx, { projectId: unit.project_id, type: 'unit.held', actor: PUBLIC, subjectId: unit.id, changes: { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, until] }, now: input.now });
-  await input.events.append(trx, { projectId: unit.project_id, type: 'lead.created', actor: PUBLIC, subjectId: lead.id, changes: createdChanges(toLead(lead), LEAD_KEPT), now: input.now });
+  await input.events.append(trx, {
+    projectId: unit.project_id,
+    type: 'unit.held',
+    actor: PUBLIC,
+    subjectId: unit.id,
+    changes: { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, until] },
+    now: input.now,
+  });
+  await input.events.append(trx, {
+    projectId: unit.project_id,
+    type: 'lead.created',
+    actor: PUBLIC,
+    subjectId: lead.id,
+    changes: createdChanges(toLead(lead), LEAD_KEPT),
+    now: input.now,
+  });
   return { unit: publicUnit(held, settings, input.now), version: held.version, lead };
 }

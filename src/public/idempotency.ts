@@ -18,7 +18,9 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
   if (!key || !KEY.test(key)) {
-    throw new AppError(400, 'invalid_body', 'Idempotency-Key must be 1–200 visible ASCII characters', [{ path: '/headers/idempotency-key', message: 'is invalid' }]);
+    throw new AppError(400, 'invalid_body', 'Idempotency-Key must be 1–200 visible ASCII characters', [
+      { path: '/headers/idempotency-key', message: 'is invalid' },
+    ]);
   }
   return key;
 }
@@ -31,9 +33,17 @@ export const canonicalJson = (value: unknown): string => stableStringify(value) 
  * same key and body gets the first outcome again and writes nothing more; the same key with another body → 422.
  * A concurrent retry waits on the key's row until the first commits. Failures are not stored: nothing was written.
  */
-export async function runIdempotent(db: Kysely<Database>, scope: string, key: string | undefined, request: unknown, work: (trx: Transaction<Database>) => Promise<Outcome>): Promise<Outcome & { replayed: boolean }> {
+export async function runIdempotent(
+  db: Kysely<Database>,
+  scope: string,
+  key: string | undefined,
+  request: unknown,
+  work: (trx: Transaction<Database>) => Promise<Outcome>,
+): Promise<Outcome & { replayed: boolean }> {
   if (key === undefined) return { ...(await db.transaction().execute(work)), replayed: false };
-  const hash = createHash('sha256').update(canonicalJson(request ?? null)).digest('hex');
+  const hash = createHash('sha256')
+    .update(canonicalJson(request ?? null))
+    .digest('hex');
   return db.transaction().execute(async (trx) => {
     const claimed = await sql<{ key: string }>`
       insert into idempotency_keys (scope, key, request_hash, status) values (${scope}, ${key}, ${hash}, 0)
@@ -48,7 +58,12 @@ export async function runIdempotent(db: Kysely<Database>, scope: string, key: st
         .execute();
       return { ...outcome, replayed: false };
     }
-    const first = await trx.selectFrom('idempotency_keys').select(['request_hash', 'status', 'body']).where('scope', '=', scope).where('key', '=', key).executeTakeFirstOrThrow();
+    const first = await trx
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'status', 'body'])
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
     if (first.request_hash !== hash) {
       throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
     }

@@ -36,7 +36,8 @@ interface Channel {
 /** The public part of one event, or undefined when a visitor would see nothing change. */
 export function publicChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, showPrices: boolean): PublicChange | undefined {
   const out: PublicChange = { seq: Number(row.seq), type: row.type, _id: String(row.data._id) };
-  if (row.type !== 'unit.updated' && row.type !== 'unit.held' && row.type !== 'unit.hold_expired') return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
+  if (row.type !== 'unit.updated' && row.type !== 'unit.held' && row.type !== 'unit.hold_expired')
+    return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
   const changes: Record<string, [unknown, unknown]> = {};
   for (const [k, v] of Object.entries((row.data.changes ?? {}) as Record<string, [unknown, unknown]>)) {
     if (PUBLIC_FIELDS.includes(k) && (k !== 'price' || showPrices)) changes[k] = v;
@@ -81,7 +82,9 @@ export class LiveFeed {
         const channel = projectId && this.#channels.get(projectId);
         if (channel && Number(seq) > channel.cursor) this.#run(projectId, channel, () => this.#catchUp(projectId, channel));
       },
-      () => this.#catchUpAll(),
+      () => {
+        this.#catchUpAll();
+      },
     );
     // Comments keep proxies from closing idle streams; the same tick reads anything a lost NOTIFY left behind.
     this.#keepAlive = setInterval(() => {
@@ -119,14 +122,17 @@ export class LiveFeed {
     });
     res.on('close', () => {
       ch.streams.delete(stream);
-      if (!ch.streams.size) this.#run(projectId, ch, async () => {
-        if (!ch.streams.size && this.#channels.get(projectId) === ch) this.#channels.delete(projectId);
-      });
+      if (!ch.streams.size)
+        this.#run(projectId, ch, async () => {
+          if (!ch.streams.size && this.#channels.get(projectId) === ch) this.#channels.delete(projectId);
+        });
     });
   }
 
   #run(projectId: string, channel: Channel, step: () => Promise<void>) {
-    channel.queue = channel.queue.then(step).catch((err) => this.log.warn({ err, projectId }, 'live feed step failed'));
+    channel.queue = channel.queue.then(step).catch((err) => {
+      this.log.warn({ err, projectId }, 'live feed step failed');
+    });
   }
 
   #catchUpAll() {
@@ -159,7 +165,7 @@ export class LiveFeed {
     const changes: PublicChange[] = [];
     for (const r of rows) {
       if (!PUBLIC_TYPES.includes(r.type)) continue;
-      const c = publicChange(r, r.show_prices !== false);
+      const c = publicChange(r, r.show_prices);
       if (c) changes.push(c);
     }
     return { changes, count: rows.length, last: rows.length ? Number(rows.at(-1)!.seq) : undefined };

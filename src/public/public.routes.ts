@@ -17,7 +17,10 @@ import { idempotencyKey, runIdempotent } from './idempotency.ts';
 
 const BundleSchema = Type.Object(
   {
-    project: Type.Object({ _id: ObjectId, name: Type.String() }, { additionalProperties: true, description: 'Public Project fields (see docs/public-api.md for what is left out)' }),
+    project: Type.Object(
+      { _id: ObjectId, name: Type.String() },
+      { additionalProperties: true, description: 'Public Project fields (see docs/public-api.md for what is left out)' },
+    ),
     floors: Type.Array(
       Type.Object({ _id: ObjectId, name: Type.String(), position: Type.Number(), units: Type.Array(Type.Ref('Unit')) }, { additionalProperties: true }),
       { description: 'Floors in position order, each with its units in position order' },
@@ -49,13 +52,28 @@ const PublicLeadBody = Type.Object(
 );
 
 const PublicLead = Type.Object(
-  { _id: ObjectId, project: ObjectId, ...Visitor, unit: Type.Optional(Type.String()), message: Type.Optional(Type.String()), source: Type.Optional(Type.String()), questions: Type.Optional(LeadFields.questions), customFields: Type.Optional(LeadFields.customFields), createdAt: DateTime, updatedAt: DateTime },
+  {
+    _id: ObjectId,
+    project: ObjectId,
+    ...Visitor,
+    unit: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String()),
+    source: Type.Optional(Type.String()),
+    questions: Type.Optional(LeadFields.questions),
+    customFields: Type.Optional(LeadFields.customFields),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
   { additionalProperties: false },
 );
 
 const HoldBody = Type.Object(Visitor, { additionalProperties: false });
-const RevalidateHeader = Type.Object({ 'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })) });
-const IdempotencyHeader = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })) });
+const RevalidateHeader = Type.Object({
+  'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
+});
+const IdempotencyHeader = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
+});
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
 export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -89,7 +107,11 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     return reply.type('application/json; charset=utf-8').send(body);
   }
 
-  const bundleResponses = { 200: { ...Type.Ref('Bundle'), headers: { ETag: { type: 'string' }, 'Cache-Control': { type: 'string' } } }, 304: { description: 'Not modified (If-None-Match matched)', type: 'null' }, ...problems(400, 404) };
+  const bundleResponses = {
+    200: { ...Type.Ref('Bundle'), headers: { ETag: { type: 'string' }, 'Cache-Control': { type: 'string' } } },
+    304: { description: 'Not modified (If-None-Match matched)', type: 'null' },
+    ...problems(400, 404),
+  };
 
   app.get(
     '/public/projects/:namespace',
@@ -97,7 +119,8 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       schema: {
         tags: ['public'],
         summary: 'The presentation bundle of a project, by namespace',
-        description: 'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304.',
+        description:
+          'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304.',
         security: [],
         params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
         headers: RevalidateHeader,
@@ -139,19 +162,27 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);
       const { project, namespace, ...lead } = request.body;
-      if (!project && !namespace) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+      if (!project && !namespace)
+        throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
       const outcome = await runIdempotent(db, 'public-leads', key, request.body, async (trx) => {
         let q = trx.selectFrom('projects').select(['id', 'data']);
         q = project ? q.where('id', '=', project) : q.where('namespace', '=', namespace!);
         const target = await q.executeTakeFirst();
         if (!target) throw notFound('Project');
-        if ((target.data as Record<string, unknown>).enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
+        if (target.data.enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
         const now = ctx.clock.now();
         const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead } });
         const body = toLead(row);
         // The sales team's notice and the visitor's confirmation commit with the lead, or not at all.
         await queueLeadMail(trx, ctx.mail, target.id, body as unknown as LeadForMail, now);
-        await ctx.events.append(trx, { projectId: target.id, type: 'lead.created', actor: PUBLIC, subjectId: row.id, changes: createdChanges(body, LEAD_KEPT), now });
+        await ctx.events.append(trx, {
+          projectId: target.id,
+          type: 'lead.created',
+          actor: PUBLIC,
+          subjectId: row.id,
+          changes: createdChanges(body, LEAD_KEPT),
+          now,
+        });
         return { status: 201, body };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
@@ -184,14 +215,24 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       const unitId = request.params.id;
       const outcome = await runIdempotent(db, `public-hold:${unitId}`, key, request.body, async (trx) => {
         const now = ctx.clock.now();
-        const { unit, version, lead } = await placeHold(trx, { unitId, client: request.ip, visitor: request.body, now, limits: ctx.config.limits, events: ctx.events });
+        const { unit, version, lead } = await placeHold(trx, {
+          unitId,
+          client: request.ip,
+          visitor: request.body,
+          now,
+          limits: ctx.config.limits,
+          events: ctx.events,
+        });
         await queueLeadMail(trx, ctx.mail, lead.project_id, toLead(lead) as unknown as LeadForMail, now);
         return { status: 200, body: unit, etag: etagOf(version) };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       else ctx.mail.wake();
       if (outcome.etag) reply.header('ETag', outcome.etag);
-      return reply.code(outcome.status as 200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));
+      return reply
+        .code(outcome.status as 200)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(outcome.body));
     },
   );
 };

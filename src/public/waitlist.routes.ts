@@ -58,7 +58,9 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
           'Name the project by `project` (id) or `namespace`; `unit` names the unit asked about. Stored as a lead with `source: "waitlist"`. ' +
           'Same bounds, per-address rate limit and `Idempotency-Key` behaviour as POST /public/leads.',
         security: [],
-        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })) }),
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
+        }),
         body: WaitlistBody,
         response: { 201: WaitlistLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
       },
@@ -67,13 +69,14 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);
       const { project, namespace, ...entry } = request.body;
-      if (!project && !namespace) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+      if (!project && !namespace)
+        throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
       const outcome = await runIdempotent(db, 'public-waitlist', key, request.body, async (trx) => {
         let q = trx.selectFrom('projects').select(['id', 'data']);
         q = project ? q.where('id', '=', project) : q.where('namespace', '=', namespace!);
         const target = await q.executeTakeFirst();
         if (!target) throw notFound('Project');
-        if ((target.data as Record<string, unknown>).waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
+        if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
         const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
         return { status: 201, body: toLead(row) };
       });

@@ -18,8 +18,12 @@ const FLOORS = 4;
 const UNITS_PER_FLOOR = 6;
 /** Where each unit of a floor sits on web/static/demo-floorplan.svg (x, y, width; every unit is 115 deep). */
 const SHAPES: [number, number, number][] = [
-  [15, 15, 190], [205, 15, 190], [395, 15, 190],
-  [15, 170, 200], [305, 170, 140], [445, 170, 140],
+  [15, 15, 190],
+  [205, 15, 190],
+  [395, 15, 190],
+  [15, 170, 200],
+  [305, 170, 140],
+  [445, 170, 140],
 ];
 const AVAILABILITY = ['available', 'available', 'reserved', 'sold', 'available', 'leased', 'available', 'unavailable'];
 
@@ -68,7 +72,8 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
           projectImageUrl: '/p/assets/demo-hero.webp',
           sharePageLogo: '/p/assets/demo-logo.svg',
           sharePageEnabled: true,
-          sharePageDescription: 'Harbourview Residences: one- to three-bedroom homes on the quay, with harbour views. See every floor plan, price and availability.',
+          sharePageDescription:
+            'Harbourview Residences: one- to three-bedroom homes on the quay, with harbour views. See every floor plan, price and availability.',
           alternativeCovers: ['/p/assets/demo-living.webp', '/p/assets/demo-kitchen.webp', '/p/assets/demo-view.webp'],
           waitlistEnabled: true,
         },

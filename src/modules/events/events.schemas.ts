@@ -14,7 +14,8 @@ export const ActorSchema = Type.Object(
 
 export const ChangesSchema = Type.Record(Type.String(), Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2 }), {
   $id: 'EventChanges',
-  description: 'field → [before, after]; null for absent. A secret is named with "***" for a value: [null, "***"] set, ["***", "***"] replaced, ["***", null] cleared.',
+  description:
+    'field → [before, after]; null for absent. A secret is named with "***" for a value: [null, "***"] set, ["***", "***"] replaced, ["***", null] cleared.',
 });
 
 const DESCRIPTIONS: Record<EventType, string> = {

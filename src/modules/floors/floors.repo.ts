@@ -33,11 +33,20 @@ export function findFloor(db: Q, id: string): Promise<FloorRow | undefined> {
 }
 
 export function listFloors(db: Q, projectId: string) {
-  return db.selectFrom('floors as f').select([...COLUMNS, unitIds]).where('f.project_id', '=', projectId).orderBy('f.position').orderBy('f.id').execute();
+  return db
+    .selectFrom('floors as f')
+    .select([...COLUMNS, unitIds])
+    .where('f.project_id', '=', projectId)
+    .orderBy('f.position')
+    .orderBy('f.id')
+    .execute();
 }
 
 export async function insertFloor(db: Q, f: { id: string; projectId: string; name: string; position: number; data: Record<string, unknown> }) {
-  await db.insertInto('floors').values({ id: f.id, project_id: f.projectId, name: f.name, position: f.position, data: JSON.stringify(f.data) }).execute();
+  await db
+    .insertInto('floors')
+    .values({ id: f.id, project_id: f.projectId, name: f.name, position: f.position, data: JSON.stringify(f.data) })
+    .execute();
 }
 
 export async function updateFloor(
@@ -59,7 +68,11 @@ export async function updateFloor(
 export async function bumpFloors(db: Q, ids: (string | null | undefined)[]) {
   const list = [...new Set(ids.filter((x): x is string => !!x))];
   if (!list.length) return;
-  await db.updateTable('floors').set({ version: sql`version + 1`, updated_at: sql`now()` }).where('id', 'in', list).execute();
+  await db
+    .updateTable('floors')
+    .set({ version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', 'in', list)
+    .execute();
 }
 
 export async function deleteFloor(db: Q, id: string) {

@@ -44,7 +44,14 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         await insertFloor(trx, { id, projectId: project, name, position: pos, data });
         await bumpProjectVersion(trx, project);
         const changes = createdChanges({ ...data, name, position: pos });
-        await ctx.events.append(trx, { projectId: project, type: 'floor.created', actor: actorOf(principalOf(request)), subjectId: id, changes, now: ctx.clock.now() });
+        await ctx.events.append(trx, {
+          projectId: project,
+          type: 'floor.created',
+          actor: actorOf(principalOf(request)),
+          subjectId: id,
+          changes,
+          now: ctx.clock.now(),
+        });
       });
       const row = (await findFloor(db, id))!;
       withEtag(reply, row.version);
@@ -85,7 +92,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       schema: {
         tags: ['floors'],
         summary: 'Update a floor',
-        description: 'Only the fields sent change. `units` may reorder the floor\'s own units. `project` cannot change. `If-Match` with a stale ETag → 412.',
+        description: "Only the fields sent change. `units` may reorder the floor's own units. `project` cannot change. `If-Match` with a stale ETag → 412.",
         params: IdParams,
         body: FloorPatchSchema,
         response: { 200: { ...Floor, headers: ETag }, ...problems(400, 401, 403, 404, 412, 415) },
@@ -116,7 +123,14 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
           if (order) await reorderChildren(trx, 'units', floor.id, order);
           if (position !== undefined) await bumpProjectVersion(trx, floor.project_id);
           const logged = updatedChanges(toFloor(floor), { ...changes, ...(order ? { units: order } : {}) });
-          await ctx.events.append(trx, { projectId: floor.project_id, type: 'floor.updated', actor: actorOf(principalOf(request)), subjectId: floor.id, changes: logged, now: ctx.clock.now() });
+          await ctx.events.append(trx, {
+            projectId: floor.project_id,
+            type: 'floor.updated',
+            actor: actorOf(principalOf(request)),
+            subjectId: floor.id,
+            changes: logged,
+            now: ctx.clock.now(),
+          });
         });
       }
       const updated = (await findFloor(db, floor.id))!;
@@ -141,10 +155,15 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       await db.transaction().execute(async (trx) => {
         await deleteFloor(trx, row!.id);
         await bumpProjectVersion(trx, row!.project_id);
-        await ctx.events.append(trx, { projectId: row!.project_id, type: 'floor.deleted', actor: actorOf(principalOf(request)), subjectId: row!.id, now: ctx.clock.now() });
+        await ctx.events.append(trx, {
+          projectId: row!.project_id,
+          type: 'floor.deleted',
+          actor: actorOf(principalOf(request)),
+          subjectId: row!.id,
+          now: ctx.clock.now(),
+        });
       });
       return reply.code(204).send();
     },
   );
 };
-

@@ -5,8 +5,22 @@ import type { Principal } from '../../http/auth.ts';
 type Q = Kysely<Database>;
 export type GroupRow = Selectable<GroupsTable> & { project_ids: string[] };
 
-const projectIds = sql<string[]>`coalesce((select array_agg(gp.project_id order by gp.position) from group_projects gp where gp.group_id = g.id), '{}')`.as('project_ids');
-const COLUMNS = ['g.id', 'g.user_id', 'g.name', 'g.namespace', 'g.host_name', 'g.administrators', 'g.editors', 'g.data', 'g.version', 'g.created_at', 'g.updated_at'] as const;
+const projectIds = sql<string[]>`coalesce((select array_agg(gp.project_id order by gp.position) from group_projects gp where gp.group_id = g.id), '{}')`.as(
+  'project_ids',
+);
+const COLUMNS = [
+  'g.id',
+  'g.user_id',
+  'g.name',
+  'g.namespace',
+  'g.host_name',
+  'g.administrators',
+  'g.editors',
+  'g.data',
+  'g.version',
+  'g.created_at',
+  'g.updated_at',
+] as const;
 
 export function toGroup(row: GroupRow): Record<string, unknown> {
   return {
@@ -25,7 +39,11 @@ export function toGroup(row: GroupRow): Record<string, unknown> {
 }
 
 export function findGroup(db: Q, id: string): Promise<GroupRow | undefined> {
-  return db.selectFrom('groups as g').select([...COLUMNS, projectIds]).where('g.id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('groups as g')
+    .select([...COLUMNS, projectIds])
+    .where('g.id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function listGroups(db: Q, principal: Principal, page: { skip: number; limit: number; sort: string }) {
@@ -35,7 +53,11 @@ export async function listGroups(db: Q, principal: Principal, page: { skip: numb
   let q = db.selectFrom('groups as g').select([...COLUMNS, projectIds, sql<number>`count(*) over()`.as('total')]);
   if (principal.role !== 'admin') {
     q = q.where((eb) =>
-      eb.or([eb('g.user_id', '=', principal.id), eb('g.administrators', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`), eb('g.editors', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`)]),
+      eb.or([
+        eb('g.user_id', '=', principal.id),
+        eb('g.administrators', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
+        eb('g.editors', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
+      ]),
     );
   }
   const rows = await q.orderBy(col, dir).orderBy('g.id', dir).offset(page.skip).limit(page.limit).execute();
@@ -77,7 +99,10 @@ export async function updateGroup(db: Q, id: string, change: GroupChange, ifVers
 export async function setGroupProjects(db: Q, groupId: string, projectIds: string[]) {
   await db.deleteFrom('group_projects').where('group_id', '=', groupId).execute();
   if (projectIds.length) {
-    await db.insertInto('group_projects').values(projectIds.map((project_id, position) => ({ group_id: groupId, project_id, position }))).execute();
+    await db
+      .insertInto('group_projects')
+      .values(projectIds.map((project_id, position) => ({ group_id: groupId, project_id, position })))
+      .execute();
   }
 }
 

@@ -15,14 +15,22 @@ import { GROUP_DEFAULTS, GroupCreateQuery, GroupPatchSchema } from './groups.sch
 
 const Group = Type.Ref('Group');
 const ETag = { ETag: { type: 'string' } };
-const COLUMN_OF = { name: 'name', namespace: 'namespace', hostName: 'host_name', administrators: 'administrators', editors: 'editors', user: 'user_id' } as const;
+const COLUMN_OF = {
+  name: 'name',
+  namespace: 'namespace',
+  hostName: 'host_name',
+  administrators: 'administrators',
+  editors: 'editors',
+  user: 'user_id',
+} as const;
 
 function toChange(fields: Record<string, unknown>): { change: GroupChange; projects: string[] | undefined } {
   const change: GroupChange = { columns: {}, data: {} };
   let projects: string[] | undefined;
   for (const [key, value] of Object.entries(fields)) {
     if (key === 'projects') projects = value as string[];
-    else if (key in COLUMN_OF) (change.columns as Record<string, unknown>)[COLUMN_OF[key as keyof typeof COLUMN_OF]] = key === 'hostName' ? String(value).toLowerCase() : value;
+    else if (key in COLUMN_OF)
+      (change.columns as Record<string, unknown>)[COLUMN_OF[key as keyof typeof COLUMN_OF]] = key === 'hostName' ? String(value).toLowerCase() : value;
     else change.data[key] = value;
   }
   return { change, projects };
@@ -112,7 +120,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       schema: {
         tags: ['groups'],
         summary: 'Update a group',
-        description: 'Only the fields sent change; a fetched record may be sent back whole. `projects` may hold only projects the caller can see. `If-Match` with a stale ETag → 412.',
+        description:
+          'Only the fields sent change; a fetched record may be sent back whole. `projects` may hold only projects the caller can see. `If-Match` with a stale ETag → 412.',
         params: IdParams,
         body: GroupPatchSchema,
         response: { 200: { ...Group, headers: ETag }, ...problems(400, 401, 403, 404, 409, 412, 415) },
@@ -147,7 +156,12 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
   app.delete(
     '/groups/:id',
     {
-      schema: { tags: ['groups'], summary: 'Delete a group (owner only); its projects stay', params: IdParams, response: { 204: NoContent, ...problems(400, 401, 403, 404) } },
+      schema: {
+        tags: ['groups'],
+        summary: 'Delete a group (owner only); its projects stay',
+        params: IdParams,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+      },
     },
     async (request, reply) => {
       const row = await findGroup(db, request.params.id);

@@ -17,7 +17,9 @@ const MAX_CSV_LEADS = 100_000;
 const LeadsQuery = Type.Object(
   {
     project: ObjectId,
-    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' })),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' }),
+    ),
     options: Type.Optional(
       Type.Object(
         { skip: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },

@@ -10,14 +10,59 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
  * iframes, elements of other namespaces. An allowlist, so a name nobody thought of is dropped too.
  */
 const ELEMENTS = new Set([
-  'svg', 'g', 'defs', 'title', 'desc', 'symbol', 'use', 'switch', 'view', 'style',
-  'path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon',
-  'text', 'tspan', 'textPath', 'image',
-  'linearGradient', 'radialGradient', 'stop', 'pattern', 'clipPath', 'mask', 'marker',
-  'filter', 'feBlend', 'feColorMatrix', 'feComponentTransfer', 'feComposite', 'feConvolveMatrix',
-  'feDiffuseLighting', 'feDisplacementMap', 'feDistantLight', 'feDropShadow', 'feFlood', 'feFuncA', 'feFuncB',
-  'feFuncG', 'feFuncR', 'feGaussianBlur', 'feMerge', 'feMergeNode', 'feMorphology', 'feOffset', 'fePointLight',
-  'feSpecularLighting', 'feSpotLight', 'feTile', 'feTurbulence',
+  'svg',
+  'g',
+  'defs',
+  'title',
+  'desc',
+  'symbol',
+  'use',
+  'switch',
+  'view',
+  'style',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'textPath',
+  'image',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'pattern',
+  'clipPath',
+  'mask',
+  'marker',
+  'filter',
+  'feBlend',
+  'feColorMatrix',
+  'feComponentTransfer',
+  'feComposite',
+  'feConvolveMatrix',
+  'feDiffuseLighting',
+  'feDisplacementMap',
+  'feDistantLight',
+  'feDropShadow',
+  'feFlood',
+  'feFuncA',
+  'feFuncB',
+  'feFuncG',
+  'feFuncR',
+  'feGaussianBlur',
+  'feMerge',
+  'feMergeNode',
+  'feMorphology',
+  'feOffset',
+  'fePointLight',
+  'feSpecularLighting',
+  'feSpotLight',
+  'feTile',
+  'feTurbulence',
 ]);
 /** Links: their element goes, what they wrap stays. */
 const UNWRAP = new Set(['a']);
@@ -32,7 +77,10 @@ const CSS_DANGER = /@import|expression\s*\(|javascript:|behavior\s*:|-moz-bindin
 export class NotSvgError extends Error {}
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;').replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeAttr = (s: string) =>
+  escapeText(s)
+    .replace(/"/g, '&quot;')
+    .replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function onlyLocalUrls(value: string): boolean {
   for (const m of value.matchAll(URL_REF)) {

@@ -9,8 +9,20 @@ export type ProjectRow = Selectable<ProjectsTable> & { floor_ids: string[] };
 const floorIds = sql<string[]>`coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}')`.as('floor_ids');
 
 const COLUMNS = [
-  'p.id', 'p.user_id', 'p.name', 'p.namespace', 'p.host_name', 'p.project_type', 'p.administrators', 'p.editors',
-  'p.data', 'p.secrets', 'p.version', 'p.content_version', 'p.created_at', 'p.updated_at',
+  'p.id',
+  'p.user_id',
+  'p.name',
+  'p.namespace',
+  'p.host_name',
+  'p.project_type',
+  'p.administrators',
+  'p.editors',
+  'p.data',
+  'p.secrets',
+  'p.version',
+  'p.content_version',
+  'p.created_at',
+  'p.updated_at',
 ] as const;
 
 /** Names of the secrets that are set, as `configuredSecrets` shows them. */
@@ -39,16 +51,16 @@ export function toProject(row: ProjectRow): Record<string, unknown> {
 }
 
 export function findProject(db: Q, id: string): Promise<ProjectRow | undefined> {
-  return db.selectFrom('projects as p').select([...COLUMNS, floorIds]).where('p.id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('projects as p')
+    .select([...COLUMNS, floorIds])
+    .where('p.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Just what an access check needs, for routes that act on a project's children. */
 export function findProjectMembership(db: Q, id: string) {
-  return db
-    .selectFrom('projects')
-    .select(['id', 'user_id', 'administrators', 'editors', 'data'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('projects').select(['id', 'user_id', 'administrators', 'editors', 'data']).where('id', '=', id).executeTakeFirst();
 }
 
 export interface ProjectListParams {
@@ -123,7 +135,15 @@ export async function insertProject(db: Q, p: ProjectInsert): Promise<ProjectRow
 }
 
 export interface ProjectChange {
-  columns: Partial<{ user_id: string; name: string; namespace: string | null; host_name: string | null; project_type: string | null; administrators: string[]; editors: string[] }>;
+  columns: Partial<{
+    user_id: string;
+    name: string;
+    namespace: string | null;
+    host_name: string | null;
+    project_type: string | null;
+    administrators: string[];
+    editors: string[];
+  }>;
   data: Record<string, unknown>;
   secretsSet: Record<string, string>;
   secretsRemove: string[];
@@ -150,7 +170,11 @@ export async function updateProject(db: Q, id: string, change: ProjectChange, if
 }
 
 export async function bumpProjectVersion(db: Q, id: string) {
-  await db.updateTable('projects').set({ version: sql`version + 1`, updated_at: sql`now()` }).where('id', '=', id).execute();
+  await db
+    .updateTable('projects')
+    .set({ version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

@@ -55,7 +55,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       schema: {
         tags: ['projects'],
         summary: 'Create a project (the caller owns it)',
-        description: 'Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).',
+        description:
+          'Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).',
         querystring: ProjectCreateQuery,
         body: ProjectPatchSchema,
         response: { 201: { ...Project, headers: { Location: { type: 'string' }, ETag: { type: 'string' } } }, ...problems(400, 401, 409, 415) },
@@ -97,7 +98,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           summary: 'Update a project',
           description:
             'Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. ' +
-            'Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project\'s own floors. `If-Match` with a stale ETag → 412.' +
+            "Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412." +
             (hide ? ' Alias of PATCH /project/{id}.' : ''),
           params: IdParams,
           body: ProjectPatchSchema,

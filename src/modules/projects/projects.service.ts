@@ -10,7 +10,15 @@ import { findProject, insertProject, secretNames, updateProject, type ProjectCha
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
-const COLUMN_OF = { name: 'name', namespace: 'namespace', hostName: 'host_name', projectType: 'project_type', administrators: 'administrators', editors: 'editors', user: 'user_id' } as const;
+const COLUMN_OF = {
+  name: 'name',
+  namespace: 'namespace',
+  hostName: 'host_name',
+  projectType: 'project_type',
+  administrators: 'administrators',
+  editors: 'editors',
+  user: 'user_id',
+} as const;
 /** Accepted so a fetched record can be sent back; kept elsewhere (leads through /leads). */
 const IGNORED = new Set([...SERVER_KEPT, 'leads', 'waitlistees']);
 const MANAGED = new Set(['administrators', 'editors', 'invites', 'allocations']);
@@ -57,7 +65,8 @@ export class ProjectService {
       if (rest[key] === null && !(key in row.secrets)) delete changes[key];
       else if (rest[key] !== undefined) changes[key] = rest[key];
     }
-    const allocationsChanged = allocations !== undefined && !this.#sameAllocations(allocations as AllocationIn[], current.allocations as AllocationIn[] | undefined);
+    const allocationsChanged =
+      allocations !== undefined && !this.#sameAllocations(allocations as AllocationIn[], current.allocations as AllocationIn[] | undefined);
     this.#checkLevel(level, Object.keys(changes), allocationsChanged);
 
     let newFloorOrder: string[] | undefined;
@@ -79,7 +88,14 @@ export class ProjectService {
     await db.transaction().execute(async (trx) => {
       if (!(await updateProject(trx, row.id, change, ifVersion))) throw staleWrite();
       if (newFloorOrder) await reorderChildren(trx, 'floors', row.id, newFloorOrder);
-      await this.ctx.events.append(trx, { projectId: row.id, type: 'project.updated', actor: { kind: 'user', id: principal.id }, subjectId: row.id, changes: logged, now: this.ctx.clock.now() });
+      await this.ctx.events.append(trx, {
+        projectId: row.id,
+        type: 'project.updated',
+        actor: { kind: 'user', id: principal.id },
+        subjectId: row.id,
+        changes: logged,
+        now: this.ctx.clock.now(),
+      });
     });
     return (await findProject(db, row.id))!;
   }
@@ -128,7 +144,10 @@ export class ProjectService {
       }
     }
     if (allocations) {
-      change.data.allocations = allocations.map(({ name, allocation }) => ({ ...(name !== undefined ? { name } : {}), ...(allocation !== undefined ? { allocation } : {}) }));
+      change.data.allocations = allocations.map(({ name, allocation }) => ({
+        ...(name !== undefined ? { name } : {}),
+        ...(allocation !== undefined ? { allocation } : {}),
+      }));
       const keep = new Set<string>();
       for (const a of allocations) {
         const key = `allocation:${a.name ?? ''}`;

@@ -59,7 +59,7 @@ function describe(action: Action) {
     case 'read-leads':
       return 'read leads';
     case 'own':
-      return "delete the project or change its owner";
+      return 'delete the project or change its owner';
     default:
       return 'do this';
   }

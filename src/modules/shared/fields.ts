@@ -9,7 +9,7 @@ export function strings<K extends string>(keys: readonly K[]): Record<K, TString
 }
 
 export function optional<T extends TProperties>(fields: T): { [K in keyof T]: TOptional<T[K]> } {
-  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v as TSchema)])) as { [K in keyof T]: TOptional<T[K]> };
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
 }
 
 /** customFinishes: `{ name, options: { kitchen, bathroom, general } }`, each option `{ tabs: [{ label, cover, thumbnail }] }`. */
@@ -52,8 +52,7 @@ export const LeadSchema = Type.Object(
 );
 
 /** A lower-case slug of at most 63 characters (CONTRACT §4), unique among the records `of`. */
-export const Namespace = (of: string) =>
-  Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: `Lower-case slug, unique among ${of}` });
+export const Namespace = (of: string) => Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: `Lower-case slug, unique among ${of}` });
 
 /** A DNS host name (labels of 1–63 letters, digits and inner hyphens), unique among the records `of`. */
 export const HostName = (of: string) =>

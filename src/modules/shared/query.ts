@@ -14,7 +14,9 @@ export function objectQuery(names: string[]) {
         try {
           query[name] = value.trim() === '' ? {} : JSON.parse(value);
         } catch {
-          throw new AppError(400, 'invalid_query', `${name} must be a JSON object or use ${name}[key]=value`, [{ path: `/${name}`, message: 'is not valid JSON' }]);
+          throw new AppError(400, 'invalid_query', `${name} must be a JSON object or use ${name}[key]=value`, [
+            { path: `/${name}`, message: 'is not valid JSON' },
+          ]);
         }
       }
       for (const key of Object.keys(query)) {

@@ -6,7 +6,19 @@ type Q = Kysely<Database>;
 export type UnitRow = Omit<Selectable<UnitsTable>, 'held_by'>;
 export type UnitWithAccess = UnitRow & { user_id: string; administrators: string[]; editors: string[] };
 
-const COLUMNS = ['u.id', 'u.project_id', 'u.floor_id', 'u.name', 'u.position', 'u.availability', 'u.on_hold_expires_at', 'u.data', 'u.version', 'u.created_at', 'u.updated_at'] as const;
+const COLUMNS = [
+  'u.id',
+  'u.project_id',
+  'u.floor_id',
+  'u.name',
+  'u.position',
+  'u.availability',
+  'u.on_hold_expires_at',
+  'u.data',
+  'u.version',
+  'u.created_at',
+  'u.updated_at',
+] as const;
 const MEMBERSHIP = ['p.user_id', 'p.administrators', 'p.editors'] as const;
 
 /** A hold whose time has passed reads as available, with no expiry (CONTRACT §4). */
@@ -33,7 +45,12 @@ export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
 }
 
 const findUnitQuery = prepared(
-  (db, id: string) => db.selectFrom('units as u').innerJoin('projects as p', 'p.id', 'u.project_id').select([...COLUMNS, ...MEMBERSHIP]).where('u.id', '=', id),
+  (db, id: string) =>
+    db
+      .selectFrom('units as u')
+      .innerJoin('projects as p', 'p.id', 'u.project_id')
+      .select([...COLUMNS, ...MEMBERSHIP])
+      .where('u.id', '=', id),
   [''],
 );
 
@@ -46,7 +63,9 @@ export function listUnits(db: Q, projectId: string, filter: { floorId?: string |
   let q = db.selectFrom('units as u').select(COLUMNS).where('u.project_id', '=', projectId);
   if (filter.floorId) q = q.where('u.floor_id', '=', filter.floorId);
   if (filter.availability === 'available') {
-    q = q.where((eb) => eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', new Date(filter.now))])]));
+    q = q.where((eb) =>
+      eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', new Date(filter.now))])]),
+    );
   } else if (filter.availability === 'on_hold') {
     q = q.where('u.availability', '=', 'on_hold').where('u.on_hold_expires_at', '>', new Date(filter.now));
   } else if (filter.availability) {
@@ -55,7 +74,19 @@ export function listUnits(db: Q, projectId: string, filter: { floorId?: string |
   return q.orderBy('u.floor_id').orderBy('u.position').orderBy('u.id').execute();
 }
 
-export async function insertUnit(db: Q, u: { id: string; projectId: string; floorId: string | null; name: string; position: number; availability: string; onHoldExpiresAt: string | null; data: Record<string, unknown> }) {
+export async function insertUnit(
+  db: Q,
+  u: {
+    id: string;
+    projectId: string;
+    floorId: string | null;
+    name: string;
+    position: number;
+    availability: string;
+    onHoldExpiresAt: string | null;
+    data: Record<string, unknown>;
+  },
+) {
   await db
     .insertInto('units')
     .values({
@@ -112,5 +143,10 @@ export async function deleteUnit(db: Q, id: string) {
 /** Several units with their projects' membership, in one query (bulk PATCH); absent ids are simply missing. */
 export function findUnitsByIds(db: Q, ids: string[]): Promise<UnitWithAccess[]> {
   if (!ids.length) return Promise.resolve([]);
-  return db.selectFrom('units as u').innerJoin('projects as p', 'p.id', 'u.project_id').select([...COLUMNS, ...MEMBERSHIP]).where('u.id', 'in', ids).execute();
+  return db
+    .selectFrom('units as u')
+    .innerJoin('projects as p', 'p.id', 'u.project_id')
+    .select([...COLUMNS, ...MEMBERSHIP])
+    .where('u.id', 'in', ids)
+    .execute();
 }

@@ -36,7 +36,14 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     await db.transaction().execute(async (trx) => {
       if (!(await releaseExpiredHold(trx, unit.id, now))) return;
       const changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at!).toISOString(), null] } as const;
-      await ctx.events.append(trx, { projectId: unit.project_id, type: 'unit.hold_expired', actor: SYSTEM, subjectId: unit.id, changes: changes as never, now });
+      await ctx.events.append(trx, {
+        projectId: unit.project_id,
+        type: 'unit.hold_expired',
+        actor: SYSTEM,
+        subjectId: unit.id,
+        changes: changes as never,
+        now,
+      });
     });
   }
 
@@ -46,7 +53,8 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       schema: {
         tags: ['units'],
         summary: 'Create a unit in a project (optionally on one of its floors)',
-        description: 'Query parameters `name`, `position`, `project` and optional `floor`; other Unit fields may come in a JSON body (query parameters win). `specificType` defaults to `unit`.',
+        description:
+          'Query parameters `name`, `position`, `project` and optional `floor`; other Unit fields may come in a JSON body (query parameters win). `specificType` defaults to `unit`.',
         querystring: UnitCreateQuery,
         body: Type.Omit(UnitPatchSchema, ['_id', '__v', 'createdAt', 'updatedAt']),
         response: { 201: { ...Unit, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
@@ -72,8 +80,22 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       await db.transaction().execute(async (trx) => {
         await insertUnit(trx, input);
         await bumpFloors(trx, [floor]);
-        const changes = createdChanges({ ...input.data, name, position: input.position, floor, availability: input.availability, onHoldExpiresAt: onHoldExpiresAt ?? undefined });
-        await ctx.events.append(trx, { projectId: project, type: 'unit.created', actor: actorOf(principalOf(request)), subjectId: id, changes, now: ctx.clock.now() });
+        const changes = createdChanges({
+          ...input.data,
+          name,
+          position: input.position,
+          floor,
+          availability: input.availability,
+          onHoldExpiresAt: onHoldExpiresAt ?? undefined,
+        });
+        await ctx.events.append(trx, {
+          projectId: project,
+          type: 'unit.created',
+          actor: actorOf(principalOf(request)),
+          subjectId: id,
+          changes,
+          now: ctx.clock.now(),
+        });
       });
       const row = (await findUnit(db, id))!;
       withEtag(reply, row.version);
@@ -87,7 +109,8 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       schema: {
         tags: ['units'],
         summary: "A project's units (optionally one floor's, or one availability)",
-        description: 'JSON, or RFC 4180 CSV with `Accept: text/csv` or `format=csv` (one row per unit, arrays and objects as JSON text; see docs/inventory.md).',
+        description:
+          'JSON, or RFC 4180 CSV with `Accept: text/csv` or `format=csv` (one row per unit, arrays and objects as JSON text; see docs/inventory.md).',
         querystring: UnitListQuery,
         response: { 200: csvOrJson(Type.Array(Unit), 'units'), ...problems(400, 401, 404) },
       },
@@ -167,8 +190,16 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           else if (position !== undefined) await bumpFloors(trx, [unit.floor_id]);
           const logged = updatedChanges(before, changes);
           // Leaving on_hold clears the expiry too (updateUnit).
-          if (availability !== undefined && availability !== 'on_hold' && before.onHoldExpiresAt !== undefined) logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
-          await ctx.events.append(trx, { projectId: unit.project_id, type: 'unit.updated', actor: actorOf(principalOf(request)), subjectId: unit.id, changes: logged, now });
+          if (availability !== undefined && availability !== 'on_hold' && before.onHoldExpiresAt !== undefined)
+            logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
+          await ctx.events.append(trx, {
+            projectId: unit.project_id,
+            type: 'unit.updated',
+            actor: actorOf(principalOf(request)),
+            subjectId: unit.id,
+            changes: logged,
+            now,
+          });
         });
       }
       const updated = (await findUnit(db, unit.id))!;
@@ -193,7 +224,13 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       await db.transaction().execute(async (trx) => {
         await deleteUnit(trx, row!.id);
         await bumpFloors(trx, [row!.floor_id]);
-        await ctx.events.append(trx, { projectId: row!.project_id, type: 'unit.deleted', actor: actorOf(principalOf(request)), subjectId: row!.id, now: ctx.clock.now() });
+        await ctx.events.append(trx, {
+          projectId: row!.project_id,
+          type: 'unit.deleted',
+          actor: actorOf(principalOf(request)),
+          subjectId: row!.id,
+          now: ctx.clock.now(),
+        });
       });
       return reply.code(204).send();
     },

@@ -14,7 +14,11 @@ const AvailabilityIn = Type.String({
 const AvailabilityOut = Type.Union(AVAILABILITY.map((a) => Type.Literal(a)));
 
 const Tabs = Type.Object(
-  { tabs: Type.Optional(Type.Array(Type.Object({ label: Type.Optional(Str), cover: Type.Optional(Str), thumbnail: Type.Optional(Str) }, { additionalProperties: false }))) },
+  {
+    tabs: Type.Optional(
+      Type.Array(Type.Object({ label: Type.Optional(Str), cover: Type.Optional(Str), thumbnail: Type.Optional(Str) }, { additionalProperties: false })),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -24,8 +28,25 @@ export const unitDataFields = {
   isFeatured: Type.Boolean(),
   price: Type.Number(),
   unitPriceTBD: Type.Boolean(),
-  ...strings(['type', 'specificType', 'path', 'lotPath', 'unitImageUrl', 'layoutUrl', 'downloadableAsset', 'brochurePDF', 'embedCode',
-    'customButtonUrl', 'customButtonSnippet', 'orientation', 'inclusions', 'deliveryDate', 'description', 'perimeter', 'svgLotId'] as const),
+  ...strings([
+    'type',
+    'specificType',
+    'path',
+    'lotPath',
+    'unitImageUrl',
+    'layoutUrl',
+    'downloadableAsset',
+    'brochurePDF',
+    'embedCode',
+    'customButtonUrl',
+    'customButtonSnippet',
+    'orientation',
+    'inclusions',
+    'deliveryDate',
+    'description',
+    'perimeter',
+    'svgLotId',
+  ] as const),
   layoutGallery: Type.Array(Str, { maxItems: 1000 }),
   additionalInfo: Type.Array(Type.Object({ label: Type.Optional(Str), value: Type.Optional(Str) }, { additionalProperties: false }), { maxItems: 500 }),
   payableAmount: Type.Number(),
@@ -92,7 +113,9 @@ export const UnitListQuery = Type.Object(
     project: ObjectId,
     floor: Type.Optional(ObjectId),
     availability: Type.Optional(AvailabilityIn),
-    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' })),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -32,7 +32,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const bearer = request.headers.authorization ? Auth.tokenFrom(request)?.token : undefined;
       const { user, issued } = await ctx.authService.login({ username, password, ip: request.ip, bearer });
       ctx.authService.setCookies(reply, issued);
-      return { ...toUser(user, await findMemberships(ctx.db.kysely, user.id)), token: issued.accessToken, access_token: issued.accessToken, message: 'Login successful' };
+      return {
+        ...toUser(user, await findMemberships(ctx.db.kysely, user.id)),
+        token: issued.accessToken,
+        access_token: issued.accessToken,
+        message: 'Login successful',
+      };
     },
   );
 
@@ -63,7 +68,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       schema: {
         tags: ['auth'],
         summary: 'End the session',
-        description: 'Ends the session of the presented access token and/or refresh token (at once for refresh, within 60 s for access tokens on every node) and clears both cookies.',
+        description:
+          'Ends the session of the presented access token and/or refresh token (at once for refresh, within 60 s for access tokens on every node) and clears both cookies.',
         body: RefreshBody,
         security: [{}, { bearerAuth: [] }, { cookieAuth: [] }],
         response: { 204: NoContent, ...problems(400) },

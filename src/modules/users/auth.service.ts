@@ -88,7 +88,11 @@ export class AuthService {
       const used = await consumeRefreshToken(trx, tokenHash);
       if (!used) return undefined;
       await insertRefreshToken(trx, { tokenHash: hashToken(next), sessionId: used.session_id, expiresAt: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) });
-      await trx.updateTable('sessions').set({ expires_at: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) }).where('id', '=', used.session_id).execute();
+      await trx
+        .updateTable('sessions')
+        .set({ expires_at: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) })
+        .where('id', '=', used.session_id)
+        .execute();
       return used;
     });
     if (!result) {

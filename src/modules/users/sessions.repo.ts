@@ -10,10 +10,7 @@ export interface SessionPrincipal {
 }
 
 export async function createSession(db: Q, s: { id: string; userId: string; impersonatorId: string | null; expiresAt: Date }) {
-  await db
-    .insertInto('sessions')
-    .values({ id: s.id, user_id: s.userId, impersonator_id: s.impersonatorId, expires_at: s.expiresAt })
-    .execute();
+  await db.insertInto('sessions').values({ id: s.id, user_id: s.userId, impersonator_id: s.impersonatorId, expires_at: s.expiresAt }).execute();
 }
 
 /** The user behind a live session, or undefined when the session ended (logout, password change, reuse, expiry). */
@@ -29,11 +26,21 @@ export function findSessionPrincipal(db: Q, sid: string): Promise<SessionPrincip
 }
 
 export async function revokeSession(db: Q, sid: string) {
-  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', sid).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('id', '=', sid)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function revokeUserSessions(db: Q, userId: string) {
-  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function insertRefreshToken(db: Q, t: { tokenHash: string; sessionId: string; expiresAt: Date }) {

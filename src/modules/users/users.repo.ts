@@ -8,7 +8,7 @@ export type UserRow = Omit<Selectable<UsersTable>, 'secrets'>;
 const COLUMNS = ['id', 'username', 'password_hash', 'role', 'profile', 'version', 'created_at', 'updated_at'] as const;
 
 export function toUser(row: UserRow, memberships: { projects: string[]; groups: string[] } = { projects: [], groups: [] }): User {
-  const profile = row.profile as Record<string, unknown>;
+  const profile = row.profile;
   const fullName = (profile.fullName as string | undefined) ?? ([profile.name, profile.lastName].filter(Boolean).join(' ') || undefined);
   return {
     ...(profile as Partial<User>),
@@ -24,7 +24,11 @@ export function toUser(row: UserRow, memberships: { projects: string[]; groups: 
 }
 
 export function findUserByUsername(db: Q, username: string) {
-  return db.selectFrom('users').select(COLUMNS).where(sql<string>`lower(username)`, '=', username.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(COLUMNS)
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function findUserById(db: Q, id: string) {

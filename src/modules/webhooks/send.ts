@@ -10,10 +10,28 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
  */
 const PRIVATE = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) PRIVATE.addSubnet(net, bits, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+] as const)
+  PRIVATE.addSubnet(net, bits, 'ipv6');
 
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
@@ -38,12 +56,12 @@ export async function checkTarget(url: URL, allowPrivate: boolean): Promise<void
 }
 
 function resolveAll(host: string): Promise<string[]> {
-  return new Promise((resolve, reject) =>
+  return new Promise((resolve, reject) => {
     dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => {
       if (err) reject(new RefusedTarget(`${host} does not resolve (${err.code ?? err.message})`));
       else resolve(addresses.map((a) => a.address));
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -54,12 +72,24 @@ function resolveAll(host: string): Promise<string[]> {
 function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 4);
+      if (err) {
+        callback(err, '', 4);
+        return;
+      }
       const bad = allowPrivate ? undefined : addresses.find((a) => isPrivateAddress(a.address));
-      if (bad) return callback(new RefusedTarget(`${hostname} resolves to ${bad.address}, a loopback or private address`), '', 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      if (bad) {
+        callback(new RefusedTarget(`${hostname} resolves to ${bad.address}, a loopback or private address`), '', 4);
+        return;
+      }
+      if ((options as { all?: boolean }).all) {
+        (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+        return;
+      }
       const first = addresses[0];
-      if (!first) return callback(new RefusedTarget(`${hostname} has no address`), '', 4);
+      if (!first) {
+        callback(new RefusedTarget(`${hostname} has no address`), '', 4);
+        return;
+      }
       callback(null, first.address, first.family);
     });
   };
@@ -93,11 +123,13 @@ export function postSigned(
     try {
       url = new URL(target);
     } catch {
-      return resolve(done({ ok: false, error: 'invalid URL' }));
+      resolve(done({ ok: false, error: 'invalid URL' }));
+      return;
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !opts.allowPrivate && isPrivateAddress(host)) {
-      return resolve(done({ ok: false, error: `${host} is a loopback or private address` }));
+      resolve(done({ ok: false, error: `${host} is a loopback or private address` }));
+      return;
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
@@ -117,14 +149,22 @@ export function postSigned(
         const status = res.statusCode ?? 0;
         // The answer's body is not needed; read it away so the socket is freed.
         res.resume();
-        res.on('end', () => resolve(done(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `answered ${status}` })));
-        res.on('error', (err) => resolve(done({ ok: false, status, error: err.message })));
+        res.on('end', () => {
+          resolve(done(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `answered ${status}` }));
+        });
+        res.on('error', (err) => {
+          resolve(done({ ok: false, status, error: err.message }));
+        });
       },
     );
     // The whole exchange, not just idle time, is bounded: a receiver answering a byte at a time is cut off too.
     const timer = setTimeout(() => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
-    req.on('close', () => clearTimeout(timer));
-    req.on('error', (err) => resolve(done({ ok: false, error: err.message })));
+    req.on('close', () => {
+      clearTimeout(timer);
+    });
+    req.on('error', (err) => {
+      resolve(done({ ok: false, error: err.message }));
+    });
     req.end(opts.body);
   });
 }

@@ -35,7 +35,9 @@ export function listWebhooks(db: Q, projectId: string) {
 }
 
 export function findWebhook(db: Q, projectId: string, id: string) {
-  return db.selectFrom('webhooks').select(COLUMNS).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst() as Promise<WebhookRow | undefined>;
+  return db.selectFrom('webhooks').select(COLUMNS).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst() as Promise<
+    WebhookRow | undefined
+  >;
 }
 
 export function insertWebhook(db: Q, w: { id: string; projectId: string; url: string; events: string[]; description: string | null; secret: string }) {
@@ -77,9 +79,18 @@ export function listDeliveries(db: Q, webhookId: string, page: { before?: number
     .selectFrom('webhook_deliveries as d')
     .innerJoin('events as e', 'e.id', 'd.event_id')
     .select([
-      'd.id', 'd.webhook_id', 'd.event_id', 'd.seq', 'd.status', 'd.created_at', 'd.delivered_at', 'e.type',
+      'd.id',
+      'd.webhook_id',
+      'd.event_id',
+      'd.seq',
+      'd.status',
+      'd.created_at',
+      'd.delivered_at',
+      'e.type',
       sql<DeliveryRow['attempts']>`coalesce((select json_agg(json_build_object('attempt', a.attempt, 'at', a.at, 'response_status', a.response_status,
-        'error', a.error, 'duration_ms', a.duration_ms, 'manual', a.manual) order by a.attempt) from webhook_attempts a where a.delivery_id = d.id), '[]'::json)`.as('attempts'),
+        'error', a.error, 'duration_ms', a.duration_ms, 'manual', a.manual) order by a.attempt) from webhook_attempts a where a.delivery_id = d.id), '[]'::json)`.as(
+        'attempts',
+      ),
     ])
     .where('d.webhook_id', '=', webhookId);
   if (page.before !== undefined) q = q.where('d.seq', '<', String(page.before));

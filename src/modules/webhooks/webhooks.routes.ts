@@ -15,7 +15,11 @@ import type { WebhookDispatcher } from './webhooks.service.ts';
 import { deleteWebhook, findWebhook, insertWebhook, listDeliveries, listWebhooks, toDelivery, toWebhook, updateWebhook } from './webhooks.repo.ts';
 
 const EventName = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], { description: 'An event type, or * for all' });
-const Url = Type.String({ minLength: 1, maxLength: 2000, description: 'http(s) URL; loopback and private addresses are refused unless WEBHOOK_ALLOW_PRIVATE=true' });
+const Url = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  description: 'http(s) URL; loopback and private addresses are refused unless WEBHOOK_ALLOW_PRIVATE=true',
+});
 const Description = Type.String({ maxLength: 500 });
 
 export const WebhookSchema = Type.Object(
@@ -110,7 +114,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
         summary: 'Subscribe a URL to the project’s events (owner and administrators)',
         description: 'The answer carries the signing `secret` (whsec_…) once; it is never shown again. See the `webhooks` section for what is sent.',
         params: ProjectParams,
-        body: Type.Object({ url: Url, events: Type.Array(EventName, { minItems: 1, maxItems: 20, uniqueItems: true }), description: Type.Optional(Description) }, { additionalProperties: false }),
+        body: Type.Object(
+          { url: Url, events: Type.Array(EventName, { minItems: 1, maxItems: 20, uniqueItems: true }), description: Type.Optional(Description) },
+          { additionalProperties: false },
+        ),
         response: { 201: { ...CreatedWebhook, headers: { Location: { type: 'string' } } }, ...problems(400, 401, 403, 404, 415) },
       },
     },
@@ -119,7 +126,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
       const { url, events, description } = request.body;
       await checkUrl(url);
       const secret = newWebhookSecret();
-      const row = await insertWebhook(db, { id: newObjectId(ctx.clock.now()), projectId: request.params.id, url, events, description: description ?? null, secret: ctx.secrets.seal(secret) });
+      const row = await insertWebhook(db, {
+        id: newObjectId(ctx.clock.now()),
+        projectId: request.params.id,
+        url,
+        events,
+        description: description ?? null,
+        secret: ctx.secrets.seal(secret),
+      });
       return reply
         .code(201)
         .header('Location', `/projects/${row.project_id}/webhooks/${row.id}`)
@@ -146,7 +160,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
   app.get(
     '/projects/:id/webhooks/:hookId',
     {
-      schema: { tags: ['webhooks'], summary: 'One webhook (owner and administrators)', params: HookParams, response: { 200: Type.Ref('Webhook'), ...problems(400, 401, 403, 404) } },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'One webhook (owner and administrators)',
+        params: HookParams,
+        response: { 200: Type.Ref('Webhook'), ...problems(400, 401, 403, 404) },
+      },
     },
     async (request) => {
       await manage(request, request.params.id);
@@ -163,7 +182,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
         description: 'Deliveries not yet made go to the new URL. `description: null` clears it. The secret cannot change: delete and create again.',
         params: HookParams,
         body: Type.Object(
-          { url: Type.Optional(Url), events: Type.Optional(Type.Array(EventName, { minItems: 1, maxItems: 20, uniqueItems: true })), description: Type.Optional(Type.Union([Description, Type.Null()])) },
+          {
+            url: Type.Optional(Url),
+            events: Type.Optional(Type.Array(EventName, { minItems: 1, maxItems: 20, uniqueItems: true })),
+            description: Type.Optional(Type.Union([Description, Type.Null()])),
+          },
           { additionalProperties: false },
         ),
         response: { 200: Type.Ref('Webhook'), ...problems(400, 401, 403, 404, 415) },
@@ -183,7 +206,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
   app.delete(
     '/projects/:id/webhooks/:hookId',
     {
-      schema: { tags: ['webhooks'], summary: 'Delete a webhook and its deliveries', params: HookParams, response: { 204: NoContent, ...problems(400, 401, 403, 404) } },
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Delete a webhook and its deliveries',
+        params: HookParams,
+        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+      },
     },
     async (request, reply) => {
       await manage(request, request.params.id);

@@ -26,9 +26,7 @@ export interface WebhookJob {
  * transaction. The webhook's row lock orders that hand-over against events being appended, so none is lost.
  */
 export class WebhookDispatcher {
-  constructor(
-    private readonly deps: { db: Q; clock: Clock; secrets: SecretBox; config: Config; outbox: Outbox; log: FastifyBaseLogger },
-  ) {}
+  constructor(private readonly deps: { db: Q; clock: Clock; secrets: SecretBox; config: Config; outbox: Outbox; log: FastifyBaseLogger }) {}
 
   register() {
     const { outbox, config } = this.deps;
@@ -59,17 +57,47 @@ export class WebhookDispatcher {
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
       .innerJoin('events as e', 'e.id', 'd.event_id')
-      .select(['d.id', 'd.status', 'd.seq', 'd.webhook_id', 'w.url', 'w.secret', 'e.id as e_id', 'e.project_id', 'e.seq as e_seq', 'e.type', 'e.actor_kind', 'e.actor_id', 'e.data', 'e.created_at'])
+      .select([
+        'd.id',
+        'd.status',
+        'd.seq',
+        'd.webhook_id',
+        'w.url',
+        'w.secret',
+        'e.id as e_id',
+        'e.project_id',
+        'e.seq as e_seq',
+        'e.type',
+        'e.actor_kind',
+        'e.actor_id',
+        'e.data',
+        'e.created_at',
+      ])
       .where('d.id', '=', job.deliveryId)
       .executeTakeFirst();
     // Deleted with its webhook, or settled by an earlier job: nothing to do.
     if (!d || (!job.manual && d.status !== 'pending')) return;
     if (!job.manual) {
-      const earlier = await db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', d.webhook_id).where('status', '=', 'pending').where('seq', '<', d.seq).executeTakeFirst();
+      const earlier = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('webhook_id', '=', d.webhook_id)
+        .where('status', '=', 'pending')
+        .where('seq', '<', d.seq)
+        .executeTakeFirst();
       // Not this one's turn: the earlier one, when settled, queues this one again.
       if (earlier) return;
     }
-    const event: EventRow = { id: d.e_id, project_id: d.project_id, seq: d.e_seq, type: d.type, actor_kind: d.actor_kind, actor_id: d.actor_id, data: d.data, created_at: d.created_at };
+    const event: EventRow = {
+      id: d.e_id,
+      project_id: d.project_id,
+      seq: d.e_seq,
+      type: d.type,
+      actor_kind: d.actor_kind,
+      actor_id: d.actor_id,
+      data: d.data,
+      created_at: d.created_at,
+    };
     const result = await postSigned(d.url, {
       secret: secrets.open(d.secret),
       id: d.id,
@@ -94,7 +122,13 @@ export class WebhookDispatcher {
       if (!d) return undefined;
       await sql`select id from webhooks where id = ${d.webhook_id} for update`.execute(trx);
       // Settling one out of turn (a manual retry) leaves the turn with the earlier one, which has its job.
-      const earlier = await trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', d.webhook_id).where('status', '=', 'pending').where('seq', '<', d.seq).executeTakeFirst();
+      const earlier = await trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('webhook_id', '=', d.webhook_id)
+        .where('status', '=', 'pending')
+        .where('seq', '<', d.seq)
+        .executeTakeFirst();
       const settled = await trx
         .updateTable('webhook_deliveries')
         .set({ status, ...(status === 'delivered' ? { delivered_at: new Date(clock.now()) } : {}) })
@@ -103,7 +137,14 @@ export class WebhookDispatcher {
         .executeTakeFirst();
       // A manual retry of a delivery already settled changes no turn.
       if (Number(settled.numUpdatedRows) !== 1 || earlier) return undefined;
-      const head = await trx.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', d.webhook_id).where('status', '=', 'pending').orderBy('seq').limit(1).executeTakeFirst();
+      const head = await trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('webhook_id', '=', d.webhook_id)
+        .where('status', '=', 'pending')
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirst();
       if (head) await this.enqueue(trx, [head.id]);
       return head;
     });
