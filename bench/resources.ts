@@ -219,7 +219,9 @@ function describe(key: string, a: Answer): Check {
   let detail = a.body.slice(0, 200);
   try {
     detail = JSON.parse(a.body).detail ?? detail;
-  } catch {}
+  } catch {
+    // not JSON: the raw text is the detail
+  }
   if (a.status === 404 && /^No route/.test(detail)) return { ok: false, note: `${key} endpoint not available (404: ${detail}); not measured` };
   return { ok: false, note: `answered ${a.status} (${detail}); not measured` };
 }

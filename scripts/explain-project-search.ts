@@ -38,7 +38,7 @@ for (const [label, principal] of [
   ['a platform administrator (sees all 10,000)', { id: owner, username: 'x', role: 'admin', sid: 'x' }],
 ] as const) {
   const started = performance.now();
-  const result = await listProjects(db.kysely, principal as never, { name: SEARCH, skip: 0, limit: 20, sort: '-createdAt' });
+  const result = await listProjects(db.kysely, { ...principal }, { name: SEARCH, skip: 0, limit: 20, sort: '-createdAt' });
   const ms = (performance.now() - started).toFixed(1);
   console.log(`\n## ${label}: filters.name = "${SEARCH}" → ${result.total} matches, first page in ${ms} ms\n`);
   const q =

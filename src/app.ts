@@ -251,7 +251,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   if (config.limits.holdSweepSec > 0) {
     app.addHook('onReady', async () => {
       sweeper = setInterval(() => {
-        sweepOnce(db.kysely, clock.now(), ctx.events).catch((err) => {
+        sweepOnce(db.kysely, clock.now(), ctx.events).catch((err: unknown) => {
           app.log.warn({ err }, 'hold sweep failed');
         });
       }, config.limits.holdSweepSec * 1000);

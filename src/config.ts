@@ -254,7 +254,7 @@ function keptSecrets(dataDir: string): { jwtSecret: string; secretKey: string } 
   if (existsSync(file)) {
     let kept: { jwtSecret?: unknown; secretKey?: unknown } | undefined;
     try {
-      kept = JSON.parse(readFileSync(file, 'utf8'));
+      kept = JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret?: unknown; secretKey?: unknown };
     } catch {
       kept = undefined;
     }

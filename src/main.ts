@@ -23,6 +23,7 @@ async function main() {
     dataDir: config.dataDir,
     onPoolError: (e) => app?.log.warn({ err: e }, 'idle database connection lost'),
   });
+  // eslint-disable-next-line prefer-const -- declared before the pool's error callback above can fire
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   app = await buildApp({ config, db });
   const applied = await migrate(db);
@@ -54,7 +55,7 @@ async function main() {
   );
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

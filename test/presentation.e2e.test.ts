@@ -14,7 +14,7 @@ describe('the presentation page in Chromium', { skip }, () => {
       assert.equal(await page.getAttribute('#app', 'aria-busy'), 'false');
       assert.equal(await page.locator('#results[data-view="building"]').count(), 1, 'initialView Building');
       for (const img of ['.hero-img', '.logo']) {
-        await page.waitForFunction((sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth! > 0, img);
+        await page.waitForFunction((sel) => ((document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth ?? 0) > 0, img);
       }
       assert.equal(await page.locator('#filter-sheet input').first().isVisible(), size === 'desktop', 'filters: open on a desktop, in a sheet on a phone');
       assert.ok(await inViewport(page, '#view-building'));
@@ -125,7 +125,7 @@ describe('the presentation page in Chromium', { skip }, () => {
       assert.equal(await page.textContent('#plan-card-name'), 'B2');
       const card = (await page.textContent('#plan-card')) ?? '';
       for (const part of ['Available', '2 bed', '$', 'm²', 'View details']) assert.ok(card.includes(part), `${part} in ${card}`);
-      await page.waitForFunction(() => (document.querySelector('#plan-card img') as HTMLImageElement | null)?.naturalWidth! > 0);
+      await page.waitForFunction(() => ((document.querySelector('#plan-card img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
       assert.equal(await page.locator('dialog[open]').count(), 0, 'a hover or a first tap only shows the card');
       await shot(page, 'plan-card', size);
       await (size === 'phone' ? page.locator('#plan-card-view').tap() : page.click('#plan-card-view'));
@@ -176,7 +176,7 @@ describe('the presentation page in Chromium', { skip }, () => {
       const vp = page.viewportSize()!;
       assert.ok(dialog.height <= vp.height, `the sheet (${dialog.height}px) fits the screen (${vp.height}px)`);
       if (size === 'phone') assert.ok(dialog.height >= vp.height - 1 && dialog.width >= vp.width - 1, 'full screen on a phone');
-      await page.waitForFunction(() => (document.getElementById('unit-layout-img') as HTMLImageElement | null)?.naturalWidth! > 0);
+      await page.waitForFunction(() => ((document.getElementById('unit-layout-img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
       assert.equal(await page.locator('dialog[open] .gallery img').count(), 2);
       await shot(page, 'unit', size);
       // Scroll the sheet to its end, as a finger or a wheel does.

@@ -217,7 +217,7 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
       await live.app.outbox.drain();
       assert.equal(r.received.length, 1);
       const { headers, body } = r.received[0]!;
-      const verified = new Webhook(hook.secret).verify(body, headerSet(headers)) as any;
+      const verified = new Webhook(hook.secret).verify(body, headerSet(headers)) as Record<string, any>;
       assert.equal(verified.type, 'unit.updated');
       assert.deepEqual(verified.data, { _id: u._id, changes: { price: [10, 11] } });
       assert.equal(verified.projectId, p._id);

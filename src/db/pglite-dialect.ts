@@ -23,6 +23,8 @@ export class PGliteDialect implements Dialect {
   createDriver(): Driver {
     return new PGliteDriver(this.pglite);
   }
+  // Kysely's Dialect interface declares this parameter as Kysely<any>.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
   }

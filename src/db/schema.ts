@@ -57,7 +57,8 @@ export interface ProjectsTable {
   data: Json;
   secrets: Json<Record<string, string>>;
   version: Generated<number>;
-  content_version: Generated<number>;
+  /** bigint: pg returns it as a string. */
+  content_version: Generated<number | string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

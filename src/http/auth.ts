@@ -115,7 +115,7 @@ export class Auth {
       const m = /^Bearer\s+(\S+)$/i.exec(h);
       return m ? { token: m[1]!, via: 'header' } : undefined;
     }
-    const c = request.cookies?.[ACCESS_COOKIE];
+    const c = request.cookies[ACCESS_COOKIE];
     return c ? { token: c, via: 'cookie' } : undefined;
   }
 

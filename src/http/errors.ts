@@ -117,7 +117,7 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldError[] {
 }
 
 export function errorHandler(error: FastifyError & { validationContext?: string }, request: FastifyRequest, reply: FastifyReply) {
-  const requestId = String(request.id);
+  const requestId = request.id;
   // A client that went away mid-request (reset, aborted body) is neither a database outage nor our fault.
   if (request.raw.destroyed && (!request.raw.complete || error.code === 'ECONNRESET')) {
     request.log.info({ code: error.code }, 'client closed the connection before the request was complete');

@@ -1,5 +1,6 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Helmet's headers, computed once. @fastify/helmet builds a new helmet middleware (and re-parses the CSP)
@@ -15,7 +16,8 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
       delete headers[name];
     },
   };
-  helmet(options)({} as never, res as never, () => {});
+  // helmet only calls setHeader/removeHeader on the response: a minimal stand-in for Node's objects.
+  helmet(options)({} as unknown as IncomingMessage, res as unknown as ServerResponse, () => {});
   return headers;
 }
 

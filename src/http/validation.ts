@@ -8,7 +8,8 @@ import { InviteSchema } from '../modules/users/users.schemas.ts';
 /** Schemas referenced by $id from routes; registered with Fastify (serialisation, OpenAPI) and with Ajv. */
 // ajv-formats is CommonJS with a default export.
 type AddFormats = (ajv: Ajv) => Ajv;
-const addFormats: AddFormats = (addFormatsModule as unknown as { default: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+const formatsModule = addFormatsModule as unknown as AddFormats & { default?: AddFormats };
+const addFormats: AddFormats = formatsModule.default ?? formatsModule;
 
 export const SHARED_SCHEMAS = [ProblemSchema, InviteSchema];
 

@@ -82,7 +82,7 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
     str(s.sharePageDescription) ??
     (unit && str(unit.description)) ??
     `${s.name}${address ? `, ${address}` : ''}: floor plans, prices and availability of every home, with enquiries and holds online.`;
-  const unitImage = unit ? ((Array.isArray(unit.images) ? unit.images[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl) : undefined;
+  const unitImage = unit ? ((Array.isArray(unit.images) ? (unit.images as unknown[])[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl) : undefined;
   const shareImage = safeHref(unitImage, origin) ?? safeHref(s.sharePageLogo, origin) ?? safeHref(s.projectImageUrl, origin);
   const share = s.sharePageEnabled === true;
   const meta = (attr: 'name' | 'property', key: string, value: string | undefined) => (value ? `<meta ${attr}="${key}" content="${escapeHtml(value)}">\n` : '');
@@ -158,7 +158,7 @@ export function renderGroupPage(
     '--button-text': g.colorButtonText,
     '--text': g.colorText,
   })
-    .filter(([, v]) => typeof v === 'string' && COLOR.test(v))
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && COLOR.test(e[1]))
     .map(([k, v]) => `${k}:${v}`)
     .join(';');
   const image = safeHref(g.groupImageUrl, origin);

@@ -160,7 +160,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
           'p.data',
           sql<number>`(select count(*)::int from units u where u.project_id = p.id and ${free})`.as('available'),
           sql<
-            number | null
+            string | null
           >`(select min((u.data->>'price')::numeric) from units u where u.project_id = p.id and ${free} and jsonb_typeof(u.data->'price') = 'number' and coalesce(u.data->>'unitPriceTBD', 'false') <> 'true')`.as(
             'lowest',
           ),
@@ -172,6 +172,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         .execute();
       const cards: GroupCard[] = rows.map((r) => {
         const d = r.data;
+        const cover: unknown = Array.isArray(d.alternativeCovers) ? (d.alternativeCovers as unknown[])[0] : undefined;
         const currency =
           typeof d.payProviderCurrency === 'string' && d.payProviderCurrency
             ? d.payProviderCurrency
@@ -181,9 +182,9 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         return {
           name: r.name,
           namespace: r.namespace!,
-          image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (Array.isArray(d.alternativeCovers) ? d.alternativeCovers[0] : undefined),
+          image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
           address: typeof d.address === 'string' ? d.address : undefined,
-          available: Number(r.available),
+          available: r.available,
           lowestPrice: d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
           currency,
         };
@@ -202,7 +203,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     reply.header('Cache-Control', found.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
     if (!found.br) return reply.type(found.type).send(found.body);
     reply.header('Vary', 'Accept-Encoding');
-    const accept = String(request.headers['accept-encoding'] ?? '');
+    const accept = request.headers['accept-encoding'] ?? '';
     if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').type(found.type).send(found.br);
     if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').type(found.type).send(found.gzip);
     return reply.type(found.type).send(found.body);

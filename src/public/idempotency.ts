@@ -4,9 +4,9 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 
-export interface Outcome {
+export interface Outcome<B = unknown> {
   status: number;
-  body: unknown;
+  body: B;
   /** The ETag of the record in the body, replayed with it. */
   etag?: string | undefined;
 }
@@ -33,13 +33,13 @@ export const canonicalJson = (value: unknown): string => stableStringify(value) 
  * same key and body gets the first outcome again and writes nothing more; the same key with another body → 422.
  * A concurrent retry waits on the key's row until the first commits. Failures are not stored: nothing was written.
  */
-export async function runIdempotent(
+export async function runIdempotent<B>(
   db: Kysely<Database>,
   scope: string,
   key: string | undefined,
   request: unknown,
-  work: (trx: Transaction<Database>) => Promise<Outcome>,
-): Promise<Outcome & { replayed: boolean }> {
+  work: (trx: Transaction<Database>) => Promise<Outcome<B>>,
+): Promise<Outcome<B> & { replayed: boolean }> {
   if (key === undefined) return { ...(await db.transaction().execute(work)), replayed: false };
   const hash = createHash('sha256')
     .update(canonicalJson(request ?? null))
@@ -67,7 +67,8 @@ export async function runIdempotent(
     if (first.request_hash !== hash) {
       throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
     }
-    const stored = first.body as { body: unknown; etag?: string };
+    // Stored by this function from `work`'s outcome for the same scope: the same shape.
+    const stored = first.body as { body: B; etag?: string };
     return { status: first.status, body: stored.body, etag: stored.etag, replayed: true };
   });
 }

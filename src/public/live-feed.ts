@@ -130,7 +130,7 @@ export class LiveFeed {
   }
 
   #run(projectId: string, channel: Channel, step: () => Promise<void>) {
-    channel.queue = channel.queue.then(step).catch((err) => {
+    channel.queue = channel.queue.then(step).catch((err: unknown) => {
       this.log.warn({ err, projectId }, 'live feed step failed');
     });
   }

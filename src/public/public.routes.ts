@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../http/errors.ts';
@@ -183,13 +183,14 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           changes: createdChanges(body, LEAD_KEPT),
           now,
         });
-        return { status: 201, body };
+        // The stored document is the lead validated above plus the server's fields: the response's shape.
+        return { status: 201, body: body as Static<typeof PublicLead> };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       else ctx.mail.wake();
       // A lead never changes after it is made: its one version.
       reply.header('ETag', '"1"');
-      return reply.code(outcome.status as 201).send(outcome.body as never);
+      return reply.code(outcome.status as 201).send(outcome.body);
     },
   );
 

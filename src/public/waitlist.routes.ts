@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { DateTime, ObjectId, problems } from '../http/schemas.ts';
@@ -78,11 +78,12 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         if (!target) throw notFound('Project');
         if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
         const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
-        return { status: 201, body: toLead(row) };
+        // The stored document is the entry validated above plus the server's fields: the response's shape.
+        return { status: 201, body: toLead(row) as Static<typeof WaitlistLead> };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       reply.header('ETag', '"1"');
-      return reply.code(outcome.status as 201).send(outcome.body as never);
+      return reply.code(outcome.status as 201).send(outcome.body);
     },
   );
 };

@@ -50,7 +50,7 @@ export async function listGroups(db: Q, principal: Principal, page: { skip: numb
   const desc = page.sort.startsWith('-');
   const col = ({ name: 'g.name', createdAt: 'g.created_at', updatedAt: 'g.updated_at' } as const)[page.sort.replace(/^-/, '') as 'name'];
   const dir = desc ? 'desc' : 'asc';
-  let q = db.selectFrom('groups as g').select([...COLUMNS, projectIds, sql<number>`count(*) over()`.as('total')]);
+  let q = db.selectFrom('groups as g').select([...COLUMNS, projectIds, sql<number | string>`count(*) over()`.as('total')]);
   if (principal.role !== 'admin') {
     q = q.where((eb) =>
       eb.or([
@@ -61,7 +61,7 @@ export async function listGroups(db: Q, principal: Principal, page: { skip: numb
     );
   }
   const rows = await q.orderBy(col, dir).orderBy('g.id', dir).offset(page.skip).limit(page.limit).execute();
-  return { rows: rows as (GroupRow & { total: number })[], total: Number(rows[0]?.total ?? 0) };
+  return { rows, total: Number(rows[0]?.total ?? 0) };
 }
 
 export interface GroupChange {

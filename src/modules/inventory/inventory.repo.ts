@@ -186,7 +186,7 @@ export async function insertSync(db: Q, s: SyncRecord) {
 export function listSyncs(db: Q, projectId: string, page: { skip: number; limit: number }) {
   return db
     .selectFrom('inventory_syncs')
-    .select(['id', 'source', 'status', 'started_at', 'finished_at', 'summary', 'errors', 'user_id', sql<number>`count(*) over()`.as('total')])
+    .select(['id', 'source', 'status', 'started_at', 'finished_at', 'summary', 'errors', 'user_id', sql<number | string>`count(*) over()`.as('total')])
     .where('project_id', '=', projectId)
     .orderBy('started_at', 'desc')
     .orderBy('id', 'desc')

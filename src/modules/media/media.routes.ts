@@ -121,7 +121,7 @@ export const mediaUploadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async 
         }
         const url = `/media/${stored.name}`;
         const contentType = CONTENT_TYPES[stored.name.slice(stored.name.lastIndexOf('.') + 1) as MediaKind];
-        return reply.code(201).header('Location', url).send({ url, contentType, size: stored.size });
+        return await reply.code(201).header('Location', url).send({ url, contentType, size: stored.size });
       } finally {
         await rm(temp, { force: true });
       }

@@ -12,7 +12,7 @@ export const CONTENT_TYPES: Record<MediaKind, string> = {
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 const startsWith = (head: Buffer, bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
-const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
 
 /**
  * The binary kinds by signature; `svg-candidate` for text that opens like XML (the sanitiser decides whether it

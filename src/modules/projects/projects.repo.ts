@@ -78,7 +78,7 @@ export async function listProjects(db: Q, principal: Principal, params: ProjectL
   const desc = params.sort.startsWith('-');
   const column = SORT_COLUMNS[params.sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
   const direction = desc ? 'desc' : 'asc';
-  let q = db.selectFrom('projects as p').select([...COLUMNS, floorIds, sql<number>`count(*) over()`.as('total')]);
+  let q = db.selectFrom('projects as p').select([...COLUMNS, floorIds, sql<number | string>`count(*) over()`.as('total')]);
   if (principal.role !== 'admin') {
     q = q.where((eb) =>
       eb.or([
@@ -93,7 +93,7 @@ export async function listProjects(db: Q, principal: Principal, params: ProjectL
   }
   if (params.projectType !== undefined) q = q.where('p.project_type', '=', params.projectType);
   const rows = await q.orderBy(column, direction).orderBy('p.id', direction).offset(params.skip).limit(params.limit).execute();
-  return { rows: rows as (ProjectRow & { total: number })[], total: Number(rows[0]?.total ?? 0) };
+  return { rows, total: Number(rows[0]?.total ?? 0) };
 }
 
 /** The count alone, for a page past the end (where the window count has no row to ride on). */

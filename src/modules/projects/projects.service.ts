@@ -136,7 +136,7 @@ export class ProjectService {
         columns[COLUMN_OF[key as keyof typeof COLUMN_OF]] = key === 'hostName' && typeof value === 'string' ? value.toLowerCase() : value;
       } else if (SECRET.has(key)) {
         if (value === null) change.secretsRemove.push(key);
-        else change.secretsSet[key] = this.ctx.secrets.seal(String(value));
+        else change.secretsSet[key] = this.ctx.secrets.seal(typeof value === 'string' ? value : JSON.stringify(value));
       } else if (key === 'allocations') {
         allocations = value as AllocationIn[];
       } else {

@@ -39,7 +39,7 @@ export function levelOf(principal: Principal, record: Membership): Level | undef
  * The one access rule: a record the caller cannot see is 404 (never 403, so ids do not leak);
  * a visible record the caller may not do this to is 403.
  */
-export function authorize<T extends Membership>(principal: Principal, record: T | undefined, action: Action, what = 'Project'): Level {
+export function authorize(principal: Principal, record: Membership | undefined, action: Action, what = 'Project'): Level {
   const level = record && levelOf(principal, record);
   if (!record || !level) throw notFound(what);
   if (!ALLOWED[action].includes(level)) {

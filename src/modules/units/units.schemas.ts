@@ -6,7 +6,10 @@ export const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased
 export type Availability = (typeof AVAILABILITY)[number];
 
 /** Matches any capitalisation of the allowed values (input is case-insensitive, stored lower case). */
-const anyCase = (word: string) => [...word].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('');
+const anyCase = (word: string) =>
+  Array.from(word, (c) => c)
+    .map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c))
+    .join('');
 const AvailabilityIn = Type.String({
   pattern: `^(${AVAILABILITY.map(anyCase).join('|')})$`,
   description: `One of ${AVAILABILITY.join(', ')} (any case)`,

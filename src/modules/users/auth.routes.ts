@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { Auth, REFRESH_COOKIE } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
@@ -26,8 +25,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       config: { rateLimit: { max: ctx.config.limits.loginPerMinute, timeWindow: 60_000 } },
     },
     async (request, reply) => {
-      const username = request.body?.username ?? request.query.username;
-      const password = request.body?.password ?? request.query.password;
+      // Fastify leaves the body undefined when a request sends none (credentials in the query).
+      const body = request.body as typeof request.body | undefined;
+      const username = body?.username ?? request.query.username;
+      const password = body?.password ?? request.query.password;
       if (!username) throw new AppError(400, 'invalid_body', 'username is required', [{ path: '/username', message: 'is required' }]);
       const bearer = request.headers.authorization ? Auth.tokenFrom(request)?.token : undefined;
       const { user, issued } = await ctx.authService.login({ username, password, ip: request.ip, bearer });
@@ -54,7 +55,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const token = request.body?.refresh_token ?? request.cookies[REFRESH_COOKIE];
+      const token = (request.body as typeof request.body | undefined)?.refresh_token ?? request.cookies[REFRESH_COOKIE];
       if (!token) throw new AppError(401, 'unauthorized', 'Send the serviceRefresh cookie or refresh_token');
       const issued = await ctx.authService.refresh(token);
       ctx.authService.setCookies(reply, issued);
@@ -76,7 +77,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      await ctx.authService.logout(Auth.tokenFrom(request)?.token, request.body?.refresh_token ?? request.cookies[REFRESH_COOKIE]);
+      const body = request.body as typeof request.body | undefined;
+      await ctx.authService.logout(Auth.tokenFrom(request)?.token, body?.refresh_token ?? request.cookies[REFRESH_COOKIE]);
       ctx.authService.clearCookies(reply);
       return reply.code(204).send();
     },

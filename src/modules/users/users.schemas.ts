@@ -54,6 +54,7 @@ export const PlatformKept = {
   invites: Type.Array(Type.Ref('Invite')),
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeBox's Optional overloads accept no narrower constraint here
 const opt = <T extends Record<string, any>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, Type.Optional(v)])) as {
     [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
