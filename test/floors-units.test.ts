@@ -629,3 +629,139 @@ describe('deletes', () => {
     assert.equal((await call('DELETE', '/units/xyz')).statusCode, 400);
   });
 });
+
+/** As the owner by default; other headers replace the owner's (another user, or none). */
+const inject = (method: string, url: string, payload?: unknown, headers: Record<string, string> = owner.auth) =>
+  t.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+
+describe('floors, units and references', () => {
+  test('floors list in position order on the project; units on the floor; Location and ETag', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const f2 = await createFloor(t.app, owner.auth, p._id, { name: 'L2', position: 2 });
+    const f1 = await createFloor(t.app, owner.auth, p._id, { name: 'L1', position: 1 });
+    const fLast = await createFloor(t.app, owner.auth, p._id, { name: 'Roof' });
+    assert.equal(fLast.position, 3, 'without a position a floor goes last');
+    assert.deepEqual((await inject('GET', `/project/${p._id}`)).json().floors, [f1._id, f2._id, fLast._id]);
+    assert.deepEqual(
+      (await inject('GET', `/floors?project=${p._id}`)).json().map((f: { _id: string }) => f._id),
+      [f1._id, f2._id, fLast._id],
+    );
+
+    const res = await inject('POST', `/units?name=101&position=1&project=${p._id}&floor=${f1._id}`);
+    assert.equal(res.statusCode, 201);
+    const u = res.json();
+    assert.equal(res.headers.location, `/units/${u._id}`);
+    assert.equal(u.specificType, 'unit');
+    assert.equal(u.availability, 'available');
+    assert.equal(u.floor, f1._id);
+    assert.equal(u.project, p._id);
+    const floor = await inject('GET', `/floors/${f1._id}`);
+    assert.deepEqual(floor.json().units, [u._id]);
+    assert.ok(floor.headers.etag);
+  });
+
+  test('reordering project.floors and floor.units; foreign or repeated ids → 400', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const floors = [];
+    for (let i = 0; i < 3; i++) floors.push((await createFloor(t.app, owner.auth, p._id, { name: `F${i}`, position: i }))._id);
+    const reversed = [...floors].reverse();
+    const res = await inject('PATCH', `/project/${p._id}`, { floors: reversed });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().floors, reversed);
+    assert.deepEqual((await inject('GET', `/floors/${reversed[0]}`)).json().position, 0);
+    const other = await createProject(t.app, owner.auth);
+    const foreign = await createFloor(t.app, owner.auth, other._id);
+    const bad = await inject('PATCH', `/project/${p._id}`, { floors: [floors[0], foreign._id] });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].path, '/floors/1');
+    assert.equal((await inject('PATCH', `/project/${p._id}`, { floors: [floors[0], floors[0]] })).statusCode, 400);
+
+    const f = floors[0]!;
+    const units = [];
+    for (let i = 0; i < 3; i++) units.push((await createUnit(t.app, owner.auth, p._id, { floor: f, position: i }))._id);
+    const r2 = await inject('PATCH', `/floors/${f}`, { units: [units[2], units[0], units[1]] });
+    assert.equal(r2.statusCode, 200, r2.body);
+    assert.deepEqual(r2.json().units, [units[2], units[0], units[1]]);
+    const foreignUnit = await createUnit(t.app, owner.auth, other._id);
+    assert.equal((await inject('PATCH', `/floors/${f}`, { units: [foreignUnit._id] })).statusCode, 400);
+  });
+
+  test('moving a unit between floors updates both floors and both ETags; a floor of another project → 400', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const a = await createFloor(t.app, owner.auth, p._id, { name: 'A' });
+    const b = await createFloor(t.app, owner.auth, p._id, { name: 'B' });
+    const u = await createUnit(t.app, owner.auth, p._id, { floor: a._id });
+    const etagA = (await inject('GET', `/floors/${a._id}`)).headers.etag;
+    const etagB = (await inject('GET', `/floors/${b._id}`)).headers.etag;
+    const moved = await inject('PATCH', `/units/${u._id}`, { floor: b._id });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.equal(moved.json().floor, b._id);
+    const [ga, gb] = [await inject('GET', `/floors/${a._id}`), await inject('GET', `/floors/${b._id}`)];
+    assert.deepEqual(ga.json().units, []);
+    assert.deepEqual(gb.json().units, [u._id]);
+    assert.notEqual(ga.headers.etag, etagA);
+    assert.notEqual(gb.headers.etag, etagB);
+    const other = await createProject(t.app, owner.auth);
+    const foreign = await createFloor(t.app, owner.auth, other._id);
+    const bad = await inject('PATCH', `/units/${u._id}`, { floor: foreign._id });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].path, '/floor');
+    assert.equal((await inject('POST', `/units?name=x&position=1&project=${p._id}&floor=${foreign._id}`)).statusCode, 400);
+  });
+
+  test('availability: any case in, lower case stored; unknown → 400; GET /units filters', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const u = await createUnit(t.app, owner.auth, p._id);
+    const sold = await inject('PATCH', `/units/${u._id}`, { availability: 'SOLD' });
+    assert.equal(sold.json().availability, 'sold');
+    const bad = await inject('PATCH', `/units/${u._id}`, { availability: 'gone' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].path, '/availability');
+    const other = await createUnit(t.app, owner.auth, p._id);
+    const soldList = (await inject('GET', `/units?project=${p._id}&availability=Sold`)).json();
+    assert.deepEqual(
+      soldList.map((x: { _id: string }) => x._id),
+      [u._id],
+    );
+    const avail = (await inject('GET', `/units?project=${p._id}&availability=available`)).json();
+    assert.deepEqual(
+      avail.map((x: { _id: string }) => x._id),
+      [other._id],
+    );
+  });
+
+  test('an expired hold reads as available with no expiry and is written back', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const u = await createUnit(t.app, owner.auth, p._id);
+    const expires = new Date(clock.now() + 60_000).toISOString();
+    const held = await inject('PATCH', `/units/${u._id}`, { availability: 'on_hold', onHoldExpiresAt: expires });
+    assert.equal(held.json().availability, 'on_hold');
+    assert.equal(held.json().onHoldExpiresAt, expires);
+    assert.equal((await inject('GET', `/units/${u._id}`)).json().availability, 'on_hold');
+    clock.advance(61_000);
+    const after = (await inject('GET', `/units/${u._id}`)).json();
+    assert.equal(after.availability, 'available');
+    assert.equal(after.onHoldExpiresAt, undefined);
+    const row = await t.db.kysely.selectFrom('units').select(['availability', 'on_hold_expires_at']).where('id', '=', u._id).executeTakeFirstOrThrow();
+    assert.equal(row.availability, 'available');
+    assert.equal(row.on_hold_expires_at, null);
+    assert.equal((await inject('PATCH', `/units/${u._id}`, { availability: 'on_hold' })).statusCode, 400, 'a staff hold needs an expiry');
+  });
+});
+
+describe('deletes and cascades (floors and units)', () => {
+  test('deleting a floor deletes its units and leaves project.floors; deleting a unit leaves floor.units', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const f1 = await createFloor(t.app, owner.auth, p._id, { position: 1 });
+    const f2 = await createFloor(t.app, owner.auth, p._id, { position: 2 });
+    const u1 = await createUnit(t.app, owner.auth, p._id, { floor: f1._id });
+    const u2 = await createUnit(t.app, owner.auth, p._id, { floor: f2._id });
+    const u3 = await createUnit(t.app, owner.auth, p._id, { floor: f2._id, position: 1 });
+    assert.equal((await inject('DELETE', `/floors/${f1._id}`)).statusCode, 204);
+    assert.equal((await inject('GET', `/units/${u1._id}`)).statusCode, 404);
+    assert.deepEqual((await inject('GET', `/project/${p._id}`)).json().floors, [f2._id]);
+    assert.equal((await inject('DELETE', `/units/${u2._id}`)).statusCode, 204);
+    assert.deepEqual((await inject('GET', `/floors/${f2._id}`)).json().units, [u3._id]);
+    assert.equal((await inject('DELETE', `/units/${u2._id}`)).statusCode, 404);
+  });
+});

@@ -392,3 +392,72 @@ describe('leads', () => {
     for (const x of listed) assert.ok(!('leads' in x));
   });
 });
+
+/** As the owner by default; other headers replace the owner's (another user, or none). */
+const inject = (method: string, url: string, payload?: unknown, headers: Record<string, string> = owner.auth) =>
+  t.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+
+describe('groups: create, fetch, patch, visible projects', () => {
+  test('create with defaults, fetch, patch; projects only the caller can see', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const res = await inject('POST', `/groups?name=Portfolio&namespace=g-${newObjectId().slice(-8)}`, { projects: [p._id] });
+    assert.equal(res.statusCode, 201, res.body);
+    const g = res.json();
+    for (const [k, v] of Object.entries({
+      groupLang: 'en',
+      linkBehavior: 'Service',
+      mapStyle: 'Light',
+      initialView: 'List',
+      unitImageOnGrid: 'Unit Plan',
+      showAvailableFirst: false,
+      pricesStartingAt: false,
+      hideArea: false,
+      showFloorOverview: false,
+      showPrices: true,
+      showAllUnits: true,
+      hideSold: true,
+    })) {
+      assert.deepEqual(g[k], v, k);
+    }
+    assert.deepEqual(g.projects, [p._id]);
+    assert.equal((await inject('GET', `/groups/${g._id}`)).json().name, 'Portfolio');
+    const patched = await inject('PATCH', `/groups/${g._id}`, { accentColor: '#123456', zoomLevel: 12 });
+    assert.equal(patched.json().accentColor, '#123456');
+    const stranger = await userWithToken(t);
+    const theirs = await createProject(t.app, stranger.auth);
+    const bad = await inject('PATCH', `/groups/${g._id}`, { projects: [p._id, theirs._id] });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().errors[0].path, '/projects/1');
+    const listed = await inject('GET', '/groups');
+    assert.ok(listed.json().some((x: { _id: string }) => x._id === g._id));
+    assert.ok(Number(listed.headers['x-total-count']) >= 1);
+  });
+});
+
+describe('leads: list, options, bad project id', () => {
+  test('GET /leads?project= newest first, with options; bad project id → 400', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const base = Date.now();
+    for (let i = 0; i < 5; i++) {
+      await insertLead(t.db.kysely, {
+        id: newObjectId(),
+        projectId: p._id,
+        data: { firstName: `L${i}`, email: `l${i}@example.com`, questions: [{ question: 'q', answer: 'a' }] },
+        createdAt: new Date(base + i * 1000),
+      });
+    }
+    const all = (await inject('GET', `/leads?project=${p._id}`)).json();
+    assert.deepEqual(
+      all.map((l: { firstName: string }) => l.firstName),
+      ['L4', 'L3', 'L2', 'L1', 'L0'],
+    );
+    assert.deepEqual(all[0].questions, [{ question: 'q', answer: 'a' }]);
+    const page = (await inject('GET', `/leads?project=${p._id}&options[skip]=1&options[limit]=2`)).json();
+    assert.deepEqual(
+      page.map((l: { firstName: string }) => l.firstName),
+      ['L3', 'L2'],
+    );
+    assert.equal((await inject('GET', '/leads?project=nope')).statusCode, 400);
+    assert.equal((await inject('GET', '/leads')).statusCode, 400);
+  });
+});

@@ -11,6 +11,7 @@ import {
   createProject,
   createUnit,
   slug,
+  TestClock,
   userWithToken,
   type TestApp,
   schemaType,
@@ -24,9 +25,11 @@ import {
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof userWithToken>>;
 let call: ReturnType<typeof caller>;
+// Only moved by the search tests (creation order); everything else reads the time it was built with.
+const clock = new TestClock();
 
 before(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ clock });
   owner = await userWithToken(t);
   call = caller(t.app, owner.auth);
 });
@@ -591,5 +594,272 @@ describe('DELETE /project/{id}', () => {
     const viaAlias = await createProject(t.app, owner.auth);
     assert.equal((await call('DELETE', `/projects/${viaAlias._id}`)).statusCode, 204);
     assert.equal((await call('GET', `/project/${viaAlias._id}`)).statusCode, 404);
+  });
+});
+
+/** As the owner by default; other headers replace the owner's (another user, or none). */
+const inject = (method: string, url: string, payload?: unknown, headers: Record<string, string> = owner.auth) =>
+  t.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+
+describe('projects: create, fields, fetch', () => {
+  test('POST /projects takes name, namespace and hostName as query parameters → 201, Location, ETag, the spec defaults', async () => {
+    const ns = `ns-${newObjectId().slice(-8)}`;
+    const res = await inject('POST', `/projects?name=Harbour%20Tower&namespace=${ns}&hostName=${ns}.Example.com`);
+    assert.equal(res.statusCode, 201);
+    const p = res.json();
+    assert.match(p._id, /^[0-9a-f]{24}$/);
+    assert.equal(res.headers.location, `/project/${p._id}`);
+    assert.equal(res.headers.etag, '"1"');
+    assert.equal(p.name, 'Harbour Tower');
+    assert.equal(p.namespace, ns);
+    assert.equal(p.hostName, `${ns}.example.com`, 'host names are stored lower-case');
+    assert.equal(p.user, owner.id);
+    assert.deepEqual(p.floors, []);
+    assert.deepEqual(p.configuredSecrets, []);
+    for (const [k, v] of Object.entries({
+      initialView: 'List',
+      onHoldMinsDuration: 5,
+      customButtonOpensAt: 'same_tab',
+      customButtonActionType: 'url',
+      unitImageOnGrid: 'Unit Plan',
+      similarSortingBy: 'default',
+      chargeType: 'same',
+      chargeCurrency: 'usd',
+      payButtonText: 'Pay Now',
+      mapStyle: 'Light',
+      zoomLevel: 0,
+      gtmHeadCode: '',
+    })) {
+      assert.deepEqual(p[k], v, k);
+    }
+    assert.ok(Date.parse(p.createdAt) && Date.parse(p.updatedAt));
+  });
+
+  test('missing name → 400 naming it; bad namespace → 400; duplicate namespace or host name (any case) → 409', async () => {
+    const missing = await inject('POST', '/projects');
+    assert.equal(missing.statusCode, 400);
+    assert.equal(missing.headers['content-type'], 'application/problem+json; charset=utf-8');
+    assert.deepEqual(
+      missing.json().errors.map((e: { path: string }) => e.path),
+      ['/name'],
+    );
+    for (const bad of ['Bad%20Slug', 'a'.repeat(64), '-lead', 'x--y']) {
+      const res = await inject('POST', `/projects?name=X&namespace=${bad}`);
+      assert.equal(res.statusCode, 400, bad);
+      assert.equal(res.json().errors[0].path, '/namespace');
+    }
+    const ns = `dup-${newObjectId().slice(-8)}`;
+    assert.equal((await inject('POST', `/projects?name=A&namespace=${ns}&hostName=${ns}.example.com`)).statusCode, 201);
+    const dupNs = await inject('POST', `/projects?name=B&namespace=${ns}`);
+    assert.equal(dupNs.statusCode, 409);
+    assert.equal(dupNs.json().code, 'conflict');
+    assert.equal((await inject('POST', `/projects?name=C&hostName=${ns.toUpperCase()}.EXAMPLE.COM`)).statusCode, 409);
+  });
+
+  test('every Project field of the schema round-trips through PATCH /project/{id} with its type', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const props = ProjectSchema.properties as Record<string, { type?: string; items?: unknown; format?: string; anyOf?: unknown }>;
+    const skip = new Set([
+      '_id',
+      'user',
+      'floors',
+      'configuredSecrets',
+      'createdAt',
+      'updatedAt',
+      'administrators',
+      'editors',
+      'commercialSpaces',
+      'invites',
+      'customFinishes',
+      'lockScreenCustomQuestions',
+      'ftpMapping',
+      'yiStatusMapping',
+      'allocations',
+      'customFormFields',
+      'plan',
+      'namespace',
+      'hostName',
+    ]);
+    const body: Record<string, unknown> = {};
+    for (const [k, s] of Object.entries(props)) {
+      if (skip.has(k)) continue;
+      if (s.format === 'email' || s.format === 'email-list') body[k] = `${k.toLowerCase()}@example.com`;
+      else if (s.type === 'string') body[k] = `value of ${k}`;
+      else if (s.type === 'number') body[k] = 7.5;
+      else if (s.type === 'boolean') body[k] = true;
+      else if (s.type === 'array') body[k] = [`${k}-1`, `${k}-2`];
+      else assert.fail(`unexpected schema for ${k}`);
+    }
+    Object.assign(body, {
+      commercialSpaces: [newObjectId()],
+      invites: [{ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', level: 'editor' }],
+      customFinishes: {
+        name: 'Finishes',
+        options: { kitchen: { tabs: [{ label: 'Oak', cover: 'c.jpg', thumbnail: 't.jpg' }] }, bathroom: { tabs: [] }, general: { tabs: [] } },
+      },
+      lockScreenCustomQuestions: [{ lang: 'en', value: 'Budget?' }],
+      ftpMapping: [{ header: 'Unit', property: 'name' }],
+      yiStatusMapping: { available: 'A', leased: 'L', sold: 'S', unavailable: 'U', reserved: 'R' },
+      customFormFields: [{ label: 'Budget', type: 'text' }],
+      plan: { tier: 'pro' },
+    });
+    // A hand-written sample of API-SPEC.md names, so a field dropped from the schema is caught too.
+    for (const name of [
+      'websiteURL',
+      'walkscore',
+      'crfMessage',
+      '_3dFloorSelectorModelUrl',
+      'lockScreenCustom',
+      'hideBedrooms',
+      'ftpPort',
+      'payProviderDeposit',
+      'styleFont',
+      'colorReserved',
+      'soDomain',
+      'brochureAssets',
+      'eventsBlockList',
+      'phasePrefix',
+      'mapLayoutRotation',
+      'globalAmount',
+    ]) {
+      assert.ok(name in body, `spec field ${name} is in the schema`);
+    }
+    const res = await inject('PATCH', `/project/${p._id}`, body);
+    assert.equal(res.statusCode, 200, res.body);
+    const got = (await inject('GET', `/project/${p._id}`)).json();
+    for (const [k, v] of Object.entries(body)) assert.deepEqual(got[k], v, k);
+  });
+
+  test('a field of the wrong type → 400 naming each bad field; unknown fields → 400 naming them', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const res = await inject('PATCH', `/project/${p._id}`, {
+      showPrices: 'yes',
+      onHoldMinsDuration: '5',
+      images: 'a.jpg',
+      formsSendTo: 'not-mail',
+      noSuchField: 1,
+    });
+    assert.equal(res.statusCode, 400);
+    const paths = res
+      .json()
+      .errors.map((e: { path: string }) => e.path)
+      .sort();
+    assert.deepEqual(paths, ['/formsSendTo', '/images', '/noSuchField', '/onHoldMinsDuration', '/showPrices']);
+  });
+
+  test('GET /project/{id} and /projects/{id}; malformed id → 400; unknown id → 404', async () => {
+    const p = await createProject(t.app, owner.auth);
+    for (const base of ['/project', '/projects']) {
+      const res = await inject('GET', `${base}/${p._id}`);
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json()._id, p._id);
+      assert.equal(res.headers.etag, '"1"');
+    }
+    assert.equal((await inject('GET', '/project/not-an-id')).statusCode, 400);
+    assert.equal((await inject('GET', `/project/${newObjectId()}`)).statusCode, 404);
+    assert.equal((await inject('PATCH', `/projects/${p._id}`, { name: 'Renamed' })).json().name, 'Renamed');
+  });
+});
+
+describe('GET /projects search: filters, order, paging, visibility', () => {
+  let searcher: Awaited<ReturnType<typeof userWithToken>>;
+  const names = ['Tower Alpha', 'tower beta', 'Garden Court', 'Harbour TOWER', 'Lofts One', 'Lofts Two', 'Park Tower View'];
+  const ids: string[] = [];
+  before(async () => {
+    searcher = await userWithToken(t);
+    for (const [i, name] of names.entries()) {
+      clock.advance(1000);
+      ids.push((await createProject(t.app, searcher.auth, { name, body: { projectType: i % 2 ? 'rental' : 'condo' } }))._id);
+    }
+  });
+  const list = (url: string) => t.app.inject({ method: 'GET', url, headers: searcher.auth });
+
+  test('filters.name matches a case-insensitive substring, in JSON and bracket form; X-Total-Count', async () => {
+    for (const url of [`/projects?filters=${encodeURIComponent('{"name":"TOWER"}')}`, '/projects?filters[name]=tower']) {
+      const res = await list(url);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(
+        res
+          .json()
+          .map((p: { name: string }) => p.name)
+          .sort(),
+        ['Harbour TOWER', 'Park Tower View', 'Tower Alpha', 'tower beta'],
+      );
+      assert.equal(res.headers['x-total-count'], '4');
+    }
+    const wild = await list('/projects?filters[name]=%25');
+    assert.equal(wild.json().length, 0, '% is matched literally');
+  });
+
+  test('filters.projectType matches exactly; other filter keys and bad options → 400', async () => {
+    const res = await list('/projects?filters[projectType]=rental');
+    assert.deepEqual(
+      res
+        .json()
+        .map((p: { name: string }) => p.name)
+        .sort(),
+      ['Harbour TOWER', 'Lofts Two', 'tower beta'],
+    );
+    assert.equal((await list('/projects?filters[projectType]=rent')).json().length, 0);
+    for (const bad of [
+      'filters[owner]=x',
+      'options[limit]=0',
+      'options[limit]=501',
+      'options[limit]=abc',
+      'options[skip]=-1',
+      'options[sort]=price',
+      `filters=${encodeURIComponent('{bad')}`,
+    ]) {
+      const r = await list(`/projects?${bad}`);
+      assert.equal(r.statusCode, 400, bad);
+      assert.equal(r.json().code, 'invalid_query');
+    }
+  });
+
+  test('default order is newest first; sort by name both ways; stable pages that cover everything once', async () => {
+    const all = (await list('/projects')).json().map((p: { _id: string }) => p._id);
+    assert.deepEqual(all, [...ids].reverse());
+    const byName = (await list('/projects?options[sort]=name')).json().map((p: { name: string }) => p.name);
+    assert.deepEqual(byName, ['Garden Court', 'Harbour TOWER', 'Lofts One', 'Lofts Two', 'Park Tower View', 'Tower Alpha', 'tower beta']);
+    const desc = (await list('/projects?options[sort]=-name')).json().map((p: { name: string }) => p.name);
+    assert.deepEqual(desc, [...byName].reverse());
+    const pages: string[] = [];
+    for (let skip = 0; skip < 9; skip += 3) {
+      const res = await list(`/projects?options=${encodeURIComponent(JSON.stringify({ skip, limit: 3, sort: 'createdAt' }))}`);
+      assert.equal(res.headers['x-total-count'], String(names.length));
+      pages.push(...res.json().map((p: { _id: string }) => p._id));
+    }
+    assert.deepEqual(pages, ids);
+    const past = await list('/projects?options[skip]=50');
+    assert.deepEqual(past.json(), []);
+    assert.equal(past.headers['x-total-count'], String(names.length));
+  });
+
+  test('only visible projects are listed; a platform admin sees them all', async () => {
+    const stranger = await userWithToken(t);
+    assert.deepEqual((await t.app.inject({ method: 'GET', url: '/projects', headers: stranger.auth })).json(), []);
+    const admin = await userWithToken(t, { role: 'admin' });
+    const seen = (await t.app.inject({ method: 'GET', url: '/projects?options[limit]=500', headers: admin.auth })).json().map((p: { _id: string }) => p._id);
+    for (const id of ids) assert.ok(seen.includes(id));
+  });
+});
+
+describe('deleting a project', () => {
+  test('deleting a project removes its floors, units, leads and group memberships; groups stay', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const keep = await createProject(t.app, owner.auth);
+    const f = await createFloor(t.app, owner.auth, p._id);
+    const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id });
+    await insertLead(t.db.kysely, { id: newObjectId(), projectId: p._id, data: { firstName: 'A', email: 'a@example.com' } });
+    const g = (await inject('POST', '/groups?name=G', { projects: [p._id, keep._id] })).json();
+    assert.equal((await inject('DELETE', `/project/${p._id}`)).statusCode, 204);
+    assert.equal((await inject('GET', `/project/${p._id}`)).statusCode, 404);
+    assert.equal((await inject('GET', `/floors/${f._id}`)).statusCode, 404);
+    assert.equal((await inject('GET', `/units/${u._id}`)).statusCode, 404);
+    const leads = await t.db.kysely.selectFrom('leads').select('id').where('project_id', '=', p._id).execute();
+    assert.equal(leads.length, 0);
+    assert.deepEqual((await inject('GET', `/groups/${g._id}`)).json().projects, [keep._id]);
+    assert.equal((await inject('DELETE', `/groups/${g._id}`)).statusCode, 204);
+    assert.equal((await inject('GET', `/project/${keep._id}`)).statusCode, 200, 'deleting a group deletes no project');
   });
 });

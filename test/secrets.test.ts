@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../src/lib/secret-box.ts';
+import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
 import { buildTestApp, caller, createProject, slug, userWithToken, type TestApp } from './helpers.ts';
 
 /**
@@ -204,5 +205,60 @@ describe('write-only secrets', () => {
     const bad = await call('PATCH', `/project/${p._id}`, { allocations: [{ name: 'C', password: 5 }] });
     assert.equal(bad.statusCode, 400);
     assert.ok(bad.json().errors.every((e: { path: string }) => e.path.startsWith('/allocations/0')));
+  });
+});
+
+/** As the owner, with extra headers merged in. */
+const inject = (method: string, url: string, payload?: unknown, extra: Record<string, string> = {}) =>
+  t.app.inject({ method: method as 'GET', url, headers: { ...owner.auth, ...extra }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+
+describe('write-only secrets: every response, configuredSecrets, sealed, null clears', () => {
+  test('no response ever carries a secret value; configuredSecrets names them; stored sealed; null clears', async () => {
+    const values: Record<string, string> = {};
+    for (const f of PROJECT_SECRETS) values[f] = `SECRET-${f}-${randomBytes(6).toString('hex')}`;
+    const allocationPassword = `SECRET-allocation-${randomBytes(6).toString('hex')}`;
+    const secretValues = [...Object.values(values), allocationPassword];
+    const responses: string[] = [];
+    const record = (body: string) => {
+      responses.push(body);
+      return body;
+    };
+
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/projects?name=Vault',
+      headers: owner.auth,
+      payload: { ...values, allocations: [{ name: 'Broker A', password: allocationPassword, allocation: '10' }] },
+    });
+    assert.equal(created.statusCode, 201, created.body);
+    record(created.body);
+    const id = created.json()._id;
+    assert.deepEqual(created.json().configuredSecrets, [...PROJECT_SECRETS, 'allocations[Broker A].password'].sort());
+    assert.deepEqual(created.json().allocations, [{ name: 'Broker A', allocation: '10' }]);
+
+    record((await inject('PATCH', `/project/${id}`, { ...values, name: 'Vault 2' })).body);
+    record((await inject('GET', `/project/${id}`)).body);
+    record((await inject('GET', `/projects/${id}`)).body);
+    record((await inject('GET', '/projects')).body);
+    record((await inject('GET', '/users/me')).body);
+    for (const body of responses) {
+      for (const v of secretValues) assert.ok(!body.includes(v), `a response carried ${v.slice(0, 20)}…`);
+    }
+
+    // Sealed at rest with the configured key, not plaintext.
+    const row = await t.db.kysely.selectFrom('projects').select('secrets').where('id', '=', id).executeTakeFirstOrThrow();
+    const raw = JSON.stringify(row.secrets);
+    for (const v of secretValues) assert.ok(!raw.includes(v));
+    const box = new SecretBox(t.config.secretKey);
+    assert.equal(box.open(row.secrets.pvPassword!), values.pvPassword);
+    assert.equal(box.open(row.secrets['allocation:Broker A']!), allocationPassword);
+
+    // Sending back allocations without passwords keeps them; null clears a secret.
+    const kept = await inject('PATCH', `/project/${id}`, { allocations: [{ name: 'Broker A', allocation: '12' }], pvPassword: null });
+    assert.equal(kept.statusCode, 200, kept.body);
+    assert.ok(kept.json().configuredSecrets.includes('allocations[Broker A].password'));
+    assert.ok(!kept.json().configuredSecrets.includes('pvPassword'));
+    const dropped = await inject('PATCH', `/project/${id}`, { allocations: [] });
+    assert.ok(!dropped.json().configuredSecrets.some((n: string) => n.startsWith('allocations')));
   });
 });
