@@ -125,6 +125,9 @@ export function Units({ project, user }: { project: Project; user: User; path: s
       <p class="muted small" id="grid-help">
         {rows.length} of {units.data?.length ?? 0} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells; Shift+click selects a range.
       </p>
+      <p class="muted small scroll-hint" aria-hidden="true">
+        Swipe the table sideways for price, bedrooms, baths, area and type →
+      </p>
       <div class="table-wrap">
         <table class="grid" aria-describedby="grid-help">
           <thead>
