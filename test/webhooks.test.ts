@@ -308,6 +308,39 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     );
   });
 
+  test('a bulk PATCH: each changed unit is delivered to a unit.updated webhook, in seq order, also behind a failing first attempt', async () => {
+    const r = await receiver((n) => (n === 1 ? 503 : 200));
+    const p = await createProject(t.app, owner.auth);
+    const units = [];
+    for (const name of ['K-1', 'K-2', 'K-3']) units.push(await createUnit(t.app, owner.auth, p._id, { name, body: { price: 1 } }));
+    const hook = await subscribe(t.app, p._id, r.url, ['unit.updated']);
+    const res = await caller(t.app, owner.auth)('PATCH', '/units', [
+      { _id: units[2]._id, price: 3 },
+      { _id: units[1]._id, price: 1 },
+      { _id: units[0]._id, availability: 'sold' },
+    ]);
+    assert.equal(res.statusCode, 200, res.body);
+    await t.app.outbox.drain();
+    assert.equal(r.received.length, 1, 'the second waits for the first');
+    clock.advance(5_000);
+    await t.app.outbox.drain();
+    const got = r.events();
+    assert.deepEqual(
+      got.map((e) => [e.seq, e.type, e.data._id]),
+      [
+        [4, 'unit.updated', units[2]._id],
+        [4, 'unit.updated', units[2]._id],
+        [5, 'unit.updated', units[0]._id],
+      ],
+    );
+    assert.deepEqual(got[2].actor, { kind: 'user', id: owner.id });
+    assert.deepEqual(got[2].data.changes, { availability: ['available', 'sold'] });
+    assert.deepEqual(
+      (await deliveries(p._id, hook._id)).map((d) => d.status),
+      ['delivered', 'delivered'],
+    );
+  });
+
   test('manual retry sends a delivered event once more with the same webhook-id; unknown delivery 404', async () => {
     const r = await receiver();
     const p = await createProject(t.app, owner.auth);
