@@ -443,8 +443,8 @@ describe(`bulk PATCH /units in the log (${ENGINE})`, () => {
   test('units of two projects: each project gets its own events, seqs contiguous; a stale item (412) appends nothing', async () => {
     const p = await createProject(t.app, owner.auth);
     const q = await createProject(t.app, owner.auth);
-    const ps = [await createUnit(t.app, owner.auth, p._id, { name: 'P-1' }), await createUnit(t.app, owner.auth, p._id, { name: 'P-2' })];
-    const qs = [await createUnit(t.app, owner.auth, q._id, { name: 'Q-1' }), await createUnit(t.app, owner.auth, q._id, { name: 'Q-2' })];
+    const ps = [await createUnit(t.app, owner.auth, p._id, { name: 'P-1' }), await createUnit(t.app, owner.auth, p._id, { name: 'P-2' })] as const;
+    const qs = [await createUnit(t.app, owner.auth, q._id, { name: 'Q-1' }), await createUnit(t.app, owner.auth, q._id, { name: 'Q-2' })] as const;
     const stale = await caller(t.app, owner.auth)('PATCH', '/units', [
       { _id: ps[0]._id, price: 1 },
       { _id: qs[0]._id, price: 1, ifMatch: '"999"' },

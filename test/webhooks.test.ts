@@ -217,7 +217,7 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
       await live.app.outbox.drain();
       assert.equal(r.received.length, 1);
       const { headers, body } = r.received[0]!;
-      const verified = new Webhook(hook.secret).verify(body, headerSet(headers)) as any;
+      const verified = new Webhook(hook.secret).verify(body, headerSet(headers)) as { type: string; data: unknown; projectId: string };
       assert.equal(verified.type, 'unit.updated');
       assert.deepEqual(verified.data, { _id: u._id, changes: { price: [10, 11] } });
       assert.equal(verified.projectId, p._id);
@@ -315,9 +315,9 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     for (const name of ['K-1', 'K-2', 'K-3']) units.push(await createUnit(t.app, owner.auth, p._id, { name, body: { price: 1 } }));
     const hook = await subscribe(t.app, p._id, r.url, ['unit.updated']);
     const res = await caller(t.app, owner.auth)('PATCH', '/units', [
-      { _id: units[2]._id, price: 3 },
-      { _id: units[1]._id, price: 1 },
-      { _id: units[0]._id, availability: 'sold' },
+      { _id: units[2]!._id, price: 3 },
+      { _id: units[1]!._id, price: 1 },
+      { _id: units[0]!._id, availability: 'sold' },
     ]);
     assert.equal(res.statusCode, 200, res.body);
     await t.app.outbox.drain();
@@ -328,9 +328,9 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     assert.deepEqual(
       got.map((e) => [e.seq, e.type, e.data._id]),
       [
-        [4, 'unit.updated', units[2]._id],
-        [4, 'unit.updated', units[2]._id],
-        [5, 'unit.updated', units[0]._id],
+        [4, 'unit.updated', units[2]!._id],
+        [4, 'unit.updated', units[2]!._id],
+        [5, 'unit.updated', units[0]!._id],
       ],
     );
     assert.deepEqual(got[2].actor, { kind: 'user', id: owner.id });

@@ -7,7 +7,7 @@ import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpFloors } from '../floors/floors.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
-import { actorOf, createdChanges, SYSTEM } from '../events/events.repo.ts';
+import { actorOf, createdChanges, SYSTEM, type Changes } from '../events/events.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, ifMatchVersion, invalid, SERVER_KEPT, staleWrite, withEtag } from '../shared/records.ts';
 import { deleteUnit, findUnit, holdExpired, insertUnit, listUnits, releaseExpiredHold, toUnit, updateUnit, type UnitChange } from './units.repo.ts';
@@ -36,13 +36,13 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
   async function releaseHold(unit: { id: string; project_id: string; on_hold_expires_at: Date | string | null }, now: number) {
     await db.transaction().execute(async (trx) => {
       if (!(await releaseExpiredHold(trx, unit.id, now))) return;
-      const changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at!).toISOString(), null] } as const;
+      const changes: Changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at!).toISOString(), null] };
       await ctx.events.append(trx, {
         projectId: unit.project_id,
         type: 'unit.hold_expired',
         actor: SYSTEM,
         subjectId: unit.id,
-        changes: changes as never,
+        changes,
         now,
       });
     });
@@ -169,7 +169,13 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       // A PATCH that only clears a field that is already absent is no change.
       for (const k of ['floor', 'onHoldExpiresAt'] as const) if (changes[k] === null && toUnit(unit, now)[k] === undefined) delete changes[k];
       if (Object.keys(changes).length) {
-        const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes as Record<string, any>;
+        const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes as {
+          name?: string;
+          position?: number;
+          floor?: string | null;
+          availability?: string;
+          onHoldExpiresAt?: string | null;
+        } & Record<string, unknown>;
         if (floor !== undefined) await checkFloor(unit.project_id, floor, '/floor');
         const change: UnitChange = {
           columns: {
