@@ -341,6 +341,33 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     );
   });
 
+  test('a bulk PATCH behind a pending delivery of the same webhook: its deliveries wait their turn', async () => {
+    const r = await receiver((n) => (n === 1 ? 503 : 200));
+    const p = await createProject(t.app, owner.auth);
+    const [a, b] = [await createUnit(t.app, owner.auth, p._id, { name: 'L-1' }), await createUnit(t.app, owner.auth, p._id, { name: 'L-2' })];
+    await subscribe(t.app, p._id, r.url, ['unit.updated']);
+    // Its delivery is pending (not yet attempted) when the bulk PATCH appends.
+    await caller(t.app, owner.auth)('PATCH', `/units/${a._id}`, { price: 1 });
+    const res = await caller(t.app, owner.auth)('PATCH', '/units', [
+      { _id: b._id, price: 2 },
+      { _id: a._id, price: 3 },
+    ]);
+    assert.equal(res.statusCode, 200, res.body);
+    await t.app.outbox.drain();
+    assert.equal(r.received.length, 1, 'the first attempt failed, and nothing of the bulk PATCH went out before it');
+    clock.advance(5_000);
+    await t.app.outbox.drain();
+    assert.deepEqual(
+      r.events().map((e) => [e.seq, e.data._id]),
+      [
+        [3, a._id],
+        [3, a._id],
+        [4, b._id],
+        [5, a._id],
+      ],
+    );
+  });
+
   test('manual retry sends a delivered event once more with the same webhook-id; unknown delivery 404', async () => {
     const r = await receiver();
     const p = await createProject(t.app, owner.auth);
