@@ -395,6 +395,8 @@ describe(`bulk PATCH /units in the log (${ENGINE})`, () => {
       await createUnit(t.app, owner.auth, p._id, { name: 'B-3', body: { price: 300 } }),
     ];
     const start = (await events(p._id)).at(-1).seq;
+    const projectEtag = async () => (await caller(t.app, owner.auth)('GET', `/project/${p._id}`)).headers.etag;
+    const etag = await projectEtag();
     const res = await caller(t.app, editor.auth)('PATCH', '/units', [
       { _id: c._id, price: 310, availability: 'Reserved' },
       { _id: b._id, price: 200 },
@@ -412,6 +414,7 @@ describe(`bulk PATCH /units in the log (${ENGINE})`, () => {
     for (const e of log) assert.deepEqual(e.actor, { kind: 'user', id: editor.id });
     assert.deepEqual(log[0].data.changes, { price: [300, 310], availability: ['available', 'reserved'] });
     assert.deepEqual(log[1].data.changes, { description: [null, 'Corner'] });
+    assert.equal(await projectEtag(), etag, "the project's own version (ETag) is not a unit's: unchanged");
     // A bulk PATCH changing nothing appends nothing.
     assert.equal((await caller(t.app, owner.auth)('PATCH', '/units', [{ _id: b._id, price: 200 }])).statusCode, 200);
     assert.equal((await events(p._id, owner.auth, start)).length, 2);

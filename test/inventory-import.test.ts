@@ -359,6 +359,8 @@ describe('inventory import in the change log', () => {
   test('an applied upload appends each floor and unit it wrote, then inventory.imported; actor the user; seqs contiguous', async () => {
     const { p, ground, first, a, c } = await tower();
     const start = await lastSeq(p._id);
+    const version = async () => Number(String((await call('GET', `/project/${p._id}`)).headers.etag).replace(/"/g, ''));
+    const before = await version();
     const res = await upload(p._id, {
       rows: [
         { name: 'A1', floor: 'Ground', price: 120000, availability: 'sold' },
@@ -407,6 +409,7 @@ describe('inventory import in the change log', () => {
         summary: [null, res.json().summary],
       },
     });
+    assert.equal(await version(), before + 1, 'the project version (ETag) moves once, for lastSync, as before');
     // The unit's history shows the import's change.
     const history = (await call('GET', `/units/${a._id}/history`)).json();
     assert.deepEqual(history[0].changes, { price: [100000, 120000], availability: ['available', 'sold'] });
