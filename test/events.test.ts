@@ -385,3 +385,141 @@ describe('live feed across two service processes on one PostgreSQL database', ()
     }
   });
 });
+
+describe(`bulk PATCH /units in the log (${ENGINE})`, () => {
+  test('one unit.updated per changed unit, actor the caller, seqs contiguous in request order; an unchanged item appends nothing', async () => {
+    const p = await createProject(t.app, owner.auth, { body: { editors: [editor.id] } });
+    const [a, b, c] = [
+      await createUnit(t.app, owner.auth, p._id, { name: 'B-1', body: { price: 100 } }),
+      await createUnit(t.app, owner.auth, p._id, { name: 'B-2', body: { price: 200 } }),
+      await createUnit(t.app, owner.auth, p._id, { name: 'B-3', body: { price: 300 } }),
+    ];
+    const start = (await events(p._id)).at(-1).seq;
+    const projectEtag = async () => (await caller(t.app, owner.auth)('GET', `/project/${p._id}`)).headers.etag;
+    const etag = await projectEtag();
+    const res = await caller(t.app, editor.auth)('PATCH', '/units', [
+      { _id: c._id, price: 310, availability: 'Reserved' },
+      { _id: b._id, price: 200 },
+      { _id: a._id, description: 'Corner' },
+    ]);
+    assert.equal(res.statusCode, 200, res.body);
+    const log = await events(p._id, owner.auth, start);
+    assert.deepEqual(
+      log.map((e) => [e.seq, e.type, e.data._id]),
+      [
+        [start + 1, 'unit.updated', c._id],
+        [start + 2, 'unit.updated', a._id],
+      ],
+    );
+    for (const e of log) assert.deepEqual(e.actor, { kind: 'user', id: editor.id });
+    assert.deepEqual(log[0].data.changes, { price: [300, 310], availability: ['available', 'reserved'] });
+    assert.deepEqual(log[1].data.changes, { description: [null, 'Corner'] });
+    assert.equal(await projectEtag(), etag, "the project's own version (ETag) is not a unit's: unchanged");
+    // A bulk PATCH changing nothing appends nothing.
+    assert.equal((await caller(t.app, owner.auth)('PATCH', '/units', [{ _id: b._id, price: 200 }])).statusCode, 200);
+    assert.equal((await events(p._id, owner.auth, start)).length, 2);
+  });
+
+  test('the same change appends the same event as PATCH /units/{id}, hold expiry cleared included', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const until = new Date(clock.now() + 3600_000).toISOString();
+    const single = await createUnit(t.app, owner.auth, p._id, { name: 'Twin-1', body: { price: 1 } });
+    const bulk = await createUnit(t.app, owner.auth, p._id, { name: 'Twin-2', body: { price: 1 } });
+    const call = caller(t.app, owner.auth);
+    const change = [
+      { availability: 'on_hold', onHoldExpiresAt: until },
+      { availability: 'sold', price: 2, floor: null },
+    ];
+    for (const body of change) {
+      assert.equal((await call('PATCH', `/units/${single._id}`, body)).statusCode, 200);
+      assert.equal((await call('PATCH', '/units', [{ _id: bulk._id, ...body }])).statusCode, 200);
+    }
+    const log = await events(p._id);
+    const of = (id: string) => log.filter((e) => e.type === 'unit.updated' && e.data._id === id).map((e) => e.data.changes);
+    assert.deepEqual(of(bulk._id), of(single._id));
+    assert.deepEqual(of(bulk._id), [
+      { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, until] },
+      { availability: ['on_hold', 'sold'], price: [1, 2], onHoldExpiresAt: [until, null] },
+    ]);
+  });
+
+  test('units of two projects: each project gets its own events, seqs contiguous; a stale item (412) appends nothing', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const q = await createProject(t.app, owner.auth);
+    const ps = [await createUnit(t.app, owner.auth, p._id, { name: 'P-1' }), await createUnit(t.app, owner.auth, p._id, { name: 'P-2' })] as const;
+    const qs = [await createUnit(t.app, owner.auth, q._id, { name: 'Q-1' }), await createUnit(t.app, owner.auth, q._id, { name: 'Q-2' })] as const;
+    const stale = await caller(t.app, owner.auth)('PATCH', '/units', [
+      { _id: ps[0]._id, price: 1 },
+      { _id: qs[0]._id, price: 1, ifMatch: '"999"' },
+    ]);
+    assert.equal(stale.statusCode, 412);
+    assert.deepEqual(
+      (await events(p._id)).map((e) => e.type),
+      ['unit.created', 'unit.created'],
+    );
+    const res = await caller(t.app, owner.auth)('PATCH', '/units', [
+      { _id: qs[1]._id, price: 5 },
+      { _id: ps[0]._id, price: 6 },
+      { _id: qs[0]._id, price: 7 },
+      { _id: ps[1]._id, price: 8 },
+    ]);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(
+      (await events(p._id)).map((e) => [e.seq, e.type, e.data._id, e.data.changes.price?.[1]]),
+      [
+        [1, 'unit.created', ps[0]._id, undefined],
+        [2, 'unit.created', ps[1]._id, undefined],
+        [3, 'unit.updated', ps[0]._id, 6],
+        [4, 'unit.updated', ps[1]._id, 8],
+      ],
+    );
+    assert.deepEqual(
+      (await events(q._id)).map((e) => [e.seq, e.type, e.data._id, e.data.changes.price?.[1]]),
+      [
+        [1, 'unit.created', qs[0]._id, undefined],
+        [2, 'unit.created', qs[1]._id, undefined],
+        [3, 'unit.updated', qs[1]._id, 5],
+        [4, 'unit.updated', qs[0]._id, 7],
+      ],
+    );
+  });
+
+  test("the unit's history shows a bulk change", async () => {
+    const p = await createProject(t.app, owner.auth, { body: { editors: [editor.id] } });
+    const u = await createUnit(t.app, owner.auth, p._id, { name: 'HB-1', body: { price: 10 } });
+    assert.equal((await caller(t.app, editor.auth)('PATCH', '/units', [{ _id: u._id, price: 12, availability: 'sold' }])).statusCode, 200);
+    const h = (await t.app.inject({ method: 'GET', url: `/units/${u._id}/history`, headers: owner.auth })).json();
+    assert.deepEqual(
+      h.map((x: any) => x.type),
+      ['unit.updated', 'unit.created'],
+    );
+    assert.deepEqual(h[0].actor, { kind: 'user', id: editor.id });
+    assert.deepEqual(h[0].changes, { price: [10, 12], availability: ['available', 'sold'] });
+  });
+
+  test('an open stream receives a bulk change, one message per unit, in seq order', async () => {
+    const ns = slug();
+    const p = await createProject(t.app, owner.auth, { query: { namespace: ns } });
+    const a = await createUnit(t.app, owner.auth, p._id, { name: 'SB-1', body: { price: 1 } });
+    const b = await createUnit(t.app, owner.auth, p._id, { name: 'SB-2', body: { price: 1 } });
+    const stream = await SseClient.open(`${base}/public/projects/${ns}/events`);
+    try {
+      const res = await caller(t.app, owner.auth)('PATCH', '/units', [
+        { _id: b._id, availability: 'sold' },
+        { _id: a._id, price: 2, description: 'not public' },
+      ]);
+      assert.equal(res.statusCode, 200, res.body);
+      await stream.until((s) => s.messages.length >= 2);
+      assert.deepEqual(stream.json(), [
+        { seq: 3, type: 'unit.updated', _id: b._id, changes: { availability: ['available', 'sold'] } },
+        { seq: 4, type: 'unit.updated', _id: a._id, changes: { price: [1, 2] } },
+      ]);
+      assert.deepEqual(
+        stream.messages.map((m) => m.id),
+        ['3', '4'],
+      );
+    } finally {
+      stream.close();
+    }
+  });
+});

@@ -260,6 +260,62 @@ describe('inventory feed', () => {
   });
 });
 
+describe('inventory feed in the change log', () => {
+  const events = async (id: string) => {
+    const res = await call('GET', `/projects/${id}/events?limit=1000`);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as any[];
+  };
+
+  test('a pull asked for through the API appends with actor sync naming the user; a dry run and a failed pull append nothing', async () => {
+    const p = await feedProject({ ftpUrl: `sftp://127.0.0.1:${sftp.port}` });
+    assert.equal((await sync(p._id, '?dryRun=true')).statusCode, 200);
+    const missing = await feedProject({ ftpUrl: `ftp://127.0.0.1:${ftp.port}`, ftpFileName: 'nope.csv' });
+    assert.equal((await sync(missing._id)).statusCode, 502);
+    assert.deepEqual(await events(p._id), []);
+    assert.deepEqual(await events(missing._id), []);
+    const res = await sync(p._id);
+    assert.equal(res.statusCode, 200, res.body);
+    const log = await events(p._id);
+    const byName = await units(p._id);
+    assert.deepEqual(
+      log.map((e) => [e.seq, e.type, e.data._id]),
+      [
+        [1, 'unit.created', byName.A1._id],
+        [2, 'unit.created', byName.A2._id],
+        [3, 'unit.created', byName.B1._id],
+        [4, 'unit.created', byName.P1._id],
+        [5, 'inventory.imported', res.json().sync],
+      ],
+    );
+    for (const e of log) assert.deepEqual(e.actor, { kind: 'sync', id: owner.id });
+    assert.deepEqual(log[0].data.changes.availability, [null, 'sold']);
+    assert.deepEqual(log[4].data.changes.source, [null, 'ftp']);
+  });
+
+  test('a scheduled pull appends with actor sync and no user; unchanged rows append nothing but the import', async () => {
+    // Only this test's project has a feed, so the tick pulls it alone.
+    await sql`update projects set data = data - 'ftpUrl'`.execute(t.db.kysely);
+    const p = await feedProject({ ftpUrl: `ftp://127.0.0.1:${ftp.port}` });
+    await call('POST', `/units?project=${p._id}&name=A2`, { price: 99000 });
+    const tick = await t.app.feedScheduler.tick();
+    assert.deepEqual(tick.pulled, [{ project: p._id, status: 'applied' }]);
+    const log = await events(p._id);
+    assert.deepEqual(log[0].actor, { kind: 'user', id: owner.id }, 'the unit made through the API');
+    assert.deepEqual(
+      log.slice(1).map((e) => [e.seq, e.type]),
+      [
+        [2, 'unit.created'],
+        [3, 'unit.created'],
+        [4, 'unit.created'],
+        [5, 'inventory.imported'],
+      ],
+    );
+    for (const e of log.slice(1)) assert.deepEqual(e.actor, { kind: 'sync' });
+    assert.deepEqual(log[4].data.changes.summary[1], { created: 3, updated: 0, unchanged: 1, kept: 0, errors: 0, skipped: 0 });
+  });
+});
+
 function nodeTick(at: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/feed-node.ts'], {

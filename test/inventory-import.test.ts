@@ -347,3 +347,99 @@ describe('inventory import', () => {
     assert.equal(all.filter((u) => u.price >= 200000).length, 2500);
   });
 });
+
+describe('inventory import in the change log', () => {
+  const events = async (projectId: string, after = 0) => {
+    const res = await call('GET', `/projects/${projectId}/events?after=${after}&limit=1000`);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as any[];
+  };
+  const lastSeq = async (projectId: string) => (await events(projectId)).at(-1)?.seq ?? 0;
+
+  test('an applied upload appends each floor and unit it wrote, then inventory.imported; actor the user; seqs contiguous', async () => {
+    const { p, ground, first, a, c } = await tower();
+    const start = await lastSeq(p._id);
+    const version = async () => Number(String((await call('GET', `/project/${p._id}`)).headers.etag).replace(/"/g, ''));
+    const before = await version();
+    const res = await upload(p._id, {
+      rows: [
+        { name: 'A1', floor: 'Ground', price: 120000, availability: 'sold' },
+        { name: 'A2', price: 200000 },
+        { name: 'C1', floor: 'Second', price: 95000, availability: 'reserved' },
+        { _id: c._id, floor: 'Ground' },
+      ],
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const log = await events(p._id, start);
+    assert.deepEqual(
+      log.map((e) => [e.seq, e.type]),
+      [
+        [start + 1, 'floor.created'],
+        [start + 2, 'unit.created'],
+        [start + 3, 'unit.updated'],
+        [start + 4, 'unit.updated'],
+        [start + 5, 'inventory.imported'],
+      ],
+    );
+    for (const e of log) assert.deepEqual(e.actor, { kind: 'user', id: owner.id });
+    const units = await byName(p._id);
+    const second = log[0].data._id;
+    assert.deepEqual(log[0].data.changes, { name: [null, 'Second'], position: [null, 2] });
+    assert.equal(log[1].data._id, units.C1._id);
+    assert.deepEqual(log[1].data.changes, {
+      specificType: [null, 'unit'],
+      customButtonUrl: [null, ''],
+      customButtonSnippet: [null, ''],
+      price: [null, 95000],
+      name: [null, 'C1'],
+      position: [null, 0],
+      floor: [null, second],
+      availability: [null, 'reserved'],
+    });
+    assert.deepEqual(log[2].data, { _id: a._id, changes: { price: [100000, 120000], availability: ['available', 'sold'] } });
+    assert.deepEqual(log[3].data, { _id: c._id, changes: { floor: [first._id, ground._id] } });
+    const [sync] = (await call('GET', `/projects/${p._id}/inventory/syncs`)).json();
+    assert.deepEqual(log[4].data, {
+      _id: sync._id,
+      changes: {
+        source: [null, 'upload'],
+        status: [null, 'applied'],
+        startedAt: [null, sync.startedAt],
+        finishedAt: [null, sync.finishedAt],
+        summary: [null, res.json().summary],
+      },
+    });
+    assert.equal(await version(), before + 1, 'the project version (ETag) moves once, for lastSync, as before');
+    // The unit's history shows the import's change.
+    const history = (await call('GET', `/units/${a._id}/history`)).json();
+    assert.deepEqual(history[0].changes, { price: [100000, 120000], availability: ['available', 'sold'] });
+  });
+
+  test('a dry run, a refused file (row errors), a stale If-Match append nothing; skipErrors appends for the rows applied', async () => {
+    const { p, a, b } = await tower();
+    const start = await lastSeq(p._id);
+    const file = 'name,price\nA1,111\nA2,lots\n';
+    const dry = await upload(p._id, file, { query: 'dryRun=true' });
+    assert.equal(dry.statusCode, 200, dry.body);
+    assert.equal((await upload(p._id, file)).statusCode, 400);
+    await call('PATCH', `/units/${b._id}`, { description: 'changed meanwhile' });
+    const stale = await upload(p._id, 'name,price\nA1,111\n', { headers: { 'if-match': String(dry.headers.etag) } });
+    assert.equal(stale.statusCode, 412, stale.body);
+    assert.deepEqual(
+      (await events(p._id, start)).map((e) => e.type),
+      ['unit.updated'],
+      'only the PATCH',
+    );
+    const skipped = await upload(p._id, file, { query: 'skipErrors=true' });
+    assert.equal(skipped.statusCode, 200, skipped.body);
+    const log = await events(p._id, start + 1);
+    assert.deepEqual(
+      log.map((e) => [e.seq, e.type, e.data._id]),
+      [
+        [start + 2, 'unit.updated', a._id],
+        [start + 3, 'inventory.imported', skipped.json().sync],
+      ],
+    );
+    assert.equal(log[1].data.changes.summary[1].errors, 1);
+  });
+});

@@ -217,7 +217,7 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
       await live.app.outbox.drain();
       assert.equal(r.received.length, 1);
       const { headers, body } = r.received[0]!;
-      const verified = new Webhook(hook.secret).verify(body, headerSet(headers)) as Record<string, any>;
+      const verified = new Webhook(hook.secret).verify(body, headerSet(headers)) as { type: string; data: unknown; projectId: string };
       assert.equal(verified.type, 'unit.updated');
       assert.deepEqual(verified.data, { _id: u._id, changes: { price: [10, 11] } });
       assert.equal(verified.projectId, p._id);
@@ -305,6 +305,66 @@ describe(`webhooks: deliveries (${ENGINE})`, () => {
     assert.deepEqual(
       (await deliveries(p._id, hook._id)).map((d) => d.status),
       ['delivered', 'delivered', 'delivered', 'delivered'],
+    );
+  });
+
+  test('a bulk PATCH: each changed unit is delivered to a unit.updated webhook, in seq order, also behind a failing first attempt', async () => {
+    const r = await receiver((n) => (n === 1 ? 503 : 200));
+    const p = await createProject(t.app, owner.auth);
+    const units = [];
+    for (const name of ['K-1', 'K-2', 'K-3']) units.push(await createUnit(t.app, owner.auth, p._id, { name, body: { price: 1 } }));
+    const hook = await subscribe(t.app, p._id, r.url, ['unit.updated']);
+    const res = await caller(t.app, owner.auth)('PATCH', '/units', [
+      { _id: units[2]!._id, price: 3 },
+      { _id: units[1]!._id, price: 1 },
+      { _id: units[0]!._id, availability: 'sold' },
+    ]);
+    assert.equal(res.statusCode, 200, res.body);
+    await t.app.outbox.drain();
+    assert.equal(r.received.length, 1, 'the second waits for the first');
+    clock.advance(5_000);
+    await t.app.outbox.drain();
+    const got = r.events();
+    assert.deepEqual(
+      got.map((e) => [e.seq, e.type, e.data._id]),
+      [
+        [4, 'unit.updated', units[2]!._id],
+        [4, 'unit.updated', units[2]!._id],
+        [5, 'unit.updated', units[0]!._id],
+      ],
+    );
+    assert.deepEqual(got[2].actor, { kind: 'user', id: owner.id });
+    assert.deepEqual(got[2].data.changes, { availability: ['available', 'sold'] });
+    assert.deepEqual(
+      (await deliveries(p._id, hook._id)).map((d) => d.status),
+      ['delivered', 'delivered'],
+    );
+  });
+
+  test('a bulk PATCH behind a pending delivery of the same webhook: its deliveries wait their turn', async () => {
+    const r = await receiver((n) => (n === 1 ? 503 : 200));
+    const p = await createProject(t.app, owner.auth);
+    const [a, b] = [await createUnit(t.app, owner.auth, p._id, { name: 'L-1' }), await createUnit(t.app, owner.auth, p._id, { name: 'L-2' })];
+    await subscribe(t.app, p._id, r.url, ['unit.updated']);
+    // Its delivery is pending (not yet attempted) when the bulk PATCH appends.
+    await caller(t.app, owner.auth)('PATCH', `/units/${a._id}`, { price: 1 });
+    const res = await caller(t.app, owner.auth)('PATCH', '/units', [
+      { _id: b._id, price: 2 },
+      { _id: a._id, price: 3 },
+    ]);
+    assert.equal(res.statusCode, 200, res.body);
+    await t.app.outbox.drain();
+    assert.equal(r.received.length, 1, 'the first attempt failed, and nothing of the bulk PATCH went out before it');
+    clock.advance(5_000);
+    await t.app.outbox.drain();
+    assert.deepEqual(
+      r.events().map((e) => [e.seq, e.data._id]),
+      [
+        [3, a._id],
+        [3, a._id],
+        [4, b._id],
+        [5, a._id],
+      ],
     );
   });
 

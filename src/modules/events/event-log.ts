@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { appendEvent, type NewEvent } from './events.repo.ts';
+import { appendEvent, appendEvents, type NewEvent } from './events.repo.ts';
 
 type Q = Kysely<Database>;
 /** Given the deliveries an event started (each the oldest pending one of its webhook), in the event's transaction. */
@@ -23,6 +23,34 @@ export class EventLog {
     const { seq, heads } = await appendEvent(trx, event, { webhooks: start !== undefined });
     if (start && heads.length) await start(trx, heads);
     return seq;
+  }
+
+  /**
+   * Many events in one transaction (a bulk PATCH, an import), in the given order: each project's events get
+   * consecutive seqs. Projects are taken in id order, so two writers of the same projects cannot deadlock on
+   * their counter rows. Returns the seqs in the order of `events`.
+   */
+  async appendMany(trx: Q, events: NewEvent[]): Promise<number[]> {
+    const start = this.#startDeliveries;
+    const byProject = new Map<string, number[]>();
+    events.forEach((e, i) => {
+      const list = byProject.get(e.projectId);
+      if (list) list.push(i);
+      else byProject.set(e.projectId, [i]);
+    });
+    const seqs: number[] = new Array<number>(events.length);
+    for (const projectId of [...byProject.keys()].sort()) {
+      const indexes = byProject.get(projectId)!;
+      const r = await appendEvents(
+        trx,
+        projectId,
+        indexes.map((i) => events[i]!),
+        { webhooks: start !== undefined },
+      );
+      indexes.forEach((i, k) => (seqs[i] = r.seqs[k]!));
+      if (start && r.heads.length) await start(trx, r.heads);
+    }
+    return seqs;
   }
 }
 

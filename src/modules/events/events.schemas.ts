@@ -5,9 +5,12 @@ import { EVENT_TYPES, type EventType } from './events.repo.ts';
 export const ActorSchema = Type.Object(
   {
     kind: Type.Union([Type.Literal('user'), Type.Literal('public'), Type.Literal('sync'), Type.Literal('system')], {
-      description: 'user: a signed-in account (id); public: an anonymous visitor; sync: a feed or import; system: the service itself (hold expiry)',
+      description:
+        'user: a signed-in account (id), also for an uploaded import; public: an anonymous visitor; sync: an inventory feed pull; system: the service itself (hold expiry)',
     }),
-    id: Type.Optional(Type.String({ description: 'The user id, for kind user' })),
+    id: Type.Optional(
+      Type.String({ description: 'The user id: for kind user; for kind sync the user who asked for the pull through the API (absent for the schedule)' }),
+    ),
   },
   { $id: 'EventActor', additionalProperties: false },
 );
@@ -29,7 +32,8 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'unit.held': 'A visitor put an available unit on hold (actor public)',
   'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
   'lead.created': 'A lead arrived (owner and administrators only): changes hold its fields from null',
-  'inventory.imported': 'An inventory import or feed changed the project (actor user or sync)',
+  'inventory.imported':
+    'An import or feed pull was applied (actor user for an upload, sync for a feed pull): `_id` is its record in GET /projects/{id}/inventory/syncs; changes hold its source, status, startedAt, finishedAt and summary from null. The floors and units it wrote have their own events (floor.created, unit.created, unit.updated) just before it, in the same transaction',
 };
 
 /** `UnitUpdatedEvent` for unit.updated. */

@@ -1,7 +1,10 @@
 import type { Ctx } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
+import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
 import { bumpFloors } from '../floors/floors.repo.ts';
+import { unitUpdateChanges } from '../units/units.change.ts';
+import { toUnit } from '../units/units.repo.ts';
 import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
 import type { ProjectRow } from '../projects/projects.repo.ts';
 import { parseCsv, type ParsedTable } from './csv.ts';
@@ -87,7 +90,7 @@ export class InventoryService {
       const now = this.ctx.clock.now();
       const plan = planImport(req.table, state, settings, now);
       if (plan.errors.length && !req.skipErrors) return { status: 400, etag, answer: answerOf(plan, false) };
-      await this.#apply(trx, req.projectId, state, plan, now);
+      const written = await this.#apply(trx, req.projectId, state, plan, now);
       const finishedAt = new Date(this.ctx.clock.now());
       const sync = newObjectId(now);
       const answer = { ...answerOf(plan, false), sync };
@@ -103,6 +106,19 @@ export class InventoryService {
         userId: req.userId,
       });
       await setLastSync(trx, req.projectId, finishedAt.toISOString());
+      // Last in the transaction: each floor and unit written, as its own route would log it, then the import itself.
+      const actor = importActor(req.source, req.userId);
+      const imported = createdChanges({
+        source: req.source,
+        status: 'applied',
+        startedAt: startedAt.toISOString(),
+        finishedAt: finishedAt.toISOString(),
+        summary: answer.summary,
+      });
+      await this.ctx.events.appendMany(trx, [
+        ...written.map((e) => ({ ...e, projectId: req.projectId, actor, now })),
+        { projectId: req.projectId, type: 'inventory.imported', actor, subjectId: sync, changes: imported, now },
+      ]);
       return { status: 200, etag, answer };
     });
     // A feed whose file has row errors is a failed pull: kept, so the team sees why nothing changed.
@@ -193,8 +209,11 @@ export class InventoryService {
     return id;
   }
 
-  /** Writes the plan: new floors, new units, changed units, and the floors whose `units` list changed. */
-  async #apply(trx: Parameters<typeof loadInventory>[0], projectId: string, state: InventoryState, plan: ImportPlan, now: number) {
+  /**
+   * Writes the plan: new floors, new units, changed units, and the floors whose `units` list changed. Returns the
+   * events those writes append (floor.created, unit.created, unit.updated, with the payloads of the single routes).
+   */
+  async #apply(trx: Parameters<typeof loadInventory>[0], projectId: string, state: InventoryState, plan: ImportPlan, now: number): Promise<WrittenEvent[]> {
     let floorPosition = Math.max(-1, ...state.floors.map((f) => f.position));
     const newFloorIds = new Map<string, string>();
     const floorsToCreate = plan.newFloors.map((name) => {
@@ -219,12 +238,27 @@ export class InventoryService {
       return { id: newObjectId(now), floorId, name: c.name, position: at, availability: status, data: { ...UNIT_DEFAULTS, ...data } };
     });
     await insertUnits(trx, projectId, inserts);
+    const events: WrittenEvent[] = floorsToCreate.map((f) => ({
+      type: 'floor.created',
+      subjectId: f.id,
+      changes: createdChanges({ name: f.name, position: f.position }),
+    }));
+    for (const u of inserts) {
+      events.push({
+        type: 'unit.created',
+        subjectId: u.id,
+        changes: createdChanges({ ...u.data, name: u.name, position: u.position, floor: u.floorId ?? undefined, availability: u.availability }),
+      });
+    }
 
     const sets: UnitSet[] = plan.updates.map((u) => {
       const { name, position, availability, ...data } = u.values as { name?: string; position?: number; availability?: string } & Record<string, unknown>;
       const moves = u.floorId !== undefined || u.newFloor !== null;
       if (moves) touched.push(u.unit.floor_id, floorIdOf(u.floorId, u.newFloor));
       else if (position !== undefined) touched.push(u.unit.floor_id);
+      const before = toUnit({ ...u.unit, data: { ...u.unit.data } }, now);
+      const changed = moves ? { ...u.values, floor: floorIdOf(u.floorId, u.newFloor) ?? null } : u.values;
+      events.push({ type: 'unit.updated', subjectId: u.unit.id, changes: unitUpdateChanges(before, changed) });
       return {
         id: u.unit.id,
         ...(name !== undefined ? { name } : {}),
@@ -239,7 +273,20 @@ export class InventoryService {
       trx,
       touched.filter((id) => !id || ![...newFloorIds.values()].includes(id)),
     );
+    return events;
   }
+}
+
+/** An event #apply's writes append; the import adds project, actor and time. */
+type WrittenEvent = Pick<NewEvent, 'type' | 'subjectId' | 'changes'>;
+
+/**
+ * Who an import's events name: the user who uploaded the file; for a feed pull `sync` (the file's content came from
+ * the feed), with the id of the user who asked for it through the API, none for the schedule.
+ */
+export function importActor(source: 'upload' | 'ftp', userId: string | null): Actor {
+  if (source === 'upload' && userId) return actorOf({ id: userId });
+  return { kind: 'sync', ...(userId ? { id: userId } : {}) };
 }
 
 /** JSON rows as a table: headers in order of first appearance; row 1 is the first object. */

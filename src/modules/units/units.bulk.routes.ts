@@ -5,6 +5,7 @@ import { principalOf } from '../../http/auth.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
 import { ObjectId, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
+import { actorOf } from '../events/events.repo.ts';
 import { bumpFloors } from '../floors/floors.repo.ts';
 import { can, levelOf } from '../shared/access.ts';
 import { etagOf, invalid } from '../shared/records.ts';
@@ -48,7 +49,7 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
           `A JSON array of 1–${MAX_BULK_UNITS} items \`{ "_id", ...Unit fields, "ifMatch"? }\`, units of any projects the caller may edit. ` +
           'Each item follows the rules of PATCH /units/{id}. All items are checked before anything is written: a bad field → 400 with `errors[].path` ' +
           "prefixed by the item index (`/3/price`); an id the caller cannot see → 400 at `/<i>/_id`; an `ifMatch` that is not the unit's current ETag → 412. " +
-          'One transaction writes every change; the answer is the updated units in request order.',
+          'One transaction writes every change and appends one `unit.updated` event per changed unit (actor: the caller); the answer is the updated units in request order.',
         body: BulkUnitPatch,
         response: { 200: Type.Array(Type.Ref('Unit')), ...problems(400, 401, 412, 413, 415) },
       },
@@ -123,6 +124,17 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
           const lost = writes.filter((w) => !written.has(w.item._id)).map((w) => w.i);
           if (lost.length) throw staleItems(lost.sort((a, b) => a - b));
           await bumpFloors(trx, touchedFloors);
+          // One unit.updated per changed unit, as its own PATCH would append, in request order.
+          const actor = actorOf(principal);
+          await ctx.events.appendMany(
+            trx,
+            items.flatMap((item, i) => {
+              const plan = planned[i];
+              if (!plan) return [];
+              const row = rows.get(item._id)!;
+              return [{ projectId: row.project_id, type: 'unit.updated' as const, actor, subjectId: row.id, changes: plan.logged, now }];
+            }),
+          );
         });
       }
       const updated = new Map(

@@ -1,4 +1,5 @@
 import type { FieldError } from '../../http/errors.ts';
+import { updatedChanges, type Changes } from '../events/events.repo.ts';
 import { changedFields, SERVER_KEPT } from '../shared/records.ts';
 import { toUnit, type UnitChange, type UnitRow } from './units.repo.ts';
 
@@ -9,6 +10,19 @@ export interface PlannedUnitChange {
   /** The floor the unit moves to (undefined: it stays). */
   floorTo: string | null | undefined;
   positionChanged: boolean;
+  /** What its `unit.updated` event records. */
+  logged: Changes;
+}
+
+/**
+ * The `changes` of a unit's `unit.updated` event: each changed field before and after (`before` is the unit as the
+ * API showed it), and the hold's expiry cleared when availability leaves on_hold (the write clears it too).
+ */
+export function unitUpdateChanges(before: Record<string, unknown>, changed: Record<string, unknown>): Changes {
+  const logged = updatedChanges(before, changed);
+  const availability = changed.availability;
+  if (availability !== undefined && availability !== 'on_hold' && before.onHoldExpiresAt !== undefined) logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
+  return logged;
 }
 
 /**
@@ -45,5 +59,6 @@ export function planUnitChange(unit: UnitRow, body: Record<string, unknown>, now
     },
     floorTo: floor,
     positionChanged: position !== undefined,
+    logged: unitUpdateChanges(current, changes),
   };
 }

@@ -7,10 +7,11 @@ import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpFloors } from '../floors/floors.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
-import { actorOf, createdChanges, SYSTEM, updatedChanges, type Changes } from '../events/events.repo.ts';
+import { actorOf, createdChanges, SYSTEM, type Changes } from '../events/events.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, ifMatchVersion, invalid, SERVER_KEPT, staleWrite, withEtag } from '../shared/records.ts';
 import { deleteUnit, findUnit, holdExpired, insertUnit, listUnits, releaseExpiredHold, toUnit, updateUnit, type UnitChange } from './units.repo.ts';
+import { unitUpdateChanges } from './units.change.ts';
 import { UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
@@ -195,10 +196,8 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           // The floors whose `units` list changed: both ends of a move, or the floor whose order a new position changed.
           if (floor !== undefined) await bumpFloors(trx, [unit.floor_id, floor]);
           else if (position !== undefined) await bumpFloors(trx, [unit.floor_id]);
-          const logged = updatedChanges(before, changes);
           // Leaving on_hold clears the expiry too (updateUnit).
-          if (availability !== undefined && availability !== 'on_hold' && before.onHoldExpiresAt !== undefined)
-            logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
+          const logged = unitUpdateChanges(before, changes);
           await ctx.events.append(trx, {
             projectId: unit.project_id,
             type: 'unit.updated',
