@@ -31,7 +31,8 @@ const { values, positionals } = parseArgs({
 
 const command = positionals[0] ?? 'resources';
 const usage =
-  'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--cpu-prof dir] [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
+  'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--cpu-prof dir]\n' +
+  '       [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw);
