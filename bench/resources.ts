@@ -32,6 +32,8 @@ export interface ResourceOptions {
   /** Only scenarios whose name contains this. */
   only?: string | undefined;
   keepDb?: boolean;
+  /** Run the service with `--cpu-prof` into this directory (the profile covers the whole run). */
+  cpuProfDir?: string | undefined;
 }
 
 interface Check {
@@ -68,7 +70,7 @@ export async function runResources(opts: ResourceOptions) {
 
   const bare = await startBare(db.url);
   onCleanup(() => bare.stop());
-  const service = await startService({ DATABASE_URL: db.url });
+  const service = await startService({ DATABASE_URL: db.url }, opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []);
   onCleanup(() => service.stop());
   console.log(`bare server ${bare.base} (ready in ${fmt(bare.readyMs)} ms), service ${service.base} (ready in ${fmt(service.readyMs)} ms)`);
 
@@ -220,7 +222,7 @@ function describe(key: string, a: Answer): Check {
   try {
     detail = JSON.parse(a.body).detail ?? detail;
   } catch {
-    // not JSON: the raw text is the detail
+    // Not a problem document: the start of the body says what it is.
   }
   if (a.status === 404 && /^No route/.test(detail)) return { ok: false, note: `${key} endpoint not available (404: ${detail}); not measured` };
   return { ok: false, note: `answered ${a.status} (${detail}); not measured` };

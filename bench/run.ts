@@ -3,6 +3,7 @@
  * npm run bench -- startup         start-to-ready and login throughput
  * npm run bench -- all             both
  * Options: --duration 10 --warmup 3 --connections 50 --rounds 2 --only <text in scenario name> --keep-db
+ *          --cpu-prof <dir> (the service writes a V8 CPU profile there when it stops)
  *          --repeat 5 --login-duration 10 --login-connections 16 --no-login
  */
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '2' },
     only: { type: 'string' },
     'keep-db': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
     repeat: { type: 'string', default: '5' },
     'login-duration': { type: 'string', default: '10' },
     'no-login': { type: 'boolean', default: false },
@@ -29,7 +31,8 @@ const { values, positionals } = parseArgs({
 
 const command = positionals[0] ?? 'resources';
 const usage =
-  'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
+  'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--cpu-prof dir]\n' +
+  '       [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw);
@@ -65,6 +68,7 @@ try {
       rounds: positive('rounds', values.rounds),
       only: values.only,
       keepDb: values['keep-db'],
+      cpuProfDir: values['cpu-prof'],
     });
   }
 } catch (err) {

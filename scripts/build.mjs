@@ -3,6 +3,7 @@
 // one file instead of resolving and loading hundreds (that was most of start-up), in well under a second. Types
 // are checked separately (`npm run typecheck`, part of `npm test`). Run after `npm run build:web` (the page).
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
@@ -59,9 +60,13 @@ const externalNative = {
 const started = performance.now();
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: { main: join(ROOT, 'src/main.ts'), migrate: join(ROOT, 'src/cli/migrate.ts') },
+  entryPoints: { main: join(ROOT, 'src/main.ts'), migrate: join(ROOT, 'src/cli/migrate.ts'), 'pglite-template': join(ROOT, 'src/cli/pglite-template.ts') },
   outdir: OUT,
   bundle: true,
+  // What a start does not need (dynamic imports: PGlite's driver glue, mail, feeds...) goes into chunks that are
+  // read and compiled only when first imported.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -75,4 +80,7 @@ await build({
 // The migrator reads its SQL files from `./migrations/` beside the running code.
 mkdirSync(join(OUT, 'migrations'), { recursive: true });
 cpSync(join(ROOT, 'src/db/migrations'), join(OUT, 'migrations'), { recursive: true });
-console.log(`built dist/main.js and dist/migrate.js in ${Math.round(performance.now() - started)} ms`);
+// A migrated embedded database that a start on an empty DATA_DIR loads instead of creating one (src/db/db.ts).
+const template = spawnSync(process.execPath, [join(OUT, 'pglite-template.js'), join(OUT, 'pglite-template.tar')], { stdio: 'inherit' });
+if (template.status !== 0) process.exit(template.status ?? 1);
+console.log(`built dist/main.js, dist/migrate.js and dist/pglite-template.tar in ${Math.round(performance.now() - started)} ms`);

@@ -13,6 +13,7 @@ import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { csrfGuard } from './http/csrf.ts';
 import { parseQuery } from './http/input-guard.ts';
 import { lazySerializers } from './http/lazy-compilers.ts';
+import { BatchedStdout } from './http/log-stream.ts';
 import { OneLinePerRequest } from './http/request-log.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -75,6 +76,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     logger: logger ?? {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      stream: new BatchedStdout(),
     },
     logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,

@@ -1,4 +1,3 @@
-import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +20,8 @@ export interface AdminManifest {
  */
 export async function buildAdmin(outDir = WEB_OUT): Promise<AdminManifest> {
   mkdirSync(outDir, { recursive: true });
+  // A build tool: loaded only when a build runs, never by a start that finds the console built.
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: { admin: join(ADMIN_SRC, 'main.tsx'), 'admin-style': join(ADMIN_SRC, 'admin.css') },
     bundle: true,

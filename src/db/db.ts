@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { PGliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
@@ -116,7 +117,14 @@ async function listenPostgres(url: string, channel: string, onPayload: (p: strin
   };
 }
 
-async function openPGlite(dataDir: string | undefined): Promise<Db> {
+/**
+ * Written by `npm run build` beside the built server (src/cli/pglite-template.ts): a created and migrated embedded
+ * database. Absent when running from source, where a new directory is created by initdb as before.
+ */
+const TEMPLATE = fileURLToPath(new URL('./pglite-template.tar', import.meta.url));
+
+/** The embedded engine, plus a tarball of its data directory (for the build's template). */
+export async function openPGlite(dataDir: string | undefined): Promise<Db & { dumpDataDir(): Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   let dir: string | undefined;
@@ -124,8 +132,14 @@ async function openPGlite(dataDir: string | undefined): Promise<Db> {
     dir = join(dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
   }
+  // A new directory starts from the build's template when there is one: loading it is a fraction of initdb.
+  const fromTemplate = dir !== undefined && !existsSync(join(dir, 'PG_VERSION')) && existsSync(TEMPLATE);
   // pg_trgm backs the case-insensitive substring search on project names, as on the server.
-  const pglite = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), extensions: { pg_trgm } });
+  const pglite = await PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    ...(fromTemplate ? { loadDataDir: new Blob([readFileSync(TEMPLATE)]) } : {}),
+    extensions: { pg_trgm },
+  });
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     engine: 'pglite',
@@ -145,5 +159,6 @@ async function openPGlite(dataDir: string | undefined): Promise<Db> {
       return () => (pglite.closed ? Promise.resolve() : kysely.connection().execute(() => stop()));
     },
     close: () => kysely.destroy(),
+    dumpDataDir: () => pglite.dumpDataDir('none'),
   };
 }

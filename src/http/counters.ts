@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from './errors.ts';
 
@@ -47,6 +47,8 @@ return {c, redis.call('PTTL', KEYS[1])}`;
  * so the first requests wait here, boundedly, for the connection; a lost connection is logged and retried.
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs = 2000): Promise<Redis> {
+  // Loaded only when REDIS_URL is set.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: waitMs, enableOfflineQueue: false });
   redis.on('error', (err) => {
     log.warn({ err }, 'rate-limit store (Redis) unavailable');

@@ -3,10 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
 import { AppError } from './errors.ts';
 import { problems } from './schemas.ts';
+import { useJsonStringify } from './serializer.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  // Probes poll these from the first moment: no serializer compiler (and its Ajv) to build for them at start.
+  useJsonStringify(app);
   app.get(
     '/health',
     { schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', security: [], response: { 200: Status } }, logLevel: 'warn' },

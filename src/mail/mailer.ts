@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 
@@ -24,7 +24,7 @@ type Transport = ReturnType<typeof nodemailer.createTransport>;
  * DATA_DIR/mail/<id>.eml, byte for byte what would have been sent, and logs its subject and recipients.
  */
 export class Mailer {
-  readonly #transport: Transport;
+  #transport: Promise<Transport> | undefined;
   readonly #dir: string;
   readonly #domain: string;
 
@@ -34,17 +34,23 @@ export class Mailer {
   ) {
     this.#dir = join(config.dataDir, 'mail');
     this.#domain = config.mail.from.address.split('@')[1] ?? 'localhost';
-    this.#transport = config.mail.smtpUrl
-      ? nodemailer.createTransport({
-          url: config.mail.smtpUrl,
-          pool: true,
-          maxConnections: 3,
-          // Bounded well inside the outbox attempt timeout, so a hung server fails the attempt, not the worker.
-          connectionTimeout: 10_000,
-          greetingTimeout: 10_000,
-          socketTimeout: 30_000,
-        })
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  /** nodemailer is loaded, and the pool made, with the first message rather than at start. */
+  #getTransport(): Promise<Transport> {
+    return (this.#transport ??= import('nodemailer').then(({ default: mailer }) =>
+      this.config.mail.smtpUrl
+        ? mailer.createTransport({
+            url: this.config.mail.smtpUrl,
+            pool: true,
+            maxConnections: 3,
+            // Bounded well inside the outbox attempt timeout, so a hung server fails the attempt, not the worker.
+            connectionTimeout: 10_000,
+            greetingTimeout: 10_000,
+            socketTimeout: 30_000,
+          })
+        : mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   }
 
   get toFiles() {
@@ -54,7 +60,8 @@ export class Mailer {
   /** Sends one message; `id` is stable across retries (Message-ID, file name), so a resend is recognisable. */
   async send(id: string, mail: Mail): Promise<void> {
     const from = this.config.mail.from;
-    const info: unknown = await this.#transport.sendMail({
+    const transport = await this.#getTransport();
+    const info: unknown = await transport.sendMail({
       messageId: `<${id}@${this.#domain}>`,
       date: new Date(mail.date),
       from: { name: mail.fromName ?? from.name, address: from.address },
@@ -75,6 +82,8 @@ export class Mailer {
   }
 
   close() {
-    this.#transport.close();
+    void this.#transport?.then((t) => {
+      t.close();
+    });
   }
 }

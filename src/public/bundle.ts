@@ -116,11 +116,11 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
 
 /** Serialised bundles by project and validator: least recently used out first, bounded in bytes; safe to lose. */
 export class BundleCache {
-  readonly #entries: LRUCache<string, string>;
+  readonly #entries: LRUCache<string, Buffer>;
   /** The one key kept per project, so storing a new version drops the old without scanning. */
   readonly #current = new Map<string, string>();
   constructor(maxBytes = 64 * 1024 * 1024) {
-    this.#entries = new LRUCache<string, string>({
+    this.#entries = new LRUCache<string, Buffer>({
       maxSize: maxBytes,
       sizeCalculation: (body) => Math.max(1, body.length),
       dispose: (_body, key) => {
@@ -132,7 +132,7 @@ export class BundleCache {
   get(projectId: string, etag: string) {
     return this.#entries.get(`${projectId}:${etag}`);
   }
-  set(projectId: string, etag: string, body: string) {
+  set(projectId: string, etag: string, body: Buffer) {
     // Only the current version of a project is worth keeping.
     const old = this.#current.get(projectId);
     if (old !== undefined) this.#entries.delete(old);

@@ -1,7 +1,5 @@
 import { posix } from 'node:path';
 import { Writable } from 'node:stream';
-import { Client as FtpClient } from 'basic-ftp';
-import SftpClient from 'ssh2-sftp-client';
 
 /** Why a pull failed, in words a sales team can act on. */
 export type FeedFailure = 'unreachable' | 'login_refused' | 'file_missing' | 'too_large' | 'misconfigured' | 'failed';
@@ -81,6 +79,8 @@ export async function fetchFeedFile(target: FeedTarget, creds: FeedCredentials, 
 }
 
 async function fetchFtp(target: FeedTarget, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
+  // The FTP and SFTP clients (ssh2 among them) load on a feed's first pull, not at every start.
+  const { Client: FtpClient } = await import('basic-ftp');
   const client = new FtpClient(opts.timeoutMs);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -120,6 +120,7 @@ async function fetchFtp(target: FeedTarget, creds: FeedCredentials, opts: FetchO
 }
 
 async function fetchSftp(target: FeedTarget, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
+  const { default: SftpClient } = await import('ssh2-sftp-client');
   const client = new SftpClient();
   let connected = false;
   try {

@@ -1,0 +1,27 @@
+import { writeFileSync } from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import { openPGlite } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { systemClock } from '../lib/clock.ts';
+import { Outbox } from '../outbox/outbox.ts';
+
+/**
+ * `npm run build` step: an embedded database that is created, migrated and has the job queue's tables, written as
+ * a tarball beside the built server. A start on an empty DATA_DIR loads it instead of running initdb, every
+ * migration and pg-boss's install (most of a first start). Migrations added later are applied on top as usual.
+ */
+const out = process.argv[2];
+if (!out) throw new Error('usage: pglite-template.js <out.tar>');
+const noop = () => {};
+const silent = { level: 'silent', info: noop, warn: noop, error: noop, debug: noop, trace: noop, fatal: noop } as unknown as FastifyBaseLogger;
+// In memory: the tarball is the only thing written.
+const db = await openPGlite(undefined);
+try {
+  await migrate(db);
+  const outbox = new Outbox(db, systemClock, { pollMs: 0, concurrency: 1, log: silent });
+  await outbox.start();
+  await outbox.stop();
+  writeFileSync(out, Buffer.from(await (await db.dumpDataDir()).arrayBuffer()));
+} finally {
+  await db.close();
+}
