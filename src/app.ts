@@ -170,7 +170,11 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS.
   // Two fixed option sets, chosen per request by path.
   const publicCors = { origin: '*', credentials: false };
-  const privateCors = { origin: config.corsOrigins, credentials: true, exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After'] };
+  const privateCors = {
+    origin: config.corsOrigins,
+    credentials: true,
+    exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After', 'Idempotent-Replayed'],
+  };
   await app.register(fastifyCors, {
     hook: 'onRequest',
     delegator: (request, callback) => {

@@ -1,5 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { HostName, Namespace, CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
 
 /** Text fields of API-SPEC.md's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
@@ -268,6 +269,7 @@ export const PROJECT_DEFAULTS: Record<string, unknown> = {
 export const ProjectSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     user: ObjectId,
     ...columnFields,
     namespace: Type.Optional(columnFields.namespace),
@@ -314,22 +316,15 @@ export const ProjectCreateQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const SORTS = ['name', '-name', 'createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
-
-export const ListOptions = Type.Object(
-  {
-    skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)))),
-  },
-  { additionalProperties: false },
-);
-
 export const ProjectListQuery = Type.Object(
   {
     filters: Type.Optional(
       Type.Object(
-        { name: Type.Optional(Type.String({ maxLength: 300 })), projectType: Type.Optional(Type.String({ maxLength: 100 })) },
+        {
+          name: Type.Optional(Type.String({ maxLength: 300, description: 'Case-insensitive substring of the name' })),
+          projectType: Type.Optional(Type.String({ maxLength: 100, description: 'Exact projectType' })),
+          updatedSince: Type.Optional(UpdatedSince),
+        },
         { additionalProperties: false },
       ),
     ),

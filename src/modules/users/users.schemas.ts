@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 
 export const ROLES = ['user', 'admin', 'integration'] as const;
 export type Role = (typeof ROLES)[number];
@@ -62,6 +62,7 @@ const opt = <T extends Record<string, any>>(fields: T) =>
 export const UserSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     role: Type.Union(ROLES.map((r) => Type.Literal(r))),
     username: Type.String(),
     ...opt(SelfEditable),
