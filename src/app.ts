@@ -192,7 +192,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     },
   });
   app.addHook('onRequest', csrfGuard(config));
-  await registerOpenApi(app, { webhooks: webhooksSection() });
+  await registerOpenApi(app, { webhooks: webhooksSection(), publicUrl: config.mail.publicUrl });
 
   // Record every path's methods so other methods on a known path answer 405 with Allow, not 404.
   const methodsByUrl = new Map<string, Set<string>>();

@@ -131,7 +131,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           tags: ['projects'],
           summary: 'Delete a project (owner only), with its floors, units and leads',
           params: IdParams,
-          response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+          response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
         },
       },
       async (request, reply) => {

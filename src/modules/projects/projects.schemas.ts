@@ -191,7 +191,11 @@ const Tabs = Type.Object(
 );
 
 const AllocationIn = Type.Object(
-  { name: Type.Optional(Str), password: Type.Optional(Type.Union([Str, Type.Null()])), allocation: Type.Optional(Str) },
+  {
+    name: Type.Optional(Str),
+    password: Type.Optional(Type.Union([Str, Type.Null()], { writeOnly: true, description: 'Write-only: a string sets it, null clears it' })),
+    allocation: Type.Optional(Str),
+  },
   { additionalProperties: false },
 );
 const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.Optional(Str) }, { additionalProperties: false });
@@ -285,7 +289,17 @@ export const ProjectSchema = Type.Object(
   { $id: 'Project', additionalProperties: false },
 );
 
-const secretInputs = Object.fromEntries(PROJECT_SECRETS.map((k) => [k, Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]))]));
+const secretInputs = Object.fromEntries(
+  PROJECT_SECRETS.map((k) => [
+    k,
+    Type.Optional(
+      Type.Union([Type.String({ maxLength: 4096 }), Type.Null()], {
+        writeOnly: true,
+        description: 'Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets)',
+      }),
+    ),
+  ]),
+);
 
 /** What a PATCH (and a create body) may carry: every field, secrets (null clears), and server-kept fields (ignored). */
 export const ProjectPatchSchema = Type.Object(

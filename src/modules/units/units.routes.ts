@@ -237,7 +237,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         tags: ['units'],
         summary: "Delete a unit (owner and administrators); it leaves its floor's units",
         params: IdParams,
-        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {

@@ -89,7 +89,7 @@ export const LoginResponseSchema = Type.Object(
 export const LoginBody = Type.Object(
   {
     username: Type.Optional(Email),
-    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    password: Type.Optional(Type.String({ maxLength: 1024, writeOnly: true })),
   },
   { additionalProperties: false },
 );
@@ -98,7 +98,7 @@ export const LoginQuery = LoginBody;
 export const CreateUserBody = Type.Object(
   {
     username: Email,
-    password: Type.String({ minLength: 8, maxLength: 1024 }),
+    password: Type.String({ minLength: 8, maxLength: 1024, writeOnly: true }),
     name: Type.Optional(Text),
     lastName: Type.Optional(Text),
     role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)))),
@@ -111,8 +111,8 @@ export const PatchMeBody = Type.Object(
   {
     ...opt(SelfEditable),
     ...opt(PlatformKept),
-    password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
-    currentPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+    password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024, writeOnly: true })),
+    currentPassword: Type.Optional(Type.String({ maxLength: 1024, writeOnly: true })),
     role: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
     projects: Type.Optional(Type.Array(Type.String())),
