@@ -6,7 +6,8 @@
  */
 import { describeField, exampleOf } from './openapi-fields.ts';
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+   @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
    an OpenAPI document is plain JSON walked by key; its shape is checked by redocly and test/openapi-conventions.test.ts */
 type Json = Record<string, any>;
 
@@ -158,7 +159,8 @@ const PARAMETERS: Record<string, Json> = {
     name: 'Idempotency-Key',
     required: false,
     description:
-      'Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.',
+      'Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again ' +
+      'and writes nothing more; the same key with another request → 422. Kept 24 hours.',
     schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
     example: '6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d',
   },
@@ -167,36 +169,56 @@ const PARAMETERS: Record<string, Json> = {
 const SERVER_KEPT = ['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets'];
 const RECORDS = ['Project', 'Floor', 'Unit', 'Group', 'Lead', 'Invite'];
 
-const INTRO = `The Showsuite API manages interactive property presentations: projects (developments), their floors and units, groups of projects, and the enquiries (leads) visitors leave. JSON in and out; this document is generated from the schemas that validate every request.
+const INTRO = `The Showsuite API manages interactive property presentations: projects (developments), their floors and units, groups of projects, and
+the enquiries (leads) visitors leave. JSON in and out; this document is generated from the schemas that validate every request.
 
 ## Authentication
 
-Log in with \`POST /users/login\` (\`{ "username": "<e-mail>", "password": "…" }\`). The answer carries the access token (a JWT) as \`access_token\` and \`token\`; send it as \`Authorization: Bearer <token>\`. Login also sets two HttpOnly cookies: \`service\` (the access token) and \`serviceRefresh\` (the refresh token, path \`/users\`).
+Log in with \`POST /users/login\` (\`{ "username": "<e-mail>", "password": "…" }\`). The answer carries the access token (a JWT) as \`access_token\`
+and \`token\`; send it as \`Authorization: Bearer <token>\`. Login also sets two HttpOnly cookies: \`service\` (the access token) and
+\`serviceRefresh\` (the refresh token, path \`/users\`).
 
-- **Lifetimes**: access tokens last 1 day (90 days for role \`integration\`); refresh tokens 7 days. \`POST /users/refresh\` takes the \`serviceRefresh\` cookie or \`{ "refresh_token": "…" }\` in the body and rotates it; a refresh token used twice ends its whole login. \`POST /users/logout\` ends the session everywhere within 60 seconds.
-- **Roles**: \`user\` (default), \`admin\` (platform administrator: sees and changes everything), \`integration\` (an automation connector: a 90-day access token and no refresh token — log in again before it lapses).
-- **Who may do what**: a project is visible to its owner, its \`administrators\` and \`editors\`. Editors change content, floors and units; owners and administrators also change secrets, integration settings and the team, delete floors and units and read leads; only the owner deletes the project. A record you cannot see is 404, never 403.
-- **Cookies and CSRF**: a browser may rely on the \`service\` cookie alone; then a POST, PATCH or DELETE whose \`Origin\` is not one of the service's allowed origins is refused (403 \`csrf_rejected\`). Programs should send the Bearer header.
+- **Lifetimes**: access tokens last 1 day (90 days for role \`integration\`); refresh tokens 7 days. \`POST /users/refresh\` takes the
+  \`serviceRefresh\` cookie or \`{ "refresh_token": "…" }\` in the body and rotates it; a refresh token used twice ends its whole login. \`POST
+  /users/logout\` ends the session everywhere within 60 seconds.
+- **Roles**: \`user\` (default), \`admin\` (platform administrator: sees and changes everything), \`integration\` (an automation connector: a 90-day
+  access token and no refresh token — log in again before it lapses).
+- **Who may do what**: a project is visible to its owner, its \`administrators\` and \`editors\`. Editors change content, floors and units; owners and
+  administrators also change secrets, integration settings and the team, delete floors and units and read leads; only the owner deletes the project. A
+  record you cannot see is 404, never 403.
+- **Cookies and CSRF**: a browser may rely on the \`service\` cookie alone; then a POST, PATCH or DELETE whose \`Origin\` is not one of the service's
+  allowed origins is refused (403 \`csrf_rejected\`). Programs should send the Bearer header.
 
 ## Records, versions and conditional requests
 
-Every record carries \`_id\` (24 hex characters), \`__v\` (its version), \`createdAt\` and \`updatedAt\`. Single-record answers carry \`ETag: "<__v>"\`. Send \`If-Match\` with that value (from a list item too) on PATCH or DELETE: if someone changed the record since, the answer is 412 and nothing is written. A PATCH changes only the fields it sends; server-kept fields (\`_id\`, \`__v\`, \`createdAt\`, \`updatedAt\`, \`configuredSecrets\`) may be sent back and are ignored. Secrets are write-only: \`configuredSecrets\` names those that are set.
+Every record carries \`_id\` (24 hex characters), \`__v\` (its version), \`createdAt\` and \`updatedAt\`. Single-record answers carry \`ETag:
+"<__v>"\`. Send \`If-Match\` with that value (from a list item too) on PATCH or DELETE: if someone changed the record since, the answer is 412 and
+nothing is written. A PATCH changes only the fields it sends; server-kept fields (\`_id\`, \`__v\`, \`createdAt\`, \`updatedAt\`,
+\`configuredSecrets\`) may be sent back and are ignored. Secrets are write-only: \`configuredSecrets\` names those that are set.
 
 ## Lists
 
-\`GET /projects\`, \`/groups\`, \`/floors\`, \`/units\` and \`/leads\` take \`options[skip]\`, \`options[limit]\` (1–500, default 100) and \`options[sort]\` (\`name\`, \`createdAt\`, \`updatedAt\`, \`-\` for descending), \`filters[updatedSince]\` (ISO 8601) for "what changed since my last sync", and answer \`X-Total-Count\`. Object-valued queries use the deep-object form (\`options[limit]=10\`); JSON text (\`options={"limit":10}\`) works too.
+\`GET /projects\`, \`/groups\`, \`/floors\`, \`/units\` and \`/leads\` take \`options[skip]\`, \`options[limit]\` (1–500, default 100) and
+\`options[sort]\` (\`name\`, \`createdAt\`, \`updatedAt\`, \`-\` for descending), \`filters[updatedSince]\` (ISO 8601) for "what changed since my last
+sync", and answer \`X-Total-Count\`. Object-valued queries use the deep-object form (\`options[limit]=10\`); JSON text (\`options={"limit":10}\`)
+works too.
 
 ## Errors
 
-Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` from a closed list (see the \`Problem\` schema), and \`errors: [{ path, message }]\` naming every bad field of a 400. A 500 carries a \`requestId\`, also in the \`X-Request-Id\` header of every answer.
+Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` from a closed list (see the \`Problem\` schema), and
+\`errors: [{ path, message }]\` naming every bad field of a 400. A 500 carries a \`requestId\`, also in the \`X-Request-Id\` header of every answer.
 
 ## Idempotency
 
-\`POST /projects\`, \`/groups\`, \`/floors\`, \`/units\`, \`/public/leads\`, \`/public/waitlist\` and \`/public/units/{id}/hold\` honour an \`Idempotency-Key\` header: a retry with the same key and request gets the first answer again (\`Idempotent-Replayed: true\`) and writes nothing more; the same key with another request → 422 \`idempotency_key_reused\`.
+\`POST /projects\`, \`/groups\`, \`/floors\`, \`/units\`, \`/public/leads\`, \`/public/waitlist\` and \`/public/units/{id}/hold\` honour an
+\`Idempotency-Key\` header: a retry with the same key and request gets the first answer again (\`Idempotent-Replayed: true\`) and writes nothing more;
+the same key with another request → 422 \`idempotency_key_reused\`.
 
 ## Rate limits
 
-Login: after 10 failed attempts for one username from one address within 15 minutes, every attempt for it from there until the window ends; and 60 attempts per minute per address. Public enquiries: 30 per minute per address; holds: 120 requests per minute and 3 live holds per address. Past a limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; an operator may change them.`;
+Login: after 10 failed attempts for one username from one address within 15 minutes, every attempt for it from there until the window ends; and 60
+attempts per minute per address. Public enquiries: 30 per minute per address; holds: 120 requests per minute and 3 live holds per address. Past a
+limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; an operator may change them.`;
 
 function operations(doc: Json): { method: string; path: string; op: Json }[] {
   const out = [];

@@ -2,7 +2,8 @@
  * Field meanings for the document, from API-SPEC.md's "Meaning" column (and its groupings where it has no column),
  * and an example value made from each schema, so every operation shows one without a hand-kept copy.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+   @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
    an OpenAPI document is plain JSON walked by key; its shape is checked by redocly and test/openapi-conventions.test.ts */
 type Json = Record<string, any>;
 
