@@ -113,6 +113,23 @@ describe(`OpenAPI conventions (${ENGINE})`, () => {
     assert.deepEqual(values, ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable']);
   });
 
+  test('the guides the reference links to are served; the reference page keeps "Try it out"', async () => {
+    const links = [...String(doc.info.description).matchAll(/\]\((\/docs\/guides\/[a-z-]+)\)/g)].map((m) => m[1]!);
+    assert.ok(links.length >= 5, 'info.description links the guides');
+    for (const link of links) {
+      const res = await t.app.inject({ method: 'GET', url: link });
+      assert.equal(res.statusCode, 200, link);
+      assert.match(String(res.headers['content-type']), /^text\/markdown/);
+      assert.match(res.body, /^# /, `${link} is a Markdown guide`);
+    }
+    const errors = await t.app.inject({ method: 'GET', url: '/docs/guides/errors' });
+    for (const code of Object.keys(ERROR_CODES)) assert.ok(errors.body.includes(code), `the errors guide names ${code}`);
+    const unknown = await t.app.inject({ method: 'GET', url: '/docs/guides/secrets' });
+    assert.equal(unknown.statusCode, 404);
+    const page = await t.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(page.statusCode, 200);
+  });
+
   test('Problem.code is the closed catalogue of docs/errors.md', () => {
     const code = doc.components.schemas.Problem.properties.code;
     const values = (code.anyOf ?? [code]).flatMap((s: Json) => s.enum ?? (s.const !== undefined ? [s.const] : []));

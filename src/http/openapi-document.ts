@@ -120,6 +120,17 @@ const TAGS = [
   { name: 'operations', description: 'Liveness and readiness probes.' },
 ];
 
+/** Guides of docs/ served at /docs/guides/<name> and linked from the reference. */
+export const GUIDES: Record<string, string> = {
+  authentication: 'Authentication: tokens, cookies, refresh, logout, CSRF',
+  accounts: 'Accounts, roles and invitations',
+  errors: 'Errors: problem details and every code',
+  'public-api': 'The public API for presentation pages: bundle, enquiries, holds, waitlist',
+  inventory: 'Bulk edits, spreadsheets and inventory feeds',
+  events: 'Events, the change feed and webhooks',
+  decisions: 'Decisions the specification left open',
+};
+
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
 const HEADERS: Record<string, Json> = {
@@ -218,7 +229,17 @@ the same key with another request → 422 \`idempotency_key_reused\`.
 
 Login: after 10 failed attempts for one username from one address within 15 minutes, every attempt for it from there until the window ends; and 60
 attempts per minute per address. Public enquiries: 30 per minute per address; holds: 120 requests per minute and 3 live holds per address. Past a
-limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; an operator may change them.`;
+limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; an operator may change them.
+
+## Guides
+
+- [Authentication: tokens, cookies, refresh, logout, CSRF](/docs/guides/authentication)
+- [Accounts, roles and invitations](/docs/guides/accounts)
+- [Errors: problem details and every code](/docs/guides/errors)
+- [The public API for presentation pages: bundle, enquiries, holds, waitlist](/docs/guides/public-api)
+- [Bulk edits, spreadsheets and inventory feeds](/docs/guides/inventory)
+- [Events, the change feed and webhooks](/docs/guides/events)
+- [Decisions the specification left open](/docs/guides/decisions)`;
 
 function operations(doc: Json): { method: string; path: string; op: Json }[] {
   const out = [];
