@@ -14,6 +14,8 @@ const config = loadConfig({
   SECRET_KEY: randomBytes(32).toString('hex'),
   LOG_LEVEL: 'silent',
   SEED_DEMO: 'false',
+  // The servers entry is PUBLIC_URL; without one, a placeholder that is no real host.
+  PUBLIC_URL: process.env.PUBLIC_URL ?? 'https://showsuite.invalid',
 });
 const db = await openDb({});
 const app = await buildApp({ config, db, logger: false });

@@ -172,7 +172,11 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS.
   // Two fixed option sets, chosen per request by path.
   const publicCors = { origin: '*', credentials: false };
-  const privateCors = { origin: config.corsOrigins, credentials: true, exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After'] };
+  const privateCors = {
+    origin: config.corsOrigins,
+    credentials: true,
+    exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After', 'Idempotent-Replayed'],
+  };
   await app.register(fastifyCors, {
     hook: 'onRequest',
     delegator: (request, callback) => {
@@ -190,7 +194,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     },
   });
   app.addHook('onRequest', csrfGuard(config));
-  await registerOpenApi(app, { webhooks: webhooksSection() });
+  await registerOpenApi(app, { webhooks: webhooksSection(), publicUrl: config.mail.publicUrl });
 
   // Record every path's methods so other methods on a known path answer 405 with Allow, not 404.
   const methodsByUrl = new Map<string, Set<string>>();

@@ -52,8 +52,10 @@ describe('PATCH semantics', () => {
       const after = (await call('GET', r.url)).json();
       assert.equal(after[r.field], r.value, kind);
       for (const k of r.kept) assert.deepEqual(after[k], before[k], `${kind}.${k} kept`);
-      const { updatedAt: _a, [r.field]: _b, ...restBefore } = before;
-      const { updatedAt: _c, [r.field]: _d, ...restAfter } = after;
+      // A change raises the version by one (the ETag follows it); nothing else moves.
+      assert.equal(after.__v, before.__v + 1, `${kind}: __v`);
+      const { updatedAt: _a, __v: _e, [r.field]: _b, ...restBefore } = before;
+      const { updatedAt: _c, __v: _f, [r.field]: _d, ...restAfter } = after;
       assert.deepEqual(restAfter, restBefore, `${kind}: nothing else changed`);
       assert.ok(after.updatedAt >= before.updatedAt);
       assert.equal(after.createdAt, before.createdAt);

@@ -661,6 +661,7 @@ describe('projects: create, fields, fetch', () => {
     const props = ProjectSchema.properties as Record<string, { type?: string; items?: unknown; format?: string; anyOf?: unknown }>;
     const skip = new Set([
       '_id',
+      '__v',
       'user',
       'floors',
       'configuredSecrets',

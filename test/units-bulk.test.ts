@@ -171,7 +171,9 @@ describe('PATCH /units (bulk)', () => {
       ids.map((_id, i) => ({ _id, price: i, availability: i % 2 ? 'reserved' : 'Sold' })),
     );
     assert.equal(res.statusCode, 200);
-    const listA = (await call('GET', `/units?project=${a.p._id}`)).json();
+    const pageA = await call('GET', `/units?project=${a.p._id}&options[limit]=500`);
+    assert.equal(pageA.headers['x-total-count'], '150');
+    const listA = pageA.json();
     assert.equal(listA.length, 150);
     assert.ok(listA.every((u: { price: number; availability: string }) => u.availability === 'sold' && u.price % 2 === 0));
   });

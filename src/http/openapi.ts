@@ -1,8 +1,13 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
+import { ALIAS_ROUTES, finishDocument, GUIDES, HTML_ROUTES } from './openapi-document.ts';
 
 /** OpenAPI 3.1 from the same schemas that validate requests, at /openapi.json, and a reference page at /docs. */
-export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown> } = {}) {
+export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown>; publicUrl: string }) {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -11,7 +16,8 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
       info: {
         title: 'Showsuite API',
         version: '1.0.0',
-        description: 'Interactive property presentations: projects, floors, units, groups and leads. Errors are RFC 9457 problem details.',
+        // Replaced by the integrator's guide (openapi-document.ts).
+        description: 'Interactive property presentations: projects, floors, units, groups and leads.',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: '/', description: 'This server' }],
@@ -28,12 +34,10 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
         { name: 'operations', description: 'Health and readiness' },
       ],
     },
-    // Every operation gets a stable operationId (clients generate method names from it); a route may set its own.
-    transform: ({ schema, url, route }) => {
-      const method = Array.isArray(route.method) ? route.method[0] : route.method;
-      if ((schema as { operationId?: string } | undefined)?.operationId || typeof method !== 'string') return { schema, url };
-      return { schema: { ...schema, operationId: operationIdFor(method, url) }, url };
-    },
+    // Pages for people and the plural aliases stay out of the API document; operationIds are set as verbs later.
+    transform: ({ schema, url }) => (HTML_ROUTES.has(url) || ALIAS_ROUTES.has(url) ? { schema: { ...schema, hide: true }, url } : { schema, url }),
+    transformObject: (document) =>
+      'openapiObject' in document ? finishDocument(document.openapiObject, { publicUrl: extra.publicUrl }) : document.swaggerObject,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   // The reference page (@fastify/swagger-ui with @fastify/static and its files) is set up by the first request to
@@ -46,7 +50,13 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
       // The document is the app's own, as generated from its routes (the app is ready by the first request); the
       // static mode's type knows only OpenAPI 3.0, the served document is the same 3.1 one as /openapi.json.
       await inner.register(fastifySwagger, { mode: 'static', specification: { document: app.swagger() as unknown as StaticDocumentSpec['document'] } });
-      await inner.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { deepLinking: true } });
+      // Swagger UI, not Scalar: it is already here and works under the strict CSP, and its "Try it out" sends the
+      // deep-object queries the document declares. Operation filter and ids make a long reference searchable.
+      await inner.register(fastifySwaggerUi, {
+        routePrefix: '/docs',
+        staticCSP: true,
+        uiConfig: { deepLinking: true, tryItOutEnabled: true, filter: true, displayOperationId: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+      });
       await inner.ready();
       return inner;
     })());
@@ -60,24 +70,15 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
   app.get('/docs', { schema: { hide: true } }, forward);
   app.get('/docs/*', { schema: { hide: true } }, forward);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // The guides the reference links to (info.description), served as the Markdown they are written in.
+  const docsDir = [fileURLToPath(new URL('../../docs/', import.meta.url)), join(process.cwd(), 'docs')].find((d) => existsSync(join(d, 'errors.md')));
+  app.get<{ Params: { name: string } }>('/docs/guides/:name', { schema: { hide: true } }, async (request, reply) => {
+    const name = request.params.name.replace(/\.md$/, '');
+    if (!docsDir || !(name in GUIDES)) throw new AppError(404, 'not_found', 'No such guide');
+    return reply.type('text/markdown; charset=utf-8').send(readFileSync(join(docsDir, `${name}.md`), 'utf8'));
+  });
 }
 
 /** Set by the outer server for its own connection, not copied from the page's instance. */
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
-
-/** GET /project/:id → getProjectById; POST /public/units/:id/hold → postPublicUnitsByIdHold. */
-export function operationIdFor(method: string, url: string): string {
-  const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
-  const words = url
-    .split('/')
-    .filter(Boolean)
-    .map((seg) =>
-      seg.startsWith(':') || seg.startsWith('{')
-        ? `By${cap(seg.replace(/^[:{]|}$/g, ''))}`
-        : seg
-            .split(/[^A-Za-z0-9]+/)
-            .map(cap)
-            .join(''),
-    );
-  return method.toLowerCase() + words.join('');
-}

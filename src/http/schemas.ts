@@ -1,19 +1,38 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES } from './errors.ts';
 
 export const ObjectId = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character lower-case hex identifier' });
 export const IdParams = Type.Object({ id: ObjectId }, { additionalProperties: false });
 export const DateTime = Type.String({ format: 'date-time' });
 
+/** The record's version (CONTRACT §1): its ETag is `"<__v>"`, so a client can send If-Match straight from a list. */
+export const Version = Type.Integer({
+  minimum: 1,
+  readOnly: true,
+  description: 'Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies.',
+});
+
 export const ProblemSchema = Type.Object(
   {
-    type: Type.String(),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    code: Type.String({ description: 'Stable machine word, e.g. invalid_body, not_found, conflict' }),
-    instance: Type.Optional(Type.String()),
-    requestId: Type.Optional(Type.String()),
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+    type: Type.String({ description: 'URI naming the kind of problem: `urn:showsuite:problem:<code>`' }),
+    title: Type.String({ description: 'Short human summary of the kind of problem' }),
+    status: Type.Integer({ description: 'The HTTP status code', minimum: 100, maximum: 599 }),
+    detail: Type.String({ description: 'What went wrong with this request, for people' }),
+    code: Type.Union(
+      Object.keys(ERROR_CODES).map((c) => Type.Literal(c)),
+      { description: 'Stable machine word from a closed list (see the guide on errors); programs branch on it' },
+    ),
+    instance: Type.Optional(Type.String({ description: 'The request path' })),
+    requestId: Type.Optional(Type.String({ description: 'The X-Request-Id of this request, for a 500' })),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'JSON pointer to the bad field (`/units/3`, `/query/options/limit`)' }),
+          message: Type.String({ description: 'What is wrong with it' }),
+        }),
+        { description: 'One entry per bad field of a 400' },
+      ),
+    ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details' },
 );

@@ -186,7 +186,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           now,
         });
         // The stored document is the lead validated above plus the server's fields: the response's shape.
-        return { status: 201, body: body as Static<typeof PublicLead> };
+        return { status: 201, body: body as unknown as Static<typeof PublicLead> };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       else ctx.mail.wake();

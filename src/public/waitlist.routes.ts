@@ -79,7 +79,7 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
         const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
         // The stored document is the entry validated above plus the server's fields: the response's shape.
-        return { status: 201, body: toLead(row) as Static<typeof WaitlistLead> };
+        return { status: 201, body: toLead(row) as unknown as Static<typeof WaitlistLead> };
       });
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       reply.header('ETag', '"1"');

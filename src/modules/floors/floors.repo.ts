@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FloorsTable } from '../../db/schema.ts';
+import { sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
 export type FloorRow = Selectable<FloorsTable> & { unit_ids: string[]; user_id: string; administrators: string[]; editors: string[] };
@@ -13,6 +14,7 @@ export function toFloor(row: Omit<FloorRow, 'user_id' | 'administrators' | 'edit
   return {
     ...row.data,
     _id: row.id,
+    __v: row.version,
     project: row.project_id,
     units: row.unit_ids,
     name: row.name,
@@ -40,6 +42,20 @@ export function listFloors(db: Q, projectId: string) {
     .orderBy('f.position')
     .orderBy('f.id')
     .execute();
+}
+
+/** A page of a project's floors; without a sort in position order. Rows carry the count before paging. */
+export function pageFloors(db: Q, projectId: string, params: Page & { updatedSince?: string | undefined }) {
+  let q = db
+    .selectFrom('floors as f')
+    .select([...COLUMNS, unitIds, windowTotal])
+    .where('f.project_id', '=', projectId);
+  if (params.updatedSince) q = q.where('f.updated_at', '>=', new Date(params.updatedSince));
+  if (params.sort) {
+    const { column, direction } = sortOf(params.sort, { name: 'f.name', createdAt: 'f.created_at', updatedAt: 'f.updated_at' } as const);
+    q = q.orderBy(column, direction).orderBy('f.id', direction);
+  } else q = q.orderBy('f.position').orderBy('f.id');
+  return q.offset(params.skip).limit(params.limit).execute();
 }
 
 export async function insertFloor(db: Q, f: { id: string; projectId: string; name: string; position: number; data: Record<string, unknown> }) {
@@ -75,6 +91,9 @@ export async function bumpFloors(db: Q, ids: (string | null | undefined)[]) {
     .execute();
 }
 
-export async function deleteFloor(db: Q, id: string) {
-  await db.deleteFrom('floors').where('id', '=', id).execute();
+/** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */
+export async function deleteFloor(db: Q, id: string, ifVersion?: number): Promise<boolean> {
+  let q = db.deleteFrom('floors').where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
 }

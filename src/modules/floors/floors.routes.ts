@@ -10,7 +10,10 @@ import { bumpProjectVersion, findProjectMembership } from '../projects/projects.
 import { actorOf, createdChanges, updatedChanges } from '../events/events.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, deepEqual, ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
-import { deleteFloor, findFloor, insertFloor, listFloors, toFloor, updateFloor } from './floors.repo.ts';
+import { deleteFloor, findFloor, insertFloor, listFloors, pageFloors, toFloor, updateFloor } from './floors.repo.ts';
+import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { LIST_TEXT, pageOf, TotalHeader, totalOf } from '../shared/list.ts';
+import { objectQuery } from '../shared/query.ts';
 import { FloorCreateQuery, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
 
 const Floor = Type.Ref('Floor');
@@ -40,38 +43,51 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       const id = newObjectId(ctx.clock.now());
       // Without a position the floor goes last.
       const pos = position ?? (await listFloors(db, project)).reduce((max, f) => Math.max(max, f.position + 1), 0);
-      await db.transaction().execute(async (trx) => {
-        await insertFloor(trx, { id, projectId: project, name, position: pos, data });
-        await bumpProjectVersion(trx, project);
-        const changes = createdChanges({ ...data, name, position: pos });
-        await ctx.events.append(trx, {
-          projectId: project,
-          type: 'floor.created',
-          actor: actorOf(principalOf(request)),
-          subjectId: id,
-          changes,
-          now: ctx.clock.now(),
-        });
-      });
-      const row = (await findFloor(db, id))!;
-      withEtag(reply, row.version);
-      return reply.code(201).header('Location', `/floors/${id}`).send(toFloor(row));
+      return createIdempotently(
+        db,
+        request,
+        reply,
+        'floors',
+        (floorId) => `/floors/${floorId}`,
+        async (trx) => {
+          await insertFloor(trx, { id, projectId: project, name, position: pos, data });
+          await bumpProjectVersion(trx, project);
+          const changes = createdChanges({ ...data, name, position: pos });
+          await ctx.events.append(trx, {
+            projectId: project,
+            type: 'floor.created',
+            actor: actorOf(principalOf(request)),
+            subjectId: id,
+            changes,
+            now: ctx.clock.now(),
+          });
+          const row = (await findFloor(trx, id))!;
+          return { record: toFloor(row) as Created['record'], version: row.version };
+        },
+      );
     },
   );
 
   app.get(
     '/floors',
     {
+      preValidation: objectQuery(['filters', 'options']),
       schema: {
         tags: ['floors'],
         summary: "A project's floors in position order",
+        description: LIST_TEXT,
         querystring: FloorListQuery,
-        response: { 200: Type.Array(Floor), ...problems(400, 401, 404) },
+        response: { 200: { ...Type.Array(Floor), headers: TotalHeader }, ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
-      authorize(principalOf(request), await findProjectMembership(db, request.query.project), 'read');
-      return (await listFloors(db, request.query.project)).map(toFloor);
+    async (request, reply) => {
+      const { project, filters = {}, options = {} } = request.query;
+      authorize(principalOf(request), await findProjectMembership(db, project), 'read');
+      const page = pageOf(options);
+      const rows = await pageFloors(db, project, { ...filters, ...page });
+      const total = await totalOf(rows, page.skip, () => pageFloors(db, project, { ...filters, skip: 0, limit: 1, sort: undefined }));
+      reply.header('X-Total-Count', String(total));
+      return rows.map(toFloor);
     },
   );
 
@@ -146,14 +162,15 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         tags: ['floors'],
         summary: "Delete a floor and its units (owner and administrators); it leaves the project's floors",
         params: IdParams,
-        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {
       const row = await findFloor(db, request.params.id);
       authorize(principalOf(request), row, 'delete-child', 'Floor');
+      const ifVersion = ifMatchVersion(request, row!.version);
       await db.transaction().execute(async (trx) => {
-        await deleteFloor(trx, row!.id);
+        if (!(await deleteFloor(trx, row!.id, ifVersion))) throw staleWrite();
         await bumpProjectVersion(trx, row!.project_id);
         await ctx.events.append(trx, {
           projectId: row!.project_id,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { optional, Str } from '../shared/fields.ts';
 
 export const floorDataFields = {
@@ -14,6 +15,7 @@ const Position = Type.Number({ description: 'Position or order; floors are liste
 export const FloorSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     project: ObjectId,
     units: Type.Array(ObjectId, { description: "The floor's units in position order (kept by the server)" }),
     name: Name,
@@ -45,4 +47,11 @@ export const FloorCreateQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const FloorListQuery = Type.Object({ project: ObjectId }, { additionalProperties: false });
+export const FloorListQuery = Type.Object(
+  {
+    project: ObjectId,
+    filters: Type.Optional(Type.Object({ updatedSince: Type.Optional(UpdatedSince) }, { additionalProperties: false })),
+    options: Type.Optional(ListOptions),
+  },
+  { additionalProperties: false },
+);

@@ -26,6 +26,7 @@ export function toGroup(row: GroupRow): Record<string, unknown> {
   return {
     ...row.data,
     _id: row.id,
+    __v: row.version,
     user: row.user_id,
     name: row.name,
     ...(row.namespace !== null ? { namespace: row.namespace } : {}),
@@ -46,7 +47,7 @@ export function findGroup(db: Q, id: string): Promise<GroupRow | undefined> {
     .executeTakeFirst();
 }
 
-export async function listGroups(db: Q, principal: Principal, page: { skip: number; limit: number; sort: string }) {
+export async function listGroups(db: Q, principal: Principal, page: { skip: number; limit: number; sort: string; updatedSince?: string | undefined }) {
   const desc = page.sort.startsWith('-');
   const col = ({ name: 'g.name', createdAt: 'g.created_at', updatedAt: 'g.updated_at' } as const)[page.sort.replace(/^-/, '') as 'name'];
   const dir = desc ? 'desc' : 'asc';
@@ -60,6 +61,7 @@ export async function listGroups(db: Q, principal: Principal, page: { skip: numb
       ]),
     );
   }
+  if (page.updatedSince) q = q.where('g.updated_at', '>=', new Date(page.updatedSince));
   const rows = await q.orderBy(col, dir).orderBy('g.id', dir).offset(page.skip).limit(page.limit).execute();
   return { rows, total: Number(rows[0]?.total ?? 0) };
 }
@@ -106,6 +108,9 @@ export async function setGroupProjects(db: Q, groupId: string, projectIds: strin
   }
 }
 
-export async function deleteGroup(db: Q, id: string) {
-  await db.deleteFrom('groups').where('id', '=', id).execute();
+/** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */
+export async function deleteGroup(db: Q, id: string, ifVersion?: number): Promise<boolean> {
+  let q = db.deleteFrom('groups').where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
 }

@@ -6,7 +6,8 @@ import { principalOf, type Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { ListOptions } from '../projects/projects.schemas.ts';
+import { LIST_TEXT, ListOptions, TotalHeader, UpdatedSince } from '../shared/list.ts';
+import { createIdempotently, type Created } from '../shared/idempotent.ts';
 import { authorize, can, levelOf } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
 import { changedFields, checkBodyId, ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
@@ -69,35 +70,47 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       const { change, projects } = toChange(fields);
       await checkProjects(principal, projects ?? []);
       const id = newObjectId(ctx.clock.now());
-      await db.transaction().execute(async (trx) => {
-        await insertGroup(trx, { id, userId: principal.id, change });
-        await setGroupProjects(trx, id, projects ?? []);
-      });
-      const row = (await findGroup(db, id))!;
-      withEtag(reply, row.version);
-      return reply.code(201).header('Location', `/groups/${id}`).send(toGroup(row));
+      return createIdempotently(
+        db,
+        request,
+        reply,
+        'groups',
+        (groupId) => `/groups/${groupId}`,
+        async (trx) => {
+          await insertGroup(trx, { id, userId: principal.id, change });
+          await setGroupProjects(trx, id, projects ?? []);
+          const row = (await findGroup(trx, id))!;
+          return { record: toGroup(row) as Created['record'], version: row.version };
+        },
+      );
     },
   );
 
   app.get(
     '/groups',
     {
-      preValidation: objectQuery(['options']),
+      preValidation: objectQuery(['filters', 'options']),
       schema: {
         tags: ['groups'],
         summary: 'Visible groups',
-        description: '`options` as for GET /projects. `X-Total-Count` holds the count before paging.',
-        querystring: Type.Object({ options: Type.Optional(ListOptions) }, { additionalProperties: false }),
-        response: { 200: { ...Type.Array(Group), headers: { 'X-Total-Count': { type: 'integer' } } }, ...problems(400, 401) },
+        description: LIST_TEXT,
+        querystring: Type.Object(
+          {
+            filters: Type.Optional(Type.Object({ updatedSince: Type.Optional(UpdatedSince) }, { additionalProperties: false })),
+            options: Type.Optional(ListOptions),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: { ...Type.Array(Group), headers: TotalHeader }, ...problems(400, 401) },
       },
     },
     async (request, reply) => {
-      const { options = {} } = request.query;
+      const { filters = {}, options = {} } = request.query;
       const principal = principalOf(request);
       const skip = options.skip ?? 0;
-      const { rows, total } = await listGroups(db, principal, { skip, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
+      const { rows, total } = await listGroups(db, principal, { ...filters, skip, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
       // Past the last page the window count has no row to ride on; count separately so the header stays truthful.
-      const count = rows.length || !skip ? total : (await listGroups(db, principal, { skip: 0, limit: 1, sort: '-createdAt' })).total;
+      const count = rows.length || !skip ? total : (await listGroups(db, principal, { ...filters, skip: 0, limit: 1, sort: '-createdAt' })).total;
       reply.header('X-Total-Count', String(count));
       return rows.map(toGroup);
     },
@@ -160,13 +173,14 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         tags: ['groups'],
         summary: 'Delete a group (owner only); its projects stay',
         params: IdParams,
-        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {
       const row = await findGroup(db, request.params.id);
       authorize(principalOf(request), row, 'own', 'Group');
-      await deleteGroup(db, row!.id);
+      const ifVersion = ifMatchVersion(request, row!.version);
+      if (!(await deleteGroup(db, row!.id, ifVersion))) throw staleWrite();
       return reply.code(204).send();
     },
   );

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { HostName, Namespace, optional, Str, strings } from '../shared/fields.ts';
 
 const SWITCHES = [
@@ -75,6 +75,7 @@ const columnFields = {
 export const GroupSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     user: ObjectId,
     ...columnFields,
     namespace: Type.Optional(columnFields.namespace),

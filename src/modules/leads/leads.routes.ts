@@ -7,6 +7,7 @@ import { ObjectId, problems } from '../../http/schemas.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
+import { LIST_TEXT, ListOptions, pageOf, TotalHeader, totalOf, UpdatedSince } from '../shared/list.ts';
 import { listLeads, toLead } from './leads.repo.ts';
 import { LeadSchema } from '../shared/fields.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
@@ -20,12 +21,8 @@ const LeadsQuery = Type.Object(
     format: Type.Optional(
       Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' }),
     ),
-    options: Type.Optional(
-      Type.Object(
-        { skip: Type.Optional(Type.Integer({ minimum: 0 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) },
-        { additionalProperties: false },
-      ),
-    ),
+    filters: Type.Optional(Type.Object({ updatedSince: Type.Optional(UpdatedSince) }, { additionalProperties: false })),
+    options: Type.Optional(ListOptions),
   },
   { additionalProperties: false },
 );
@@ -35,24 +32,28 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
   app.get(
     '/leads',
     {
-      preValidation: objectQuery(['options']),
+      preValidation: objectQuery(['filters', 'options']),
       schema: {
         tags: ['leads'],
         summary: "A project's leads, newest first (owner and administrators)",
         description:
-          '`options` as for GET /projects: `skip` ≥ 0 (0), `limit` 1–500 (100). With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, ' +
-          'and without `options.limit` it holds every lead of the project.',
+          'With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, and without `options.limit` it holds every lead of the project. ' +
+          'Sort `name` is by last name; a lead never changes, so `updatedAt` is `createdAt`. ' +
+          LIST_TEXT,
         querystring: LeadsQuery,
-        response: { 200: csvOrJson(Type.Array(Type.Ref('Lead')), 'leads'), ...problems(400, 401, 403, 404) },
+        response: { 200: { ...csvOrJson(Type.Array(Type.Ref('Lead')), 'leads'), headers: TotalHeader }, ...problems(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
-      const { project, options = {}, format } = request.query;
+      const { project, filters = {}, options = {}, format } = request.query;
       authorize(principalOf(request), await findProjectMembership(ctx.db.kysely, project), 'read-leads');
       const csv = wantsCsv(request, format);
       // A spreadsheet export is the whole list unless a page is asked for.
-      const limit = options.limit ?? (csv ? MAX_CSV_LEADS : 100);
-      const leads = (await listLeads(ctx.db.kysely, project, { skip: options.skip ?? 0, limit })).map(toLead);
+      const page = pageOf(options, csv ? MAX_CSV_LEADS : 100);
+      const rows = await listLeads(ctx.db.kysely, project, { ...filters, ...page });
+      const total = await totalOf(rows, page.skip, () => listLeads(ctx.db.kysely, project, { ...filters, skip: 0, limit: 1, sort: undefined }));
+      reply.header('X-Total-Count', String(total));
+      const leads = rows.map(toLead);
       if (csv) return sendCsv(reply, `leads-${project}.csv`, toCsv(leads, LEAD_COLUMNS));
       return leads;
     },

@@ -36,6 +36,7 @@ export function secretNames(secrets: Record<string, string>): string[] {
 export function toProject(row: ProjectRow): Record<string, unknown> {
   return Object.assign(row.data, {
     _id: row.id,
+    __v: row.version,
     user: row.user_id,
     name: row.name,
     ...(row.namespace !== null ? { namespace: row.namespace } : {}),
@@ -66,6 +67,7 @@ export function findProjectMembership(db: Q, id: string) {
 export interface ProjectListParams {
   name?: string | undefined;
   projectType?: string | undefined;
+  updatedSince?: string | undefined;
   skip: number;
   limit: number;
   sort: string;
@@ -92,6 +94,7 @@ export async function listProjects(db: Q, principal: Principal, params: ProjectL
     q = q.where('p.name', 'ilike', `%${params.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   if (params.projectType !== undefined) q = q.where('p.project_type', '=', params.projectType);
+  if (params.updatedSince) q = q.where('p.updated_at', '>=', new Date(params.updatedSince));
   const rows = await q.orderBy(column, direction).orderBy('p.id', direction).offset(params.skip).limit(params.limit).execute();
   return { rows, total: Number(rows[0]?.total ?? 0) };
 }
@@ -181,15 +184,24 @@ export async function bumpProjectVersion(db: Q, id: string) {
  * Deletes the project (floors, units, leads and group memberships go by ON DELETE CASCADE) and, in the same
  * statement, bumps the version of every group that listed it: their `projects` change, so must their ETags.
  */
-export async function deleteProject(db: Q, id: string) {
-  await db
+export async function deleteProject(db: Q, id: string, ifVersion?: number): Promise<boolean> {
+  // With If-Match the groups are touched only when the project is still at that version (the same snapshot).
+  const current = (sub: Q) => {
+    let q = sub.selectFrom('projects').select('id').where('id', '=', id);
+    if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+    return q;
+  };
+  let q = db
     .with('touched', (qb) =>
       qb
         .updateTable('groups')
         .set({ version: sql`version + 1`, updated_at: sql`now()` })
-        .where('id', 'in', (sub) => sub.selectFrom('group_projects').select('group_id').where('project_id', '=', id)),
+        .where('id', 'in', (sub) => sub.selectFrom('group_projects').select('group_id').where('project_id', 'in', current(db))),
     )
     .deleteFrom('projects')
     .where('id', '=', id)
-    .execute();
+    .returning('id');
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  // Counted from RETURNING: a statement that opens with a CTE reports no affected rows on every driver.
+  return (await q.execute()).length === 1;
 }

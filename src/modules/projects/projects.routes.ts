@@ -7,7 +7,8 @@ import { notFound } from '../../http/errors.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
-import { ifMatchVersion, withEtag } from '../shared/records.ts';
+import { ifMatchVersion, staleWrite, withEtag } from '../shared/records.ts';
+import { createIdempotently, type Created } from '../shared/idempotent.ts';
 import { countVisibleProjects, deleteProject, findProject, listProjects, toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
@@ -63,9 +64,17 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       },
     },
     async (request, reply) => {
-      const row = await service.create(principalOf(request), { ...request.body, ...request.query });
-      withEtag(reply, row.version);
-      return reply.code(201).header('Location', `/project/${row.id}`).send(toProject(row));
+      return createIdempotently(
+        db,
+        request,
+        reply,
+        'projects',
+        (id) => `/project/${id}`,
+        async (trx) => {
+          const row = await service.create(principalOf(request), { ...request.body, ...request.query }, trx);
+          return { record: toProject(row) as Created['record'], version: row.version };
+        },
+      );
     },
   );
 
@@ -122,15 +131,15 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           tags: ['projects'],
           summary: 'Delete a project (owner only), with its floors, units and leads',
           params: IdParams,
-          response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+          response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
         },
       },
       async (request, reply) => {
         const row = await findProject(db, request.params.id);
         authorize(principalOf(request), row, 'own');
+        const ifVersion = ifMatchVersion(request, row!.version);
         // Floors, units, leads and group memberships go with it (ON DELETE CASCADE, one statement).
-        await deleteProject(db, request.params.id);
-        if (!row) throw notFound('Project');
+        if (!(await deleteProject(db, request.params.id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
         return reply.code(204).send();
       },
     );

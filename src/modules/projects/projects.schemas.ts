@@ -1,5 +1,6 @@
 import { Type, type TProperties } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { HostName, Namespace, CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
 
 /** Text fields of API-SPEC.md's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
@@ -190,7 +191,11 @@ const Tabs = Type.Object(
 );
 
 const AllocationIn = Type.Object(
-  { name: Type.Optional(Str), password: Type.Optional(Type.Union([Str, Type.Null()])), allocation: Type.Optional(Str) },
+  {
+    name: Type.Optional(Str),
+    password: Type.Optional(Type.Union([Str, Type.Null()], { writeOnly: true, description: 'Write-only: a string sets it, null clears it' })),
+    allocation: Type.Optional(Str),
+  },
   { additionalProperties: false },
 );
 const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.Optional(Str) }, { additionalProperties: false });
@@ -268,6 +273,7 @@ export const PROJECT_DEFAULTS: Record<string, unknown> = {
 export const ProjectSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     user: ObjectId,
     ...columnFields,
     namespace: Type.Optional(columnFields.namespace),
@@ -283,7 +289,17 @@ export const ProjectSchema = Type.Object(
   { $id: 'Project', additionalProperties: false },
 );
 
-const secretInputs = Object.fromEntries(PROJECT_SECRETS.map((k) => [k, Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()]))]));
+const secretInputs = Object.fromEntries(
+  PROJECT_SECRETS.map((k) => [
+    k,
+    Type.Optional(
+      Type.Union([Type.String({ maxLength: 4096 }), Type.Null()], {
+        writeOnly: true,
+        description: 'Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets)',
+      }),
+    ),
+  ]),
+);
 
 /** What a PATCH (and a create body) may carry: every field, secrets (null clears), and server-kept fields (ignored). */
 export const ProjectPatchSchema = Type.Object(
@@ -314,22 +330,15 @@ export const ProjectCreateQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const SORTS = ['name', '-name', 'createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
-
-export const ListOptions = Type.Object(
-  {
-    skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)))),
-  },
-  { additionalProperties: false },
-);
-
 export const ProjectListQuery = Type.Object(
   {
     filters: Type.Optional(
       Type.Object(
-        { name: Type.Optional(Type.String({ maxLength: 300 })), projectType: Type.Optional(Type.String({ maxLength: 100 })) },
+        {
+          name: Type.Optional(Type.String({ maxLength: 300, description: 'Case-insensitive substring of the name' })),
+          projectType: Type.Optional(Type.String({ maxLength: 100, description: 'Exact projectType' })),
+          updatedSince: Type.Optional(UpdatedSince),
+        },
         { additionalProperties: false },
       ),
     ),

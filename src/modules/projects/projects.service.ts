@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, type FieldError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
@@ -34,11 +36,11 @@ interface AllocationIn {
 export class ProjectService {
   constructor(private readonly ctx: Ctx) {}
 
-  async create(owner: Principal, body: Body): Promise<ProjectRow> {
+  async create(owner: Principal, body: Body, db: Kysely<Database> = this.ctx.db.kysely): Promise<ProjectRow> {
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && k !== 'floors' && k !== 'user'));
     if (typeof fields.name !== 'string') invalid([{ path: '/name', message: 'is required' }]);
     const change = this.#toChange({ ...PROJECT_DEFAULTS, ...fields }, {});
-    return insertProject(this.ctx.db.kysely, {
+    return insertProject(db, {
       id: newObjectId(this.ctx.clock.now()),
       userId: owner.id,
       name: change.columns.name!,

@@ -1,5 +1,5 @@
 import { Type, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
-import { DateTime } from '../../http/schemas.ts';
+import { DateTime, Version } from '../../http/schemas.ts';
 
 /** A bounded text field: long enough for embed codes and SVG paths, bounded so no body can balloon a record. */
 export const Str = Type.String({ maxLength: 100_000 });
@@ -43,6 +43,7 @@ export const LeadFields = {
 export const LeadSchema = Type.Object(
   {
     _id: Type.Optional(Type.String()),
+    __v: Type.Optional(Version),
     project: Type.Optional(Type.String()),
     ...optional(LeadFields),
     createdAt: Type.Optional(DateTime),

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
+import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
 export type UnitRow = Omit<Selectable<UnitsTable>, 'held_by'>;
@@ -31,6 +32,7 @@ export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
   const expired = holdExpired(row, now);
   const out = Object.assign(row.data, {
     _id: row.id,
+    __v: row.version,
     project: row.project_id,
     name: row.name,
     position: row.position,
@@ -59,19 +61,58 @@ export async function findUnit(db: Q, id: string): Promise<UnitWithAccess | unde
   return (await findUnitQuery(db, id))[0];
 }
 
-export function listUnits(db: Q, projectId: string, filter: { floorId?: string | undefined; availability?: string | undefined; now: number }) {
-  let q = db.selectFrom('units as u').select(COLUMNS).where('u.project_id', '=', projectId);
+export interface UnitListParams extends Page {
+  floorId?: string | undefined;
+  /** Any of these (lower case); a live hold counts as on_hold, a lapsed one as available. */
+  availability?: string[] | undefined;
+  updatedSince?: string | undefined;
+  priceMin?: number | undefined;
+  priceMax?: number | undefined;
+  areaMin?: number | undefined;
+  areaMax?: number | undefined;
+  bedroomsMin?: number | undefined;
+  bedroomsMax?: number | undefined;
+  now: number;
+}
+
+const RANGES = [
+  ['price', 'priceMin', 'priceMax'],
+  ['squareFeet', 'areaMin', 'areaMax'],
+  ['bedrooms', 'bedroomsMin', 'bedroomsMax'],
+] as const;
+
+/** A project's units, filtered; without a sort in floor and position order. Rows carry the count before paging. */
+export function listUnits(db: Q, projectId: string, filter: UnitListParams) {
+  let q = db
+    .selectFrom('units as u')
+    .select([...COLUMNS, windowTotal])
+    .where('u.project_id', '=', projectId);
   if (filter.floorId) q = q.where('u.floor_id', '=', filter.floorId);
-  if (filter.availability === 'available') {
+  if (filter.availability?.length) {
+    const now = new Date(filter.now);
+    const wanted = filter.availability;
     q = q.where((eb) =>
-      eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', new Date(filter.now))])]),
+      eb.or(
+        wanted.map((a) =>
+          a === 'available'
+            ? eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', now)])])
+            : a === 'on_hold'
+              ? eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '>', now)])
+              : eb('u.availability', '=', a),
+        ),
+      ),
     );
-  } else if (filter.availability === 'on_hold') {
-    q = q.where('u.availability', '=', 'on_hold').where('u.on_hold_expires_at', '>', new Date(filter.now));
-  } else if (filter.availability) {
-    q = q.where('u.availability', '=', filter.availability);
   }
-  return q.orderBy('u.floor_id').orderBy('u.position').orderBy('u.id').execute();
+  if (filter.updatedSince) q = q.where('u.updated_at', '>=', new Date(filter.updatedSince));
+  for (const [field, min, max] of RANGES) {
+    if (filter[min] !== undefined) q = q.where(numericField('u', field), '>=', filter[min]);
+    if (filter[max] !== undefined) q = q.where(numericField('u', field), '<=', filter[max]);
+  }
+  if (filter.sort) {
+    const { column, direction } = sortOf(filter.sort, { name: 'u.name', createdAt: 'u.created_at', updatedAt: 'u.updated_at' } as const);
+    q = q.orderBy(column, direction).orderBy('u.id', direction);
+  } else q = q.orderBy('u.floor_id').orderBy('u.position').orderBy('u.id');
+  return q.offset(filter.skip).limit(filter.limit).execute();
 }
 
 export async function insertUnit(
@@ -136,8 +177,11 @@ export async function releaseExpiredHold(db: Q, id: string, now: number): Promis
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function deleteUnit(db: Q, id: string) {
-  await db.deleteFrom('units').where('id', '=', id).execute();
+/** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */
+export async function deleteUnit(db: Q, id: string, ifVersion?: number): Promise<boolean> {
+  let q = db.deleteFrom('units').where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
 }
 
 /** Several units with their projects' membership, in one query (bulk PATCH); absent ids are simply missing. */

@@ -13,9 +13,13 @@ import { changedFields, checkBodyId, ifMatchVersion, invalid, SERVER_KEPT, stale
 import { deleteUnit, findUnit, holdExpired, insertUnit, listUnits, releaseExpiredHold, toUnit, updateUnit, type UnitChange } from './units.repo.ts';
 import { unitUpdateChanges } from './units.change.ts';
 import { UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
+import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { LIST_TEXT, pageOf, TotalHeader, totalOf } from '../shared/list.ts';
+import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
 const UNIT_COLUMNS = Object.keys(UnitSchema.properties);
+const MAX_CSV_UNITS = 100_000;
 
 const Unit = Type.Ref('Unit');
 const ETag = { ETag: { type: 'string' } };
@@ -78,50 +82,68 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         onHoldExpiresAt: onHoldExpiresAt ?? null,
         data: { ...UNIT_DEFAULTS, ...data },
       };
-      await db.transaction().execute(async (trx) => {
-        await insertUnit(trx, input);
-        await bumpFloors(trx, [floor]);
-        const changes = createdChanges({
-          ...input.data,
-          name,
-          position: input.position,
-          floor,
-          availability: input.availability,
-          onHoldExpiresAt: onHoldExpiresAt ?? undefined,
-        });
-        await ctx.events.append(trx, {
-          projectId: project,
-          type: 'unit.created',
-          actor: actorOf(principalOf(request)),
-          subjectId: id,
-          changes,
-          now: ctx.clock.now(),
-        });
-      });
-      const row = (await findUnit(db, id))!;
-      withEtag(reply, row.version);
-      return reply.code(201).header('Location', `/units/${id}`).send(toUnit(row, ctx.clock.now()));
+      return createIdempotently(
+        db,
+        request,
+        reply,
+        'units',
+        (unitId) => `/units/${unitId}`,
+        async (trx) => {
+          await insertUnit(trx, input);
+          await bumpFloors(trx, [floor]);
+          const changes = createdChanges({
+            ...input.data,
+            name,
+            position: input.position,
+            floor,
+            availability: input.availability,
+            onHoldExpiresAt: onHoldExpiresAt ?? undefined,
+          });
+          await ctx.events.append(trx, {
+            projectId: project,
+            type: 'unit.created',
+            actor: actorOf(principalOf(request)),
+            subjectId: id,
+            changes,
+            now: ctx.clock.now(),
+          });
+          const row = (await findUnit(trx, id))!;
+          return { record: toUnit(row, ctx.clock.now()) as Created['record'], version: row.version };
+        },
+      );
     },
   );
 
   app.get(
     '/units',
     {
+      preValidation: objectQuery(['filters', 'options']),
       schema: {
         tags: ['units'],
         summary: "A project's units (optionally one floor's, or one availability)",
         description:
-          'JSON, or RFC 4180 CSV with `Accept: text/csv` or `format=csv` (one row per unit, arrays and objects as JSON text; see docs/inventory.md).',
+          'JSON, or RFC 4180 CSV with `Accept: text/csv` or `format=csv` (one row per unit, arrays and objects as JSON text; see docs/inventory.md); ' +
+          'a CSV export holds every unit unless `options.limit` asks for a page. Without `options.sort`, units come in floor and position order. ' +
+          '`filters` ranges (`priceMin`…`bedroomsMax`) are inclusive; a unit without the field does not match a range on it. ' +
+          LIST_TEXT,
         querystring: UnitListQuery,
-        response: { 200: csvOrJson(Type.Array(Unit), 'units'), ...problems(400, 401, 404) },
+        response: { 200: { ...csvOrJson(Type.Array(Unit), 'units'), headers: TotalHeader }, ...problems(400, 401, 404) },
       },
     },
     async (request, reply) => {
-      const { project, floor, availability, format } = request.query;
+      const { project, floor, availability, format, filters = {}, options = {} } = request.query;
       authorize(principalOf(request), await findProjectMembership(db, project), 'read');
       const now = ctx.clock.now();
-      const units = (await listUnits(db, project, { floorId: floor, availability: availability?.toLowerCase(), now })).map((u) => toUnit(u, now));
-      if (wantsCsv(request, format)) return sendCsv(reply, `units-${project}.csv`, toCsv(units, UNIT_COLUMNS));
+      const csv = wantsCsv(request, format);
+      // A spreadsheet export is the whole list unless a page is asked for.
+      const page = pageOf(options, csv ? MAX_CSV_UNITS : 100);
+      const wanted = [availability, filters.availability].filter((a) => a !== undefined).flatMap((a) => a.toLowerCase().split(','));
+      const params = { ...filters, floorId: floor, availability: wanted, now };
+      const rows = await listUnits(db, project, { ...params, ...page });
+      const total = await totalOf(rows, page.skip, () => listUnits(db, project, { ...params, skip: 0, limit: 1, sort: undefined }));
+      const units = rows.map((u) => toUnit(u, now));
+      reply.header('X-Total-Count', String(total));
+      if (csv) return sendCsv(reply, `units-${project}.csv`, toCsv(units, UNIT_COLUMNS));
       return units;
     },
   );
@@ -221,14 +243,15 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         tags: ['units'],
         summary: "Delete a unit (owner and administrators); it leaves its floor's units",
         params: IdParams,
-        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {
       const row = await findUnit(db, request.params.id);
       authorize(principalOf(request), row, 'delete-child', 'Unit');
+      const ifVersion = ifMatchVersion(request, row!.version);
       await db.transaction().execute(async (trx) => {
-        await deleteUnit(trx, row!.id);
+        if (!(await deleteUnit(trx, row!.id, ifVersion))) throw staleWrite();
         await bumpFloors(trx, [row!.floor_id]);
         await ctx.events.append(trx, {
           projectId: row!.project_id,

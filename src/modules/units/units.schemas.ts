@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { CustomFinishesType, optional, Str, strings } from '../shared/fields.ts';
 
 export const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable'] as const;
@@ -76,6 +77,7 @@ const Position = Type.Number({ description: 'Position or order within the floor'
 export const UnitSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     project: ObjectId,
     floor: Type.Optional(ObjectId),
     name: Name,
@@ -111,11 +113,34 @@ export const UnitCreateQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const Bound = (what: string) => Type.Optional(Type.Number({ description: what }));
+
+export const UnitFilters = Type.Object(
+  {
+    updatedSince: Type.Optional(UpdatedSince),
+    availability: Type.Optional(
+      Type.String({
+        pattern: `^(${AVAILABILITY.map(anyCase).join('|')})(,(${AVAILABILITY.map(anyCase).join('|')}))*$`,
+        description: `Comma-separated availabilities, any of ${AVAILABILITY.join(', ')} (any case)`,
+      }),
+    ),
+    priceMin: Bound('Only units priced at least this'),
+    priceMax: Bound('Only units priced at most this'),
+    areaMin: Bound('Only units with squareFeet at least this'),
+    areaMax: Bound('Only units with squareFeet at most this'),
+    bedroomsMin: Bound('Only units with at least this many bedrooms'),
+    bedroomsMax: Bound('Only units with at most this many bedrooms'),
+  },
+  { additionalProperties: false },
+);
+
 export const UnitListQuery = Type.Object(
   {
     project: ObjectId,
     floor: Type.Optional(ObjectId),
     availability: Type.Optional(AvailabilityIn),
+    filters: Type.Optional(UnitFilters),
+    options: Type.Optional(ListOptions),
     format: Type.Optional(
       Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' }),
     ),

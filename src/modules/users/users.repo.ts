@@ -14,6 +14,7 @@ export function toUser(row: UserRow, memberships: { projects: string[]; groups: 
     ...(profile as Partial<User>),
     ...(fullName ? { fullName } : {}),
     _id: row.id,
+    __v: row.version,
     role: row.role as Role,
     username: row.username,
     projects: memberships.projects,

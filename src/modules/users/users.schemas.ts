@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 
 export const ROLES = ['user', 'admin', 'integration'] as const;
 export type Role = (typeof ROLES)[number];
@@ -63,6 +63,7 @@ const opt = <T extends Record<string, any>>(fields: T) =>
 export const UserSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     role: Type.Union(ROLES.map((r) => Type.Literal(r))),
     username: Type.String(),
     ...opt(SelfEditable),
@@ -89,7 +90,7 @@ export const LoginResponseSchema = Type.Object(
 export const LoginBody = Type.Object(
   {
     username: Type.Optional(Email),
-    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    password: Type.Optional(Type.String({ maxLength: 1024, writeOnly: true })),
   },
   { additionalProperties: false },
 );
@@ -98,7 +99,7 @@ export const LoginQuery = LoginBody;
 export const CreateUserBody = Type.Object(
   {
     username: Email,
-    password: Type.String({ minLength: 8, maxLength: 1024 }),
+    password: Type.String({ minLength: 8, maxLength: 1024, writeOnly: true }),
     name: Type.Optional(Text),
     lastName: Type.Optional(Text),
     role: Type.Optional(Type.Union(ROLES.map((r) => Type.Literal(r)))),
@@ -111,8 +112,8 @@ export const PatchMeBody = Type.Object(
   {
     ...opt(SelfEditable),
     ...opt(PlatformKept),
-    password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024 })),
-    currentPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+    password: Type.Optional(Type.String({ minLength: 8, maxLength: 1024, writeOnly: true })),
+    currentPassword: Type.Optional(Type.String({ maxLength: 1024, writeOnly: true })),
     role: Type.Optional(Type.String()),
     username: Type.Optional(Type.String()),
     projects: Type.Optional(Type.Array(Type.String())),

@@ -1,0 +1,357 @@
+/**
+ * What the route schemas cannot say about the API as a whole, added to the generated OpenAPI document in one
+ * place: verb operationIds, defined tags, `style: deepObject` on object-valued queries, the conditional and
+ * idempotency headers, response headers, server-kept fields as readOnly, one example per operation, and the
+ * guide an integrator reads first (info.description).
+ */
+import { describeField, exampleOf } from './openapi-fields.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+   @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
+   an OpenAPI document is plain JSON walked by key; its shape is checked by redocly and test/openapi-conventions.test.ts */
+type Json = Record<string, any>;
+
+/** Routes that answer HTML for people, not JSON for programs: they stay out of the API document. */
+export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace', '/admin']);
+/** Plural aliases of the singular project paths (CONTRACT §5): served, but one operation each in the document. */
+export const ALIAS_ROUTES = new Set(['/projects/:id']);
+
+const OPERATION_IDS: Record<string, string> = {
+  'GET /health': 'checkHealth',
+  'GET /ready': 'checkReadiness',
+  'POST /users/login': 'logIn',
+  'POST /users/refresh': 'refreshToken',
+  'POST /users/logout': 'logOut',
+  'POST /users/password-reset': 'requestPasswordReset',
+  'POST /users/password-reset/confirm': 'confirmPasswordReset',
+  'GET /invites/{token}': 'getInvitation',
+  'POST /invites/{token}/accept': 'acceptInvitation',
+  'GET /public/projects/{namespace}': 'getPresentation',
+  'GET /public/hosts/{hostName}': 'getPresentationByHost',
+  'POST /public/leads': 'submitLead',
+  'POST /public/units/{id}/hold': 'holdUnit',
+  'POST /public/waitlist': 'joinWaitlist',
+  'GET /public/projects/{namespace}/events': 'streamPresentationChanges',
+  'GET /media/{name}': 'getMedia',
+  'POST /media': 'uploadMedia',
+  'POST /users': 'createUser',
+  'GET /users/me': 'getCurrentUser',
+  'PATCH /users/me': 'updateCurrentUser',
+  'GET /projects': 'listProjects',
+  'POST /projects': 'createProject',
+  'GET /project/{id}': 'getProject',
+  'PATCH /project/{id}': 'updateProject',
+  'DELETE /project/{id}': 'deleteProject',
+  'POST /floors': 'createFloor',
+  'GET /floors': 'listFloors',
+  'GET /floors/{id}': 'getFloor',
+  'PATCH /floors/{id}': 'updateFloor',
+  'DELETE /floors/{id}': 'deleteFloor',
+  'POST /units': 'createUnit',
+  'GET /units': 'listUnits',
+  'PATCH /units': 'updateUnits',
+  'GET /units/{id}': 'getUnit',
+  'PATCH /units/{id}': 'updateUnit',
+  'DELETE /units/{id}': 'deleteUnit',
+  'GET /units/{id}/history': 'listUnitHistory',
+  'POST /projects/{id}/inventory/import': 'importInventory',
+  'POST /projects/{id}/inventory/sync': 'syncInventory',
+  'GET /projects/{id}/inventory/syncs': 'listInventorySyncs',
+  'POST /groups': 'createGroup',
+  'GET /groups': 'listGroups',
+  'GET /groups/{id}': 'getGroup',
+  'PATCH /groups/{id}': 'updateGroup',
+  'DELETE /groups/{id}': 'deleteGroup',
+  'POST /projects/{id}/invites': 'inviteToProject',
+  'DELETE /projects/{id}/invites/{inviteId}': 'revokeProjectInvitation',
+  'POST /groups/{id}/invites': 'inviteToGroup',
+  'DELETE /groups/{id}/invites/{inviteId}': 'revokeGroupInvitation',
+  'GET /leads': 'listLeads',
+  'GET /projects/{id}/events': 'listProjectEvents',
+  'POST /projects/{id}/webhooks': 'createWebhook',
+  'GET /projects/{id}/webhooks': 'listWebhooks',
+  'GET /projects/{id}/webhooks/{hookId}': 'getWebhook',
+  'PATCH /projects/{id}/webhooks/{hookId}': 'updateWebhook',
+  'DELETE /projects/{id}/webhooks/{hookId}': 'deleteWebhook',
+  'GET /projects/{id}/webhooks/{hookId}/deliveries': 'listWebhookDeliveries',
+  'POST /projects/{id}/webhooks/{hookId}/deliveries/{deliveryId}/retry': 'retryWebhookDelivery',
+};
+
+/** The verbs an operationId may start with (test/openapi-conventions.test.ts holds every operation to them). */
+export const OPERATION_VERBS = [
+  'list',
+  'get',
+  'create',
+  'update',
+  'delete',
+  'hold',
+  'log',
+  'refresh',
+  'request',
+  'confirm',
+  'accept',
+  'submit',
+  'join',
+  'stream',
+  'upload',
+  'import',
+  'sync',
+  'invite',
+  'revoke',
+  'retry',
+  'check',
+];
+
+const TAGS = [
+  { name: 'auth', description: 'Log in (body or query), refresh the access token (cookie or body), log out, reset a password.' },
+  { name: 'users', description: 'Accounts: the caller’s own record, and user creation by platform administrators.' },
+  { name: 'projects', description: 'Developments: search, create, change (with If-Match), delete; invitations to a project’s team.' },
+  { name: 'floors', description: 'A project’s floors, in position order; each lists its units.' },
+  { name: 'units', description: 'Units (apartments, lots, parkings, amenities): list with ranges, create, change one or many, delete.' },
+  { name: 'groups', description: 'Groups of projects, with their own team and page settings.' },
+  { name: 'leads', description: 'Enquiries collected for a project (owners and administrators).' },
+  { name: 'inventory', description: 'Spreadsheet and feed imports of a project’s units, with dry runs and a sync history.' },
+  { name: 'events', description: 'The per-project change log (sequence numbers, oldest first) and a unit’s history.' },
+  { name: 'webhooks', description: 'Signed HTTP callbacks for project events (Standard Webhooks), with delivery logs and retries.' },
+  { name: 'invites', description: 'Reading and accepting an invitation link (no token needed).' },
+  { name: 'media', description: 'Uploaded images and PDFs, served with long-lived caching.' },
+  { name: 'public', description: 'What anonymous presentation visitors reach: the presentation bundle, enquiries, holds, the waitlist.' },
+  { name: 'console', description: 'The sales team’s console.' },
+  { name: 'operations', description: 'Liveness and readiness probes.' },
+];
+
+/** Guides of docs/ served at /docs/guides/<name> and linked from the reference. */
+export const GUIDES: Record<string, string> = {
+  authentication: 'Authentication: tokens, cookies, refresh, logout, CSRF',
+  accounts: 'Accounts, roles and invitations',
+  errors: 'Errors: problem details and every code',
+  'public-api': 'The public API for presentation pages: bundle, enquiries, holds, waitlist',
+  inventory: 'Bulk edits, spreadsheets and inventory feeds',
+  events: 'Events, the change feed and webhooks',
+  decisions: 'Decisions the specification left open',
+};
+
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': header('Identifies this request in the service logs; echoes a valid incoming X-Request-Id. A 500 body carries it too.'),
+  ETag: header('The record’s version, `"<__v>"`. Send it as If-Match to change or delete only that version.'),
+  Location: header('Path of the record just created.'),
+  'X-Total-Count': header('Number of matching records before skip and limit.', { type: 'integer', minimum: 0 }),
+  'Retry-After': header('Seconds to wait before trying again.', { type: 'integer', minimum: 0 }),
+  'X-RateLimit-Limit': header('Requests allowed in the window.', { type: 'integer', minimum: 0 }),
+  'X-RateLimit-Remaining': header('Requests left in the window.', { type: 'integer', minimum: 0 }),
+  'X-RateLimit-Reset': header('Seconds until the window ends.', { type: 'integer', minimum: 0 }),
+  'Idempotent-Replayed': header('`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', {
+    type: 'string',
+    enum: ['true'],
+  }),
+};
+
+const PARAMETERS: Record<string, Json> = {
+  IfMatch: {
+    in: 'header',
+    name: 'If-Match',
+    required: false,
+    description: 'Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.',
+    schema: { type: 'string', maxLength: 1000 },
+    example: '"3"',
+  },
+  IfNoneMatch: {
+    in: 'header',
+    name: 'If-None-Match',
+    required: false,
+    description: 'The ETag of the copy the client holds; when it is still current the answer is 304 with no body.',
+    schema: { type: 'string', maxLength: 1000 },
+    example: '"65f0c0ffee00000000000001-12-0"',
+  },
+  IdempotencyKey: {
+    in: 'header',
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again ' +
+      'and writes nothing more; the same key with another request → 422. Kept 24 hours.',
+    schema: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+    example: '6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d',
+  },
+};
+
+const SERVER_KEPT = ['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets'];
+const RECORDS = ['Project', 'Floor', 'Unit', 'Group', 'Lead', 'Invite'];
+
+const INTRO = `The Showsuite API manages interactive property presentations: projects (developments), their floors and units, groups of projects, and
+the enquiries (leads) visitors leave. JSON in and out; this document is generated from the schemas that validate every request.
+
+## Authentication
+
+Log in with \`POST /users/login\` (\`{ "username": "<e-mail>", "password": "…" }\`). The answer carries the access token (a JWT) as \`access_token\`
+and \`token\`; send it as \`Authorization: Bearer <token>\`. Login also sets two HttpOnly cookies: \`service\` (the access token) and
+\`serviceRefresh\` (the refresh token, path \`/users\`).
+
+- **Lifetimes**: access tokens last 1 day (90 days for role \`integration\`); refresh tokens 7 days. \`POST /users/refresh\` takes the
+  \`serviceRefresh\` cookie or \`{ "refresh_token": "…" }\` in the body and rotates it; a refresh token used twice ends its whole login. \`POST
+  /users/logout\` ends the session everywhere within 60 seconds.
+- **Roles**: \`user\` (default), \`admin\` (platform administrator: sees and changes everything), \`integration\` (an automation connector: a 90-day
+  access token and no refresh token — log in again before it lapses).
+- **Who may do what**: a project is visible to its owner, its \`administrators\` and \`editors\`. Editors change content, floors and units; owners and
+  administrators also change secrets, integration settings and the team, delete floors and units and read leads; only the owner deletes the project. A
+  record you cannot see is 404, never 403.
+- **Cookies and CSRF**: a browser may rely on the \`service\` cookie alone; then a POST, PATCH or DELETE whose \`Origin\` is not one of the service's
+  allowed origins is refused (403 \`csrf_rejected\`). Programs should send the Bearer header.
+
+## Records, versions and conditional requests
+
+Every record carries \`_id\` (24 hex characters), \`__v\` (its version), \`createdAt\` and \`updatedAt\`. Single-record answers carry \`ETag:
+"<__v>"\`. Send \`If-Match\` with that value (from a list item too) on PATCH or DELETE: if someone changed the record since, the answer is 412 and
+nothing is written. A PATCH changes only the fields it sends; server-kept fields (\`_id\`, \`__v\`, \`createdAt\`, \`updatedAt\`,
+\`configuredSecrets\`) may be sent back and are ignored. Secrets are write-only: \`configuredSecrets\` names those that are set.
+
+## Lists
+
+\`GET /projects\`, \`/groups\`, \`/floors\`, \`/units\` and \`/leads\` take \`options[skip]\`, \`options[limit]\` (1–500, default 100) and
+\`options[sort]\` (\`name\`, \`createdAt\`, \`updatedAt\`, \`-\` for descending), \`filters[updatedSince]\` (ISO 8601) for "what changed since my last
+sync", and answer \`X-Total-Count\`. Object-valued queries use the deep-object form (\`options[limit]=10\`); JSON text (\`options={"limit":10}\`)
+works too.
+
+## Errors
+
+Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable \`code\` from a closed list (see the \`Problem\` schema), and
+\`errors: [{ path, message }]\` naming every bad field of a 400. A 500 carries a \`requestId\`, also in the \`X-Request-Id\` header of every answer.
+
+## Idempotency
+
+\`POST /projects\`, \`/groups\`, \`/floors\`, \`/units\`, \`/public/leads\`, \`/public/waitlist\` and \`/public/units/{id}/hold\` honour an
+\`Idempotency-Key\` header: a retry with the same key and request gets the first answer again (\`Idempotent-Replayed: true\`) and writes nothing more;
+the same key with another request → 422 \`idempotency_key_reused\`.
+
+## Rate limits
+
+Login: after 10 failed attempts for one username from one address within 15 minutes, every attempt for it from there until the window ends; and 60
+attempts per minute per address. Public enquiries: 30 per minute per address; holds: 120 requests per minute and 3 live holds per address. Past a
+limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; an operator may change them.
+
+## Guides
+
+- [Authentication: tokens, cookies, refresh, logout, CSRF](/docs/guides/authentication)
+- [Accounts, roles and invitations](/docs/guides/accounts)
+- [Errors: problem details and every code](/docs/guides/errors)
+- [The public API for presentation pages: bundle, enquiries, holds, waitlist](/docs/guides/public-api)
+- [Bulk edits, spreadsheets and inventory feeds](/docs/guides/inventory)
+- [Events, the change feed and webhooks](/docs/guides/events)
+- [Decisions the specification left open](/docs/guides/decisions)`;
+
+function operations(doc: Json): { method: string; path: string; op: Json }[] {
+  const out = [];
+  for (const [path, methods] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries<Json>(methods)) out.push({ method: method.toUpperCase(), path, op });
+  }
+  return out;
+}
+
+/** An operationId that reads as a verb: the table above, or a verb made from the method for a route added later. */
+function operationIdOf(method: string, path: string): string {
+  const known = OPERATION_IDS[`${method} ${path}`];
+  if (known) return known;
+  const words = path
+    .split('/')
+    .filter((s) => s && !s.startsWith('{'))
+    .map((s) => s.replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase()))
+    .map((s) => s.charAt(0).toUpperCase() + s.slice(1));
+  const verb = { GET: path.endsWith('}') ? 'get' : 'list', POST: 'create', PATCH: 'update', DELETE: 'delete' }[method] ?? method.toLowerCase();
+  return verb + words.join('');
+}
+
+/** The document as integrators meet it. Mutates and returns `doc`. */
+export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
+  doc.info.description = INTRO;
+  doc.servers = [{ url: opts.publicUrl, description: 'This service (PUBLIC_URL)' }];
+  const used = new Set(operations(doc).flatMap(({ op }) => (op.tags as string[] | undefined) ?? []));
+  doc.tags = TAGS.filter((t) => used.has(t.name));
+  doc.components.headers = HEADERS;
+  doc.components.parameters = PARAMETERS;
+  const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+  for (const name of RECORDS) {
+    const props = doc.components.schemas[name]?.properties as Json | undefined;
+    for (const key of SERVER_KEPT) if (props?.[key]) props[key] = { ...props[key], readOnly: true };
+    for (const [key, s] of Object.entries<Json>(props ?? {})) if (!s.description && !s.$ref) s.description = describeField(name, key, s);
+  }
+
+  for (const { method, path, op } of operations(doc)) {
+    op.operationId = operationIdOf(method, path);
+    const params = (op.parameters ??= []) as Json[];
+    params.forEach((p, i) => {
+      if (p.in === 'query' && p.schema?.type === 'object') Object.assign(p, { style: 'deepObject', explode: true });
+      const shared = p.in === 'header' ? SHARED_HEADERS[String(p.name).toLowerCase()] : undefined;
+      if (shared) params[i] = ref('parameters', shared);
+    });
+    const responses = op.responses as Json;
+    const hasParam = (name: string) =>
+      params.some((p) =>
+        p.$ref ? p.$ref === `#/components/parameters/${SHARED_HEADERS[name.toLowerCase()]}` : String(p.name).toLowerCase() === name.toLowerCase(),
+      );
+    if (responses['412'] && !hasParam('If-Match') && (method === 'PATCH' || method === 'DELETE')) params.push(ref('parameters', 'IfMatch'));
+    if (responses['304'] && !hasParam('If-None-Match')) params.push(ref('parameters', 'IfNoneMatch'));
+    const idempotent = method === 'POST' && (hasParam('Idempotency-Key') || CREATES.has(path));
+    if (idempotent && !hasParam('Idempotency-Key')) params.push(ref('parameters', 'IdempotencyKey'));
+    if (idempotent && !responses['422']) responses['422'] = problemResponse('Idempotency-Key reused with another request');
+    if (!params.length) delete op.parameters;
+    // A request body that a create can do without (its inputs may all come as query parameters).
+    if (CREATES.has(path) && method === 'POST') {
+      if (op.requestBody) op.requestBody.required = false;
+      for (const p of params) {
+        if (p.in !== 'query' || !(p.name === 'name' || (p.name === 'project' && path !== '/projects' && path !== '/groups'))) continue;
+        Object.assign(p, { required: true, description: `${p.description ?? ''} Required; may instead come in the JSON body.`.trim() });
+      }
+    }
+
+    addExamples(doc, op);
+    // Probes take no input, yet any request may carry too many headers.
+    if (!Object.keys(responses).some((s) => s.startsWith('4'))) responses['431'] = problemResponse('Request headers too large');
+    for (const [status, response] of Object.entries<Json>(responses)) {
+      const headers: Json = { 'X-Request-Id': ref('headers', 'X-Request-Id') };
+      for (const name of Object.keys(response.headers ?? {})) headers[name] = HEADERS[name] ? ref('headers', name) : response.headers[name];
+      if (status === '429') {
+        for (const name of ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) headers[name] = ref('headers', name);
+      }
+      if (idempotent && /^2/.test(status)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+      response.headers = headers;
+    }
+  }
+  return doc;
+}
+
+const SHARED_HEADERS: Record<string, string> = { 'if-match': 'IfMatch', 'if-none-match': 'IfNoneMatch', 'idempotency-key': 'IdempotencyKey' };
+
+/** One example per operation: of its JSON body and its JSON answer, or else of its path parameters. */
+function addExamples(doc: Json, op: Json) {
+  let shown = false;
+  const json = op.requestBody?.content?.['application/json'] as Json | undefined;
+  if (json?.schema && json.example === undefined) {
+    const example = exampleOf(json.schema as Json, doc, undefined, 0, true);
+    if (example !== undefined) json.example = example;
+  }
+  shown ||= json?.example !== undefined;
+  for (const [status, response] of Object.entries<Json>(op.responses)) {
+    const media = response.content?.['application/json'] as Json | undefined;
+    if (!/^2/.test(status) || !media?.schema || media.example !== undefined) continue;
+    const example = exampleOf(media.schema as Json, doc);
+    if (example !== undefined) media.example = example;
+    shown ||= example !== undefined;
+  }
+  if (shown) return;
+  for (const p of (op.parameters ?? []) as Json[]) {
+    if (p.$ref || p.example !== undefined) continue;
+    const example = exampleOf(p.schema as Json, doc, p.name as string);
+    if (example !== undefined) p.example = example;
+  }
+}
+
+/** Creates whose inputs may come as query parameters, and that honour Idempotency-Key (CONTRACT §5). */
+const CREATES = new Set(['/projects', '/groups', '/floors', '/units']);
+
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
