@@ -5,7 +5,7 @@
 // the four category scores and the paint timings; exits 1 when a category is below 100.
 // Not a test: scores move with the machine's load (run it on a quiet machine).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,8 @@ try {
     if (!report.runtimeError || attempt === 3) break;
     console.log(`attempt ${attempt} could not measure (${report.runtimeError.code}); again`);
   }
+  // `LIGHTHOUSE_JSON=<file>` keeps the whole report (its long-tasks and main-thread audits say what blocked).
+  if (process.env.LIGHTHOUSE_JSON) writeFileSync(process.env.LIGHTHOUSE_JSON, JSON.stringify(report));
   const { categories, audits } = report;
   if (report.runtimeError) console.log(`Lighthouse could not measure: ${report.runtimeError.code} ${report.runtimeError.message}`);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);

@@ -1,7 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { newObjectId } from '../src/lib/object-id.ts';
+import { webManifest } from '../src/presentation/build.ts';
 import { createFloor, createGroup, createProject, createUnit } from './helpers.ts';
 import {
   base,
@@ -29,7 +31,7 @@ usePresentation();
 // ---------- as served: no browser needed ----------
 
 describe('the presentation page, as served', () => {
-  test('HTML: no-cache, a CSP allowing only its own script and style, embeddable, a description, the hero drawn by the server; hashed assets cached for a year', async () => {
+  test('HTML: no-cache, a CSP allowing only its own script and its own inlined stylesheet (by hash), embeddable, a description, the hero drawn by the server; hashed assets cached for a year', async () => {
     const res = await fetch(`${base}/p/${namespace}`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /text\/html/);
@@ -38,9 +40,16 @@ describe('the presentation page, as served', () => {
     const csp = res.headers.get('content-security-policy') ?? '';
     assert.match(csp, /frame-ancestors \*/);
     assert.match(csp, /script-src 'self'(;|$)/);
-    assert.match(csp, /style-src 'self'(;|$)/);
-    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|googletagmanager|fonts\.g/);
+    // The stylesheet is in the head (no request before the first paint), allowed by its hash and nothing wider.
+    const hash = /style-src 'self' 'sha256-([A-Za-z0-9+/]+=*)'(;|$)/.exec(csp)?.[1];
+    assert.ok(hash, csp);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|nonce-|googletagmanager|fonts\.g/);
     const html = await res.text();
+    const styles = [...html.matchAll(/<style>([^<]*)<\/style>/g)].map((m) => m[1]!);
+    assert.equal(styles.length, 1, 'one inline stylesheet');
+    assert.equal(createHash('sha256').update(styles[0]!).digest('base64'), hash, 'the CSP hash is the inlined text');
+    assert.doesNotMatch(html, /<link rel="stylesheet"/, 'no stylesheet request');
+    assert.match(html, /<style>[^<]*<\/style>\n<script type="module"/, 'the stylesheet before the script');
     assert.match(html, new RegExp(`<body data-namespace="${namespace}"`));
     assert.match(html, /<meta name="description" content="Quayside Lofts, 3 Quay Lane: [^"]+">/);
     assert.match(html, /<h1>Quayside Lofts<\/h1>/);
@@ -49,8 +58,10 @@ describe('the presentation page, as served', () => {
     assert.doesNotMatch(html, /og:title/, 'no share tags unless sharePageEnabled');
     assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/, 'no inline script');
     const js = /src="(\/p\/assets\/app\.[\w-]+\.js)"/.exec(html)?.[1];
-    const css = /href="(\/p\/assets\/app\.[\w-]+\.css)"/.exec(html)?.[1];
-    assert.ok(js && css, html);
+    // The hashed stylesheet is still served (the group page links it), with the same text as the inlined one.
+    const css = `/p/assets/${(await webManifest()).css}`;
+    assert.ok(js, html);
+    assert.equal((await (await fetch(`${base}${css}`)).text()).trim(), styles[0]);
     for (const [url, type] of [
       [js, /javascript/],
       [css, /text\/css/],
@@ -97,6 +108,17 @@ describe('the presentation page, as served', () => {
     const gz = await t.app.inject({ method: 'GET', url: '/p/assets/demo-floorplan.svg', headers: { 'accept-encoding': 'gzip' } });
     assert.equal(gz.headers['content-encoding'], 'gzip');
     assert.match(gunzipSync(gz.rawPayload).toString(), /^<svg/);
+    // The page itself (it carries the stylesheet) too: brotli, else gzip, else as it is.
+    const page = await t.app.inject({ method: 'GET', url: `/p/${namespace}` });
+    assert.equal(page.headers['content-encoding'], undefined);
+    const pageBr = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(pageBr.headers['content-encoding'], 'br');
+    assert.equal(pageBr.headers.vary, 'Accept-Encoding');
+    assert.ok(pageBr.rawPayload.length < page.rawPayload.length / 2);
+    assert.equal(brotliDecompressSync(pageBr.rawPayload).toString(), page.body);
+    const pageGz = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(pageGz.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(pageGz.rawPayload).toString(), page.body);
     const webp = await t.app.inject({ method: 'GET', url: '/p/assets/demo-hero.webp', headers: { 'accept-encoding': 'br' } });
     assert.equal(webp.headers['content-encoding'], undefined, 'images already compressed are sent as they are');
   });
@@ -119,7 +141,7 @@ describe('the presentation page, as served', () => {
     const plain = await (await fetch(url)).text();
     assert.match(plain, new RegExp(`data-unit="${units.A2}"`));
     assert.match(plain, /<title>A2 · Quayside Lofts<\/title>/);
-    assert.doesNotMatch(plain, /og:/);
+    assert.doesNotMatch(plain, /<meta [^>]*og:/);
     await patchProject({ sharePageEnabled: true, sharePageDescription: 'Lofts on the quay & more' });
     try {
       const html = await (await fetch(url)).text();
@@ -162,7 +184,7 @@ describe('the presentation page, as served', () => {
     assert.match(csp, /script-src 'self' 'nonce-[^']+' https:\/\/www\.googletagmanager\.com/);
     assert.match(csp, /connect-src 'self' [^;]*google-analytics\.com/);
     assert.match(csp, /frame-src https:\/\/www\.googletagmanager\.com/);
-    assert.match(csp, /style-src 'self' https:\/\/fonts\.googleapis\.com/);
+    assert.match(csp, /style-src 'self' 'sha256-[^']+' https:\/\/fonts\.googleapis\.com/);
     assert.match(csp, /font-src 'self' data: https:\/\/fonts\.gstatic\.com/);
     const html = await res.text();
     assert.ok(html.includes(`<script nonce="${nonce}">window.dataLayer = [{ from: "head" }]</script>\n</head>`), 'head code at the end of <head>');

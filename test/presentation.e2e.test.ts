@@ -1,6 +1,24 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BOTH, close, floors, inViewport, noise, openPage, openUnit, shot, showFilters, skip, texts, units, usePresentation } from './presentation-fixture.ts';
+import {
+  base,
+  BOTH,
+  browser,
+  close,
+  floors,
+  inViewport,
+  namespace,
+  noise,
+  openPage,
+  openUnit,
+  shot,
+  showFilters,
+  SIZES,
+  skip,
+  texts,
+  units,
+  usePresentation,
+} from './presentation-fixture.ts';
 
 /** The buyer's page: its first screen, filters, plan and unit sheet, at a phone's size and a desktop's. */
 usePresentation();
@@ -215,6 +233,44 @@ describe('the presentation page in Chromium', { skip }, () => {
       // Closing takes the unit out of the address (by going back to the entry before it).
       await page.waitForFunction(() => !location.pathname.includes('/units/'));
       assert.deepEqual(noise.get(page), []);
+      await close(page);
+    }
+  });
+
+  test('the first draw is the first screen only (toolbar and results, the page still busy); the gallery, footer, unit sheet and plan names follow, and the page then says it is ready', async () => {
+    for (const path of [`/p/${namespace}`, `/p/${namespace}?view=plan&floor=${floors['Level 2']}`]) {
+      const context = await browser.newContext(SIZES.phone);
+      const page = await context.newPage();
+      // What the document holds when the results first appear (a mutation observer's first report after that draw).
+      await page.addInitScript(() => {
+        const seen: Record<string, unknown>[] = [];
+        (window as unknown as { firstScreen: typeof seen }).firstScreen = seen;
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('#results > *')) return;
+          observer.disconnect();
+          seen.push({
+            busy: document.getElementById('app')?.getAttribute('aria-busy'),
+            controls: !!document.getElementById('filters-toggle'),
+            gallery: !!document.querySelector('.project-gallery'),
+            footer: !!document.querySelector('footer.brand'),
+            sheet: !!document.getElementById('unit-dialog'),
+            labels: document.querySelectorAll('text.shape-label').length,
+          });
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(`${base}${path}`);
+      await page.waitForSelector('#app[aria-busy="false"]');
+      const first = await page.evaluate(() => (window as unknown as { firstScreen: Record<string, unknown>[] }).firstScreen);
+      assert.deepEqual(first, [{ busy: 'true', controls: true, gallery: false, footer: false, sheet: false, labels: 0 }], path);
+      // Once it says it is ready, everything is there, in its place.
+      assert.deepEqual(await page.evaluate(() => [...document.getElementById('app')!.children].map((e) => e.className)), [
+        'controls',
+        'results',
+        'project-gallery',
+        'brand',
+      ]);
+      assert.equal(await page.locator('#unit-dialog form').count(), 1, 'the unit sheet and its form');
+      if (path.includes('plan')) assert.deepEqual(await texts(page, 'text.shape-label'), ['B1', 'B2', 'B3', 'B4']);
       await close(page);
     }
   });

@@ -19,6 +19,9 @@ import type { Bundle, Unit } from './types.ts';
 const app = byId('app')!;
 const results = h('section', { id: 'results', class: 'results' });
 let built = false;
+/** The first screen is drawn and the rest of the shell (`finishShell`) is still to come. */
+let pending = false;
+let detailReady = false;
 /** Whether the open unit's history entry is ours (so closing it goes back rather than forward). */
 let pushedUnit = false;
 let live: Live;
@@ -64,6 +67,7 @@ const actions = {
 
 function open(id: string) {
   if (state.view.unit === id) return;
+  ensureDetail();
   state.view.unit = id;
   pushedUnit = true;
   writeAddress('push');
@@ -80,19 +84,11 @@ function closed() {
   } else writeAddress('replace');
 }
 
+/** What the first screen needs: the toolbar, the results and the hero's extras. The rest waits (see `finishShell`). */
 function buildShell() {
   built = true;
   const s = settings();
-  const covers = (Array.isArray(s.alternativeCovers) ? s.alternativeCovers : []).map(safeUrl).filter((x): x is string => x !== undefined);
-  const parts: (HTMLElement | undefined)[] = [
-    buildControls(actions),
-    results,
-    covers.length && !flag('hideGallery')
-      ? h('section', { class: 'project-gallery', 'aria-label': t().gallery }, h('h2', { class: 'section-title' }, t().gallery), h('div', { class: 'strip' }, ...covers.slice(0, 12).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { src, alt: `${s.name} (${i + 1}/${covers.length})`, loading: 'lazy', width: '480', height: '320' })))))
-      : undefined,
-    settings().showBranding !== false ? h('footer', { class: 'brand' }, t().poweredBy) : undefined,
-  ];
-  app.replaceChildren(...parts.filter((p): p is HTMLElement => p !== undefined));
+  app.replaceChildren(buildControls(actions), results);
   // Project-wide extras in the hero the server drew: a 3D tour and the day/night switch.
   const heroText = document.querySelector('#hero .hero-text');
   const model = safeUrl(s._3dModelUrl);
@@ -102,6 +98,35 @@ function buildShell() {
       h('button', { type: 'button', class: 'hero-link', id: 'day-night', 'aria-pressed': 'false', onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))) }, t().dayNight),
     );
   }
+  // The gallery, the footer and the unit sheet come in a task of their own, after the first screen is drawn: one
+  // long task split in two (a phone's first draw is what Lighthouse counts as blocking time). Until then the page
+  // says it is busy.
+  pending = true;
+  setTimeout(finishShell, 0);
+}
+
+/** Below the first screen: the project gallery and the footer; the unit sheet; the plan's labels. Once. */
+function finishShell() {
+  if (!pending) return;
+  pending = false;
+  const s = settings();
+  const covers = (Array.isArray(s.alternativeCovers) ? s.alternativeCovers : []).map(safeUrl).filter((x): x is string => x !== undefined);
+  // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
+  if (results.isConnected) {
+    if (covers.length && !flag('hideGallery')) {
+      app.append(h('section', { class: 'project-gallery', 'aria-label': t().gallery }, h('h2', { class: 'section-title' }, t().gallery), h('div', { class: 'strip' }, ...covers.slice(0, 12).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { src, alt: `${s.name} (${i + 1}/${covers.length})`, loading: 'lazy', width: '480', height: '320' }))))));
+    }
+    if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
+  }
+  ensureDetail();
+  if (state.view.view === 'plan' && results.isConnected) labelShapes();
+  app.setAttribute('aria-busy', 'false');
+}
+
+/** The unit sheet and its contact form, built the first time they are needed (or once the first screen is drawn). */
+function ensureDetail() {
+  if (detailReady) return;
+  detailReady = true;
   setupDetail({
     closed,
     held(unit: Unit) {
@@ -138,12 +163,15 @@ function draw() {
   const view = v.view === 'plan' && floor ? planView(floor, open) : v.view === 'building' && state.bundle.floors.length ? buildingView(open, actions.setFloor) : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
-  if (v.view === 'plan') labelShapes();
+  // On the first draw the plan's names wait for `finishShell` (measuring them forces a layout).
+  if (v.view === 'plan' && !pending) labelShapes();
   if (focused && document.activeElement?.id !== focused) byId(focused)?.focus({ preventScroll: true });
-  app.setAttribute('aria-busy', 'false');
+  if (!pending) app.setAttribute('aria-busy', 'false');
   // The open unit follows the address (back/forward) and the bundle (a sale while it is open).
-  if (v.unit && findUnit(v.unit)) openDetail(v.unit);
-  else closeDetail();
+  if (v.unit && findUnit(v.unit)) {
+    ensureDetail();
+    openDetail(v.unit);
+  } else closeDetail();
   renderDetail();
 }
 

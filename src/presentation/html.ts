@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Manifest } from './build.ts';
 
 /** HTML text: the five characters that matter, as numeric references. */
@@ -31,18 +31,33 @@ export function brandFont(settings: Data): string | undefined {
   return name && /^[A-Za-z0-9 ]{1,60}$/.test(name) ? name : undefined;
 }
 
+/** The page's stylesheet, to be inlined in its HTML, and the CSP source that allows exactly that text. */
+export interface InlineStyle {
+  text: string;
+  /** `'sha256-…'` of the text. */
+  source: string;
+}
+
+/** Computed once (at start-up): the stylesheet's text is the build's, so its hash is the same for every response. */
+export function inlineStyle(text: string): InlineStyle {
+  // The text goes between <style> and </style>: it must not be able to end that element early.
+  if (/<\/style/i.test(text)) throw new Error('the stylesheet cannot be inlined: it contains </style');
+  return { text, source: `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'` };
+}
+
 /**
- * The page's Content-Security-Policy. By default only this origin; a project with `gtmEnabled` also allows its tag
- * manager (its snippets run with this response's nonce), and one with a brand font allows the font service. The
- * policy is per response, so one project's allowances never reach another project's page.
+ * The page's Content-Security-Policy. By default only this origin and the page's own inlined stylesheet (its hash:
+ * no other inline style runs); a project with `gtmEnabled` also allows its tag manager (its snippets run with this
+ * response's nonce), and one with a brand font allows the font service. The policy is per response, so one
+ * project's allowances never reach another project's page.
  */
-export function pageCsp(settings: Data, nonce: string | undefined): string {
+export function pageCsp(settings: Data, nonce: string | undefined, style?: InlineStyle): string {
   const gtm = nonce !== undefined;
   const font = brandFont(settings) !== undefined;
   return [
     "default-src 'self'",
     ['script-src', "'self'", ...(gtm ? [`'nonce-${nonce}'`, ...GTM_SCRIPT] : [])].join(' '),
-    ['style-src', "'self'", ...(font ? [FONT_CSS] : [])].join(' '),
+    ['style-src', "'self'", ...(style ? [style.source] : []), ...(font ? [FONT_CSS] : [])].join(' '),
     "img-src 'self' data: https:",
     ['connect-src', "'self'", ...(gtm ? GTM_CONNECT : [])].join(' '),
     ['font-src', "'self'", 'data:', ...(font ? [FONT_FILES] : [])].join(' '),
@@ -59,6 +74,11 @@ const withNonce = (code: string, nonce: string) => code.replace(/<script\b/gi, `
 
 export interface PageInput {
   manifest: Manifest;
+  /**
+   * The stylesheet inlined in the head (one request fewer before the first paint); without it the page links the
+   * hashed file.
+   */
+  style?: InlineStyle | undefined;
   /** The project's public fields (the bundle's `project`). */
   project: Data & { name: string };
   bundleUrl: string;
@@ -111,7 +131,7 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
 <link rel="canonical" href="${escapeHtml(input.url)}">
 ${shareTags}<link rel="icon" href="data:,">
 ${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}" fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
-${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}<link rel="stylesheet" href="/p/assets/${manifest.css}">
+${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>
 ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
 <body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}>
@@ -125,7 +145,7 @@ ${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
 </body>
 </html>
 `;
-  return { html, csp: pageCsp(s, gtm) };
+  return { html, csp: pageCsp(s, gtm, input.style) };
 }
 
 export interface GroupCard {

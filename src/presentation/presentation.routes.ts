@@ -10,7 +10,7 @@ import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import { findBundleHead, publicProject, publicUnit } from '../public/bundle.ts';
 import { webManifest, WEB_OUT, WEB_SRC } from './build.ts';
-import { renderGroupPage, renderPage, type GroupCard } from './html.ts';
+import { inlineStyle, renderGroupPage, renderPage, type GroupCard } from './html.ts';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -53,6 +53,8 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   for (const file of [manifest.js, manifest.css]) {
     assets.set(file, asset(readFileSync(join(WEB_OUT, file)), TYPES[file.slice(file.lastIndexOf('.'))]!, true));
   }
+  // The project page carries its stylesheet in its HTML (allowed by hash in its CSP); the group page links the file.
+  const style = inlineStyle(assets.get(manifest.css)!.body.toString('utf8').trim());
   // The demo presentation's drawings and renderings (web/static): served as they are, cached for a day.
   const staticDir = join(WEB_SRC, 'static');
   for (const file of existsSync(staticDir) ? readdirSync(staticDir) : []) {
@@ -62,9 +64,19 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
 
   const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-  function send(reply: FastifyReply, page: { html: string; csp: string }) {
+  function send(request: FastifyRequest, reply: FastifyReply, page: { html: string; csp: string }) {
     reply.removeHeader('x-frame-options');
-    return reply.header('Content-Security-Policy', page.csp).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
+    reply.header('Content-Security-Policy', page.csp).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+    // Pages are compressed per response (they carry the stylesheet): brotli at a quality that costs about a
+    // millisecond, else gzip.
+    const accept = request.headers['accept-encoding'] ?? '';
+    if (/\bbr\b/.test(accept)) {
+      return reply
+        .header('Content-Encoding', 'br')
+        .send(brotliCompressSync(page.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(page.html) } }));
+    }
+    if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').send(gzipSync(page.html, { level: 6 }));
+    return reply.send(page.html);
   }
 
   async function projectPage(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }, unitId?: string) {
@@ -88,8 +100,9 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     const bundleUrl = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
     const path = request.url.split('?')[0]!;
     return send(
+      request,
       reply,
-      renderPage({ manifest, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
+      renderPage({ manifest, style, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
     );
   }
 
@@ -189,6 +202,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         };
       });
       return send(
+        request,
         reply,
         renderGroupPage({ name: group.name, data: group.data }, cards, origin(request), `${origin(request)}${request.url.split('?')[0]}`, manifest.css),
       );
