@@ -79,10 +79,21 @@ export async function startFtpServer(opts: { username: string; password: string;
   return { ...files, port, logins, close: () => server.close() };
 }
 
+/**
+ * A new ed25519 host key. ssh2 writes a key whose public half starts with a zero byte one byte short, and then
+ * cannot read it back ("Malformed OpenSSH private key", about 1 key in 1,000): draw again until it reads.
+ */
+function sftpHostKey(): string {
+  for (;;) {
+    const key = ssh2.utils.generateKeyPairSync('ed25519').private;
+    if (!(ssh2.utils.parseKey(key) instanceof Error)) return key;
+  }
+}
+
 /** A real SFTP server (the ssh2 package's Server) serving `root` read-only, password login. */
 export async function startSftpServer(opts: { username: string; password: string }) {
   const files = fileRoot();
-  const hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+  const hostKey = sftpHostKey();
   const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
   const logins: string[] = [];
   const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
