@@ -149,8 +149,12 @@ describe('OpenAPI for the inventory routes', () => {
     assert.deepEqual(Object.keys(imp.requestBody.content).sort(), ['application/json', 'text/csv']);
     assert.ok(imp.responses['200'].headers.ETag);
     assert.match(JSON.stringify(imp.responses['200'].content['application/json'].schema), /InventoryImport/);
-    assert.ok(['dryRun', 'skipErrors'].every((q) => imp.parameters.some((p: { name: string }) => p.name === q)));
-    assert.ok(imp.parameters.some((p: { name: string; in: string }) => p.name.toLowerCase() === 'if-match' && p.in === 'header'));
+    // Shared parameters (If-Match) are references to components.parameters.
+    const params: { name: string; in: string }[] = imp.parameters.map((p: { $ref?: string }) =>
+      p.$ref ? doc.components.parameters[p.$ref.split('/').pop()!] : p,
+    );
+    assert.ok(['dryRun', 'skipErrors'].every((q) => params.some((p) => p.name === q)));
+    assert.ok(params.some((p) => p.name.toLowerCase() === 'if-match' && p.in === 'header'));
     const answer = doc.components.schemas.InventoryImport;
     assert.deepEqual(Object.keys(answer.properties).sort(), ['changes', 'dryRun', 'errors', 'kept', 'summary', 'sync', 'unknownColumns']);
     assert.ok(doc.paths['/projects/{id}/inventory/sync'].post.responses['502']);
