@@ -50,10 +50,11 @@ before(async () => {
   owner = await userWithToken(t);
   call = caller(t.app, owner.auth);
 });
+// Whatever the set-up got to is closed, so a failed before() ends the file instead of leaving servers open.
 after(async () => {
-  await t.close();
-  await testDb.drop();
-  await Promise.all([ftp.close(), ftps.close(), sftp.close()]);
+  await t?.close();
+  await testDb?.drop();
+  await Promise.all([ftp?.close(), ftps?.close(), sftp?.close()]);
 });
 
 async function feedProject(settings: Record<string, unknown>) {
