@@ -39,7 +39,16 @@ async function tower() {
   return { p, ground, first, a, b, c };
 }
 
-const units = async (projectId: string) => (await call('GET', `/units?project=${projectId}`)).json() as Record<string, any>[];
+/** Every unit of a project, page by page (the JSON list answers at most 500 at a time). */
+const units = async (projectId: string) => {
+  const all: Record<string, any>[] = [];
+  for (;;) {
+    const res = await call('GET', `/units?project=${projectId}&options[limit]=500&options[skip]=${all.length}`);
+    const page = res.json() as Record<string, any>[];
+    all.push(...page);
+    if (page.length < 500 || all.length >= Number(res.headers['x-total-count'])) return all;
+  }
+};
 const byName = async (projectId: string) => Object.fromEntries((await units(projectId)).map((u) => [u.name, u]));
 
 describe('inventory import', () => {

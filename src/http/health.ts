@@ -35,15 +35,24 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         }, 3000);
       });
       try {
-        await Promise.race([ctx.db.ping(), timeout]);
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        throw new AppError(503, 'database_unavailable', 'The database is unavailable');
+        try {
+          await Promise.race([ctx.db.ping(), timeout]);
+        } catch (err) {
+          if (err instanceof AppError) throw err;
+          throw new AppError(503, 'database_unavailable', 'The database is unavailable');
+        }
+        // Writes that queue mail, webhooks or imports need the job queue. A node whose queue could not start (the
+        // database was away at boot) tries again now, within the same 3 s, rather than at its next 5 s retry.
+        if (!ctx.outbox.started) {
+          try {
+            await Promise.race([ctx.outbox.start(), timeout]);
+          } catch {
+            throw new AppError(503, 'starting', 'The job queue is not started yet');
+          }
+        }
       } finally {
         clearTimeout(timer);
       }
-      // Writes that queue mail, webhooks or imports need the job queue; until it is installed this node waits.
-      if (!ctx.outbox.started) throw new AppError(503, 'starting', 'The job queue is not started yet');
       return { status: 'ready' };
     },
   );

@@ -129,6 +129,7 @@ export class Outbox {
   readonly #running = new Set<Promise<unknown>>();
   #timer: NodeJS.Timeout | undefined;
   #started = false;
+  #starting: Promise<void> | undefined;
   #stopping = false;
   #pass: Promise<{ ran: number; ok: number }> | undefined;
   #again = false;
@@ -174,6 +175,14 @@ export class Outbox {
   /** Installs or upgrades the queue's tables, creates a queue per kind, starts the worker (unless pollMs is 0). */
   async start(): Promise<void> {
     if (this.#started) return;
+    // One attempt at a time: the boot's retry timer and a readiness probe may both ask.
+    this.#starting ??= this.#start().finally(() => {
+      this.#starting = undefined;
+    });
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
     // pg-boss checks, then installs; two nodes doing that at once on a new database collide. Take turns
     // (PostgreSQL only: embedded PGlite is one process, and its one connection is the one pg-boss needs).
     if (this.db.engine === 'pglite') await this.#install();
