@@ -72,7 +72,7 @@ export function createBareServer(opts: BareOptions) {
     const expired = row.availability === 'on_hold' && row.on_hold_expires_at !== null && row.on_hold_expires_at.getTime() <= now;
     // The stored document's text with the column fields appended, in the service's key order.
     const data: string = row.data;
-    let tail = `"_id":${JSON.stringify(row.id)},"project":${JSON.stringify(row.project_id)},"name":${JSON.stringify(row.name)},"position":${JSON.stringify(row.position)}`;
+    let tail = `"_id":${JSON.stringify(row.id)},"__v":${row.version},"project":${JSON.stringify(row.project_id)},"name":${JSON.stringify(row.name)},"position":${JSON.stringify(row.position)}`;
     tail += `,"availability":${JSON.stringify(expired ? 'available' : row.availability)},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
     if (row.floor_id) tail += `,"floor":${JSON.stringify(row.floor_id)}`;
     if (!expired && row.on_hold_expires_at) tail += `,"onHoldExpiresAt":"${row.on_hold_expires_at.toISOString()}"`;
@@ -115,7 +115,7 @@ export function createBareServer(opts: BareOptions) {
       where.push(`p.project_type = $${params.length}`);
     }
     params.push(skip, limit);
-    const text = `select p.id, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors, p.data, p.secrets,
+    const text = `select p.id, p.version, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors, p.data, p.secrets,
               p.created_at, p.updated_at,
               coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}') as floor_ids,
               count(*) over() as total
@@ -128,6 +128,7 @@ export function createBareServer(opts: BareOptions) {
     const body = r.rows.map((row) => ({
       ...row.data,
       _id: row.id,
+      __v: row.version,
       user: row.user_id,
       name: row.name,
       ...(row.namespace !== null ? { namespace: row.namespace } : {}),
@@ -188,6 +189,7 @@ export function createBareServer(opts: BareOptions) {
       const unit: Record<string, unknown> = {
         ...u.data,
         _id: u.id,
+        __v: u.version,
         project: u.project_id,
         ...(u.floor_id ? { floor: u.floor_id } : {}),
         name: u.name,
