@@ -188,28 +188,29 @@ describe('ETags and If-Match', () => {
   });
 });
 
+/** Project text fields that concurrent-write tests change one per request. */
+const COLOURS_AND_STYLES = [
+  'colorBase',
+  'colorAccent',
+  'colorHover',
+  'colorButton',
+  'colorButtonText',
+  'colorText',
+  'colorFeatured',
+  'colorSold',
+  'colorAvailable',
+  'colorReserved',
+  'styleNavigation',
+  'styleBranding',
+  'styleFilter',
+  'styleShapes',
+  'styleFont',
+];
+
 describe('concurrent PATCHes of different fields', () => {
   test('20 at once on a project (content fields and secrets): every one survives', async () => {
     const p = await createProject(t.app, owner.auth);
-    const text = [
-      'colorBase',
-      'colorAccent',
-      'colorHover',
-      'colorButton',
-      'colorButtonText',
-      'colorText',
-      'colorFeatured',
-      'colorSold',
-      'colorAvailable',
-      'colorReserved',
-      'styleNavigation',
-      'styleBranding',
-      'styleFilter',
-      'styleShapes',
-      'styleFont',
-      'walkscore',
-      'areaUnit',
-    ];
+    const text = [...COLOURS_AND_STYLES, 'walkscore', 'areaUnit'];
     const bodies: Record<string, unknown>[] = [
       ...text.map((f) => ({ [f]: `v-${f}` })),
       { onHoldMinsDuration: 42 },
@@ -351,28 +352,7 @@ describe('PATCH semantics', () => {
   test('concurrent PATCHes of different fields all survive (projects and units)', async () => {
     const p = await createProject(t.app, owner.auth);
     const u = await createUnit(t.app, owner.auth, p._id);
-    const projectFields = [
-      'colorBase',
-      'colorAccent',
-      'colorHover',
-      'colorButton',
-      'colorButtonText',
-      'colorText',
-      'colorFeatured',
-      'colorSold',
-      'colorAvailable',
-      'colorReserved',
-      'styleNavigation',
-      'styleBranding',
-      'styleFilter',
-      'styleShapes',
-      'styleFont',
-      'accentColor',
-      'walkscore',
-      'areaUnit',
-      'address',
-      'perimeter',
-    ];
+    const projectFields = [...COLOURS_AND_STYLES, 'accentColor', 'walkscore', 'areaUnit', 'address', 'perimeter'];
     const unitFields = [
       'bedrooms',
       'type',
