@@ -29,7 +29,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request) => {
-      const level = authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
+      const { level } = authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
       const { after, limit } = request.query;
       const rows = await listEvents(db, request.params.id, { after, limit, withLeads: can(level, 'read-leads') });
       return rows.map(toEvent);

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FloorsTable } from '../../db/schema.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
 import { sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
@@ -65,19 +66,13 @@ export async function insertFloor(db: Q, f: { id: string; projectId: string; nam
     .execute();
 }
 
-export async function updateFloor(
+export function updateFloor(
   db: Q,
   id: string,
   change: { columns: Partial<{ name: string; position: number }>; data: Record<string, unknown> },
   ifVersion?: number,
 ): Promise<boolean> {
-  let q = db
-    .updateTable('floors')
-    .set({ ...change.columns, data: sql`data || ${JSON.stringify(change.data)}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', id);
-  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return versionedUpdate(db, 'floors', id, { ...change.columns, data: jsonMerge('data', change.data) }, ifVersion);
 }
 
 /** A floor's `units` list changed (a unit added, moved or removed): its ETag must change too. */

@@ -143,7 +143,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     async (request, reply) => {
       const principal = principalOf(request);
       const row = await findGroup(db, request.params.id);
-      const level = authorize(principal, row, 'edit', 'Group');
+      const { level } = authorize(principal, row, 'edit', 'Group');
       const group = row!;
       const ifVersion = ifMatchVersion(request, group.version);
       checkBodyId(request.body, group.id);

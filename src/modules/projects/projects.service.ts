@@ -58,7 +58,7 @@ export class ProjectService {
   async patch(principal: Principal, row: ProjectRow, body: Body, ifVersion: number | undefined): Promise<ProjectRow> {
     checkBodyId(body, row.id);
     const current = toProject(row);
-    const level = authorize(principal, row, 'edit');
+    const { level } = authorize(principal, row, 'edit');
     const { floors, allocations, ...rest } = body;
 
     const changes = changedFields(rest, current, IGNORED);

@@ -37,15 +37,20 @@ export function levelOf(principal: Principal, record: Membership): Level | undef
 
 /**
  * The one access rule: a record the caller cannot see is 404 (never 403, so ids do not leak);
- * a visible record the caller may not do this to is 403.
+ * a visible record the caller may not do this to is 403. Returns the record, narrowed to found, and the caller's level.
  */
-export function authorize(principal: Principal, record: Membership | undefined, action: Action, what = 'Project'): Level {
+export function authorize<T extends Membership>(principal: Principal, record: T | undefined, action: Action, what = 'Project'): Authorized<T> {
   const level = record && levelOf(principal, record);
   if (!record || !level) throw notFound(what);
   if (!ALLOWED[action].includes(level)) {
     throw new AppError(403, 'forbidden', `${level === 'editor' ? 'Editors' : 'Administrators'} may not ${describe(action)}`);
   }
-  return level;
+  return { row: record, level };
+}
+
+export interface Authorized<T> {
+  row: T;
+  level: Level;
 }
 
 export const can = (level: Level, action: Action) => ALLOWED[action].includes(level);

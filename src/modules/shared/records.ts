@@ -54,3 +54,16 @@ export function invalid(errors: FieldError[]): never {
 export function checkBodyId(body: { _id?: unknown }, id: string) {
   if (body._id !== undefined && body._id !== id) invalid([{ path: '/_id', message: 'must equal the id in the path' }]);
 }
+
+/**
+ * The one child-order check (a project's `floors`, a floor's `units`, a group's `projects`): the new order when `sent`
+ * differs from `current`, undefined when it is the same; 400 naming each id that is not a child, and a repeated id.
+ */
+export function childOrder(sent: readonly string[] | undefined, current: readonly string[], field: string, notChild: string): string[] | undefined {
+  if (sent === undefined || deepEqual(sent, current)) return undefined;
+  const own = new Set(current);
+  const errors: FieldError[] = sent.flatMap((id, i) => (own.has(id) ? [] : [{ path: `/${field}/${i}`, message: notChild }]));
+  if (new Set(sent).size !== sent.length) errors.push({ path: `/${field}`, message: 'must not repeat an id' });
+  if (errors.length) invalid(errors);
+  return [...sent];
+}
