@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
@@ -7,7 +7,8 @@ type Q = Kysely<Database>;
 export type UnitRow = Omit<Selectable<UnitsTable>, 'held_by'>;
 export type UnitWithAccess = UnitRow & { user_id: string; administrators: string[]; editors: string[] };
 
-const COLUMNS = [
+/** The one unit column list (table alias `u`): every read of a unit record selects these. */
+export const UNIT_COLUMNS = [
   'u.id',
   'u.project_id',
   'u.floor_id',
@@ -20,9 +21,15 @@ const COLUMNS = [
   'u.created_at',
   'u.updated_at',
 ] as const;
+const COLUMNS = UNIT_COLUMNS;
 const MEMBERSHIP = ['p.user_id', 'p.administrators', 'p.editors'] as const;
 
-/** A hold whose time has passed reads as available, with no expiry (CONTRACT §4). */
+/** The lapsed-hold rule in SQL (the twin of `holdExpired`): an `on_hold` unit whose time has passed, on table alias `alias`. */
+export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} <= ${new Date(now)})`;
+}
+
+/** A hold whose time has passed reads as available, with no expiry (CONTRACT §4). The rule in TypeScript. */
 export function holdExpired(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'>, now: number) {
   return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() <= now;
 }
