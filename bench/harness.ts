@@ -177,8 +177,8 @@ export const startService = (env: Record<string, string>, nodeArgs: string[] = [
   return startNode('service', 'dist/main.js', serviceEnv(env), 60_000, nodeArgs);
 };
 
-export const startBare = (databaseUrl: string) =>
-  startNode('bare server', 'bench/bare-server.ts', { DATABASE_URL: databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, HOST: '127.0.0.1' });
+export const startBare = (databaseUrl: string, nodeArgs: string[] = []) =>
+  startNode('bare server', 'bench/bare-server.ts', { DATABASE_URL: databaseUrl, JWT_SECRET: BENCH_JWT_SECRET, HOST: '127.0.0.1' }, 60_000, nodeArgs);
 
 /** utime + stime of a process from /proc, in ms; undefined where /proc is not available. */
 export function cpuMs(pid: number | undefined): number | undefined {

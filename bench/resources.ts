@@ -32,7 +32,7 @@ export interface ResourceOptions {
   /** Only scenarios whose name contains this. */
   only?: string | undefined;
   keepDb?: boolean;
-  /** Run the service with `--cpu-prof` into this directory (the profile covers the whole run). */
+  /** Run the service with `--cpu-prof` into this directory, and the bare server into its `bare/` (the profiles cover the whole run). */
   cpuProfDir?: string | undefined;
 }
 
@@ -68,7 +68,7 @@ export async function runResources(opts: ResourceOptions) {
     `seeded in ${fmt(performance.now() - t0)} ms: 1 project × ${seeded.floorIds.length} floors × ${seeded.unitIds.length} units, ${seeded.projects - 1} more projects of the bench user, 2000 of a stranger`,
   );
 
-  const bare = await startBare(db.url);
+  const bare = await startBare(db.url, opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}/bare`] : []);
   onCleanup(() => bare.stop());
   const service = await startService({ DATABASE_URL: db.url }, opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []);
   onCleanup(() => service.stop());

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { namingPool } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export type Engine = 'postgres' | 'pglite';
@@ -55,7 +56,7 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
   // client emit 'error' with no listener, which would crash the process; its query fails on its own (→ 503)
   // and the pool discards the broken client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return {
     engine: 'postgres',
     kysely,
