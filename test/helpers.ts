@@ -307,3 +307,23 @@ export async function waitReady(port: number) {
   }
   throw new Error(`service on ${port} did not become ready`);
 }
+
+/**
+ * The spec's secret-bearing Project fields (CONTRACT §4: write-only, named in `configuredSecrets`), written out here
+ * from the contract rather than taken from the code, so a field the code forgets to seal is caught.
+ */
+export const SPEC_SECRET_FIELDS = [
+  'pvPassword',
+  'ftpPassword',
+  'ftpUsername',
+  'sfKey',
+  'sfSecret',
+  'soKey',
+  'soSecret',
+  'zhClientSecret',
+  'zhAccessToken',
+  'bsPassword',
+  'yiApiToken',
+  'srToken',
+  'calKey',
+];

@@ -11,6 +11,7 @@ import {
   createProject,
   createUnit,
   slug,
+  SPEC_SECRET_FIELDS,
   TestClock,
   userWithToken,
   type TestApp,
@@ -93,21 +94,7 @@ const SPEC_PROJECT: Record<string, 'string' | 'number' | 'boolean' | 'array' | '
   yiStatusMapping: 'object',
 };
 /** Secret-bearing fields of the spec: accepted on input, never shown (see test/secrets.test.ts). */
-const SPEC_SECRETS = [
-  'pvPassword',
-  'ftpPassword',
-  'ftpUsername',
-  'sfKey',
-  'sfSecret',
-  'soKey',
-  'soSecret',
-  'zhClientSecret',
-  'zhAccessToken',
-  'bsPassword',
-  'yiApiToken',
-  'srToken',
-  'calKey',
-];
+const SPEC_SECRETS = SPEC_SECRET_FIELDS;
 
 type S = {
   type?: string;

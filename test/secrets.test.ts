@@ -3,27 +3,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../src/lib/secret-box.ts';
 import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
-import { buildTestApp, caller, createProject, slug, userWithToken, type TestApp } from './helpers.ts';
+import { buildTestApp, caller, createProject, slug, SPEC_SECRET_FIELDS, userWithToken, type TestApp } from './helpers.ts';
 
 /**
  * Write-only secrets (CONTRACT §4): never in any response, named in `configuredSecrets`, sealed at rest with the
- * configured key, cleared by null. The list of fields is written out here from the contract, not taken from the code.
+ * configured key, cleared by null. The list of fields (SPEC_SECRET_FIELDS) is written out from the contract, not taken from the code.
  */
-const SECRET_FIELDS = [
-  'pvPassword',
-  'ftpPassword',
-  'ftpUsername',
-  'sfKey',
-  'sfSecret',
-  'soKey',
-  'soSecret',
-  'zhClientSecret',
-  'zhAccessToken',
-  'bsPassword',
-  'yiApiToken',
-  'srToken',
-  'calKey',
-];
+const SECRET_FIELDS = SPEC_SECRET_FIELDS;
 
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof userWithToken>>;
