@@ -85,34 +85,28 @@ async function fetchFtp(target: FeedTarget, creds: FeedCredentials, opts: FetchO
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    try {
-      await client.access({
+    await step(target, 'connect', () =>
+      client.access({
         host: target.host,
         port: target.port,
         user: creds.username ?? 'anonymous',
         password: creds.password ?? '',
         secure: target.protocol === 'ftps',
         ...(target.protocol === 'ftps' && opts.ca ? { secureOptions: { ca: opts.ca, servername: target.host } } : {}),
-      });
-    } catch (err) {
-      throw classify(err, target, 'connect');
-    }
+      }),
+    );
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
         size += chunk.length;
         if (size > opts.maxBytes) {
-          done(new FeedError('too_large', `The feed file at ${target.display} is larger than ${opts.maxBytes} bytes`));
+          done(tooLarge(target, opts.maxBytes));
           return;
         }
         chunks.push(chunk);
         done();
       },
     });
-    try {
-      await client.downloadTo(sink, target.path);
-    } catch (err) {
-      throw err instanceof FeedError ? err : classify(err, target, 'download');
-    }
+    await step(target, 'download', () => client.downloadTo(sink, target.path));
     return Buffer.concat(chunks);
   } finally {
     client.close();
@@ -124,31 +118,38 @@ async function fetchSftp(target: FeedTarget, creds: FeedCredentials, opts: Fetch
   const client = new SftpClient();
   let connected = false;
   try {
-    try {
-      await client.connect({
+    await step(target, 'connect', () =>
+      client.connect({
         host: target.host,
         port: target.port,
         username: creds.username ?? '',
         password: creds.password ?? '',
         readyTimeout: opts.timeoutMs,
         retries: 0,
-      });
-      connected = true;
-    } catch (err) {
-      throw classify(err, target, 'connect');
-    }
-    try {
+      }),
+    );
+    connected = true;
+    return await step(target, 'download', async () => {
       const stat = await client.stat(target.path);
-      if (stat.size > opts.maxBytes) throw new FeedError('too_large', `The feed file at ${target.display} is larger than ${opts.maxBytes} bytes`);
+      if (stat.size > opts.maxBytes) throw tooLarge(target, opts.maxBytes);
       const data = await client.get(target.path);
       return Buffer.isBuffer(data) ? data : Buffer.from(typeof data === 'string' ? data : '');
-    } catch (err) {
-      throw err instanceof FeedError ? err : classify(err, target, 'download');
-    }
+    });
   } finally {
     if (connected) await client.end().catch(() => undefined);
   }
 }
+
+/** One stage of a pull: a library's error becomes a FeedError naming what failed (ours pass through). */
+async function step<T>(target: FeedTarget, stage: 'connect' | 'download', run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw err instanceof FeedError ? err : classify(err, target, stage);
+  }
+}
+
+const tooLarge = (target: FeedTarget, maxBytes: number) => new FeedError('too_large', `The feed file at ${target.display} is larger than ${maxBytes} bytes`);
 
 const NETWORK = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE']);
 

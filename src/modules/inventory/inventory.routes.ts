@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
@@ -12,6 +13,13 @@ import { parseCsv } from './csv.ts';
 import { listSyncs } from './inventory.repo.ts';
 import { ImportAnswerSchema, ImportJsonBody, ImportQuery, ImportRejectedSchema, SyncListQuery, SyncSchema } from './inventory.schemas.ts';
 import { InventoryService, jsonTable, type ImportOutcome } from './inventory.service.ts';
+
+/** What both import routes read from a request. */
+interface ImportRequest extends FastifyRequest {
+  params: { id: string };
+  query: { dryRun?: boolean | undefined; skipErrors?: boolean | undefined };
+  headers: FastifyRequest['headers'] & { 'if-match'?: string | undefined };
+}
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/tab-separated-values', 'text/plain'];
 const CsvBody = Type.String({ description: 'The file: comma, semicolon or tab separated, UTF-8 with or without BOM, first line the headers' });
@@ -34,7 +42,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
     done(null, body);
   });
 
-  function send(reply: import('fastify').FastifyReply, outcome: ImportOutcome) {
+  function send(reply: FastifyReply, outcome: ImportOutcome) {
     reply.header('ETag', outcome.etag);
     if (outcome.status === 400) {
       const { answer } = outcome;
@@ -48,6 +56,19 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       );
     }
     return outcome.answer;
+  }
+
+  /** Both import routes: the project the caller manages, and the options of the query and If-Match. */
+  async function managedImport(request: ImportRequest) {
+    const principal = principalOf(request);
+    const { row } = authorize(principal, await findProject(db, request.params.id), 'manage');
+    const options = {
+      dryRun: request.query.dryRun ?? false,
+      skipErrors: request.query.skipErrors ?? false,
+      ifMatch: request.headers['if-match'],
+      userId: principal.id,
+    };
+    return { project: row, options };
   }
 
   app.post(
@@ -83,22 +104,10 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const project = await findProject(db, request.params.id);
-      authorize(principal, project, 'manage');
+      const { project, options } = await managedImport(request);
       const body = request.body;
       const table = typeof body === 'string' ? parseCsv(body) : jsonTable(body.rows);
-      const outcome = await service.import({
-        projectId: project!.id,
-        settings: project!.data,
-        table,
-        source: 'upload',
-        dryRun: request.query.dryRun ?? false,
-        skipErrors: request.query.skipErrors ?? false,
-        ifMatch: request.headers['if-match'],
-        userId: principal.id,
-      });
-      return send(reply, outcome);
+      return send(reply, await service.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options }));
     },
   );
 
@@ -121,16 +130,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const project = await findProject(db, request.params.id);
-      authorize(principal, project, 'manage');
-      const outcome = await service.pull(project!, {
-        dryRun: request.query.dryRun ?? false,
-        skipErrors: request.query.skipErrors ?? false,
-        ifMatch: request.headers['if-match'],
-        userId: principal.id,
-      });
-      return send(reply, outcome);
+      const { project, options } = await managedImport(request);
+      return send(reply, await service.pull(project, options));
     },
   );
 
