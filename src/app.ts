@@ -39,7 +39,7 @@ import { leadRoutes } from './modules/leads/leads.routes.ts';
 import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
 import { ProjectSchema } from './modules/projects/projects.schemas.ts';
-import { LeadSchema } from './modules/shared/fields.ts';
+import { LeadInputSchema, LeadSchema } from './modules/shared/fields.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
 import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
 import { FeedScheduler } from './modules/inventory/feed.scheduler.ts';
@@ -49,7 +49,7 @@ import { UnitSchema } from './modules/units/units.schemas.ts';
 import { presentationRoutes } from './presentation/presentation.routes.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { sweepOnce } from './public/hold-sweeper.ts';
-import { BundleSchema, publicRoutes } from './public/public.routes.ts';
+import { BundleSchema, PublicLeadInputSchema, publicRoutes } from './public/public.routes.ts';
 import { EventLog } from './modules/events/event-log.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
 import { webhookRoutes, DeliverySchema, WebhookSchema } from './modules/webhooks/webhooks.routes.ts';
@@ -99,11 +99,13 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
 
   const resourceSchemas = [
     LeadSchema,
+    LeadInputSchema,
     ProjectSchema,
     FloorSchema,
     UnitSchema,
     GroupSchema,
     BundleSchema,
+    PublicLeadInputSchema,
     ImportAnswerSchema,
     SyncSchema,
     ...ALL_EVENT_SCHEMAS,

@@ -1,13 +1,27 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { ERROR_CODES } from '../src/http/errors.ts';
+import { findDocsDir } from '../src/http/openapi.ts';
 import { OPERATION_VERBS } from '../src/http/openapi-document.ts';
-import { buildTestApp, ENGINE, type TestApp } from './helpers.ts';
+import { buildTestApp, caller, createProject, createUnit, ENGINE, freePort, slug, tempDir, TEST_JWT_SECRET, userWithToken, type TestApp } from './helpers.ts';
 
 /** The document as an integrator's generator meets it: every operation held to the same conventions (issue 12, point 4). */
 type Json = Record<string, any>;
 
 const PUBLIC_URL = 'https://api.showsuite.test';
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The specification, beside the repository (README.md links it as ../shared/spec/API-SPEC.md). */
+const API_SPEC = join(ROOT, '..', 'shared', 'spec', 'API-SPEC.md');
+const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable'];
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 const RECORDS = ['Project', 'Floor', 'Unit', 'Group', 'Lead', 'Invite'];
 
 describe(`OpenAPI conventions (${ENGINE})`, () => {
@@ -130,9 +144,281 @@ describe(`OpenAPI conventions (${ENGINE})`, () => {
     assert.equal(page.statusCode, 200);
   });
 
+  const schemaOf = (s: Json): Json => (s.$ref ? doc.components.schemas[String(s.$ref).split('/').pop()!] : s);
+  const bodyOf = (path: string, method: string): Json => schemaOf(doc.paths[path][method].requestBody.content['application/json'].schema);
+  /** A validator for a schema of the document, its `$ref`s resolved in the document's components. */
+  const validatorOf = (schema: Json) => {
+    const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
+    ajv.addFormat('email-list', true);
+    return ajv.compile({ ...schema, components: doc.components });
+  };
+
+  test('Lead: an output schema requiring what every stored lead has, checked against real answers; LeadInput and PublicLeadInput for inputs', async () => {
+    const lead = doc.components.schemas.Lead;
+    assert.deepEqual(
+      [...lead.required].sort(),
+      ['_id', '__v', 'project', 'firstName', 'lastName', 'email', 'source', 'createdAt', 'updatedAt'].sort(),
+      'the server-kept fields, and what every way of making a lead requires or sets',
+    );
+    assert.equal(doc.components.schemas.LeadInput.required, undefined, 'a lead sent back in a Project PATCH may carry any of its fields');
+    const patch = bodyOf('/project/{id}', 'patch');
+    assert.equal(patch.properties.leads.items.$ref, '#/components/schemas/LeadInput');
+    assert.equal(doc.paths['/public/leads'].post.requestBody.content['application/json'].schema.$ref, '#/components/schemas/PublicLeadInput');
+    assert.equal(doc.paths['/leads'].get.responses['200'].content['application/json'].schema.items.$ref, '#/components/schemas/Lead');
+
+    // Every way a lead is made (an enquiry, a hold, the waitlist), then read back as an integrator does.
+    const owner = await userWithToken(t);
+    const namespace = slug('lead');
+    const p = await createProject(t.app, owner.auth, {
+      query: { namespace },
+      body: { enableForms: true, onHoldExperienceEnabled: true, waitlistEnabled: true },
+    });
+    const unit = await createUnit(t.app, owner.auth, p._id);
+    const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
+    const made = [
+      await t.app.inject({ method: 'POST', url: '/public/leads', payload: { namespace, ...visitor }, remoteAddress: '192.0.2.71' }),
+      await t.app.inject({ method: 'POST', url: `/public/units/${unit._id}/hold`, payload: visitor, remoteAddress: '192.0.2.72' }),
+      await t.app.inject({ method: 'POST', url: '/public/waitlist', payload: { project: p._id, ...visitor, phone: undefined }, remoteAddress: '192.0.2.73' }),
+    ];
+    for (const res of made) assert.ok(res.statusCode === 200 || res.statusCode === 201, res.body);
+    const created = validatorOf(doc.paths['/public/leads'].post.responses['201'].content['application/json'].schema);
+    assert.ok(created(made[0]!.json()), JSON.stringify(created.errors));
+    const leads = await t.app.inject({ method: 'GET', url: `/leads?project=${p._id}`, headers: owner.auth });
+    assert.equal(leads.json().length, 3);
+    const valid = validatorOf(lead);
+    for (const row of leads.json()) assert.ok(valid(row), `${row.source}: ${JSON.stringify(valid.errors)}`);
+    assert.deepEqual(
+      leads
+        .json()
+        .map((l: Json) => l.source)
+        .sort(),
+      ['hold', 'presentation', 'waitlist'],
+    );
+  });
+
+  test('POST /public/leads: one of project and namespace is required, in the schema and in the service as before', async () => {
+    for (const path of ['/public/leads', '/public/waitlist']) {
+      assert.deepEqual(bodyOf(path, 'post').anyOf, [{ required: ['project'] }, { required: ['namespace'] }], path);
+    }
+    const owner = await userWithToken(t);
+    const namespace = slug('either');
+    const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { enableForms: true } });
+    const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
+    const post = (payload: Json) => t.app.inject({ method: 'POST', url: '/public/leads', payload, remoteAddress: '192.0.2.74' });
+    const neither = await post(visitor);
+    assert.equal(neither.statusCode, 400);
+    assert.equal(neither.json().code, 'invalid_body');
+    assert.equal(neither.json().detail, 'project or namespace is required');
+    assert.deepEqual(neither.json().errors, [{ path: '/project', message: 'is required (or namespace)' }]);
+    // Both: the id decides, the namespace is not looked at.
+    const both = await post({ project: p._id, namespace: slug('elsewhere'), ...visitor });
+    assert.equal(both.statusCode, 201, both.body);
+    assert.equal(both.json().project, p._id);
+    // A bad field is still named first, whatever names the project.
+    const bad = await post({ ...visitor, email: 'nope' });
+    assert.deepEqual(
+      bad.json().errors.map((e: Json) => e.path),
+      ['/email'],
+    );
+  });
+
+  test('availability is the lower-case enum everywhere (record, bodies, query); any case is still accepted and stored in lower case', async () => {
+    const enumOf = (s: Json) => schemaOf(s).enum as string[] | undefined;
+    assert.deepEqual(enumOf(doc.components.schemas.Unit.properties.availability), AVAILABILITY);
+    for (const [path, method] of [
+      ['/units', 'post'],
+      ['/units/{id}', 'patch'],
+    ] as const) {
+      const availability = bodyOf(path, method).properties.availability;
+      assert.deepEqual(enumOf(availability), AVAILABILITY, `${method} ${path}`);
+      assert.match(availability.description, /any case is accepted.*stored in lower case/i);
+    }
+    assert.deepEqual(enumOf(schemaOf(bodyOf('/units', 'patch').items).properties.availability), AVAILABILITY, 'PATCH /units items');
+    const query = params(doc.paths['/units'].get);
+    assert.deepEqual(enumOf(query.find((p) => p.name === 'availability')!.schema), AVAILABILITY, 'GET /units?availability=');
+    const filters = query.find((p) => p.name === 'filters')!.schema.properties.availability;
+    assert.equal(filters.pattern, `^(${AVAILABILITY.join('|')})(,(${AVAILABILITY.join('|')}))*$`, 'a comma-separated list of the enum');
+
+    const owner = await userWithToken(t);
+    const call = caller(t.app, owner.auth);
+    const p = await createProject(t.app, owner.auth);
+    const made = await call('POST', `/units?project=${p._id}&name=A1`, { availability: 'Reserved' });
+    assert.equal(made.json().availability, 'reserved');
+    const u = made.json()._id as string;
+    assert.equal((await call('PATCH', `/units/${u}`, { availability: 'SOLD' })).json().availability, 'sold');
+    const bulk = await call('PATCH', '/units', [{ _id: u, availability: 'LeAsEd' }]);
+    assert.equal(bulk.statusCode, 200, bulk.body);
+    assert.equal(bulk.json()[0].availability, 'leased');
+    const listed = (url: string) => call('GET', url).then((r) => r.json().map((x: Json) => x._id));
+    assert.deepEqual(await listed(`/units?project=${p._id}&availability=LEASED`), [u]);
+    assert.deepEqual(await listed(`/units?project=${p._id}&filters[availability]=Sold,LEASED`), [u]);
+    assert.deepEqual(await listed(`/units?project=${p._id}&filters=${encodeURIComponent('{"availability":"Leased"}')}`), [u]);
+    for (const bad of ['gone', 'ſold', 'sold ', '']) {
+      const res = await call('PATCH', `/units/${u}`, { availability: bad });
+      assert.equal(res.statusCode, 400, bad);
+      assert.deepEqual(
+        res.json().errors.map((e: Json) => e.path),
+        ['/availability'],
+      );
+    }
+    assert.equal((await call('GET', `/units?project=${p._id}&availability=g0ne`)).statusCode, 400);
+    assert.equal((await call('PATCH', '/units', [{ _id: u, availability: 'nope' }])).statusCode, 400);
+  });
+
+  test('create inputs: required query parameters, the same fields in the body named as the alternative (the service takes either)', async () => {
+    for (const [path, required] of [
+      ['/projects', ['name']],
+      ['/groups', ['name']],
+      ['/floors', ['project', 'name']],
+      ['/units', ['project', 'name']],
+    ] as const) {
+      const op = doc.paths[path].post;
+      const body = bodyOf(path, 'post');
+      for (const name of required) {
+        const q = params(op).find((p) => p.in === 'query' && p.name === name)!;
+        assert.equal(q.required, true, `POST ${path} ?${name} is required`);
+        assert.match(q.description, new RegExp(`JSON body's \`${name}\``), `POST ${path} ?${name} names the body alternative`);
+        assert.match(body.properties[name].description, /query parameter of the same name.*one of the two is required/, `POST ${path} body ${name}`);
+      }
+      assert.equal(op.requestBody.required, false, `POST ${path} needs no body`);
+    }
+    assert.doesNotMatch(String(bodyOf('/floors/{id}', 'patch').properties.name.description ?? ''), /query parameter/, 'a PATCH body keeps its own text');
+    // What the document says, the service does: in the body alone, or in both places with the query winning.
+    const owner = await userWithToken(t);
+    const call = caller(t.app, owner.auth);
+    const p = await createProject(t.app, owner.auth);
+    const inBody = await call('POST', '/floors', { project: p._id, name: 'From the body' });
+    assert.equal(inBody.statusCode, 201, inBody.body);
+    const both = await call('POST', `/floors?project=${p._id}&name=Query`, { name: 'Body' });
+    assert.equal(both.json().name, 'Query');
+    const neither = await call('POST', `/floors?project=${p._id}`);
+    assert.deepEqual(neither.json().errors, [{ path: '/name', message: 'is required' }]);
+  });
+
+  test('every field API-SPEC.md gives a meaning to says it: Project, Floor, Unit, Group and Lead', (c) => {
+    if (!existsSync(API_SPEC)) return c.skip(`no ${API_SPEC}`);
+    const meanings = specMeanings(readFileSync(API_SPEC, 'utf8'));
+    let checked = 0;
+    for (const [name, fields] of Object.entries(meanings)) {
+      const props = doc.components.schemas[name].properties as Json;
+      for (const [field, meaning] of Object.entries(fields)) {
+        assert.ok(props[field], `${name}.${field} is in the document`);
+        const description = String(props[field].description ?? '');
+        assert.ok(description.toLowerCase().includes(meaning.toLowerCase()), `${name}.${field}: "${description}" says API-SPEC.md's "${meaning}"`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 100, `${checked} fields checked`);
+    for (const name of ['Project', 'Floor', 'Unit', 'Group', 'Lead']) assert.ok(Object.keys(meanings[name] ?? {}).length, `API-SPEC.md gives ${name} meanings`);
+  });
+
+  test('the guides are found from the package, not the working directory', async (c) => {
+    assert.equal(findDocsDir(join(ROOT, 'src', 'http')), join(ROOT, 'docs'), 'from the sources');
+    assert.equal(findDocsDir(join(ROOT, 'dist')), join(ROOT, 'docs'), 'from the bundle in dist/');
+    assert.equal(findDocsDir(tmpdir()), undefined);
+    const built = join(ROOT, 'dist', 'main.js');
+    if (!existsSync(built)) return c.skip('dist/ is not built (npm run build)');
+    // The built service started from another directory serves them too.
+    const port = await freePort();
+    const child = spawn(process.execPath, [built], {
+      cwd: tmpdir(),
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        JWT_SECRET: TEST_JWT_SECRET,
+        SECRET_KEY: 'ab'.repeat(32),
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        DATA_DIR: tempDir(),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let errors = '';
+    child.stderr.on('data', (d) => (errors += d));
+    try {
+      let status = 0;
+      for (let i = 0; i < 120 && status !== 200 && child.exitCode === null; i++) {
+        status = await fetch(`http://127.0.0.1:${port}/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status !== 200) await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.equal(status, 200, errors);
+      const guide = await fetch(`http://127.0.0.1:${port}/docs/guides/errors`);
+      assert.equal(guide.status, 200);
+      assert.match(await guide.text(), /^# Errors/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(undefined)));
+    }
+  });
+
   test('Problem.code is the closed catalogue of docs/errors.md', () => {
     const code = doc.components.schemas.Problem.properties.code;
     const values = (code.anyOf ?? [code]).flatMap((s: Json) => s.enum ?? (s.const !== undefined ? [s.const] : []));
     assert.deepEqual(values.sort(), Object.keys(ERROR_CODES).sort());
   });
 });
+
+/**
+ * API-SPEC.md's meaning of each field, by record: the "Meaning" column of a table (Group, Floor, Unit); the note in
+ * brackets after a plain `string` type (Lead); the notes in brackets in Project's "Identity and references" and "Text
+ * fields" lists. A row that names several fields gives each its part when the meaning has as many comma-separated
+ * parts (`lon, lat` → longitude, latitude), else the whole; a plural note in brackets after two names is both's
+ * (`gtmHeadCode, gtmBodyCode (tag-manager snippets)`). Remarks on the payload shape ("shape shows `Light`") are defaults,
+ * not meanings, and are left out.
+ */
+function specMeanings(spec: string): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  const sections = spec.split(/^### /m).slice(1);
+  for (const section of sections) {
+    const name = /^(\w+)/.exec(section)![1]!;
+    if (!['Project', 'Floor', 'Unit', 'Group', 'Lead'].includes(name)) continue;
+    const text = section.split(/^## /m)[0]!;
+    const fields: Record<string, string> = (out[name] = {});
+    let header: string[] | undefined;
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('|')) {
+        header = undefined;
+        continue;
+      }
+      const cells = line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => c.trim());
+      if (!header) {
+        header = cells;
+        continue;
+      }
+      if (/^[-|\s]+$/.test(line)) continue;
+      const names = cells[0]!.split(',').map((f) => f.trim());
+      let meaning: string | undefined;
+      if (header.includes('Meaning')) meaning = withoutShape(cells[header.indexOf('Meaning')]!);
+      else if (name === 'Lead') meaning = /^string \((.+)\)$/.exec(cells[1]!)?.[1];
+      if (!meaning) continue;
+      const parts = meaning.split(',').map((m) => m.trim());
+      names.forEach((f, i) => (fields[f] = names.length > 1 && parts.length === names.length ? parts[i]! : meaning));
+    }
+    if (name !== 'Project') continue;
+    for (const para of text.split(/\n\s*\n/).map((p) => p.trim())) {
+      if (para.startsWith('Identity and references')) for (const m of para.matchAll(/`(\w+)` \w+ \(([^)]+)\)/g)) fields[m[1]!] = m[2]!;
+      if (para.startsWith('Text fields')) {
+        for (const m of para.slice(para.indexOf(':') + 1).matchAll(/(?:(\w+), )?(\w+) \(([^)]+)\)/g)) {
+          fields[m[2]!] = m[3]!;
+          if (m[1] && m[3]!.endsWith('s')) fields[m[1]] = m[3]!;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const withoutShape = (meaning: string) =>
+  meaning
+    .replace(/;\s*(payload )?shape shows.*$/, '')
+    .replace(/\s*\((the )?shape shows[^)]*\)/, '')
+    .replace(/\s*\(empty string in the shape\)/, '')
+    .trim();

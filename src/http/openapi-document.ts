@@ -4,7 +4,7 @@
  * idempotency headers, response headers, server-kept fields as readOnly, one example per operation, and the
  * guide an integrator reads first (info.description).
  */
-import { describeField, exampleOf } from './openapi-fields.ts';
+import { exampleOf, recordFieldDescription, refName } from './openapi-fields.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
    @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
@@ -179,6 +179,8 @@ const PARAMETERS: Record<string, Json> = {
 
 const SERVER_KEPT = ['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets'];
 const RECORDS = ['Project', 'Floor', 'Unit', 'Group', 'Lead', 'Invite'];
+/** Named input schemas, described field by field as the records are. */
+const INPUTS = ['LeadInput', 'PublicLeadInput'];
 
 const INTRO = `The Showsuite API manages interactive property presentations: projects (developments), their floors and units, groups of projects, and
 the enquiries (leads) visitors leave. JSON in and out; this document is generated from the schemas that validate every request.
@@ -272,10 +274,10 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
   doc.components.parameters = PARAMETERS;
   const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-  for (const name of RECORDS) {
+  for (const name of [...RECORDS, ...INPUTS]) {
     const props = doc.components.schemas[name]?.properties as Json | undefined;
-    for (const key of SERVER_KEPT) if (props?.[key]) props[key] = { ...props[key], readOnly: true };
-    for (const [key, s] of Object.entries<Json>(props ?? {})) if (!s.description && !s.$ref) s.description = describeField(name, key, s);
+    if (RECORDS.includes(name)) for (const key of SERVER_KEPT) if (props?.[key]) props[key] = { ...props[key], readOnly: true };
+    for (const [key, s] of Object.entries<Json>(props ?? {})) if (!s.$ref) s.description = recordFieldDescription(name, key, s);
   }
 
   for (const { method, path, op } of operations(doc)) {
@@ -298,13 +300,9 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
     if (idempotent && !responses['422']) responses['422'] = problemResponse('Idempotency-Key reused with another request');
     if (!params.length) delete op.parameters;
     // A request body that a create can do without (its inputs may all come as query parameters).
-    if (CREATES.has(path) && method === 'POST') {
-      if (op.requestBody) op.requestBody.required = false;
-      for (const p of params) {
-        if (p.in !== 'query' || !(p.name === 'name' || (p.name === 'project' && path !== '/projects' && path !== '/groups'))) continue;
-        Object.assign(p, { required: true, description: `${p.description ?? ''} Required; may instead come in the JSON body.`.trim() });
-      }
-    }
+    if (CREATES.has(path) && method === 'POST') documentCreateInputs(op, params, CREATE_REQUIRED[path] ?? []);
+    const oneOf = ONE_OF_REQUIRED[`${method} ${path}`];
+    if (oneOf) requireOneOf(doc, op, oneOf);
 
     addExamples(doc, op);
     // Probes take no input, yet any request may carry too many headers.
@@ -350,6 +348,56 @@ function addExamples(doc: Json, op: Json) {
 
 /** Creates whose inputs may come as query parameters, and that honour Idempotency-Key (CONTRACT §5). */
 const CREATES = new Set(['/projects', '/groups', '/floors', '/units']);
+/** The inputs each create refuses to do without (400 `is required` when neither the query nor the body has it). */
+const CREATE_REQUIRED: Record<string, string[]> = { '/projects': ['name'], '/groups': ['name'], '/floors': ['project', 'name'], '/units': ['project', 'name'] };
+
+/**
+ * A create takes its inputs as query parameters (API-SPEC.md) or in its JSON body, the query winning: the required
+ * ones are required query parameters, the same fields in the body say they are the alternative. OpenAPI cannot say
+ * "one of these two places"; a client that follows the document sends them in the query, which always works.
+ */
+function documentCreateInputs(op: Json, params: Json[], required: string[]) {
+  if (op.requestBody) op.requestBody.required = false;
+  const sentence = (text: string | undefined) => (text ? (/[.!?]$/.test(text) ? text : `${text}.`) : '');
+  for (const p of params) {
+    if (p.in !== 'query' || !required.includes(p.name as string)) continue;
+    const how = `Required here, or as the JSON body's \`${p.name}\` instead; when both are sent this one wins.`;
+    Object.assign(p, { required: true, description: [sentence(p.description as string | undefined), how].filter(Boolean).join(' ') });
+  }
+  const json = op.requestBody?.content?.['application/json'] as Json | undefined;
+  const props = json?.schema?.properties as Json | undefined;
+  if (!json || !props) return;
+  // New objects, so a body schema shared with another operation (the PATCH of the same record) keeps its own text.
+  const changed: Json = { ...props };
+  for (const name of Object.keys(props)) {
+    if (!CREATE_QUERY_INPUTS.has(name) || !params.some((p) => p.in === 'query' && p.name === name)) continue;
+    const rule = required.includes(name) ? 'one of the two is required' : 'both may be left out';
+    changed[name] = {
+      ...props[name],
+      description:
+        `${sentence(props[name].description as string | undefined)} Or the query parameter of the same name (which wins when both are sent); ${rule}.`.trim(),
+    };
+  }
+  json.schema = { ...json.schema, properties: changed };
+}
+/** Inputs a create takes from the query or the body alike. */
+const CREATE_QUERY_INPUTS = new Set(['name', 'project', 'namespace', 'hostName', 'position', 'floor']);
+
+/**
+ * Bodies that name their project by one of two fields. The handler checks it (400 `invalid_body`, "project or
+ * namespace is required", naming /project); the schema says it as `anyOf` so generators and linters see it too.
+ */
+const ONE_OF_REQUIRED: Record<string, string[]> = {
+  'POST /public/leads': ['project', 'namespace'],
+  'POST /public/waitlist': ['project', 'namespace'],
+};
+
+function requireOneOf(doc: Json, op: Json, names: string[]) {
+  const json = op.requestBody?.content?.['application/json'] as Json | undefined;
+  if (!json?.schema) return;
+  const target: Json = json.schema.$ref ? doc.components.schemas[refName(json.schema.$ref)] : json.schema;
+  target.anyOf = names.map((name) => ({ required: [name] }));
+}
 
 const problemResponse = (description: string) => ({
   description,

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -72,7 +72,7 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // The guides the reference links to (info.description), served as the Markdown they are written in.
-  const docsDir = [fileURLToPath(new URL('../../docs/', import.meta.url)), join(process.cwd(), 'docs')].find((d) => existsSync(join(d, 'errors.md')));
+  const docsDir = findDocsDir(dirname(fileURLToPath(import.meta.url)));
   app.get<{ Params: { name: string } }>('/docs/guides/:name', { schema: { hide: true } }, async (request, reply) => {
     const name = request.params.name.replace(/\.md$/, '');
     if (!docsDir || !(name in GUIDES)) throw new AppError(404, 'not_found', 'No such guide');
@@ -82,3 +82,15 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
 
 /** Set by the outer server for its own connection, not copied from the page's instance. */
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
+
+/**
+ * The package's docs/ folder, found from this module's own folder upwards (src/http/ when run from source, dist/
+ * when built and bundled), never from the working directory: `node /srv/showsuite/dist/main.js` started elsewhere
+ * serves the same guides.
+ */
+export function findDocsDir(from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'docs', 'errors.md'))) return join(dir, 'docs');
+    if (dirname(dir) === dir) return undefined;
+  }
+}

@@ -37,7 +37,8 @@ const Visitor = {
   phone: Type.String({ minLength: 3, maxLength: 50 }),
 };
 
-const PublicLeadBody = Type.Object(
+/** Registered by $id (app.ts), so the document names it as the input of POST /public/leads. */
+export const PublicLeadInputSchema = Type.Object(
   {
     project: Type.Optional(ObjectId),
     namespace: Type.Optional(Type.String({ maxLength: 63 })),
@@ -48,8 +49,15 @@ const PublicLeadBody = Type.Object(
     questions: Type.Optional(LeadFields.questions),
     customFields: Type.Optional(LeadFields.customFields),
   },
-  { additionalProperties: false },
+  {
+    $id: 'PublicLeadInput',
+    additionalProperties: false,
+    description:
+      'An enquiry as a visitor sends it. The project is named by `project` (its id) or `namespace`: one of the two is required; when both are sent, `project` decides.',
+  },
 );
+
+const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
 const PublicLead = Type.Object(
   {

@@ -310,7 +310,7 @@ export const ProjectPatchSchema = Type.Object(
     allocations: Type.Optional(Type.Array(AllocationIn, { maxItems: 1000 })),
     user: Type.Optional(ObjectId),
     floors: Type.Optional(Type.Array(ObjectId, { maxItems: 10_000 })),
-    leads: Type.Optional(Type.Array(Type.Ref('Lead'))),
+    leads: Type.Optional(Type.Array(Type.Ref('LeadInput'))),
     waitlistees: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
     _id: Type.Optional(Type.String()),
     __v: Type.Optional(Type.Unknown()),

@@ -40,7 +40,30 @@ export const LeadFields = {
   customFields: Type.Array(Type.Object({ key: Short(200), value: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
 };
 
+/**
+ * A stored lead as GET /leads answers it. The server's fields are always there, and so are the visitor's name,
+ * e-mail and `source`: every way a lead is made (POST /public/leads, a hold, the waitlist) requires the first
+ * three and sets the fourth. Property order is the CSV export's column order.
+ */
 export const LeadSchema = Type.Object(
+  {
+    _id: Type.String(),
+    __v: Version,
+    project: Type.String(),
+    ...LeadFields,
+    phone: Type.Optional(LeadFields.phone),
+    unit: Type.Optional(LeadFields.unit),
+    message: Type.Optional(LeadFields.message),
+    questions: Type.Optional(LeadFields.questions),
+    customFields: Type.Optional(LeadFields.customFields),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Lead', additionalProperties: false },
+);
+
+/** A lead as a Project PATCH may carry it in `leads` (accepted and ignored): every field optional, as sent back. */
+export const LeadInputSchema = Type.Object(
   {
     _id: Type.Optional(Type.String()),
     __v: Type.Optional(Version),
@@ -49,7 +72,7 @@ export const LeadSchema = Type.Object(
     createdAt: Type.Optional(DateTime),
     updatedAt: Type.Optional(DateTime),
   },
-  { $id: 'Lead', additionalProperties: false },
+  { $id: 'LeadInput', additionalProperties: false },
 );
 
 /** A lower-case slug of at most 63 characters (CONTRACT §4), unique among the records `of`. */

@@ -12,7 +12,7 @@ import { etagOf, invalid } from '../shared/records.ts';
 import { planUnitChange, type PlannedUnitChange } from './units.change.ts';
 import { updateUnits, type UnitSet } from '../inventory/inventory.repo.ts';
 import { findUnitsByIds, toUnit } from './units.repo.ts';
-import { UnitPatchSchema } from './units.schemas.ts';
+import { availabilityInAnyCase, UnitPatchSchema } from './units.schemas.ts';
 
 export const MAX_BULK_UNITS = 1000;
 
@@ -42,6 +42,7 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
   app.patch(
     '/units',
     {
+      preValidation: availabilityInAnyCase,
       schema: {
         tags: ['units'],
         summary: 'Update many units at once (all or nothing)',

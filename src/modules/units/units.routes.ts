@@ -12,7 +12,7 @@ import { authorize } from '../shared/access.ts';
 import { changedFields, checkBodyId, ifMatchVersion, invalid, SERVER_KEPT, staleWrite, withEtag } from '../shared/records.ts';
 import { deleteUnit, findUnit, holdExpired, insertUnit, listUnits, releaseExpiredHold, toUnit, updateUnit, type UnitChange } from './units.repo.ts';
 import { unitUpdateChanges } from './units.change.ts';
-import { UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
+import { availabilityInAnyCase, UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
 import { LIST_TEXT, pageOf, TotalHeader, totalOf } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
@@ -55,6 +55,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
   app.post(
     '/units',
     {
+      preValidation: availabilityInAnyCase,
       schema: {
         tags: ['units'],
         summary: 'Create a unit in a project (optionally on one of its floors)',
@@ -117,7 +118,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
   app.get(
     '/units',
     {
-      preValidation: objectQuery(['filters', 'options']),
+      preValidation: [objectQuery(['filters', 'options']), availabilityInAnyCase],
       schema: {
         tags: ['units'],
         summary: "A project's units (optionally one floor's, or one availability)",
@@ -167,6 +168,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
   app.patch(
     '/units/:id',
     {
+      preValidation: availabilityInAnyCase,
       schema: {
         tags: ['units'],
         summary: 'Update a unit',

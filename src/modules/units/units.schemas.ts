@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { CustomFinishesType, optional, Str, strings } from '../shared/fields.ts';
@@ -6,16 +7,37 @@ import { CustomFinishesType, optional, Str, strings } from '../shared/fields.ts'
 export const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable'] as const;
 export type Availability = (typeof AVAILABILITY)[number];
 
-/** Matches any capitalisation of the allowed values (input is case-insensitive, stored lower case). */
-const anyCase = (word: string) =>
-  Array.from(word, (c) => c)
-    .map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c))
-    .join('');
-const AvailabilityIn = Type.String({
-  pattern: `^(${AVAILABILITY.map(anyCase).join('|')})$`,
-  description: `One of ${AVAILABILITY.join(', ')} (any case)`,
+const AVAILABILITY_TEXT = `One of ${AVAILABILITY.join(', ')}. Any case is accepted (\`SOLD\`, \`Sold\`) and stored in lower case.`;
+/** Input: the lower-case names; a request's value is lower-cased before validation (`availabilityInAnyCase`). */
+const AvailabilityIn = Type.Unsafe<Availability>({ type: 'string', enum: [...AVAILABILITY], description: AVAILABILITY_TEXT });
+const AvailabilityOut = Type.Unsafe<Availability>({
+  type: 'string',
+  enum: [...AVAILABILITY],
+  description: `Availability status: one of ${AVAILABILITY.join(', ')}`,
 });
-const AvailabilityOut = Type.Union(AVAILABILITY.map((a) => Type.Literal(a)));
+
+/** ASCII letters only, as the case-insensitive match always was: no other character turns into an allowed one. */
+const lowerAscii = (value: unknown): unknown =>
+  typeof value === 'string' ? value.replace(/[A-Z]+/g, (c) => c.toLowerCase()) : Array.isArray(value) ? value.map(lowerAscii) : value;
+
+function lowerField(target: unknown, key: string) {
+  if (target !== null && typeof target === 'object' && !Array.isArray(target) && Object.hasOwn(target, key)) {
+    const record = target as Record<string, unknown>;
+    record[key] = lowerAscii(record[key]);
+  }
+}
+
+/**
+ * preValidation of the routes that take `availability` (body, bulk body items, `?availability=`, `filters[availability]`):
+ * any case is accepted and stored in lower case (CONTRACT §4), so the schemas can declare the lower-case enum.
+ * Runs after `objectQuery`, which makes `filters` an object.
+ */
+export async function availabilityInAnyCase(request: FastifyRequest) {
+  const body: unknown = request.body;
+  for (const item of Array.isArray(body) ? body : [body]) lowerField(item, 'availability');
+  lowerField(request.query, 'availability');
+  lowerField((request.query as { filters?: unknown } | undefined)?.filters, 'availability');
+}
 
 const Tabs = Type.Object(
   {
@@ -120,8 +142,8 @@ export const UnitFilters = Type.Object(
     updatedSince: Type.Optional(UpdatedSince),
     availability: Type.Optional(
       Type.String({
-        pattern: `^(${AVAILABILITY.map(anyCase).join('|')})(,(${AVAILABILITY.map(anyCase).join('|')}))*$`,
-        description: `Comma-separated availabilities, any of ${AVAILABILITY.join(', ')} (any case)`,
+        pattern: `^(${AVAILABILITY.join('|')})(,(${AVAILABILITY.join('|')}))*$`,
+        description: `Comma-separated availabilities, each one of ${AVAILABILITY.join(', ')} (any case is accepted)`,
       }),
     ),
     priceMin: Bound('Only units priced at least this'),
