@@ -16,7 +16,6 @@ import { lazySerializers } from './http/lazy-compilers.ts';
 import { BatchedStdout } from './http/log-stream.ts';
 import { OneLinePerRequest } from './http/request-log.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
-import { healthRoutes } from './http/health.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
@@ -27,38 +26,14 @@ import { MailQueue } from './mail/mail.ts';
 import { Mailer } from './mail/mailer.ts';
 import { Outbox } from './outbox/outbox.ts';
 import { AuthService } from './modules/users/auth.service.ts';
-import { authRoutes } from './modules/users/auth.routes.ts';
-import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
-import { invitePublicRoutes, inviteRoutes } from './modules/invites/invites.routes.ts';
-import { userRoutes } from './modules/users/users.routes.ts';
-import { floorRoutes } from './modules/floors/floors.routes.ts';
-import { FloorSchema } from './modules/floors/floors.schemas.ts';
-import { groupRoutes } from './modules/groups/groups.routes.ts';
-import { GroupSchema } from './modules/groups/groups.schemas.ts';
-import { leadRoutes } from './modules/leads/leads.routes.ts';
-import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
-import { projectRoutes } from './modules/projects/projects.routes.ts';
-import { ProjectSchema } from './modules/projects/projects.schemas.ts';
-import { LeadInputSchema, LeadSchema } from './modules/shared/fields.ts';
-import { unitRoutes } from './modules/units/units.routes.ts';
-import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
 import { FeedScheduler } from './modules/inventory/feed.scheduler.ts';
-import { ImportAnswerSchema, inventoryRoutes, SyncSchema } from './modules/inventory/inventory.routes.ts';
 import { InventoryService } from './modules/inventory/inventory.service.ts';
-import { UnitSchema } from './modules/units/units.schemas.ts';
-import { presentationRoutes } from './presentation/presentation.routes.ts';
-import { adminRoutes } from './admin/admin.routes.ts';
+import { MODULES, type ModuleDeps } from './app-modules.ts';
 import { sweepOnce } from './public/hold-sweeper.ts';
-import { BundleSchema, PublicLeadInputSchema, publicRoutes } from './public/public.routes.ts';
 import { EventLog } from './modules/events/event-log.ts';
-import { eventRoutes } from './modules/events/events.routes.ts';
-import { webhookRoutes, DeliverySchema, WebhookSchema } from './modules/webhooks/webhooks.routes.ts';
 import { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
 import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
-import { ALL_EVENT_SCHEMAS } from './modules/events/events.schemas.ts';
 import { LiveFeed } from './public/live-feed.ts';
-import { streamRoutes } from './public/stream.routes.ts';
-import { waitlistRoutes } from './public/waitlist.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -97,23 +72,10 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const resourceSchemas = [
-    LeadSchema,
-    LeadInputSchema,
-    ProjectSchema,
-    FloorSchema,
-    UnitSchema,
-    GroupSchema,
-    BundleSchema,
-    PublicLeadInputSchema,
-    ImportAnswerSchema,
-    SyncSchema,
-    ...ALL_EVENT_SCHEMAS,
-    WebhookSchema,
-    DeliverySchema,
-  ];
-  for (const schema of [...SHARED_SCHEMAS, ...resourceSchemas]) app.addSchema(schema);
-  app.setValidatorCompiler(buildValidatorCompiler(resourceSchemas));
+  // Each module names its own schemas (app-modules.ts); Problem and Invite are shared by several.
+  const moduleSchemas = MODULES.flatMap((m) => m.schemas ?? []);
+  for (const schema of [...SHARED_SCHEMAS, ...moduleSchemas]) app.addSchema(schema);
+  app.setValidatorCompiler(buildValidatorCompiler(moduleSchemas));
   app.setErrorHandler(errorHandler);
   // A route that takes a body gets `{}` when none was sent (validation sees the same), so handlers can read fields.
   app.addHook('onRoute', (route) => {
@@ -207,34 +169,15 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     methodsByUrl.set(route.url, set);
   });
 
-  await app.register(healthRoutes, { ctx });
-  await app.register(authRoutes, { ctx });
-  await app.register(passwordResetRoutes, { ctx });
-  await app.register(invitePublicRoutes, { ctx });
-  await app.register(publicRoutes, { ctx });
-  await app.register(waitlistRoutes, { ctx });
-  await app.register(presentationRoutes, { ctx });
-  await app.register(mediaFileRoutes, { ctx });
   const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000);
-  await app.register(streamRoutes, { ctx, feed });
   app.addHook('onReady', () => feed.start());
   // Open streams would keep the server from closing.
   app.addHook('preClose', () => feed.stop());
-  await app.register(adminRoutes, { ctx });
+  const deps: ModuleDeps = { ctx, service: inventory, dispatcher: webhooks, feed };
+  for (const mod of MODULES) for (const routes of mod.public ?? []) await app.register(routes, deps);
   await app.register(async (authenticated) => {
     authenticated.addHook('onRequest', auth.authenticate);
-    await authenticated.register(userRoutes, { ctx });
-    await authenticated.register(projectRoutes, { ctx });
-    await authenticated.register(floorRoutes, { ctx });
-    await authenticated.register(unitRoutes, { ctx });
-    await authenticated.register(unitBulkRoutes, { ctx });
-    await authenticated.register(inventoryRoutes, { ctx, service: inventory });
-    await authenticated.register(groupRoutes, { ctx });
-    await authenticated.register(inviteRoutes, { ctx });
-    await authenticated.register(leadRoutes, { ctx });
-    await authenticated.register(mediaUploadRoutes, { ctx });
-    await authenticated.register(eventRoutes, { ctx });
-    await authenticated.register(webhookRoutes, { ctx, dispatcher: webhooks });
+    for (const mod of MODULES) for (const routes of mod.authenticated ?? []) await authenticated.register(routes, deps);
   });
 
   for (const [url, methods] of methodsByUrl) {

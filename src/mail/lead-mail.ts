@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { splitEmailList } from '../http/validation.ts';
+import { findMailProject, findUnitName } from './lead-mail.repo.ts';
 import type { MailQueue } from './mail.ts';
 import { leadNotification, visitorConfirmation, type LeadForMail } from './templates.ts';
 
@@ -9,17 +10,13 @@ import { leadNotification, visitorConfirmation, type LeadForMail } from './templ
  * visitor's confirmation (when it has formsMessage). Returns how many messages were queued.
  */
 export async function queueLeadMail(trx: Transaction<Database>, mail: MailQueue, projectId: string, lead: LeadForMail, now: number): Promise<number> {
-  const project = await trx.selectFrom('projects').select(['name', 'data']).where('id', '=', projectId).executeTakeFirst();
+  const project = await findMailProject(trx, projectId);
   if (!project) return 0;
   const settings = project.data;
   const sendTo = typeof settings.formsSendTo === 'string' ? splitEmailList(settings.formsSendTo) : [];
   const confirm = typeof settings.formsMessage === 'string' && settings.formsMessage.trim() !== '';
   if (!sendTo.length && !confirm) return 0;
-  let unitName: string | undefined;
-  if (lead.unit && /^[0-9a-f]{24}$/.test(lead.unit)) {
-    const unit = await trx.selectFrom('units').select('name').where('id', '=', lead.unit).where('project_id', '=', projectId).executeTakeFirst();
-    unitName = unit?.name;
-  }
+  const unitName = lead.unit && /^[0-9a-f]{24}$/.test(lead.unit) ? await findUnitName(trx, projectId, lead.unit) : undefined;
   const target = { name: project.name, settings };
   let queued = 0;
   if (sendTo.length) {

@@ -3,18 +3,21 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
-import { findBundleHead, publicProject, publicUnit } from '../public/bundle.ts';
+import { publicProject, publicUnit } from '../public/bundle.ts';
+import { findBundleHead } from '../public/bundle.repo.ts';
 import { webManifest, WEB_OUT, WEB_SRC } from './build.ts';
 import { inlineStyle, renderGroupPage, renderPage, type GroupCard } from './html.ts';
+import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
 const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
+  '.js': JS,
+  '.css': CSS,
   '.svg': 'image/svg+xml',
   '.webp': 'image/webp',
   '.png': 'image/png',
@@ -50,11 +53,10 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   const db = ctx.db.kysely;
   const manifest = await webManifest();
   const assets = new Map<string, Asset>();
-  for (const file of [manifest.js, manifest.css]) {
-    assets.set(file, asset(readFileSync(join(WEB_OUT, file)), TYPES[file.slice(file.lastIndexOf('.'))]!, true));
-  }
+  const sheet = asset(readFileSync(join(WEB_OUT, manifest.css)), CSS, true);
+  assets.set(manifest.js, asset(readFileSync(join(WEB_OUT, manifest.js)), JS, true)).set(manifest.css, sheet);
   // The project page carries its stylesheet in its HTML (allowed by hash in its CSP); the group page links the file.
-  const style = inlineStyle(assets.get(manifest.css)!.body.toString('utf8').trim());
+  const style = inlineStyle(sheet.body.toString('utf8').trim());
   // The demo presentation's drawings and renderings (web/static): served as they are, cached for a day.
   const staticDir = join(WEB_SRC, 'static');
   for (const file of existsSync(staticDir) ? readdirSync(staticDir) : []) {
@@ -63,6 +65,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   }
 
   const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+  const pathOf = (url: string) => (url.includes('?') ? url.slice(0, url.indexOf('?')) : url);
 
   function send(request: FastifyRequest, reply: FastifyReply, page: { html: string; csp: string }) {
     reply.removeHeader('x-frame-options');
@@ -86,19 +89,12 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     const project = publicProject(head) as Record<string, unknown> & { name: string };
     let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
     if (unitId !== undefined) {
-      const row = OBJECT_ID.test(unitId)
-        ? await db
-            .selectFrom('units')
-            .select(['id', 'project_id', 'floor_id', 'name', 'position', 'availability', 'on_hold_expires_at', 'data', 'version', 'created_at', 'updated_at'])
-            .where('id', '=', unitId)
-            .where('project_id', '=', head.id)
-            .executeTakeFirst()
-        : undefined;
+      const row = OBJECT_ID.test(unitId) ? await findProjectUnit(db, head.id, unitId) : undefined;
       if (!row) throw notFound('Unit');
       unit = publicUnit(row, head.data, now) as typeof unit;
     }
     const bundleUrl = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
-    const path = request.url.split('?')[0]!;
+    const path = pathOf(request.url);
     return send(
       request,
       reply,
@@ -158,30 +154,9 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       },
     },
     async (request, reply) => {
-      const group = await db.selectFrom('groups').select(['id', 'name', 'data']).where('namespace', '=', request.params.namespace).executeTakeFirst();
+      const group = await findGroupByNamespace(db, request.params.namespace);
       if (!group) throw notFound('Group');
-      const now = new Date(ctx.clock.now());
-      // A unit counts as available when it is, or when its hold has lapsed (as the bundle shows it).
-      const free = sql<boolean>`(u.availability = 'available' or (u.availability = 'on_hold' and u.on_hold_expires_at <= ${now}))`;
-      const rows = await db
-        .selectFrom('group_projects as gp')
-        .innerJoin('projects as p', 'p.id', 'gp.project_id')
-        .select([
-          'p.name',
-          'p.namespace',
-          'p.data',
-          sql<number>`(select count(*)::int from units u where u.project_id = p.id and ${free})`.as('available'),
-          sql<
-            string | null
-          >`(select min((u.data->>'price')::numeric) from units u where u.project_id = p.id and ${free} and jsonb_typeof(u.data->'price') = 'number' and coalesce(u.data->>'unitPriceTBD', 'false') <> 'true')`.as(
-            'lowest',
-          ),
-        ])
-        .where('gp.group_id', '=', group.id)
-        .where('p.namespace', 'is not', null)
-        .where(sql<boolean>`coalesce(p.data->>'previewMode', 'false') <> 'true'`)
-        .orderBy('gp.position')
-        .execute();
+      const rows = await listGroupCards(db, group.id, ctx.clock.now());
       const cards: GroupCard[] = rows.map((r) => {
         const d = r.data;
         const cover: unknown = Array.isArray(d.alternativeCovers) ? (d.alternativeCovers as unknown[])[0] : undefined;
@@ -193,7 +168,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
               : 'usd';
         return {
           name: r.name,
-          namespace: r.namespace!,
+          namespace: r.namespace,
           image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
           address: typeof d.address === 'string' ? d.address : undefined,
           available: r.available,
@@ -204,7 +179,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       return send(
         request,
         reply,
-        renderGroupPage({ name: group.name, data: group.data }, cards, origin(request), `${origin(request)}${request.url.split('?')[0]}`, manifest.css),
+        renderGroupPage({ name: group.name, data: group.data }, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css),
       );
     },
   );

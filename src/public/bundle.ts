@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema.ts';
 import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
 import { toUnit, type UnitRow } from '../modules/units/units.repo.ts';
+import { listBundleFloors, listBundleUnits, type BundleHead } from './bundle.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -14,18 +15,6 @@ const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites'
 const PUBLIC_INTEGRATION = new Set(['payProviderCurrency', 'payProviderDeposit']);
 const GTM = new Set(['gtmHeadCode', 'gtmBodyCode']);
 
-export interface BundleHead {
-  id: string;
-  name: string;
-  namespace: string | null;
-  host_name: string | null;
-  project_type: string | null;
-  data: Record<string, unknown>;
-  content_version: number;
-  /** Holds on this project whose time has passed but that are not yet written back. */
-  lapsed: number;
-}
-
 /**
  * The strong validator of a bundle: any write bumps content_version; a hold lapsing bumps `lapsed` (with no write,
  * the count only grows until the sweeper's write bumps content_version). The project id is part of it because a
@@ -33,17 +22,6 @@ export interface BundleHead {
  * browser holding the old project's bundle would be told 304.
  */
 export const bundleEtag = (head: Pick<BundleHead, 'id' | 'content_version' | 'lapsed'>) => `"${head.id}-${head.content_version}-${head.lapsed}"`;
-
-/** One cheap query: enough to answer a revalidation (304) without loading floors and units. */
-export async function findBundleHead(db: Q, by: { namespace: string } | { hostName: string }, now: number): Promise<BundleHead | undefined> {
-  const lapsed = sql<number>`(select count(*)::int from units u where u.project_id = p.id and u.availability = 'on_hold' and u.on_hold_expires_at <= ${new Date(now)})`;
-  let q = db
-    .selectFrom('projects as p')
-    .select(['p.id', 'p.name', 'p.namespace', 'p.host_name', 'p.project_type', 'p.data', 'p.content_version', lapsed.as('lapsed')]);
-  q = 'namespace' in by ? q.where('p.namespace', '=', by.namespace) : q.where(sql`lower(p.host_name)`, '=', by.hostName.toLowerCase());
-  const row = await q.executeTakeFirst();
-  return row ? { ...row, content_version: Number(row.content_version) } : undefined;
-}
 
 export function publicProject(head: BundleHead): Record<string, unknown> {
   const out: Record<string, unknown> = { _id: head.id, name: head.name };
@@ -70,16 +48,7 @@ const visibleUnit = (settings: Record<string, unknown>, unit: Record<string, unk
 
 /** The whole presentation: public project fields, floors in position order, each with its units in order. */
 export async function buildBundle(db: Q, head: BundleHead, now: number) {
-  const [floors, units] = await Promise.all([
-    db.selectFrom('floors').select(['id', 'name', 'position', 'data']).where('project_id', '=', head.id).orderBy('position').orderBy('id').execute(),
-    db
-      .selectFrom('units')
-      .select(['id', 'project_id', 'floor_id', 'name', 'position', 'availability', 'on_hold_expires_at', 'data', 'version', 'created_at', 'updated_at'])
-      .where('project_id', '=', head.id)
-      .orderBy('position')
-      .orderBy('id')
-      .execute(),
-  ]);
+  const [floors, units] = await Promise.all([listBundleFloors(db, head.id), listBundleUnits(db, head.id)]);
   const settings = head.data;
   const byFloor = new Map<string | null, Record<string, unknown>[]>();
   // A hidden sold unit still occupies its room on the plan: its floor lists it by name and shape only, so a

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Limits } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError, notFound } from '../http/errors.ts';
@@ -7,6 +7,7 @@ import type { EventLog } from '../modules/events/event-log.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { publicUnit } from './bundle.ts';
+import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
 
 export interface Visitor {
   firstName: string;
@@ -18,20 +19,6 @@ export interface Visitor {
 /** Lead fields that are not content: left out of a lead.created event's changes. */
 export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
 
-const UNIT_COLUMNS = [
-  'u.id',
-  'u.project_id',
-  'u.floor_id',
-  'u.name',
-  'u.position',
-  'u.availability',
-  'u.on_hold_expires_at',
-  'u.data',
-  'u.version',
-  'u.created_at',
-  'u.updated_at',
-] as const;
-
 /**
  * Holds a unit for a visitor. One conditional UPDATE decides the race: of any number of concurrent requests for
  * an available unit exactly one changes the row; the others find it taken (409). The hold's lead is written in
@@ -41,26 +28,14 @@ export async function placeHold(
   trx: Transaction<Database>,
   input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog },
 ) {
-  const unit = await trx
-    .selectFrom('units as u')
-    .innerJoin('projects as p', 'p.id', 'u.project_id')
-    .select(['u.id', 'u.name', 'u.project_id', 'p.data as settings'])
-    .where('u.id', '=', input.unitId)
-    .executeTakeFirst();
+  const unit = await findHoldTarget(trx, input.unitId);
   if (!unit) throw notFound('Unit');
   const settings = unit.settings;
   if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
-  await sql`select pg_advisory_xact_lock(hashtext(${`hold:${input.client}`}))`.execute(trx);
-  const now = new Date(input.now);
-  const live = await trx
-    .selectFrom('units')
-    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(on_hold_expires_at)`.as('first_lapse')])
-    .where('held_by', '=', input.client)
-    .where('availability', '=', 'on_hold')
-    .where('on_hold_expires_at', '>', now)
-    .executeTakeFirstOrThrow();
+  await lockClientHolds(trx, input.client);
+  const live = await countLiveHolds(trx, input.client, input.now);
   if (live.n >= input.limits.holdsPerClient) {
     // The address may hold again once its first hold lapses (or sooner, if staff release one).
     const wait = live.first_lapse ? Math.max(1, Math.ceil((new Date(live.first_lapse).getTime() - input.now) / 1000)) : 60;
@@ -70,20 +45,11 @@ export async function placeHold(
   }
 
   const minutes = typeof settings.onHoldMinsDuration === 'number' && settings.onHoldMinsDuration > 0 ? settings.onHoldMinsDuration : 5;
-  const held = await trx
-    .updateTable('units as u')
-    .set({
-      availability: 'on_hold',
-      on_hold_expires_at: new Date(input.now + minutes * 60_000),
-      held_by: input.client,
-      version: sql`u.version + 1`,
-      updated_at: sql`now()`,
-    })
-    .where('u.id', '=', input.unitId)
-    .where((eb) => eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', now)])]))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
+  const expiresAt = new Date(input.now + minutes * 60_000);
+  const held = await holdUnit(trx, input.unitId, input.client, expiresAt, input.now);
   if (!held) throw new AppError(409, 'conflict', 'This unit is no longer available');
+  // The expiry as stored: the row's on_hold_expires_at is this instant (milliseconds survive the round trip).
+  const until = expiresAt.toISOString();
 
   const lead = await insertLead(trx, {
     id: newObjectId(input.now),
@@ -92,10 +58,9 @@ export async function placeHold(
       ...input.visitor,
       unit: unit.id,
       source: 'hold',
-      message: `Hold on unit ${unit.name} until ${held.on_hold_expires_at && new Date(held.on_hold_expires_at).toISOString()}`,
+      message: `Hold on unit ${unit.name} until ${until}`,
     },
   });
-  const until = new Date(held.on_hold_expires_at!).toISOString();
   await input.events.append(trx, {
     projectId: unit.project_id,
     type: 'unit.held',

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { stringify as stableStringify } from 'safe-stable-stringify';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { claimIdempotencyKey, findIdempotencyRecord, storeIdempotentOutcome } from './public.repo.ts';
 
 export interface Outcome<B = unknown> {
   status: number;
@@ -45,25 +46,12 @@ export async function runIdempotent<B>(
     .update(canonicalJson(request ?? null))
     .digest('hex');
   return db.transaction().execute(async (trx) => {
-    const claimed = await sql<{ key: string }>`
-      insert into idempotency_keys (scope, key, request_hash, status) values (${scope}, ${key}, ${hash}, 0)
-      on conflict do nothing returning key`.execute(trx);
-    if (claimed.rows.length) {
+    if (await claimIdempotencyKey(trx, scope, key, hash)) {
       const outcome = await work(trx);
-      await trx
-        .updateTable('idempotency_keys')
-        .set({ status: outcome.status, body: JSON.stringify({ body: outcome.body, etag: outcome.etag }) })
-        .where('scope', '=', scope)
-        .where('key', '=', key)
-        .execute();
+      await storeIdempotentOutcome(trx, scope, key, outcome.status, { body: outcome.body, etag: outcome.etag });
       return { ...outcome, replayed: false };
     }
-    const first = await trx
-      .selectFrom('idempotency_keys')
-      .select(['request_hash', 'status', 'body'])
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
+    const first = await findIdempotencyRecord(trx, scope, key);
     if (first.request_hash !== hash) {
       throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
     }

@@ -1,9 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import { EVENTS_CHANNEL } from '../modules/events/events.repo.ts';
+import { findLastEventSeq, listEventsAfter } from './public.repo.ts';
 
 /** Unit fields a visitor may see change (price only while the project shows prices). */
 const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
@@ -111,7 +112,7 @@ export class LiveFeed {
     const stream: Stream = { res, cursor: lastEventId ?? -1 };
     const ch = channel;
     this.#run(projectId, ch, async () => {
-      if (ch.cursor < 0) ch.cursor = await this.#lastSeq(projectId);
+      if (ch.cursor < 0) ch.cursor = await findLastEventSeq(this.#db, projectId);
       if (stream.cursor < 0 || stream.cursor > ch.cursor) stream.cursor = ch.cursor;
       while (stream.cursor < ch.cursor && !res.destroyed) {
         const page = await this.#read(projectId, stream.cursor, ch.cursor);
@@ -154,26 +155,15 @@ export class LiveFeed {
 
   /** Public changes after `after` (up to `upTo`), and the last seq read. */
   async #read(projectId: string, after: number, upTo?: number) {
-    let q = this.#db
-      .selectFrom('events as e')
-      .innerJoin('projects as p', 'p.id', 'e.project_id')
-      .select(['e.seq', 'e.type', 'e.data', sql<boolean>`(p.data->'showPrices') is distinct from 'false'::jsonb`.as('show_prices')])
-      .where('e.project_id', '=', projectId)
-      .where('e.seq', '>', String(after));
-    if (upTo !== undefined) q = q.where('e.seq', '<=', String(upTo));
-    const rows = await q.orderBy('e.seq').limit(PAGE).execute();
+    const rows = await listEventsAfter(this.#db, projectId, after, upTo, PAGE);
     const changes: PublicChange[] = [];
     for (const r of rows) {
       if (!PUBLIC_TYPES.includes(r.type)) continue;
       const c = publicChange(r, r.show_prices);
       if (c) changes.push(c);
     }
-    return { changes, count: rows.length, last: rows.length ? Number(rows.at(-1)!.seq) : undefined };
-  }
-
-  async #lastSeq(projectId: string) {
-    const row = await this.#db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
-    return row ? Number(row.last_seq) : 0;
+    const last = rows.at(-1);
+    return { changes, count: rows.length, last: last ? Number(last.seq) : undefined };
   }
 
   #write(stream: Stream, chunk: string) {

@@ -10,52 +10,13 @@ import type { LeadForMail } from '../mail/templates.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 import { etagOf } from '../modules/shared/records.ts';
-import { BundleCache, buildBundle, bundleEtag, findBundleHead } from './bundle.ts';
+import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
+import { findBundleHead } from './bundle.repo.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { LEAD_KEPT, placeHold } from './holds.ts';
 import { idempotencyKey, runIdempotent } from './idempotency.ts';
-
-const BundleSchema = Type.Object(
-  {
-    project: Type.Object(
-      { _id: ObjectId, name: Type.String() },
-      { additionalProperties: true, description: 'Public Project fields (see docs/public-api.md for what is left out)' },
-    ),
-    floors: Type.Array(
-      Type.Object({ _id: ObjectId, name: Type.String(), position: Type.Number(), units: Type.Array(Type.Ref('Unit')) }, { additionalProperties: true }),
-      { description: 'Floors in position order, each with its units in position order' },
-    ),
-    unassignedUnits: Type.Array(Type.Ref('Unit'), { description: 'Units not placed on a floor' }),
-  },
-  { $id: 'Bundle', additionalProperties: false },
-);
-
-const Visitor = {
-  firstName: Type.String({ minLength: 1, maxLength: 200 }),
-  lastName: Type.String({ minLength: 1, maxLength: 200 }),
-  email: LeadFields.email,
-  phone: Type.String({ minLength: 3, maxLength: 50 }),
-};
-
-/** Registered by $id (app.ts), so the document names it as the input of POST /public/leads. */
-export const PublicLeadInputSchema = Type.Object(
-  {
-    project: Type.Optional(ObjectId),
-    namespace: Type.Optional(Type.String({ maxLength: 63 })),
-    ...Visitor,
-    unit: Type.Optional(LeadFields.unit),
-    message: Type.Optional(LeadFields.message),
-    source: Type.Optional(LeadFields.source),
-    questions: Type.Optional(LeadFields.questions),
-    customFields: Type.Optional(LeadFields.customFields),
-  },
-  {
-    $id: 'PublicLeadInput',
-    additionalProperties: false,
-    description:
-      'An enquiry as a visitor sends it. The project is named by `project` (its id) or `namespace`: one of the two is required; when both are sent, `project` decides.',
-  },
-);
+import { findFormProject } from './public.repo.ts';
+import { PublicLeadInputSchema, Visitor } from './public.schemas.ts';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
@@ -172,12 +133,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);
       const { project, namespace, ...lead } = request.body;
-      if (!project && !namespace)
-        throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+      const by = project ? { project } : namespace ? { namespace } : undefined;
+      if (!by) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
       const outcome = await runIdempotent(db, 'public-leads', key, request.body, async (trx) => {
-        let q = trx.selectFrom('projects').select(['id', 'data']);
-        q = project ? q.where('id', '=', project) : q.where('namespace', '=', namespace!);
-        const target = await q.executeTakeFirst();
+        const target = await findFormProject(trx, by);
         if (!target) throw notFound('Project');
         if (target.data.enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
         const now = ctx.clock.now();
@@ -247,5 +206,3 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     },
   );
 };
-
-export { BundleSchema };

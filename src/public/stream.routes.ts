@@ -4,6 +4,7 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { LiveFeed } from './live-feed.ts';
+import { findProjectIdByNamespace } from './public.repo.ts';
 
 const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
 
@@ -30,8 +31,8 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
       },
     },
     async (request, reply) => {
-      const project = await ctx.db.kysely.selectFrom('projects').select('id').where('namespace', '=', request.params.namespace).executeTakeFirst();
-      if (!project) throw notFound('Presentation');
+      const projectId = await findProjectIdByNamespace(ctx.db.kysely, request.params.namespace);
+      if (projectId === undefined) throw notFound('Presentation');
       const raw = request.headers['last-event-id'] ?? request.query.lastEventId;
       const lastEventId = raw === undefined ? undefined : Number(raw);
       // From here on the response is written by hand; the headers the hooks set (CORS, security, request id) go with it.
@@ -47,7 +48,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
       res.socket?.setNoDelay(true);
       // `retry` tells EventSource how soon to reconnect after a drop.
       res.write(': open\nretry: 3000\n\n');
-      feed.open(project.id, res, lastEventId);
+      feed.open(projectId, res, lastEventId);
     },
   );
 };

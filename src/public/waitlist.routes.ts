@@ -7,6 +7,7 @@ import { newObjectId } from '../lib/object-id.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 import { idempotencyKey, runIdempotent } from './idempotency.ts';
+import { findFormProject } from './public.repo.ts';
 
 /** Bounds as for POST /public/leads, except that the phone is optional (CONTRACT §12). */
 const Waitlistee = {
@@ -69,12 +70,10 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);
       const { project, namespace, ...entry } = request.body;
-      if (!project && !namespace)
-        throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+      const by = project ? { project } : namespace ? { namespace } : undefined;
+      if (!by) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
       const outcome = await runIdempotent(db, 'public-waitlist', key, request.body, async (trx) => {
-        let q = trx.selectFrom('projects').select(['id', 'data']);
-        q = project ? q.where('id', '=', project) : q.where('namespace', '=', namespace!);
-        const target = await q.executeTakeFirst();
+        const target = await findFormProject(trx, by);
         if (!target) throw notFound('Project');
         if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
         const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });

@@ -55,3 +55,6 @@ export const FloorListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
+export const FLOOR_SCHEMAS = [FloorSchema];

@@ -104,3 +104,6 @@ export const GroupCreateQuery = Type.Object(
   { name: Type.Optional(columnFields.name), namespace: Type.Optional(columnFields.namespace), hostName: Type.Optional(columnFields.hostName) },
   { additionalProperties: false },
 );
+
+/** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
+export const GROUP_SCHEMAS = [GroupSchema];

@@ -102,3 +102,6 @@ export const SyncListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
+export const INVENTORY_SCHEMAS = [ImportAnswerSchema, SyncSchema];

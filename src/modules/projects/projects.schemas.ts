@@ -346,3 +346,6 @@ export const ProjectListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
+export const PROJECT_SCHEMAS = [ProjectSchema];

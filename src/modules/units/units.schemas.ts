@@ -169,3 +169,6 @@ export const UnitListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
+export const UNIT_SCHEMAS = [UnitSchema];

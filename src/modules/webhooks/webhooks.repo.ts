@@ -115,3 +115,102 @@ export function toDelivery(row: DeliveryRow) {
     })),
   };
 }
+
+export interface AttemptTarget {
+  id: string;
+  status: string;
+  seq: string;
+  webhook_id: string;
+  url: string;
+  secret: string;
+  /** The event delivered, with its columns prefixed where they clash with the delivery's. */
+  e_id: string;
+  project_id: string;
+  e_seq: string;
+  type: string;
+  actor_kind: string;
+  actor_id: string | null;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** A delivery with its webhook's address and secret and its event, for one attempt. */
+export function findDeliveryForAttempt(db: Q, deliveryId: string): Promise<AttemptTarget | undefined> {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .innerJoin('events as e', 'e.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.status',
+      'd.seq',
+      'd.webhook_id',
+      'w.url',
+      'w.secret',
+      'e.id as e_id',
+      'e.project_id',
+      'e.seq as e_seq',
+      'e.type',
+      'e.actor_kind',
+      'e.actor_id',
+      'e.data',
+      'e.created_at',
+    ])
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+/** A pending delivery of the webhook before `seq`, if any: while there is one, a later delivery waits its turn. */
+export function findEarlierPending(db: Q, webhookId: string, seq: string): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .where('seq', '<', seq)
+    .executeTakeFirst();
+}
+
+/** Records one attempt, numbered after the delivery's earlier ones. */
+export async function insertAttempt(
+  db: Q,
+  a: { deliveryId: string; at: Date; responseStatus: number | null; error: string | null; durationMs: number; manual: boolean },
+): Promise<void> {
+  await sql`
+      insert into webhook_attempts (delivery_id, attempt, at, response_status, error, duration_ms, manual)
+      select ${a.deliveryId}, coalesce(max(attempt), 0) + 1, ${a.at}, ${a.responseStatus}, ${a.error}, ${a.durationMs}, ${a.manual}
+      from webhook_attempts where delivery_id = ${a.deliveryId}`.execute(db);
+}
+
+/** The webhook and place in its order of a delivery. */
+export function findDeliveryTurn(db: Q, deliveryId: string): Promise<{ webhook_id: string; seq: string } | undefined> {
+  return db.selectFrom('webhook_deliveries').select(['webhook_id', 'seq']).where('id', '=', deliveryId).executeTakeFirst();
+}
+
+/** Locks the webhook's row until the transaction ends: hand-overs of its turn and appended events take it in order. */
+export async function lockWebhook(db: Q, webhookId: string): Promise<void> {
+  await sql`select id from webhooks where id = ${webhookId} for update`.execute(db);
+}
+
+/** Marks a pending delivery delivered (at `at`) or failed; false when it was no longer pending. */
+export async function settleDelivery(db: Q, deliveryId: string, status: 'delivered' | 'failed', at: Date): Promise<boolean> {
+  const settled = await db
+    .updateTable('webhook_deliveries')
+    .set({ status, ...(status === 'delivered' ? { delivered_at: at } : {}) })
+    .where('id', '=', deliveryId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(settled.numUpdatedRows) === 1;
+}
+
+/** The webhook's oldest pending delivery: the one whose turn it is. */
+export function findHeadPending(db: Q, webhookId: string): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'pending')
+    .orderBy('seq')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Outbox } from '../../outbox/outbox.ts';
 import { toEvent, type EventRow } from '../events/events.repo.ts';
+import { findDeliveryForAttempt, findDeliveryTurn, findEarlierPending, findHeadPending, insertAttempt, lockWebhook, settleDelivery } from './webhooks.repo.ts';
 import { postSigned } from './send.ts';
 
 type Q = Kysely<Database>;
@@ -53,38 +54,11 @@ export class WebhookDispatcher {
 
   async #attempt(job: WebhookJob) {
     const { db, clock, secrets, config } = this.deps;
-    const d = await db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.status',
-        'd.seq',
-        'd.webhook_id',
-        'w.url',
-        'w.secret',
-        'e.id as e_id',
-        'e.project_id',
-        'e.seq as e_seq',
-        'e.type',
-        'e.actor_kind',
-        'e.actor_id',
-        'e.data',
-        'e.created_at',
-      ])
-      .where('d.id', '=', job.deliveryId)
-      .executeTakeFirst();
+    const d = await findDeliveryForAttempt(db, job.deliveryId);
     // Deleted with its webhook, or settled by an earlier job: nothing to do.
     if (!d || (!job.manual && d.status !== 'pending')) return;
     if (!job.manual) {
-      const earlier = await db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('webhook_id', '=', d.webhook_id)
-        .where('status', '=', 'pending')
-        .where('seq', '<', d.seq)
-        .executeTakeFirst();
+      const earlier = await findEarlierPending(db, d.webhook_id, d.seq);
       // Not this one's turn: the earlier one, when settled, queues this one again.
       if (earlier) return;
     }
@@ -106,10 +80,14 @@ export class WebhookDispatcher {
       timeoutMs: config.webhooks.timeoutMs,
       allowPrivate: config.webhooks.allowPrivate,
     });
-    await sql`
-      insert into webhook_attempts (delivery_id, attempt, at, response_status, error, duration_ms, manual)
-      select ${d.id}, coalesce(max(attempt), 0) + 1, ${new Date(clock.now())}, ${result.status ?? null}, ${result.error ?? null}, ${result.durationMs}, ${job.manual === true}
-      from webhook_attempts where delivery_id = ${d.id}`.execute(db);
+    await insertAttempt(db, {
+      deliveryId: d.id,
+      at: new Date(clock.now()),
+      responseStatus: result.status ?? null,
+      error: result.error ?? null,
+      durationMs: result.durationMs,
+      manual: job.manual === true,
+    });
     if (result.ok) await this.#settle(d.id, 'delivered');
     else if (!job.manual) throw new Error(result.error ?? 'delivery failed');
   }
@@ -118,33 +96,15 @@ export class WebhookDispatcher {
   async #settle(deliveryId: string, status: 'delivered' | 'failed') {
     const { db, clock } = this.deps;
     const next = await db.transaction().execute(async (trx) => {
-      const d = await trx.selectFrom('webhook_deliveries').select(['webhook_id', 'seq']).where('id', '=', deliveryId).executeTakeFirst();
+      const d = await findDeliveryTurn(trx, deliveryId);
       if (!d) return undefined;
-      await sql`select id from webhooks where id = ${d.webhook_id} for update`.execute(trx);
+      await lockWebhook(trx, d.webhook_id);
       // Settling one out of turn (a manual retry) leaves the turn with the earlier one, which has its job.
-      const earlier = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('webhook_id', '=', d.webhook_id)
-        .where('status', '=', 'pending')
-        .where('seq', '<', d.seq)
-        .executeTakeFirst();
-      const settled = await trx
-        .updateTable('webhook_deliveries')
-        .set({ status, ...(status === 'delivered' ? { delivered_at: new Date(clock.now()) } : {}) })
-        .where('id', '=', deliveryId)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
+      const earlier = await findEarlierPending(trx, d.webhook_id, d.seq);
+      const settled = await settleDelivery(trx, deliveryId, status, new Date(clock.now()));
       // A manual retry of a delivery already settled changes no turn.
-      if (Number(settled.numUpdatedRows) !== 1 || earlier) return undefined;
-      const head = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('webhook_id', '=', d.webhook_id)
-        .where('status', '=', 'pending')
-        .orderBy('seq')
-        .limit(1)
-        .executeTakeFirst();
+      if (!settled || earlier) return undefined;
+      const head = await findHeadPending(trx, d.webhook_id);
       if (head) await this.enqueue(trx, [head.id]);
       return head;
     });

@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { TSchema } from '@sinclair/typebox';
+import type { Ctx } from './context.ts';
+import { adminRoutes } from './admin/admin.routes.ts';
+import { healthRoutes } from './http/health.ts';
+import { eventRoutes } from './modules/events/events.routes.ts';
+import { ALL_EVENT_SCHEMAS } from './modules/events/events.schemas.ts';
+import { floorRoutes } from './modules/floors/floors.routes.ts';
+import { FLOOR_SCHEMAS } from './modules/floors/floors.schemas.ts';
+import { groupRoutes } from './modules/groups/groups.routes.ts';
+import { GROUP_SCHEMAS } from './modules/groups/groups.schemas.ts';
+import { inventoryRoutes } from './modules/inventory/inventory.routes.ts';
+import { INVENTORY_SCHEMAS } from './modules/inventory/inventory.schemas.ts';
+import type { InventoryService } from './modules/inventory/inventory.service.ts';
+import { invitePublicRoutes, inviteRoutes } from './modules/invites/invites.routes.ts';
+import { leadRoutes } from './modules/leads/leads.routes.ts';
+import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
+import { projectRoutes } from './modules/projects/projects.routes.ts';
+import { PROJECT_SCHEMAS } from './modules/projects/projects.schemas.ts';
+import { LeadInputSchema, LeadSchema } from './modules/shared/fields.ts';
+import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
+import { unitRoutes } from './modules/units/units.routes.ts';
+import { UNIT_SCHEMAS } from './modules/units/units.schemas.ts';
+import { authRoutes } from './modules/users/auth.routes.ts';
+import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
+import { userRoutes } from './modules/users/users.routes.ts';
+import { DeliverySchema, WebhookSchema, webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import type { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
+import { presentationRoutes } from './presentation/presentation.routes.ts';
+import type { LiveFeed } from './public/live-feed.ts';
+import { publicRoutes } from './public/public.routes.ts';
+import { PUBLIC_SCHEMAS } from './public/public.schemas.ts';
+import { streamRoutes } from './public/stream.routes.ts';
+import { waitlistRoutes } from './public/waitlist.routes.ts';
+
+/** What every route plugin is given: the context, and the per-app services some take (named as their plugins name them). */
+export interface ModuleDeps {
+  ctx: Ctx;
+  /** The inventory service (imports, feeds), shared with the feed scheduler. */
+  service: InventoryService;
+  /** The webhook dispatcher, shared with the event log. */
+  dispatcher: WebhookDispatcher;
+  /** The node's live feed of public changes. */
+  feed: LiveFeed;
+}
+
+export type RoutePlugin = FastifyPluginAsyncTypebox<ModuleDeps>;
+
+/** One resource (or area) of the service: its routes by who may reach them, and the named schemas they refer to. */
+export interface AppModule {
+  name: string;
+  /** Routes anyone reaches, without a token. */
+  public?: readonly RoutePlugin[];
+  /** Routes in the scope whose onRequest hook authenticates the caller, so none of them can forget to. */
+  authenticated?: readonly RoutePlugin[];
+  /**
+   * Schemas with an `$id` that routes refer to by `Type.Ref`: added at the root, so routes in every scope, request
+   * validation and /openapi.json (`components.schemas`, in this order) all see them.
+   */
+  schemas?: readonly TSchema[];
+}
+
+/**
+ * Every module of the service, in registration order (each scope registers its routes in the order of this list,
+ * the public scope first). Adding a module is its folder and one entry here.
+ */
+export const MODULES: readonly AppModule[] = [
+  { name: 'health', public: [healthRoutes] },
+  { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes] },
+  { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },
+  { name: 'floors', authenticated: [floorRoutes], schemas: FLOOR_SCHEMAS },
+  { name: 'units', authenticated: [unitRoutes, unitBulkRoutes], schemas: UNIT_SCHEMAS },
+  { name: 'inventory', authenticated: [inventoryRoutes], schemas: INVENTORY_SCHEMAS },
+  { name: 'groups', authenticated: [groupRoutes], schemas: GROUP_SCHEMAS },
+  { name: 'invites', public: [invitePublicRoutes], authenticated: [inviteRoutes] },
+  { name: 'public', public: [publicRoutes, waitlistRoutes], schemas: PUBLIC_SCHEMAS },
+  { name: 'presentation', public: [presentationRoutes] },
+  { name: 'leads', authenticated: [leadRoutes], schemas: [LeadSchema, LeadInputSchema] },
+  { name: 'media', public: [mediaFileRoutes], authenticated: [mediaUploadRoutes] },
+  { name: 'stream', public: [streamRoutes] },
+  { name: 'admin', public: [adminRoutes] },
+  { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
+  { name: 'webhooks', authenticated: [webhookRoutes], schemas: [WebhookSchema, DeliverySchema] },
+];

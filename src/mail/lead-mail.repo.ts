@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+/** The project's name and settings, for its lead mail. */
+export function findMailProject(db: Q, projectId: string): Promise<{ name: string; data: Record<string, unknown> } | undefined> {
+  return db.selectFrom('projects').select(['name', 'data']).where('id', '=', projectId).executeTakeFirst();
+}
+
+/** The name of a unit of the project (undefined when it is not one of its units). */
+export async function findUnitName(db: Q, projectId: string, unitId: string): Promise<string | undefined> {
+  const unit = await db.selectFrom('units').select('name').where('id', '=', unitId).where('project_id', '=', projectId).executeTakeFirst();
+  return unit?.name;
+}

@@ -1,0 +1,49 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
+
+type Q = Kysely<Database>;
+
+/** One unit of a project (undefined when the unit is another project's). */
+export function findProjectUnit(db: Q, projectId: string, unitId: string): Promise<UnitRow | undefined> {
+  return db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.id', '=', unitId).where('u.project_id', '=', projectId).executeTakeFirst();
+}
+
+export function findGroupByNamespace(db: Q, namespace: string): Promise<{ id: string; name: string; data: Record<string, unknown> } | undefined> {
+  return db.selectFrom('groups').select(['id', 'name', 'data']).where('namespace', '=', namespace).executeTakeFirst();
+}
+
+export interface GroupCardRow {
+  name: string;
+  namespace: string;
+  data: Record<string, unknown>;
+  /** Units available, or on a hold that has lapsed (as the bundle shows them). */
+  available: number;
+  /** The lowest numeric price among those units, as numeric text; null when none has one. */
+  lowest: string | null;
+}
+
+/** A group's public projects in the group's order (those with a namespace, not in preview), with their free units' count and lowest price. */
+export function listGroupCards(db: Q, groupId: string, now: number): Promise<GroupCardRow[]> {
+  const free = sql<boolean>`(u.availability = 'available' or ${holdLapsedSql(now, 'u')})`;
+  return db
+    .selectFrom('group_projects as gp')
+    .innerJoin('projects as p', 'p.id', 'gp.project_id')
+    .select([
+      'p.name',
+      'p.namespace',
+      'p.data',
+      sql<number>`(select count(*)::int from units u where u.project_id = p.id and ${free})`.as('available'),
+      sql<
+        string | null
+      >`(select min((u.data->>'price')::numeric) from units u where u.project_id = p.id and ${free} and jsonb_typeof(u.data->'price') = 'number' and coalesce(u.data->>'unitPriceTBD', 'false') <> 'true')`.as(
+        'lowest',
+      ),
+    ])
+    .where('gp.group_id', '=', groupId)
+    .where('p.namespace', 'is not', null)
+    .$narrowType<{ namespace: string }>()
+    .where(sql<boolean>`coalesce(p.data->>'previewMode', 'false') <> 'true'`)
+    .orderBy('gp.position')
+    .execute();
+}
