@@ -14,6 +14,7 @@ import { FloorService } from './floors.service.ts';
 
 const Floor = Type.Ref('Floor');
 const ETag = { ETag: { type: 'string' } };
+const locationOf = (id: string) => `/floors/${id}`;
 const created = (row: FloorRow): Created => ({ record: toFloor(row) as Created['record'], version: row.version });
 
 export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -35,14 +36,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     },
     async (request, reply) => {
       const write = await floors.create(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'floors',
-        (id) => `/floors/${id}`,
-        async (trx) => created(await write(trx)),
-      );
+      return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
     },
   );
 

@@ -19,6 +19,7 @@ const MAX_CSV_UNITS = 100_000;
 
 const Unit = Type.Ref('Unit');
 const ETag = { ETag: { type: 'string' } };
+const locationOf = (id: string) => `/units/${id}`;
 
 export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
@@ -41,14 +42,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     },
     async (request, reply) => {
       const write = await units.create(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'units',
-        (id) => `/units/${id}`,
-        async (trx) => created(await write(trx)),
-      );
+      return createIdempotently(db, request, reply, 'units', locationOf, async (trx) => created(await write(trx)));
     },
   );
 

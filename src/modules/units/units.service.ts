@@ -184,17 +184,12 @@ export class UnitService {
     const writes = checked.flatMap((c) => (c.plan ? [{ ...c, plan: c.plan }] : [])).sort((a, b) => (a.item._id < b.item._id ? -1 : 1));
     if (writes.length) {
       await db.transaction().execute(async (trx) => {
-        const written = await updateUnits(
-          trx,
-          writes.map(({ item, row, plan }) => unitSet(row, plan, item.ifMatch !== undefined)),
-        );
+        const sets = writes.map(({ item, row, plan }) => unitSet(row, plan, item.ifMatch !== undefined));
+        const written = await updateUnits(trx, sets);
         const lost = writes.filter((w) => !written.has(w.row.id)).map((w) => w.i);
         if (lost.length) throw staleItems(lost.sort((a, b) => a - b));
-        await bumpVersions(
-          trx,
-          'floors',
-          writes.flatMap(({ row, plan }) => touchedFloors(row, plan)),
-        );
+        const floors = writes.flatMap(({ row, plan }) => touchedFloors(row, plan));
+        await bumpVersions(trx, 'floors', floors);
         // One unit.updated per changed unit, as its own PATCH would append, in request order.
         const actor = actorOf(principal);
         await this.ctx.events.appendMany(
@@ -205,14 +200,8 @@ export class UnitService {
         );
       });
     }
-    const updated = new Map(
-      (
-        await findUnitsByIds(
-          db,
-          items.map((i) => i._id),
-        )
-      ).map((r) => [r.id, r]),
-    );
+    const ids = items.map((i) => i._id);
+    const updated = new Map((await findUnitsByIds(db, ids)).map((r) => [r.id, r]));
     return items.map((item) => found(updated.get(item._id)));
   }
 
@@ -242,10 +231,8 @@ export class UnitService {
     });
 
     if (floorChecks.length) {
-      const projectOf = await projectsOfFloors(
-        this.ctx.db.kysely,
-        floorChecks.map((f) => f.floor),
-      );
+      const floorIds = floorChecks.map((f) => f.floor);
+      const projectOf = await projectsOfFloors(this.ctx.db.kysely, floorIds);
       for (const f of floorChecks) {
         if (projectOf.get(f.floor) !== f.project) errors.push({ path: `/${f.index}/floor`, message: 'is not a floor of this project' });
       }
