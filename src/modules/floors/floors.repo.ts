@@ -35,14 +35,25 @@ export function findFloor(db: Q, id: string): Promise<FloorRow | undefined> {
     .executeTakeFirst();
 }
 
-export function listFloors(db: Q, projectId: string) {
-  return db
-    .selectFrom('floors as f')
-    .select([...COLUMNS, unitIds])
-    .where('f.project_id', '=', projectId)
-    .orderBy('f.position')
-    .orderBy('f.id')
+/** Where a floor created without a position goes: after the project's last floor (0 for the first). */
+export async function nextFloorPosition(db: Q, projectId: string): Promise<number> {
+  const r = await db
+    .selectFrom('floors')
+    .select(sql<number>`greatest(coalesce(max(position) + 1, 0), 0)`.as('next'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return r.next;
+}
+
+/** The project of each of these floors that exists (a floor id a client sends must be one of its unit's project). */
+export async function projectsOfFloors(db: Q, ids: readonly string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('floors')
+    .select(['id', 'project_id'])
+    .where('id', 'in', [...new Set(ids)])
     .execute();
+  return new Map(rows.map((f) => [f.id, f.project_id]));
 }
 
 /** A page of a project's floors; without a sort in position order. Rows carry the count before paging. */
@@ -73,17 +84,6 @@ export function updateFloor(
   ifVersion?: number,
 ): Promise<boolean> {
   return versionedUpdate(db, 'floors', id, { ...change.columns, data: jsonMerge('data', change.data) }, ifVersion);
-}
-
-/** A floor's `units` list changed (a unit added, moved or removed): its ETag must change too. */
-export async function bumpFloors(db: Q, ids: (string | null | undefined)[]) {
-  const list = [...new Set(ids.filter((x): x is string => !!x))];
-  if (!list.length) return;
-  await db
-    .updateTable('floors')
-    .set({ version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', 'in', list)
-    .execute();
 }
 
 /** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */

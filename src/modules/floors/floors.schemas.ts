@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { optional, Str } from '../shared/fields.ts';
@@ -42,10 +42,18 @@ export const FloorPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export type FloorPatch = Static<typeof FloorPatchSchema>;
+
+/** A create's JSON body: any Floor field but those the server keeps. */
+export const FloorCreateBody = Type.Omit(FloorPatchSchema, ['units', '_id', '__v', 'createdAt', 'updatedAt']);
+
 export const FloorCreateQuery = Type.Object(
   { project: Type.Optional(ObjectId), name: Type.Optional(Name), position: Type.Optional(Position) },
   { additionalProperties: false },
 );
+
+/** A create's input: the body's fields and the query's (the query's are some of the body's, and win). */
+export type FloorCreate = Static<typeof FloorCreateBody>;
 
 export const FloorListQuery = Type.Object(
   {
@@ -58,3 +66,4 @@ export const FloorListQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const FLOOR_SCHEMAS = [FloorSchema];
+export type FloorList = Static<typeof FloorListQuery>;

@@ -1,24 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { UnitRow } from '../units/units.repo.ts';
+import { UNIT_COLUMNS, type UnitRow } from '../units/units.repo.ts';
 import type { FloorState, InventoryState } from './import.plan.ts';
 
 type Q = Kysely<Database>;
-
-const UNIT_COLUMNS = [
-  'id',
-  'project_id',
-  'floor_id',
-  'name',
-  'position',
-  'availability',
-  'on_hold_expires_at',
-  'data',
-  'version',
-  'created_at',
-  'updated_at',
-] as const;
 
 /**
  * The project's floors and units as an import sees them. With `lock`, inside the import's transaction, the rows
@@ -26,7 +12,7 @@ const UNIT_COLUMNS = [
  */
 export async function loadInventory(db: Q, projectId: string, lock: boolean): Promise<InventoryState> {
   let fq = db.selectFrom('floors').select(['id', 'name', 'position', 'version']).where('project_id', '=', projectId).orderBy('position').orderBy('id');
-  let uq = db.selectFrom('units').select(UNIT_COLUMNS).where('project_id', '=', projectId).orderBy('floor_id').orderBy('position').orderBy('id');
+  let uq = db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.project_id', '=', projectId).orderBy('u.floor_id').orderBy('u.position').orderBy('u.id');
   if (lock) {
     fq = fq.forUpdate();
     uq = uq.forUpdate();
@@ -123,6 +109,7 @@ export async function updateUnits(db: Q, sets: UnitSet[]): Promise<Set<string>> 
       if_version: s.ifVersion ?? null,
       data: s.data,
     }));
+    // Leaving on_hold releases the hold (as updateUnit does): a different rule from a hold's lapse (holdLapsedSql).
     const r = await sql<{ id: string }>`
       update units u set
         name = coalesce(c.name, u.name),

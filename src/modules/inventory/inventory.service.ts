@@ -1,8 +1,8 @@
 import type { Ctx } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
+import { bumpVersions } from '../../db/versioned.ts';
 import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
-import { bumpFloors } from '../floors/floors.repo.ts';
 import { unitUpdateChanges } from '../units/units.change.ts';
 import { toUnit } from '../units/units.repo.ts';
 import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
@@ -269,8 +269,9 @@ export class InventoryService {
       };
     });
     await updateUnits(trx, sets);
-    await bumpFloors(
+    await bumpVersions(
       trx,
+      'floors',
       touched.filter((id) => !id || ![...newFloorIds.values()].includes(id)),
     );
     return events;

@@ -2,6 +2,7 @@ import type { FieldError } from '../../http/errors.ts';
 import { updatedChanges, type Changes } from '../events/events.repo.ts';
 import { changedFields, SERVER_KEPT } from '../shared/records.ts';
 import { toUnit, type UnitChange, type UnitRow } from './units.repo.ts';
+import type { UnitPatch } from './units.schemas.ts';
 
 const IGNORED = new Set([...SERVER_KEPT, 'project', 'ifMatch']);
 
@@ -30,19 +31,15 @@ export function unitUpdateChanges(before: Record<string, unknown>, changed: Reco
  * availability in any case, clearing an absent field is no change, on_hold needs an expiry. Undefined: no change.
  * Errors are paths inside the body (`/onHoldExpiresAt`); the caller prefixes them.
  */
-export function planUnitChange(unit: UnitRow, body: Record<string, unknown>, now: number, errors: FieldError[]): PlannedUnitChange | undefined {
+export function planUnitChange(unit: UnitRow, body: UnitPatch, now: number, errors: FieldError[]): PlannedUnitChange | undefined {
   const current = toUnit({ ...unit, data: { ...unit.data } }, now);
   const sent = typeof body.availability === 'string' ? { ...body, availability: body.availability.toLowerCase() } : body;
-  const changes = changedFields(sent, current, IGNORED);
+  // Validated by UnitPatchSchema: the changed fields are a part of the body.
+  const changes = changedFields(sent, current, IGNORED) as Partial<UnitPatch>;
   for (const k of ['floor', 'onHoldExpiresAt'] as const) if (changes[k] === null && current[k] === undefined) delete changes[k];
   if (!Object.keys(changes).length) return undefined;
-  const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes as {
-    name?: string;
-    position?: number;
-    floor?: string | null;
-    availability?: string;
-    onHoldExpiresAt?: string | null;
-  } & Record<string, unknown>;
+  // The column fields; the rest is the unit's document.
+  const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes;
   if (availability === 'on_hold' && !onHoldExpiresAt && !unit.on_hold_expires_at) {
     errors.push({ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' });
   }
@@ -61,4 +58,10 @@ export function planUnitChange(unit: UnitRow, body: Record<string, unknown>, now
     positionChanged: position !== undefined,
     logged: unitUpdateChanges(current, changes),
   };
+}
+
+/** The floors whose `units` list a planned change alters: both ends of a move, or the unit's floor when its position changes. */
+export function touchedFloors(unit: Pick<UnitRow, 'floor_id'>, plan: PlannedUnitChange): (string | null)[] {
+  if (plan.floorTo !== undefined) return [unit.floor_id, plan.floorTo];
+  return plan.positionChanged ? [unit.floor_id] : [];
 }

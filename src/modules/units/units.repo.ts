@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
@@ -30,7 +31,10 @@ export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boole
 }
 
 /** A hold whose time has passed reads as available, with no expiry (CONTRACT §4). The rule in TypeScript. */
-export function holdExpired(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'>, now: number) {
+export function holdExpired<T extends Pick<UnitRow, 'availability' | 'on_hold_expires_at'>>(
+  row: T,
+  now: number,
+): row is T & { on_hold_expires_at: NonNullable<UnitRow['on_hold_expires_at']> } {
   return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() <= now;
 }
 
@@ -96,15 +100,15 @@ export function listUnits(db: Q, projectId: string, filter: UnitListParams) {
     .where('u.project_id', '=', projectId);
   if (filter.floorId) q = q.where('u.floor_id', '=', filter.floorId);
   if (filter.availability?.length) {
-    const now = new Date(filter.now);
     const wanted = filter.availability;
+    const lapsed = holdLapsedSql(filter.now);
     q = q.where((eb) =>
       eb.or(
         wanted.map((a) =>
           a === 'available'
-            ? eb.or([eb('u.availability', '=', 'available'), eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '<=', now)])])
+            ? eb.or([eb('u.availability', '=', 'available'), lapsed])
             : a === 'on_hold'
-              ? eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '>', now)])
+              ? eb.and([eb('u.availability', '=', 'on_hold'), eb.not(lapsed)])
               : eb('u.availability', '=', a),
         ),
       ),
@@ -155,21 +159,11 @@ export interface UnitChange {
   data: Record<string, unknown>;
 }
 
-export async function updateUnit(db: Q, id: string, change: UnitChange, ifVersion?: number): Promise<boolean> {
+/** Leaving on_hold (to any other availability) releases the hold: its expiry and holder go in the same statement. */
+export function updateUnit(db: Q, id: string, change: UnitChange, ifVersion?: number): Promise<boolean> {
   const releasing = change.columns.availability !== undefined && change.columns.availability !== 'on_hold';
-  let q = db
-    .updateTable('units')
-    .set({
-      ...change.columns,
-      ...(releasing ? { on_hold_expires_at: null, held_by: null } : {}),
-      data: sql`data || ${JSON.stringify(change.data)}::jsonb`,
-      version: sql`version + 1`,
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', id);
-  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  const set = { ...change.columns, ...(releasing ? { on_hold_expires_at: null, held_by: null } : {}), data: jsonMerge('data', change.data) };
+  return versionedUpdate(db, 'units', id, set, ifVersion);
 }
 
 /** Writes an expired hold back as available; conditional, so it is harmless if another node did it first. */
@@ -178,8 +172,7 @@ export async function releaseExpiredHold(db: Q, id: string, now: number): Promis
     .updateTable('units')
     .set({ availability: 'available', on_hold_expires_at: null, held_by: null, version: sql`version + 1`, updated_at: sql`now()` })
     .where('id', '=', id)
-    .where('availability', '=', 'on_hold')
-    .where('on_hold_expires_at', '<=', new Date(now))
+    .where(holdLapsedSql(now, 'units'))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -4,53 +4,28 @@ import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { newObjectId } from '../../lib/object-id.ts';
-import { bumpFloors } from '../floors/floors.repo.ts';
-import { findProjectMembership } from '../projects/projects.repo.ts';
-import { actorOf, createdChanges, SYSTEM, type Changes } from '../events/events.repo.ts';
-import { authorize } from '../shared/access.ts';
-import { changedFields, checkBodyId, ifMatchVersion, invalid, SERVER_KEPT, staleWrite, withEtag } from '../shared/records.ts';
-import { deleteUnit, findUnit, holdExpired, insertUnit, listUnits, releaseExpiredHold, toUnit, updateUnit, type UnitChange } from './units.repo.ts';
-import { unitUpdateChanges } from './units.change.ts';
-import { availabilityInAnyCase, UNIT_DEFAULTS, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
+import { withEtag } from '../shared/records.ts';
+import { toUnit, type UnitRow } from './units.repo.ts';
+import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
+import { UnitService } from './units.service.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
-import { LIST_TEXT, pageOf, TotalHeader, totalOf } from '../shared/list.ts';
+import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
-const UNIT_COLUMNS = Object.keys(UnitSchema.properties);
+/** The CSV export's columns: the Unit record's fields, in its order. */
+const CSV_COLUMNS = Object.keys(UnitSchema.properties);
 const MAX_CSV_UNITS = 100_000;
 
 const Unit = Type.Ref('Unit');
 const ETag = { ETag: { type: 'string' } };
-const IGNORED = new Set([...SERVER_KEPT, 'project']);
+const locationOf = (id: string) => `/units/${id}`;
 
 export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
   const db = ctx.db.kysely;
-
-  /** A floor id sent by a client must be a floor of the unit's own project. */
-  async function checkFloor(projectId: string, floorId: string | null | undefined, path: string) {
-    if (!floorId) return;
-    const floor = await db.selectFrom('floors').select('project_id').where('id', '=', floorId).executeTakeFirst();
-    if (floor?.project_id !== projectId) invalid([{ path, message: 'is not a floor of this project' }]);
-  }
-
-  /** Writes a lapsed hold back as available (a read found it first); the service, not the reader, is the actor. */
-  async function releaseHold(unit: { id: string; project_id: string; on_hold_expires_at: Date | string | null }, now: number) {
-    await db.transaction().execute(async (trx) => {
-      if (!(await releaseExpiredHold(trx, unit.id, now))) return;
-      const changes: Changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at!).toISOString(), null] };
-      await ctx.events.append(trx, {
-        projectId: unit.project_id,
-        type: 'unit.hold_expired',
-        actor: SYSTEM,
-        subjectId: unit.id,
-        changes,
-        now,
-      });
-    });
-  }
+  const units = new UnitService(ctx);
+  const created = (row: UnitRow): Created => ({ record: toUnit(row, ctx.clock.now()) as Created['record'], version: row.version });
 
   app.post(
     '/units',
@@ -62,56 +37,13 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         description:
           'Query parameters `name`, `position`, `project` and optional `floor`; other Unit fields may come in a JSON body (query parameters win). `specificType` defaults to `unit`.',
         querystring: UnitCreateQuery,
-        body: Type.Omit(UnitPatchSchema, ['_id', '__v', 'createdAt', 'updatedAt']),
+        body: UnitCreateBody,
         response: { 201: { ...Unit, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
       },
     },
     async (request, reply) => {
-      const { project, name, position, floor, availability, onHoldExpiresAt, ...data } = { ...request.body, ...request.query };
-      if (!project) invalid([{ path: '/project', message: 'is required' }]);
-      if (!name) invalid([{ path: '/name', message: 'is required' }]);
-      authorize(principalOf(request), await findProjectMembership(db, project), 'edit');
-      await checkFloor(project, floor, '/floor');
-      const id = newObjectId(ctx.clock.now());
-      const input = {
-        id,
-        projectId: project,
-        floorId: floor ?? null,
-        name,
-        position: position ?? 0,
-        availability: (availability ?? 'available').toLowerCase(),
-        onHoldExpiresAt: onHoldExpiresAt ?? null,
-        data: { ...UNIT_DEFAULTS, ...data },
-      };
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'units',
-        (unitId) => `/units/${unitId}`,
-        async (trx) => {
-          await insertUnit(trx, input);
-          await bumpFloors(trx, [floor]);
-          const changes = createdChanges({
-            ...input.data,
-            name,
-            position: input.position,
-            floor,
-            availability: input.availability,
-            onHoldExpiresAt: onHoldExpiresAt ?? undefined,
-          });
-          await ctx.events.append(trx, {
-            projectId: project,
-            type: 'unit.created',
-            actor: actorOf(principalOf(request)),
-            subjectId: id,
-            changes,
-            now: ctx.clock.now(),
-          });
-          const row = (await findUnit(trx, id))!;
-          return { record: toUnit(row, ctx.clock.now()) as Created['record'], version: row.version };
-        },
-      );
+      const write = await units.create(principalOf(request), { ...request.body, ...request.query });
+      return createIdempotently(db, request, reply, 'units', locationOf, async (trx) => created(await write(trx)));
     },
   );
 
@@ -132,20 +64,14 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const { project, floor, availability, format, filters = {}, options = {} } = request.query;
-      authorize(principalOf(request), await findProjectMembership(db, project), 'read');
       const now = ctx.clock.now();
-      const csv = wantsCsv(request, format);
+      const csv = wantsCsv(request, request.query.format);
       // A spreadsheet export is the whole list unless a page is asked for.
-      const page = pageOf(options, csv ? MAX_CSV_UNITS : 100);
-      const wanted = [availability, filters.availability].filter((a) => a !== undefined).flatMap((a) => a.toLowerCase().split(','));
-      const params = { ...filters, floorId: floor, availability: wanted, now };
-      const rows = await listUnits(db, project, { ...params, ...page });
-      const total = await totalOf(rows, page.skip, () => listUnits(db, project, { ...params, skip: 0, limit: 1, sort: undefined }));
-      const units = rows.map((u) => toUnit(u, now));
+      const { rows, total } = await units.list(principalOf(request), request.query, csv ? MAX_CSV_UNITS : 100, now);
+      const records = rows.map((u) => toUnit(u, now));
       reply.header('X-Total-Count', String(total));
-      if (csv) return sendCsv(reply, `units-${project}.csv`, toCsv(units, UNIT_COLUMNS));
-      return units;
+      if (csv) return sendCsv(reply, `units-${request.query.project}.csv`, toCsv(records, CSV_COLUMNS));
+      return records;
     },
   );
 
@@ -153,15 +79,10 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/units/:id',
     { schema: { tags: ['units'], summary: 'Fetch one unit', params: IdParams, response: { 200: { ...Unit, headers: ETag }, ...problems(400, 401, 404) } } },
     async (request, reply) => {
-      let row = await findUnit(db, request.params.id);
-      authorize(principalOf(request), row, 'read', 'Unit');
       const now = ctx.clock.now();
-      if (holdExpired(row!, now)) {
-        await releaseHold(row!, now);
-        row = (await findUnit(db, row!.id))!;
-      }
-      withEtag(reply, row!.version);
-      return toUnit(row!, now);
+      const row = await units.get(principalOf(request), request.params.id, now);
+      withEtag(reply, row.version);
+      return toUnit(row, now);
     },
   );
 
@@ -181,60 +102,10 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const row = await findUnit(db, request.params.id);
-      authorize(principalOf(request), row, 'edit', 'Unit');
-      const unit = row!;
-      const ifVersion = ifMatchVersion(request, unit.version);
-      checkBodyId(request.body, unit.id);
       const now = ctx.clock.now();
-      const before = toUnit({ ...unit, data: { ...unit.data } }, now);
-      const body = { ...request.body, ...(request.body.availability ? { availability: request.body.availability.toLowerCase() } : {}) };
-      const changes = changedFields(body, toUnit(unit, now), IGNORED);
-      // A PATCH that only clears a field that is already absent is no change.
-      for (const k of ['floor', 'onHoldExpiresAt'] as const) if (changes[k] === null && toUnit(unit, now)[k] === undefined) delete changes[k];
-      if (Object.keys(changes).length) {
-        // Validated by UnitPatchSchema: the column fields have these types; the rest is the unit's document.
-        const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes as {
-          name?: string;
-          position?: number;
-          floor?: string | null;
-          availability?: string;
-          onHoldExpiresAt?: string | null;
-        } & Record<string, unknown>;
-        if (floor !== undefined) await checkFloor(unit.project_id, floor, '/floor');
-        const change: UnitChange = {
-          columns: {
-            ...(name !== undefined ? { name } : {}),
-            ...(position !== undefined ? { position } : {}),
-            ...(floor !== undefined ? { floor_id: floor } : {}),
-            ...(availability !== undefined ? { availability } : {}),
-            ...(onHoldExpiresAt !== undefined ? { on_hold_expires_at: onHoldExpiresAt } : {}),
-          },
-          data,
-        };
-        if (availability === 'on_hold' && !onHoldExpiresAt && !unit.on_hold_expires_at) {
-          invalid([{ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' }]);
-        }
-        await db.transaction().execute(async (trx) => {
-          if (!(await updateUnit(trx, unit.id, change, ifVersion))) throw staleWrite();
-          // The floors whose `units` list changed: both ends of a move, or the floor whose order a new position changed.
-          if (floor !== undefined) await bumpFloors(trx, [unit.floor_id, floor]);
-          else if (position !== undefined) await bumpFloors(trx, [unit.floor_id]);
-          // Leaving on_hold clears the expiry too (updateUnit).
-          const logged = unitUpdateChanges(before, changes);
-          await ctx.events.append(trx, {
-            projectId: unit.project_id,
-            type: 'unit.updated',
-            actor: actorOf(principalOf(request)),
-            subjectId: unit.id,
-            changes: logged,
-            now,
-          });
-        });
-      }
-      const updated = (await findUnit(db, unit.id))!;
-      withEtag(reply, updated.version);
-      return toUnit(updated, now);
+      const row = await units.patch(principalOf(request), request.params.id, request.body, request.headers['if-match'], now);
+      withEtag(reply, row.version);
+      return toUnit(row, now);
     },
   );
 
@@ -249,20 +120,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const row = await findUnit(db, request.params.id);
-      authorize(principalOf(request), row, 'delete-child', 'Unit');
-      const ifVersion = ifMatchVersion(request, row!.version);
-      await db.transaction().execute(async (trx) => {
-        if (!(await deleteUnit(trx, row!.id, ifVersion))) throw staleWrite();
-        await bumpFloors(trx, [row!.floor_id]);
-        await ctx.events.append(trx, {
-          projectId: row!.project_id,
-          type: 'unit.deleted',
-          actor: actorOf(principalOf(request)),
-          subjectId: row!.id,
-          now: ctx.clock.now(),
-        });
-      });
+      await units.delete(principalOf(request), request.params.id, request.headers['if-match']);
       return reply.code(204).send();
     },
   );

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
@@ -130,10 +130,31 @@ export const UnitPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export type UnitPatch = Static<typeof UnitPatchSchema>;
+
+/** A create's JSON body: any Unit field but those the server keeps. */
+export const UnitCreateBody = Type.Omit(UnitPatchSchema, ['_id', '__v', 'createdAt', 'updatedAt']);
+
 export const UnitCreateQuery = Type.Object(
   { name: Type.Optional(Name), position: Type.Optional(Position), project: Type.Optional(ObjectId), floor: Type.Optional(ObjectId) },
   { additionalProperties: false },
 );
+
+/** A create's input: the body's fields and the query's (the query's are some of the body's, and win). */
+export type UnitCreate = Static<typeof UnitCreateBody>;
+
+export const MAX_BULK_UNITS = 1000;
+
+const BulkItem = Type.Object(
+  {
+    ...UnitPatchSchema.properties,
+    _id: ObjectId,
+    ifMatch: Type.Optional(Type.String({ maxLength: 200, description: 'The ETag this unit must still have (`"<__v>"`), as If-Match on a single PATCH' })),
+  },
+  { additionalProperties: false },
+);
+export const BulkUnitPatch = Type.Array(BulkItem, { minItems: 1, maxItems: MAX_BULK_UNITS });
+export type BulkUnitItem = Static<typeof BulkItem>;
 
 const Bound = (what: string) => Type.Optional(Type.Number({ description: what }));
 
@@ -172,3 +193,4 @@ export const UnitListQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const UNIT_SCHEMAS = [UnitSchema];
+export type UnitList = Static<typeof UnitListQuery>;

@@ -1,0 +1,119 @@
+import type { Kysely } from 'kysely';
+import type { Ctx } from '../../context.ts';
+import { reorderChildren } from '../../db/reorder.ts';
+import type { Database } from '../../db/schema.ts';
+import { bumpVersions } from '../../db/versioned.ts';
+import type { Principal } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { actorOf, createdChanges, updatedChanges } from '../events/events.repo.ts';
+import { findProjectMembership } from '../projects/projects.repo.ts';
+import { authorize } from '../shared/access.ts';
+import { pageOf, totalOf } from '../shared/list.ts';
+import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { deleteFloor, findFloor, insertFloor, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
+import type { FloorCreate, FloorList, FloorPatch } from './floors.schemas.ts';
+
+/** Reads and writes floors: each write checks access, finds what changed and writes it with its event in one transaction. */
+export class FloorService {
+  constructor(private readonly ctx: Ctx) {}
+
+  async get(principal: Principal, id: string): Promise<FloorRow> {
+    const { row } = authorize(principal, await findFloor(this.ctx.db.kysely, id), 'read', 'Floor');
+    return row;
+  }
+
+  /** A page of the project's floors and the count before paging. */
+  async list(principal: Principal, { project, filters = {}, options = {} }: FloorList) {
+    const db = this.ctx.db.kysely;
+    authorize(principal, await findProjectMembership(db, project), 'read');
+    const page = pageOf(options);
+    const rows = await pageFloors(db, project, { ...filters, ...page });
+    const total = await totalOf(rows, page.skip, () => pageFloors(db, project, { ...filters, skip: 0, limit: 1, sort: undefined }));
+    return { rows, total };
+  }
+
+  /**
+   * Checks a create (400, 404, 403) before anything is written. The write it returns runs in the caller's
+   * transaction, so an Idempotency-Key's stored answer commits with the floor, its project's version and its event.
+   */
+  async create(principal: Principal, input: FloorCreate): Promise<(trx: Kysely<Database>) => Promise<FloorRow>> {
+    const { project, name, position, ...data } = input;
+    if (!project) invalid([{ path: '/project', message: 'is required' }]);
+    if (!name) invalid([{ path: '/name', message: 'is required' }]);
+    const db = this.ctx.db.kysely;
+    authorize(principal, await findProjectMembership(db, project), 'edit');
+    const id = newObjectId(this.ctx.clock.now());
+    // Without a position the floor goes last.
+    const pos = position ?? (await nextFloorPosition(db, project));
+    return async (trx) => {
+      await insertFloor(trx, { id, projectId: project, name, position: pos, data });
+      await bumpVersions(trx, 'projects', [project]);
+      await this.ctx.events.append(trx, {
+        projectId: project,
+        type: 'floor.created',
+        actor: actorOf(principal),
+        subjectId: id,
+        changes: createdChanges({ ...data, name, position: pos }),
+        now: this.ctx.clock.now(),
+      });
+      return found(await findFloor(trx, id));
+    };
+  }
+
+  /** PATCH: only sent fields that differ change; `units` reorders the floor's own units; a new position changes the project's floors. */
+  async patch(principal: Principal, id: string, body: FloorPatch, ifMatch: string | undefined): Promise<FloorRow> {
+    const db = this.ctx.db.kysely;
+    const { row: floor } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
+    const ifVersion = parseIfMatch(ifMatch, floor.version);
+    checkBodyId(body, floor.id);
+    const { units, project, ...rest } = body;
+    if (project !== undefined && project !== floor.project_id) invalid([{ path: '/project', message: 'a floor cannot move to another project' }]);
+    const order = childOrder(units, floor.unit_ids, 'units', 'is not a unit of this floor');
+    const before = toFloor(floor);
+    // Validated by FloorPatchSchema: the changed fields are a part of the body.
+    const changes = changedFields(rest, before) as Partial<FloorPatch>;
+    if (Object.keys(changes).length || order) {
+      const { name, position, ...data } = changes;
+      const columns = { ...(name !== undefined ? { name } : {}), ...(position !== undefined ? { position } : {}) };
+      await db.transaction().execute(async (trx) => {
+        if (!(await updateFloor(trx, floor.id, { columns, data }, ifVersion))) throw staleWrite();
+        if (order) await reorderChildren(trx, 'units', floor.id, order);
+        if (position !== undefined) await bumpVersions(trx, 'projects', [floor.project_id]);
+        await this.ctx.events.append(trx, {
+          projectId: floor.project_id,
+          type: 'floor.updated',
+          actor: actorOf(principal),
+          subjectId: floor.id,
+          changes: updatedChanges(before, { ...changes, ...(order ? { units: order } : {}) }),
+          now: this.ctx.clock.now(),
+        });
+      });
+    }
+    return found(await findFloor(db, floor.id));
+  }
+
+  /** Deletes the floor and its units (ON DELETE CASCADE); it leaves the project's floors. */
+  async delete(principal: Principal, id: string, ifMatch: string | undefined): Promise<void> {
+    const db = this.ctx.db.kysely;
+    const { row } = authorize(principal, await findFloor(db, id), 'delete-child', 'Floor');
+    const ifVersion = parseIfMatch(ifMatch, row.version);
+    await db.transaction().execute(async (trx) => {
+      if (!(await deleteFloor(trx, row.id, ifVersion))) throw staleWrite();
+      await bumpVersions(trx, 'projects', [row.project_id]);
+      await this.ctx.events.append(trx, {
+        projectId: row.project_id,
+        type: 'floor.deleted',
+        actor: actorOf(principal),
+        subjectId: row.id,
+        now: this.ctx.clock.now(),
+      });
+    });
+  }
+}
+
+/** A floor read back after its write; absent only when another request deleted it in between. */
+function found(row: FloorRow | undefined): FloorRow {
+  if (!row) throw notFound('Floor');
+  return row;
+}
