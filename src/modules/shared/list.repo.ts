@@ -29,7 +29,8 @@ export async function listVisible<DB, TB extends keyof DB, O>(
   }
   if (page.updatedSince) q = q.where(sql<boolean>`${col('updated_at')} >= ${new Date(page.updatedSince)}`);
   const { column, direction } = sortOf(page.sort, { name: col('name'), createdAt: col('created_at'), updatedAt: col('updated_at') });
-  const paged = (skip: number, limit: number) => q.select(windowTotal).orderBy(column, direction).orderBy(col('id'), direction).offset(skip).limit(limit).execute();
+  const paged = (skip: number, limit: number) =>
+    q.select(windowTotal).orderBy(column, direction).orderBy(col('id'), direction).offset(skip).limit(limit).execute();
   const rows = await paged(page.skip, page.limit);
   // Past the last page the window count has no row to ride on; count again from the start so the header stays truthful.
   const total = await totalOf(rows, page.skip, () => paged(0, 1));
