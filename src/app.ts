@@ -35,6 +35,7 @@ import { floorRoutes } from './modules/floors/floors.routes.ts';
 import { FloorSchema } from './modules/floors/floors.schemas.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { GroupSchema } from './modules/groups/groups.schemas.ts';
+import { UserSchema } from './modules/users/users.schemas.ts';
 import { leadRoutes } from './modules/leads/leads.routes.ts';
 import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
@@ -103,6 +104,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     FloorSchema,
     UnitSchema,
     GroupSchema,
+    UserSchema,
     BundleSchema,
     ImportAnswerSchema,
     SyncSchema,
