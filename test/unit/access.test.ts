@@ -34,12 +34,15 @@ test('can: every action × level as the table says', () => {
   }
 });
 
-test('authorize: allowed → the level; visible but not allowed → 403 forbidden; unseen or absent → 404 naming the kind', () => {
+test('authorize: allowed → the record and the level; visible but not allowed → 403 forbidden; unseen or absent → 404 naming the kind', () => {
   const who = { owner: user('owner'), administrator: user('admin1'), editor: user('editor1') };
   for (const [action, row] of Object.entries(TABLE) as [Action, Record<Level, boolean>][]) {
     for (const [level, allowed] of Object.entries(row) as [Level, boolean][]) {
-      if (allowed) assert.equal(authorize(who[level], record, action), level, `${level} ${action}`);
-      else
+      if (allowed) {
+        const granted = authorize(who[level], record, action);
+        assert.equal(granted.level, level, `${level} ${action}`);
+        assert.equal(granted.row, record, `${level} ${action}: the record itself, narrowed`);
+      } else
         assert.throws(
           () => authorize(who[level], record, action),
           (e: unknown) => e instanceof AppError && e.status === 403 && e.code === 'forbidden',
