@@ -24,6 +24,7 @@ import { UNIT_SCHEMAS } from './modules/units/units.schemas.ts';
 import { authRoutes } from './modules/users/auth.routes.ts';
 import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { UserSchema } from './modules/users/users.schemas.ts';
 import { DeliverySchema, WebhookSchema, webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import type { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
 import { presentationRoutes } from './presentation/presentation.routes.ts';
@@ -66,7 +67,7 @@ export interface AppModule {
  */
 export const MODULES: readonly AppModule[] = [
   { name: 'health', public: [healthRoutes] },
-  { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes] },
+  { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes], schemas: [UserSchema] },
   { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },
   { name: 'floors', authenticated: [floorRoutes], schemas: FLOOR_SCHEMAS },
   { name: 'units', authenticated: [unitRoutes, unitBulkRoutes], schemas: UNIT_SCHEMAS },

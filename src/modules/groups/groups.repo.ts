@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
+import { listVisible, type VisiblePage } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;
 export type GroupRow = Selectable<GroupsTable> & { project_ids: string[] };
@@ -47,23 +49,9 @@ export function findGroup(db: Q, id: string): Promise<GroupRow | undefined> {
     .executeTakeFirst();
 }
 
-export async function listGroups(db: Q, principal: Principal, page: { skip: number; limit: number; sort: string; updatedSince?: string | undefined }) {
-  const desc = page.sort.startsWith('-');
-  const col = ({ name: 'g.name', createdAt: 'g.created_at', updatedAt: 'g.updated_at' } as const)[page.sort.replace(/^-/, '') as 'name'];
-  const dir = desc ? 'desc' : 'asc';
-  let q = db.selectFrom('groups as g').select([...COLUMNS, projectIds, sql<number | string>`count(*) over()`.as('total')]);
-  if (principal.role !== 'admin') {
-    q = q.where((eb) =>
-      eb.or([
-        eb('g.user_id', '=', principal.id),
-        eb('g.administrators', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
-        eb('g.editors', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
-      ]),
-    );
-  }
-  if (page.updatedSince) q = q.where('g.updated_at', '>=', new Date(page.updatedSince));
-  const rows = await q.orderBy(col, dir).orderBy('g.id', dir).offset(page.skip).limit(page.limit).execute();
-  return { rows, total: Number(rows[0]?.total ?? 0) };
+/** Visible groups, paged and sorted, with the count before paging. */
+export function listGroups(db: Q, principal: Principal, page: VisiblePage) {
+  return listVisible(db.selectFrom('groups as g').select([...COLUMNS, projectIds]), 'g', principal, page);
 }
 
 export interface GroupChange {
@@ -71,13 +59,13 @@ export interface GroupChange {
   data: Record<string, unknown>;
 }
 
-export async function insertGroup(db: Q, g: { id: string; userId: string; change: GroupChange }) {
+export async function insertGroup(db: Q, g: { id: string; userId: string; name: string; change: GroupChange }) {
   await db
     .insertInto('groups')
     .values({
       id: g.id,
       user_id: g.userId,
-      name: g.change.columns.name!,
+      name: g.name,
       namespace: g.change.columns.namespace ?? null,
       host_name: g.change.columns.host_name ?? null,
       administrators: g.change.columns.administrators ?? [],
@@ -87,14 +75,9 @@ export async function insertGroup(db: Q, g: { id: string; userId: string; change
     .execute();
 }
 
-export async function updateGroup(db: Q, id: string, change: GroupChange, ifVersion?: number) {
-  let q = db
-    .updateTable('groups')
-    .set({ ...change.columns, data: sql`data || ${JSON.stringify(change.data)}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', id);
-  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+/** One versioned statement: columns set, `data` merged key by key; false when the row is not at `ifVersion`. */
+export function updateGroup(db: Q, id: string, change: GroupChange, ifVersion?: number): Promise<boolean> {
+  return versionedUpdate(db, 'groups', id, { ...change.columns, data: jsonMerge('data', change.data) }, ifVersion);
 }
 
 /** Replaces the group's project list, in order. */

@@ -2,54 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { principalOf, type Principal } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
+import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { newObjectId } from '../../lib/object-id.ts';
-import { LIST_TEXT, ListOptions, TotalHeader, UpdatedSince } from '../shared/list.ts';
+import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
-import { authorize, can, levelOf } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
-import { changedFields, checkBodyId, ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
-import { deleteGroup, findGroup, insertGroup, listGroups, setGroupProjects, toGroup, updateGroup, type GroupChange } from './groups.repo.ts';
-import { GROUP_DEFAULTS, GroupCreateQuery, GroupPatchSchema } from './groups.schemas.ts';
+import { withEtag } from '../shared/records.ts';
+import { toGroup } from './groups.repo.ts';
+import { GroupCreateQuery, GroupPatchSchema } from './groups.schemas.ts';
+import { GroupService } from './groups.service.ts';
 
 const Group = Type.Ref('Group');
 const ETag = { ETag: { type: 'string' } };
-const COLUMN_OF = {
-  name: 'name',
-  namespace: 'namespace',
-  hostName: 'host_name',
-  administrators: 'administrators',
-  editors: 'editors',
-  user: 'user_id',
-} as const;
-
-function toChange(fields: Record<string, unknown>): { change: GroupChange; projects: string[] | undefined } {
-  const change: GroupChange = { columns: {}, data: {} };
-  let projects: string[] | undefined;
-  for (const [key, value] of Object.entries(fields)) {
-    if (key === 'projects') projects = value as string[];
-    else if (key in COLUMN_OF)
-      (change.columns as Record<string, unknown>)[COLUMN_OF[key as keyof typeof COLUMN_OF]] = key === 'hostName' ? String(value).toLowerCase() : value;
-    else change.data[key] = value;
-  }
-  return { change, projects };
-}
 
 export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
   const db = ctx.db.kysely;
-
-  /** `group.projects` may hold only projects the caller can see (CONTRACT §4). */
-  async function checkProjects(principal: Principal, ids: string[]) {
-    if (!ids.length) return;
-    const rows = await db.selectFrom('projects').select(['id', 'user_id', 'administrators', 'editors']).where('id', 'in', ids).execute();
-    const visible = new Set(rows.filter((r) => levelOf(principal, r)).map((r) => r.id));
-    const errors = ids.flatMap((id, i) => (visible.has(id) ? [] : [{ path: `/projects/${i}`, message: 'is not a project you can see' }]));
-    if (new Set(ids).size !== ids.length) errors.push({ path: '/projects', message: 'must not repeat an id' });
-    if (errors.length) invalid(errors);
-  }
+  const service = new GroupService(ctx);
 
   app.post(
     '/groups',
@@ -64,12 +33,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const fields = { ...GROUP_DEFAULTS, ...request.body, ...request.query };
-      if (!fields.name) invalid([{ path: '/name', message: 'is required' }]);
-      const { change, projects } = toChange(fields);
-      await checkProjects(principal, projects ?? []);
-      const id = newObjectId(ctx.clock.now());
+      const draft = await service.draft(principalOf(request), { ...request.body, ...request.query });
       return createIdempotently(
         db,
         request,
@@ -77,9 +41,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         'groups',
         (groupId) => `/groups/${groupId}`,
         async (trx) => {
-          await insertGroup(trx, { id, userId: principal.id, change });
-          await setGroupProjects(trx, id, projects ?? []);
-          const row = (await findGroup(trx, id))!;
+          const row = await service.create(draft, trx);
           return { record: toGroup(row) as Created['record'], version: row.version };
         },
       );
@@ -106,12 +68,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const principal = principalOf(request);
-      const skip = options.skip ?? 0;
-      const { rows, total } = await listGroups(db, principal, { ...filters, skip, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
-      // Past the last page the window count has no row to ride on; count separately so the header stays truthful.
-      const count = rows.length || !skip ? total : (await listGroups(db, principal, { ...filters, skip: 0, limit: 1, sort: '-createdAt' })).total;
-      reply.header('X-Total-Count', String(count));
+      const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
+      reply.header('X-Total-Count', String(total));
       return rows.map(toGroup);
     },
   );
@@ -120,10 +78,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/groups/:id',
     { schema: { tags: ['groups'], summary: 'Fetch one group', params: IdParams, response: { 200: { ...Group, headers: ETag }, ...problems(400, 401, 404) } } },
     async (request, reply) => {
-      const row = await findGroup(db, request.params.id);
-      authorize(principalOf(request), row, 'read', 'Group');
-      withEtag(reply, row!.version);
-      return toGroup(row!);
+      const row = await service.get(principalOf(request), request.params.id);
+      withEtag(reply, row.version);
+      return toGroup(row);
     },
   );
 
@@ -141,26 +98,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const principal = principalOf(request);
-      const row = await findGroup(db, request.params.id);
-      const { level } = authorize(principal, row, 'edit', 'Group');
-      const group = row!;
-      const ifVersion = ifMatchVersion(request, group.version);
-      checkBodyId(request.body, group.id);
-      const changes = changedFields(request.body, toGroup(group));
-      const keys = Object.keys(changes);
-      if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
-      const managed = keys.filter((k) => ['administrators', 'editors', 'invites'].includes(k));
-      if (managed.length && !can(level, 'manage')) throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);
-      if (keys.length) {
-        const { change, projects } = toChange(changes);
-        if (projects) await checkProjects(principal, projects);
-        await db.transaction().execute(async (trx) => {
-          if (!(await updateGroup(trx, group.id, change, ifVersion))) throw staleWrite();
-          if (projects) await setGroupProjects(trx, group.id, projects);
-        });
-      }
-      const updated = (await findGroup(db, group.id))!;
+      const updated = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
       withEtag(reply, updated.version);
       return toGroup(updated);
     },
@@ -177,10 +115,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const row = await findGroup(db, request.params.id);
-      authorize(principalOf(request), row, 'own', 'Group');
-      const ifVersion = ifMatchVersion(request, row!.version);
-      if (!(await deleteGroup(db, row!.id, ifVersion))) throw staleWrite();
+      await service.remove(principalOf(request), request.params.id, request.headers['if-match']);
       return reply.code(204).send();
     },
   );

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, InvitesTable } from '../../db/schema.ts';
+import { versionedUpdate } from '../../db/versioned.ts';
 
 type Q = Kysely<Database>;
 export type InviteRow = Selectable<InvitesTable>;
@@ -101,12 +102,8 @@ export async function revokeInvite(db: Q, kind: TargetKind, targetId: string, in
 
 /** Appends the invite to the record's `invites` (a write to the record: its version moves). */
 export async function listInviteOnRecord(db: Q, kind: TargetKind, targetId: string, invite: Record<string, unknown>) {
-  await sql`update ${sql.table(TABLE[kind])}
-    set data = jsonb_set(
-          data, '{invites}',
-          (case when jsonb_typeof(data->'invites') = 'array' then data->'invites' else '[]'::jsonb end) || ${JSON.stringify([invite])}::jsonb),
-        version = version + 1, updated_at = now()
-    where id = ${targetId}`.execute(db);
+  const invites = sql`(case when jsonb_typeof(data->'invites') = 'array' then data->'invites' else '[]'::jsonb end) || ${JSON.stringify([invite])}::jsonb`;
+  await versionedUpdate(db, TABLE[kind], targetId, { data: sql<string>`jsonb_set(data, '{invites}', ${invites})` });
 }
 
 /** Takes the invite out of the record's `invites`. */

@@ -1,31 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
-import { Auth, hashToken, principalOf } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { Auth, principalOf } from '../../http/auth.ts';
 import { DateTime, NoContent, ObjectId, problems } from '../../http/schemas.ts';
-import { newObjectId } from '../../lib/object-id.ts';
-import { inviteMail, langOf } from '../../mail/templates.ts';
-import { authorize } from '../shared/access.ts';
-import { findMemberships, findUserById, findUserByUsername, insertUser, toUser } from '../users/users.repo.ts';
 import { LoginResponseSchema } from '../users/users.schemas.ts';
-import {
-  addMember,
-  findInviteByToken,
-  findTarget,
-  insertInvite,
-  listInviteOnRecord,
-  markAccepted,
-  revokeInvite,
-  toInvite,
-  unlistInviteOnRecord,
-  type InviteRow,
-  type TargetKind,
-} from './invites.repo.ts';
+import { InviteService } from './invites.service.ts';
 
-/** An invitation link works for this long (CONTRACT §9). */
-export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const LEVELS = ['administrator', 'editor'] as const;
 
 const InviteBody = Type.Object(
@@ -85,19 +65,9 @@ const AcceptBody = Type.Object(
 );
 const WhichParams = Type.Object({ id: ObjectId, inviteId: ObjectId }, { additionalProperties: false });
 
-const what = (kind: TargetKind) => (kind === 'project' ? 'Project' : 'Group');
-
-/** Why a token no longer works, or undefined while it does. */
-function spent(invite: InviteRow, now: number): string | undefined {
-  if (invite.accepted_at) return 'This invitation was already accepted';
-  if (invite.revoked_at) return 'This invitation was revoked';
-  if (new Date(invite.expires_at).getTime() <= now) return 'This invitation has expired';
-  return undefined;
-}
-
 /** Owners and administrators invite and revoke (authenticated scope). */
 export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
-  const db = ctx.db.kysely;
+  const service = new InviteService(ctx);
 
   for (const kind of ['project', 'group'] as const) {
     const base = kind === 'project' ? '/projects' : '/groups';
@@ -116,45 +86,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        const { id } = request.params;
-        const token = randomBytes(32).toString('base64url');
-        const now = ctx.clock.now();
-        const invite = await db.transaction().execute(async (trx) => {
-          const target = await findTarget(trx, kind, id);
-          authorize(principal, target, 'manage', what(kind));
-          const row = await insertInvite(trx, {
-            id: newObjectId(now),
-            tokenHash: hashToken(token),
-            kind,
-            targetId: id,
-            // Usernames match without regard to case; the invite keeps the address as usernames are compared.
-            email: request.body.email.toLowerCase(),
-            firstName: request.body.firstName,
-            lastName: request.body.lastName,
-            level: request.body.level,
-            invitedBy: principal.id,
-            createdAt: new Date(now),
-            expiresAt: new Date(now + INVITE_TTL_MS),
-          });
-          const invite = toInvite(row);
-          await listInviteOnRecord(trx, kind, id, invite);
-          const settings = target!.data;
-          await ctx.mail.queue(
-            trx,
-            inviteMail({
-              to: row.email,
-              lang: langOf(kind === 'project' ? settings.projectLang : settings.groupLang),
-              inviter: principal.username,
-              targetName: target!.name,
-              level: row.level,
-              link: `${ctx.config.mail.publicUrl}/admin/invites/${token}`,
-              now,
-            }),
-          );
-          return invite;
-        });
-        ctx.mail.wake();
+        const invite = await service.create(principalOf(request), kind, request.params.id, request.body);
         return reply.code(201).send(invite);
       },
     );
@@ -171,13 +103,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         },
       },
       async (request, reply) => {
-        const principal = principalOf(request);
-        const { id, inviteId } = request.params;
-        await db.transaction().execute(async (trx) => {
-          authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
-          if (!(await revokeInvite(trx, kind, id, inviteId, new Date(ctx.clock.now())))) throw notFound('Invite');
-          await unlistInviteOnRecord(trx, kind, id, inviteId);
-        });
+        await service.revoke(principalOf(request), kind, request.params.id, request.params.inviteId);
         return reply.code(204).send();
       },
     );
@@ -186,7 +112,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
 
 /** What the invitation link reaches: look-up and acceptance, with or without a session. */
 export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
-  const db = ctx.db.kysely;
+  const service = new InviteService(ctx);
   const rateLimit = { max: ctx.config.mail.accountRequestsPerMinute, timeWindow: 60_000 };
 
   app.get(
@@ -202,22 +128,7 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       },
       config: { rateLimit },
     },
-    async (request) => {
-      const invite = await findInviteByToken(db, hashToken(request.params.token));
-      if (!invite) throw notFound('Invitation');
-      const why = spent(invite, ctx.clock.now());
-      if (why) throw new AppError(410, 'gone', why);
-      const target = await findTarget(db, invite.target_kind, invite.target_id);
-      if (!target) throw new AppError(410, 'gone', `The ${invite.target_kind} of this invitation no longer exists`);
-      return {
-        email: invite.email,
-        level: invite.level,
-        ...(invite.first_name !== null ? { firstName: invite.first_name } : {}),
-        ...(invite.last_name !== null ? { lastName: invite.last_name } : {}),
-        expiresAt: new Date(invite.expires_at).toISOString(),
-        [invite.target_kind]: { _id: target.id, name: target.name },
-      };
-    },
+    async (request) => service.lookup(request.params.token),
   );
 
   app.post(
@@ -240,56 +151,11 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       config: { rateLimit },
     },
     async (request, reply) => {
-      const tokenHash = hashToken(request.params.token);
       const found = Auth.tokenFrom(request);
       const principal = found ? await ctx.auth.principalFromToken(found.token) : undefined;
-      const first = await findInviteByToken(db, tokenHash);
-      if (!first) throw notFound('Invitation');
-      const why = spent(first, ctx.clock.now());
-      if (why) throw new AppError(410, 'gone', why);
-      if (principal && principal.username.toLowerCase() !== first.email.toLowerCase()) {
-        throw new AppError(403, 'forbidden', 'This invitation is for another address; sign out or sign in as the invited user');
-      }
-
-      // The slow work (hashing, verifying a password) before the transaction; the transaction re-checks the invite.
-      let userId = principal?.id;
-      let newUser: { id: string; passwordHash: string; profile: Record<string, unknown> } | undefined;
-      if (!userId) {
-        const { password, name, lastName } = request.body;
-        if (password === undefined) throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
-        const existing = await findUserByUsername(db, first.email);
-        if (existing) {
-          if (!(await ctx.passwords.verify(existing.password_hash, password)))
-            throw new AppError(401, 'invalid_credentials', 'This address has an account: send its password, or sign in first');
-          userId = existing.id;
-        } else {
-          const profile: Record<string, unknown> = {};
-          const n = name ?? first.first_name;
-          const l = lastName ?? first.last_name;
-          if (n) profile.name = n;
-          if (l) profile.lastName = l;
-          newUser = { id: newObjectId(ctx.clock.now()), passwordHash: await ctx.passwords.hash(password), profile };
-        }
-      }
-
-      const user = await db.transaction().execute(async (trx) => {
-        const invite = await findInviteByToken(trx, tokenHash, { lock: true });
-        const gone = invite ? spent(invite, ctx.clock.now()) : 'This invitation no longer exists';
-        if (!invite || gone) throw new AppError(410, 'gone', gone!);
-        const target = await findTarget(trx, invite.target_kind, invite.target_id);
-        if (!target) throw new AppError(410, 'gone', `The ${invite.target_kind} of this invitation no longer exists`);
-        const row = newUser
-          ? await insertUser(trx, { id: newUser.id, username: invite.email, passwordHash: newUser.passwordHash, role: 'user', profile: newUser.profile })
-          : await findUserById(trx, userId!);
-        if (!row) throw new AppError(401, 'unauthorized', 'The signed-in user no longer exists');
-        await addMember(trx, invite.target_kind, invite.target_id, row.id, invite.level);
-        await unlistInviteOnRecord(trx, invite.target_kind, invite.target_id, invite.id);
-        await markAccepted(trx, invite.id, row.id, new Date(ctx.clock.now()));
-        return row;
-      });
-      const issued = await ctx.authService.signIn(user);
+      const { user, issued } = await service.accept(request.params.token, principal, request.body);
       ctx.authService.setCookies(reply, issued);
-      return { ...toUser(user, await findMemberships(db, user.id)), token: issued.accessToken, access_token: issued.accessToken, message: 'Login successful' };
+      return { ...user, token: issued.accessToken, access_token: issued.accessToken, message: 'Login successful' };
     },
   );
 };

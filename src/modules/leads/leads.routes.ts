@@ -4,11 +4,9 @@ import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { ObjectId, problems } from '../../http/schemas.ts';
-import { findProjectMembership } from '../projects/projects.repo.ts';
-import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
-import { LIST_TEXT, ListOptions, pageOf, TotalHeader, totalOf, UpdatedSince } from '../shared/list.ts';
-import { listLeads, toLead } from './leads.repo.ts';
+import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
+import { LeadService } from './leads.service.ts';
 import { LeadSchema } from '../shared/fields.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
@@ -29,6 +27,7 @@ const LeadsQuery = Type.Object(
 
 export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
+  const service = new LeadService(ctx);
   app.get(
     '/leads',
     {
@@ -46,14 +45,10 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     },
     async (request, reply) => {
       const { project, filters = {}, options = {}, format } = request.query;
-      authorize(principalOf(request), await findProjectMembership(ctx.db.kysely, project), 'read-leads');
       const csv = wantsCsv(request, format);
       // A spreadsheet export is the whole list unless a page is asked for.
-      const page = pageOf(options, csv ? MAX_CSV_LEADS : 100);
-      const rows = await listLeads(ctx.db.kysely, project, { ...filters, ...page });
-      const total = await totalOf(rows, page.skip, () => listLeads(ctx.db.kysely, project, { ...filters, skip: 0, limit: 1, sort: undefined }));
+      const { leads, total } = await service.list(principalOf(request), project, { ...filters, ...pageOf(options, csv ? MAX_CSV_LEADS : 100) });
       reply.header('X-Total-Count', String(total));
-      const leads = rows.map(toLead);
       if (csv) return sendCsv(reply, `leads-${project}.csv`, toCsv(leads, LEAD_COLUMNS));
       return leads;
     },

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
+import { bumpVersions, jsonMerge, versionedUpdate } from '../../db/versioned.ts';
+import { listVisible, type VisiblePage } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;
 export type ProjectRow = Selectable<ProjectsTable> & { floor_ids: string[] };
@@ -27,9 +29,12 @@ const COLUMNS = [
 
 /** Names of the secrets that are set, as `configuredSecrets` shows them. */
 export function secretNames(secrets: Record<string, string>): string[] {
-  return Object.keys(secrets)
-    .map((k) => (k.startsWith('allocation:') ? `allocations[${k.slice('allocation:'.length)}].password` : k))
-    .sort();
+  return Object.keys(secrets).map(secretName).sort();
+}
+
+/** A secret's key as clients know it: an allocation's password by the allocation's name. */
+export function secretName(key: string): string {
+  return key.startsWith('allocation:') ? `allocations[${key.slice('allocation:'.length)}].password` : key;
 }
 
 /** The response record. `row.data` is parsed afresh for every query, so it is extended in place, not copied. */
@@ -64,45 +69,24 @@ export function findProjectMembership(db: Q, id: string) {
   return db.selectFrom('projects').select(['id', 'user_id', 'administrators', 'editors', 'data']).where('id', '=', id).executeTakeFirst();
 }
 
-export interface ProjectListParams {
-  name?: string | undefined;
-  projectType?: string | undefined;
-  updatedSince?: string | undefined;
-  skip: number;
-  limit: number;
-  sort: string;
+/** The membership of each of these projects that exists, for checks over many at once (a group's `projects`). */
+export function findProjectMemberships(db: Q, ids: readonly string[]) {
+  return db.selectFrom('projects').select(['id', 'user_id', 'administrators', 'editors']).where('id', 'in', ids).execute();
 }
 
-const SORT_COLUMNS = { name: 'p.name', createdAt: 'p.created_at', updatedAt: 'p.updated_at' } as const;
+export interface ProjectListParams extends VisiblePage {
+  name?: string | undefined;
+  projectType?: string | undefined;
+}
 
-/** Visible projects, filtered, sorted with `_id` breaking ties (stable pages), with the count before paging. */
-export async function listProjects(db: Q, principal: Principal, params: ProjectListParams) {
-  const desc = params.sort.startsWith('-');
-  const column = SORT_COLUMNS[params.sort.replace(/^-/, '') as keyof typeof SORT_COLUMNS];
-  const direction = desc ? 'desc' : 'asc';
-  let q = db.selectFrom('projects as p').select([...COLUMNS, floorIds, sql<number | string>`count(*) over()`.as('total')]);
-  if (principal.role !== 'admin') {
-    q = q.where((eb) =>
-      eb.or([
-        eb('p.user_id', '=', principal.id),
-        eb('p.administrators', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
-        eb('p.editors', '@>', sql<string[]>`array[${principal.id}]::char(24)[]`),
-      ]),
-    );
-  }
+/** Visible projects, filtered by name (case-insensitive substring) and type, paged and sorted, with the count before paging. */
+export function listProjects(db: Q, principal: Principal, params: ProjectListParams) {
+  let q = db.selectFrom('projects as p').select([...COLUMNS, floorIds]);
   if (params.name !== undefined && params.name !== '') {
     q = q.where('p.name', 'ilike', `%${params.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   if (params.projectType !== undefined) q = q.where('p.project_type', '=', params.projectType);
-  if (params.updatedSince) q = q.where('p.updated_at', '>=', new Date(params.updatedSince));
-  const rows = await q.orderBy(column, direction).orderBy('p.id', direction).offset(params.skip).limit(params.limit).execute();
-  return { rows, total: Number(rows[0]?.total ?? 0) };
-}
-
-/** The count alone, for a page past the end (where the window count has no row to ride on). */
-export async function countVisibleProjects(db: Q, principal: Principal, params: Omit<ProjectListParams, 'skip' | 'limit' | 'sort'>) {
-  const r = await listProjects(db, principal, { ...params, skip: 0, limit: 1, sort: '-createdAt' });
-  return r.total;
+  return listVisible(q, 'p', principal, params);
 }
 
 export interface ProjectInsert {
@@ -134,7 +118,9 @@ export async function insertProject(db: Q, p: ProjectInsert): Promise<ProjectRow
       secrets: JSON.stringify(p.secrets),
     })
     .execute();
-  return (await findProject(db, p.id))!;
+  const row = await findProject(db, p.id);
+  if (!row) throw new Error(`project ${p.id} vanished in its own transaction`);
+  return row;
 }
 
 export interface ProjectChange {
@@ -152,33 +138,22 @@ export interface ProjectChange {
   secretsRemove: string[];
 }
 
-/**
- * Applies one change in one statement: typed columns set, `data` merged key by key, secrets merged and removed.
- * With `ifVersion` it writes only if the row is still at that version; undefined means it was not.
- */
-export async function updateProject(db: Q, id: string, change: ProjectChange, ifVersion?: number): Promise<boolean> {
-  let q = db
-    .updateTable('projects')
-    .set({
-      ...change.columns,
-      data: sql`data || ${JSON.stringify(change.data)}::jsonb`,
-      secrets: sql`(secrets - ${sql.val(change.secretsRemove)}::text[]) || ${JSON.stringify(change.secretsSet)}::jsonb`,
-      version: sql`version + 1`,
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', id);
-  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-  const r = await q.executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+/** `secrets` with the removed keys taken out and the set ones merged, in the statement (as `jsonMerge` does for `data`). */
+function secretsMerge(remove: string[], set: Record<string, string>) {
+  return sql<string>`(secrets - ${sql.val(remove)}::text[]) || ${JSON.stringify(set)}::jsonb`;
 }
 
-export async function bumpProjectVersion(db: Q, id: string) {
-  await db
-    .updateTable('projects')
-    .set({ version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .execute();
+/**
+ * Applies one change in one versioned statement: typed columns set, `data` merged key by key, secrets merged and removed.
+ * With `ifVersion` it writes only if the row is still at that version; false when it was not.
+ */
+export function updateProject(db: Q, id: string, change: ProjectChange, ifVersion?: number): Promise<boolean> {
+  const set = { ...change.columns, data: jsonMerge('data', change.data), secrets: secretsMerge(change.secretsRemove, change.secretsSet) };
+  return versionedUpdate(db, 'projects', id, set, ifVersion);
 }
+
+/** Kept for the floor routes; new callers use `bumpVersions(db, 'projects', ids)`. */
+export const bumpProjectVersion = (db: Q, id: string) => bumpVersions(db, 'projects', [id]);
 
 /**
  * Deletes the project (floors, units, leads and group memberships go by ON DELETE CASCADE) and, in the same

@@ -3,13 +3,12 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
-import { ifMatchVersion, staleWrite, withEtag } from '../shared/records.ts';
+import { withEtag } from '../shared/records.ts';
+import { pageOf } from '../shared/list.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
-import { countVisibleProjects, deleteProject, findProject, listProjects, toProject } from './projects.repo.ts';
+import { toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
 
@@ -40,12 +39,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const principal = principalOf(request);
-      const skip = options.skip ?? 0;
-      const { rows, total } = await listProjects(db, principal, { ...filters, skip, limit: options.limit ?? 100, sort: options.sort ?? '-createdAt' });
-      // Past the last page the window count is unavailable; count separately so the header stays truthful.
-      const count = rows.length || !skip ? total : await countVisibleProjects(db, principal, filters);
-      reply.header('X-Total-Count', String(count));
+      const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
+      reply.header('X-Total-Count', String(total));
       return rows.map(toProject);
     },
   );
@@ -92,10 +87,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const row = await findProject(db, request.params.id);
-        authorize(principalOf(request), row, 'read');
-        withEtag(reply, row!.version);
-        return toProject(row!);
+        const row = await service.get(principalOf(request), request.params.id);
+        withEtag(reply, row.version);
+        return toProject(row);
       },
     );
 
@@ -115,10 +109,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const row = await findProject(db, request.params.id);
-        authorize(principalOf(request), row, 'read');
-        const ifVersion = ifMatchVersion(request, row!.version);
-        const updated = await service.patch(principalOf(request), row!, request.body, ifVersion);
+        const updated = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
         withEtag(reply, updated.version);
         return toProject(updated);
       },
@@ -135,11 +126,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const row = await findProject(db, request.params.id);
-        authorize(principalOf(request), row, 'own');
-        const ifVersion = ifMatchVersion(request, row!.version);
-        // Floors, units, leads and group memberships go with it (ON DELETE CASCADE, one statement).
-        if (!(await deleteProject(db, request.params.id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
+        await service.remove(principalOf(request), request.params.id, request.headers['if-match']);
         return reply.code(204).send();
       },
     );

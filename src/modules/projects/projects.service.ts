@@ -2,13 +2,24 @@ import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, type Level } from '../shared/access.ts';
-import { changedFields, checkBodyId, deepEqual, invalid, SERVER_KEPT, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
-import { findProject, insertProject, secretNames, updateProject, type ProjectChange, type ProjectRow, toProject } from './projects.repo.ts';
+import {
+  deleteProject,
+  findProject,
+  insertProject,
+  listProjects,
+  secretName,
+  updateProject,
+  type ProjectChange,
+  type ProjectListParams,
+  type ProjectRow,
+  toProject,
+} from './projects.repo.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
@@ -38,12 +49,13 @@ export class ProjectService {
 
   async create(owner: Principal, body: Body, db: Kysely<Database> = this.ctx.db.kysely): Promise<ProjectRow> {
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && k !== 'floors' && k !== 'user'));
-    if (typeof fields.name !== 'string') invalid([{ path: '/name', message: 'is required' }]);
+    const { name } = fields;
+    if (typeof name !== 'string') invalid([{ path: '/name', message: 'is required' }]);
     const change = this.#toChange({ ...PROJECT_DEFAULTS, ...fields }, {});
     return insertProject(db, {
       id: newObjectId(this.ctx.clock.now()),
       userId: owner.id,
-      name: change.columns.name!,
+      name,
       namespace: change.columns.namespace ?? null,
       hostName: change.columns.host_name ?? null,
       projectType: change.columns.project_type ?? null,
@@ -54,11 +66,22 @@ export class ProjectService {
     });
   }
 
+  /** A visible project (404 otherwise). */
+  async get(principal: Principal, id: string): Promise<ProjectRow> {
+    return authorize(principal, await findProject(this.ctx.db.kysely, id), 'read').row;
+  }
+
+  list(principal: Principal, params: ProjectListParams) {
+    return listProjects(this.ctx.db.kysely, principal, params);
+  }
+
   /** PATCH: only real changes count; the caller's level decides which of them are allowed; one statement writes them. */
-  async patch(principal: Principal, row: ProjectRow, body: Body, ifVersion: number | undefined): Promise<ProjectRow> {
+  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<ProjectRow> {
+    // Every level may edit, so this is the read check (404) that must come before If-Match (412) and the body (400).
+    const { row, level } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'edit');
+    const ifVersion = parseIfMatch(ifMatch, row.version);
     checkBodyId(body, row.id);
     const current = toProject(row);
-    const { level } = authorize(principal, row, 'edit');
     const { floors, allocations, ...rest } = body;
 
     const changes = changedFields(rest, current, IGNORED);
@@ -71,17 +94,7 @@ export class ProjectService {
       allocations !== undefined && !this.#sameAllocations(allocations as AllocationIn[], current.allocations as AllocationIn[] | undefined);
     this.#checkLevel(level, Object.keys(changes), allocationsChanged);
 
-    let newFloorOrder: string[] | undefined;
-    if (floors !== undefined && !deepEqual(floors, row.floor_ids)) {
-      const own = new Set(row.floor_ids);
-      const errors: FieldError[] = [];
-      (floors as string[]).forEach((id, i) => {
-        if (!own.has(id)) errors.push({ path: `/floors/${i}`, message: 'is not a floor of this project' });
-      });
-      if (new Set(floors as string[]).size !== (floors as string[]).length) errors.push({ path: '/floors', message: 'must not repeat an id' });
-      if (errors.length) invalid(errors);
-      newFloorOrder = floors as string[];
-    }
+    const newFloorOrder = childOrder(floors as string[] | undefined, row.floor_ids, 'floors', 'is not a floor of this project');
 
     if (!Object.keys(changes).length && !allocationsChanged && !newFloorOrder) return row;
     const change = this.#toChange(changes, row.secrets, allocationsChanged ? (allocations as AllocationIn[]) : undefined);
@@ -99,7 +112,20 @@ export class ProjectService {
         now: this.ctx.clock.now(),
       });
     });
-    return (await findProject(db, row.id))!;
+    return this.#reread(row.id);
+  }
+
+  /** DELETE (owner only): floors, units, leads and group memberships go with it (ON DELETE CASCADE, one statement). */
+  async remove(principal: Principal, id: string, ifMatch: string | undefined): Promise<void> {
+    const { row } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'own');
+    const ifVersion = parseIfMatch(ifMatch, row.version);
+    if (!(await deleteProject(this.ctx.db.kysely, id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
+  }
+
+  async #reread(id: string): Promise<ProjectRow> {
+    const row = await findProject(this.ctx.db.kysely, id);
+    if (!row) throw notFound('Project');
+    return row;
   }
 
   /** The event's `changes`: values before and after, but a secret (and an allocation password) only by name. */
@@ -107,8 +133,8 @@ export class ProjectService {
     const out: Changes = {};
     for (const [key, value] of Object.entries(changes)) if (!SECRET.has(key)) out[key] = [current[key] ?? null, value];
     if (change.data.allocations !== undefined) out.allocations = [current.allocations ?? null, change.data.allocations];
-    for (const key of Object.keys(change.secretsSet)) out[secretNames({ [key]: '' })[0]!] = [key in row.secrets ? SECRET_MARK : null, SECRET_MARK];
-    for (const key of change.secretsRemove) out[secretNames({ [key]: '' })[0]!] = [SECRET_MARK, null];
+    for (const key of Object.keys(change.secretsSet)) out[secretName(key)] = [key in row.secrets ? SECRET_MARK : null, SECRET_MARK];
+    for (const key of change.secretsRemove) out[secretName(key)] = [SECRET_MARK, null];
     if (floors) out.floors = [row.floor_ids, floors];
     return out;
   }

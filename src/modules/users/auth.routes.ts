@@ -3,11 +3,13 @@ import type { Ctx } from '../../context.ts';
 import { Auth, REFRESH_COOKIE } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
-import { findMemberships, toUser } from './users.repo.ts';
 import { LoginBody, LoginQuery, LoginResponseSchema, RefreshBody, RefreshResponse } from './users.schemas.ts';
+import { UserService } from './users.service.ts';
 
 /** Login, refresh and logout: reachable without an access token. */
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  const users = new UserService(ctx);
+
   app.post(
     '/users/login',
     {
@@ -34,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const { user, issued } = await ctx.authService.login({ username, password, ip: request.ip, bearer });
       ctx.authService.setCookies(reply, issued);
       return {
-        ...toUser(user, await findMemberships(ctx.db.kysely, user.id)),
+        ...(await users.record(user)),
         token: issued.accessToken,
         access_token: issued.accessToken,
         message: 'Login successful',
@@ -59,7 +61,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       if (!token) throw new AppError(401, 'unauthorized', 'Send the serviceRefresh cookie or refresh_token');
       const issued = await ctx.authService.refresh(token);
       ctx.authService.setCookies(reply, issued);
-      return { message: 'Token refreshed', access_token: issued.accessToken, token: issued.accessToken, refresh_token: issued.refreshToken! };
+      return { message: 'Token refreshed', access_token: issued.accessToken, token: issued.accessToken, refresh_token: issued.refreshToken };
     },
   );
 

@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import type { Passwords } from '../../lib/passwords.ts';
-import { consumeRefreshToken, createSession, findRefreshToken, insertRefreshToken, revokeSession } from './sessions.repo.ts';
+import { consumeRefreshToken, createSession, extendSession, findRefreshToken, insertRefreshToken, revokeSession } from './sessions.repo.ts';
 import { findUserById, findUserByUsername, recordAudit, type UserRow } from './users.repo.ts';
 
 export interface Issued {
@@ -81,18 +81,14 @@ export class AuthService {
   }
 
   /** Rotates a refresh token. A token presented twice ends its whole family (the session) for everyone. */
-  async refresh(refreshToken: string): Promise<Issued> {
+  async refresh(refreshToken: string): Promise<Issued & { refreshToken: string }> {
     const tokenHash = hashToken(refreshToken);
     const next = newRefreshToken();
     const result = await this.db.kysely.transaction().execute(async (trx) => {
       const used = await consumeRefreshToken(trx, tokenHash);
       if (!used) return undefined;
       await insertRefreshToken(trx, { tokenHash: hashToken(next), sessionId: used.session_id, expiresAt: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) });
-      await trx
-        .updateTable('sessions')
-        .set({ expires_at: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) })
-        .where('id', '=', used.session_id)
-        .execute();
+      await extendSession(trx, used.session_id, new Date(this.clock.now() + REFRESH_TTL_SEC * 1000));
       return used;
     });
     if (!result) {

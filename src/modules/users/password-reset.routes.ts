@@ -1,17 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sql } from 'kysely';
 import type { Ctx } from '../../context.ts';
-import { hashToken } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
-import { langOf, resetMail } from '../../mail/templates.ts';
-import { revokeUserSessions } from './sessions.repo.ts';
-import { findUserByUsername, recordAudit } from './users.repo.ts';
-
-/** A reset link works once, for this long (CONTRACT §9). */
-export const RESET_TTL_MS = 60 * 60 * 1000;
+import { langOf } from '../../mail/templates.ts';
+import { UserService } from './users.service.ts';
 
 const RequestBody = Type.Object({ username: Type.String({ format: 'email', maxLength: 320 }) }, { additionalProperties: false });
 const Accepted = Type.Object({ message: Type.String() }, { additionalProperties: false });
@@ -26,7 +18,7 @@ const ANSWER = 'If an account exists for this address, a link to choose a new pa
 
 /** Forgotten passwords: no authentication (the mailed token is the credential). */
 export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
-  const db = ctx.db.kysely;
+  const service = new UserService(ctx);
   const rateLimit = { max: ctx.config.mail.accountRequestsPerMinute, timeWindow: 60_000 };
 
   app.post(
@@ -47,28 +39,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = asyn
       config: { rateLimit },
     },
     async (request, reply) => {
-      const username = request.body.username.toLowerCase();
-      const token = randomBytes(32).toString('base64url');
-      const now = ctx.clock.now();
-      const lang = langOf(request.headers['accept-language']);
-      // The same statements run whether the account exists or not: a look-up, a count, a row, a queued job
-      // (for an unknown address the job is a placeholder that sends nothing). Timing tells nothing.
-      await db.transaction().execute(async (trx) => {
-        const user = await findUserByUsername(trx, username);
-        const recent = await trx
-          .selectFrom('password_resets')
-          .select(sql<number>`count(*)::int`.as('n'))
-          .where('username', '=', username)
-          .where('created_at', '>', new Date(now - 60 * 60 * 1000))
-          .executeTakeFirstOrThrow();
-        if (recent.n >= ctx.config.mail.resetsPerHour) return;
-        await trx
-          .insertInto('password_resets')
-          .values({ token_hash: hashToken(token), user_id: user?.id ?? null, username, created_at: new Date(now), expires_at: new Date(now + RESET_TTL_MS) })
-          .execute();
-        await ctx.mail.queue(trx, user ? resetMail({ to: user.username, lang, link: `${ctx.config.mail.publicUrl}/admin/reset/${token}`, now }) : null);
-      });
-      ctx.mail.wake();
+      await service.requestPasswordReset(request.body.username, langOf(request.headers['accept-language']));
       return reply.code(202).send({ message: ANSWER });
     },
   );
@@ -89,40 +60,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = asyn
       config: { rateLimit },
     },
     async (request, reply) => {
-      const tokenHash = hashToken(request.body.token);
-      const now = ctx.clock.now();
-      const passwordHash = await ctx.passwords.hash(request.body.password);
-      const userId = await db.transaction().execute(async (trx) => {
-        // One conditional UPDATE claims the token: of two concurrent confirmations exactly one gets a row.
-        const claimed = await trx
-          .updateTable('password_resets')
-          .set({ used_at: new Date(now) })
-          .where('token_hash', '=', tokenHash)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', new Date(now))
-          .where('user_id', 'is not', null)
-          .returning('user_id')
-          .executeTakeFirst();
-        if (!claimed?.user_id) return undefined;
-        const id = claimed.user_id;
-        await trx
-          .updateTable('users')
-          .set({ password_hash: passwordHash, version: sql`version + 1`, updated_at: sql`now()` })
-          .where('id', '=', id)
-          .execute();
-        // Every other link mailed to this user stops working too, and every session ends.
-        await trx
-          .updateTable('password_resets')
-          .set({ used_at: new Date(now) })
-          .where('user_id', '=', id)
-          .where('used_at', 'is', null)
-          .execute();
-        await revokeUserSessions(trx, id);
-        await recordAudit(trx, { actorId: id, action: 'password_reset', subjectId: id });
-        return id;
-      });
-      if (!userId) throw new AppError(410, 'gone', 'This reset link was already used, has expired or is unknown; ask for a new one');
-      ctx.auth.forgetAllSessions();
+      await service.resetPassword(request.body.token, request.body.password);
       return reply.code(204).send();
     },
   );

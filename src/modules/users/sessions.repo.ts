@@ -65,6 +65,11 @@ export function consumeRefreshToken(db: Q, tokenHash: string) {
     .executeTakeFirst();
 }
 
+/** A rotated refresh token keeps its session alive as long as the new token lives. */
+export async function extendSession(db: Q, sid: string, expiresAt: Date) {
+  await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', sid).execute();
+}
+
 export function findRefreshToken(db: Q, tokenHash: string) {
   return db.selectFrom('refresh_tokens').select(['session_id', 'used_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
 import type { Role, User } from './users.schemas.ts';
 
 type Q = Kysely<Database>;
@@ -45,21 +46,17 @@ export function insertUser(db: Q, u: { id: string; username: string; passwordHas
 }
 
 /**
- * Merges the given profile fields in one statement, so concurrent edits of different fields both survive.
- * With `ifVersion`, writes only if the row is still at that version (undefined otherwise).
+ * Merges the given profile fields (and sets a new password hash) in one versioned statement, so concurrent edits of
+ * different fields both survive. With `ifVersion`, writes only if the row is still at that version; false otherwise.
  */
-export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash?: string, ifVersion?: number) {
-  let q = db
-    .updateTable('users')
-    .set({
-      profile: sql`profile || ${JSON.stringify(patch)}::jsonb`,
-      ...(passwordHash ? { password_hash: passwordHash } : {}),
-      version: sql`version + 1`,
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', id);
-  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-  return q.returning(COLUMNS).executeTakeFirst();
+export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash?: string, ifVersion?: number): Promise<boolean> {
+  const set = { profile: jsonMerge('profile', patch), ...(passwordHash ? { password_hash: passwordHash } : {}) };
+  return versionedUpdate(db, 'users', id, set, ifVersion);
+}
+
+/** A new password (a reset): the record's version moves like any other write. */
+export function setUserPassword(db: Q, id: string, passwordHash: string): Promise<boolean> {
+  return versionedUpdate(db, 'users', id, { password_hash: passwordHash });
 }
 
 export async function recordAudit(db: Q, e: { actorId: string | null; action: string; subjectId: string | null; detail?: Record<string, unknown> }) {

@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { Ctx } from '../../context.ts';
+import type { Database } from '../../db/schema.ts';
+import type { Principal } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { findProjectMemberships } from '../projects/projects.repo.ts';
+import { authorize, can, levelOf } from '../shared/access.ts';
+import type { VisiblePage } from '../shared/list.repo.ts';
+import { changedFields, checkBodyId, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { deleteGroup, findGroup, insertGroup, listGroups, setGroupProjects, toGroup, updateGroup, type GroupChange, type GroupRow } from './groups.repo.ts';
+import { GROUP_DEFAULTS } from './groups.schemas.ts';
+
+type Body = Record<string, unknown>;
+const COLUMN_OF = {
+  name: 'name',
+  namespace: 'namespace',
+  hostName: 'host_name',
+  administrators: 'administrators',
+  editors: 'editors',
+  user: 'user_id',
+} as const;
+const MANAGED = ['administrators', 'editors', 'invites'];
+
+/** A checked new group, ready to be written (inside the idempotent create). */
+export interface NewGroup {
+  id: string;
+  userId: string;
+  name: string;
+  change: GroupChange;
+  projects: string[];
+}
+
+/** Splits fields into columns, the `data` merge and the project list. */
+function toChange(fields: Body): { change: GroupChange; projects: string[] | undefined } {
+  const change: GroupChange = { columns: {}, data: {} };
+  const columns: Body = change.columns;
+  let projects: string[] | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === 'projects') projects = value as string[];
+    else if (key in COLUMN_OF) columns[COLUMN_OF[key as keyof typeof COLUMN_OF]] = key === 'hostName' ? String(value).toLowerCase() : value;
+    else change.data[key] = value;
+  }
+  return { change, projects };
+}
+
+/** Creates, changes and deletes groups (CONTRACT §3–4): access, change detection and the write in one place. */
+export class GroupService {
+  constructor(private readonly ctx: Ctx) {}
+
+  /** The checks of a create, before its idempotent write: a name, and projects the caller can see. */
+  async draft(principal: Principal, body: Body): Promise<NewGroup> {
+    const fields = { ...GROUP_DEFAULTS, ...body };
+    const { name } = fields;
+    if (typeof name !== 'string' || !name) invalid([{ path: '/name', message: 'is required' }]);
+    const { change, projects = [] } = toChange(fields);
+    await this.#checkProjects(principal, projects);
+    return { id: newObjectId(this.ctx.clock.now()), userId: principal.id, name, change, projects };
+  }
+
+  /** Writes a drafted group with `trx` (the idempotent create's transaction). */
+  async create(draft: NewGroup, trx: Kysely<Database>): Promise<GroupRow> {
+    await insertGroup(trx, draft);
+    await setGroupProjects(trx, draft.id, draft.projects);
+    return this.#reread(draft.id, trx);
+  }
+
+  async get(principal: Principal, id: string): Promise<GroupRow> {
+    return authorize(principal, await findGroup(this.ctx.db.kysely, id), 'read', 'Group').row;
+  }
+
+  list(principal: Principal, page: VisiblePage) {
+    return listGroups(this.ctx.db.kysely, principal, page);
+  }
+
+  /** PATCH: only real changes count; the caller's level decides which are allowed; one transaction writes them. */
+  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<GroupRow> {
+    const db = this.ctx.db.kysely;
+    const { row, level } = authorize(principal, await findGroup(db, id), 'edit', 'Group');
+    const ifVersion = parseIfMatch(ifMatch, row.version);
+    checkBodyId(body, row.id);
+    const changes = changedFields(body, toGroup(row));
+    const keys = Object.keys(changes);
+    if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
+    const managed = keys.filter((k) => MANAGED.includes(k));
+    if (managed.length && !can(level, 'manage')) throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);
+    if (keys.length) {
+      const { change, projects } = toChange(changes);
+      if (projects) await this.#checkProjects(principal, projects);
+      await db.transaction().execute(async (trx) => {
+        if (!(await updateGroup(trx, row.id, change, ifVersion))) throw staleWrite();
+        if (projects) await setGroupProjects(trx, row.id, projects);
+      });
+    }
+    return this.#reread(row.id, db);
+  }
+
+  /** DELETE (owner only); its projects stay. */
+  async remove(principal: Principal, id: string, ifMatch: string | undefined): Promise<void> {
+    const { row } = authorize(principal, await findGroup(this.ctx.db.kysely, id), 'own', 'Group');
+    const ifVersion = parseIfMatch(ifMatch, row.version);
+    if (!(await deleteGroup(this.ctx.db.kysely, row.id, ifVersion))) throw staleWrite();
+  }
+
+  /**
+   * `group.projects` may hold only projects the caller can see (CONTRACT §4), each once. Not a child order (a group
+   * may list any visible project), so not `childOrder`: the ids are checked against the caller's view.
+   */
+  async #checkProjects(principal: Principal, ids: string[]) {
+    if (!ids.length) return;
+    const rows = await findProjectMemberships(this.ctx.db.kysely, ids);
+    const visible = new Set(rows.filter((r) => levelOf(principal, r)).map((r) => r.id));
+    const errors = ids.flatMap((pid, i) => (visible.has(pid) ? [] : [{ path: `/projects/${i}`, message: 'is not a project you can see' }]));
+    if (new Set(ids).size !== ids.length) errors.push({ path: '/projects', message: 'must not repeat an id' });
+    if (errors.length) invalid(errors);
+  }
+
+  async #reread(id: string, db: Kysely<Database>): Promise<GroupRow> {
+    const row = await findGroup(db, id);
+    if (!row) throw notFound('Group');
+    return row;
+  }
+}

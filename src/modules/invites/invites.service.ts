@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { Ctx } from '../../context.ts';
+import { hashToken, type Principal } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { inviteMail, langOf } from '../../mail/templates.ts';
+import { authorize } from '../shared/access.ts';
+import { findMemberships, findUserById, findUserByUsername, insertUser, toUser, type UserRow } from '../users/users.repo.ts';
+import type { Issued } from '../users/auth.service.ts';
+import type { User } from '../users/users.schemas.ts';
+import {
+  addMember,
+  findInviteByToken,
+  findTarget,
+  insertInvite,
+  listInviteOnRecord,
+  markAccepted,
+  revokeInvite,
+  toInvite,
+  unlistInviteOnRecord,
+  type InviteRow,
+  type TargetKind,
+} from './invites.repo.ts';
+
+/** An invitation link works for this long (CONTRACT §9). */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type Level = 'administrator' | 'editor';
+
+const what = (kind: TargetKind) => (kind === 'project' ? 'Project' : 'Group');
+
+/** Why a token no longer works, or undefined while it does. */
+function spent(invite: InviteRow, now: number): string | undefined {
+  if (invite.accepted_at) return 'This invitation was already accepted';
+  if (invite.revoked_at) return 'This invitation was revoked';
+  if (new Date(invite.expires_at).getTime() <= now) return 'This invitation has expired';
+  return undefined;
+}
+
+/** Invitations to a project or group (CONTRACT §9): made and revoked by its managers, looked up and accepted by token. */
+export class InviteService {
+  constructor(private readonly ctx: Ctx) {}
+
+  /** Lists the invite on the record and queues its mail, in one transaction; the token only ever leaves in the mail. */
+  async create(principal: Principal, kind: TargetKind, id: string, body: { email: string; firstName?: string; lastName?: string; level: Level }) {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.ctx.clock.now();
+    const invite = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const { row: target } = authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
+      const row = await insertInvite(trx, {
+        id: newObjectId(now),
+        tokenHash: hashToken(token),
+        kind,
+        targetId: id,
+        // Usernames match without regard to case; the invite keeps the address as usernames are compared.
+        email: body.email.toLowerCase(),
+        firstName: body.firstName,
+        lastName: body.lastName,
+        level: body.level,
+        invitedBy: principal.id,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + INVITE_TTL_MS),
+      });
+      const invite = toInvite(row);
+      await listInviteOnRecord(trx, kind, id, invite);
+      const settings = target.data;
+      await this.ctx.mail.queue(
+        trx,
+        inviteMail({
+          to: row.email,
+          lang: langOf(kind === 'project' ? settings.projectLang : settings.groupLang),
+          inviter: principal.username,
+          targetName: target.name,
+          level: row.level,
+          link: `${this.ctx.config.mail.publicUrl}/admin/invites/${token}`,
+          now,
+        }),
+      );
+      return invite;
+    });
+    this.ctx.mail.wake();
+    return invite;
+  }
+
+  /** The link stops working and the invite leaves the record's `invites`. */
+  async revoke(principal: Principal, kind: TargetKind, id: string, inviteId: string): Promise<void> {
+    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
+      if (!(await revokeInvite(trx, kind, id, inviteId, new Date(this.ctx.clock.now())))) throw notFound('Invite');
+      await unlistInviteOnRecord(trx, kind, id, inviteId);
+    });
+  }
+
+  /** What a live token is for: 404 unknown, 410 used, revoked, expired or its record gone. */
+  async lookup(token: string) {
+    const db = this.ctx.db.kysely;
+    const invite = await this.#live(token);
+    const target = await findTarget(db, invite.target_kind, invite.target_id);
+    if (!target) throw new AppError(410, 'gone', `The ${invite.target_kind} of this invitation no longer exists`);
+    return {
+      email: invite.email,
+      level: invite.level,
+      ...(invite.first_name !== null ? { firstName: invite.first_name } : {}),
+      ...(invite.last_name !== null ? { lastName: invite.last_name } : {}),
+      expiresAt: new Date(invite.expires_at).toISOString(),
+      [invite.target_kind]: { _id: target.id, name: target.name },
+    };
+  }
+
+  /**
+   * Signed in as the invited address, that user joins; not signed in, the account is made (or, when it exists, its
+   * password must be sent). The invitee lands in `administrators` or `editors` and is signed in.
+   */
+  async accept(
+    token: string,
+    principal: Principal | undefined,
+    body: { password?: string; name?: string; lastName?: string },
+  ): Promise<{ user: User; issued: Issued }> {
+    const db = this.ctx.db.kysely;
+    const tokenHash = hashToken(token);
+    const first = await this.#live(token);
+    if (principal && principal.username.toLowerCase() !== first.email.toLowerCase()) {
+      throw new AppError(403, 'forbidden', 'This invitation is for another address; sign out or sign in as the invited user');
+    }
+
+    // The slow work (hashing, verifying a password) before the transaction; the transaction re-checks the invite.
+    let userId = principal?.id;
+    let newUser: { id: string; passwordHash: string; profile: Record<string, unknown> } | undefined;
+    if (!userId) {
+      const { password, name, lastName } = body;
+      if (password === undefined) throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
+      const existing = await findUserByUsername(db, first.email);
+      if (existing) {
+        if (!(await this.ctx.passwords.verify(existing.password_hash, password)))
+          throw new AppError(401, 'invalid_credentials', 'This address has an account: send its password, or sign in first');
+        userId = existing.id;
+      } else {
+        const profile: Record<string, unknown> = {};
+        const n = name ?? first.first_name;
+        const l = lastName ?? first.last_name;
+        if (n) profile.name = n;
+        if (l) profile.lastName = l;
+        newUser = { id: newObjectId(this.ctx.clock.now()), passwordHash: await this.ctx.passwords.hash(password), profile };
+      }
+    }
+
+    const user = await db.transaction().execute(async (trx) => {
+      const invite = await findInviteByToken(trx, tokenHash, { lock: true });
+      if (!invite) throw new AppError(410, 'gone', 'This invitation no longer exists');
+      const gone = spent(invite, this.ctx.clock.now());
+      if (gone) throw new AppError(410, 'gone', gone);
+      const target = await findTarget(trx, invite.target_kind, invite.target_id);
+      if (!target) throw new AppError(410, 'gone', `The ${invite.target_kind} of this invitation no longer exists`);
+      let row: UserRow | undefined;
+      if (newUser) {
+        row = await insertUser(trx, { id: newUser.id, username: invite.email, passwordHash: newUser.passwordHash, role: 'user', profile: newUser.profile });
+      } else if (userId) {
+        row = await findUserById(trx, userId);
+      }
+      if (!row) throw new AppError(401, 'unauthorized', 'The signed-in user no longer exists');
+      await addMember(trx, invite.target_kind, invite.target_id, row.id, invite.level);
+      await unlistInviteOnRecord(trx, invite.target_kind, invite.target_id, invite.id);
+      await markAccepted(trx, invite.id, row.id, new Date(this.ctx.clock.now()));
+      return row;
+    });
+    const issued = await this.ctx.authService.signIn(user);
+    return { user: toUser(user, await findMemberships(db, user.id)), issued };
+  }
+
+  /** The invite of a token that still works: 404 unknown, 410 used, revoked or expired. */
+  async #live(token: string): Promise<InviteRow> {
+    const invite = await findInviteByToken(this.ctx.db.kysely, hashToken(token));
+    if (!invite) throw notFound('Invitation');
+    const why = spent(invite, this.ctx.clock.now());
+    if (why) throw new AppError(410, 'gone', why);
+    return invite;
+  }
+}

@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import type { Ctx } from '../../context.ts';
+import { hashToken, type Principal } from '../../http/auth.ts';
+import { AppError, type FieldError } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { resetMail, type Lang } from '../../mail/templates.ts';
+import { invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { claimPasswordReset, countResetsSince, insertPasswordReset, spendUserResets } from './password-reset.repo.ts';
+import { revokeUserSessions } from './sessions.repo.ts';
+import {
+  findMemberships,
+  findUserById,
+  findUserByUsername,
+  insertUser,
+  mergeUserProfile,
+  recordAudit,
+  setUserPassword,
+  toUser,
+  type UserRow,
+} from './users.repo.ts';
+import { SelfEditable, type CreateUserBody, type PatchMeBody, type User } from './users.schemas.ts';
+
+/** A reset link works once, for this long (CONTRACT §9). */
+export const RESET_TTL_MS = 60 * 60 * 1000;
+
+const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets', 'token', 'access_token', 'message']);
+const SELF_EDITABLE = new Set(Object.keys(SelfEditable));
+
+/** Accounts: creation, the caller's own record and password, and forgotten passwords (CONTRACT §2, §9). */
+export class UserService {
+  constructor(private readonly ctx: Ctx) {}
+
+  /** A new account (the caller is a platform administrator, checked by the route's role gate). */
+  async create(body: Static<typeof CreateUserBody>): Promise<User> {
+    const { username, password, role, ...profile } = body;
+    const row = await insertUser(this.ctx.db.kysely, {
+      id: newObjectId(this.ctx.clock.now()),
+      username,
+      passwordHash: await this.ctx.passwords.hash(password),
+      role: role ?? 'user',
+      profile,
+    });
+    return toUser(row);
+  }
+
+  /** The caller's record with the projects and groups they belong to; 401 when the account is gone. */
+  async me(principal: Principal): Promise<User> {
+    const row = await this.#current(principal);
+    return this.record(row);
+  }
+
+  /** The User record of a row, with its memberships (login, invitation acceptance, /users/me). */
+  async record(row: UserRow): Promise<User> {
+    return toUser(row, await findMemberships(this.ctx.db.kysely, row.id));
+  }
+
+  /**
+   * PATCH /users/me: self-editable fields merge; any other field must carry its current value; a new password needs
+   * the current one and ends every session of the user.
+   */
+  async patchMe(principal: Principal, body: Static<typeof PatchMeBody>, ifMatch: string | undefined): Promise<User> {
+    const db = this.ctx.db.kysely;
+    const row = await this.#current(principal);
+    const ifVersion = parseIfMatch(ifMatch, row.version);
+    const memberships = await findMemberships(db, row.id);
+    const current: Record<string, unknown> = toUser(row, memberships);
+    const { password, currentPassword, ...fields } = body;
+
+    const patch: Record<string, unknown> = {};
+    const errors: FieldError[] = [];
+    for (const [key, value] of Object.entries(fields)) {
+      if (SERVER_KEPT.has(key)) continue;
+      if (SELF_EDITABLE.has(key)) patch[key] = value;
+      else if (JSON.stringify(current[key] ?? null) !== JSON.stringify(value ?? null)) {
+        errors.push({ path: `/${key}`, message: 'is not yours to change' });
+      }
+    }
+    let passwordHash: string | undefined;
+    if (password !== undefined) {
+      if (currentPassword === undefined) errors.push({ path: '/currentPassword', message: 'is required to change the password' });
+      else if (!(await this.ctx.passwords.verify(row.password_hash, currentPassword))) errors.push({ path: '/currentPassword', message: 'is incorrect' });
+      else passwordHash = await this.ctx.passwords.hash(password);
+    }
+    if (errors.length) invalid(errors);
+
+    const updated = await db.transaction().execute(async (trx) => {
+      if (!(await mergeUserProfile(trx, row.id, patch, passwordHash, ifVersion))) throw staleWrite();
+      if (passwordHash) await revokeUserSessions(trx, row.id);
+      return findUserById(trx, row.id);
+    });
+    if (!updated) throw staleWrite();
+    if (passwordHash) this.ctx.auth.forgetAllSessions();
+    return toUser(updated, memberships);
+  }
+
+  /**
+   * Mails a reset link to an existing account, at most `resetsPerHour` per address. The same statements run whether
+   * the account exists or not (a look-up, a count, a row, a queued job that for an unknown address sends nothing):
+   * timing tells nothing.
+   */
+  async requestPasswordReset(address: string, lang: Lang): Promise<void> {
+    const username = address.toLowerCase();
+    const token = randomBytes(32).toString('base64url');
+    const now = this.ctx.clock.now();
+    const { mail } = this.ctx.config;
+    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const user = await findUserByUsername(trx, username);
+      if ((await countResetsSince(trx, username, new Date(now - 60 * 60 * 1000))) >= mail.resetsPerHour) return;
+      await insertPasswordReset(trx, {
+        tokenHash: hashToken(token),
+        userId: user?.id ?? null,
+        username,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + RESET_TTL_MS),
+      });
+      await this.ctx.mail.queue(trx, user ? resetMail({ to: user.username, lang, link: `${mail.publicUrl}/admin/reset/${token}`, now }) : null);
+    });
+    this.ctx.mail.wake();
+  }
+
+  /** Sets the password with a live token (once): every other link of the user stops working and every session ends; 410 otherwise. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const tokenHash = hashToken(token);
+    const now = new Date(this.ctx.clock.now());
+    const passwordHash = await this.ctx.passwords.hash(password);
+    const userId = await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      const id = await claimPasswordReset(trx, tokenHash, now);
+      if (!id) return undefined;
+      await setUserPassword(trx, id, passwordHash);
+      await spendUserResets(trx, id, now);
+      await revokeUserSessions(trx, id);
+      await recordAudit(trx, { actorId: id, action: 'password_reset', subjectId: id });
+      return id;
+    });
+    if (!userId) throw new AppError(410, 'gone', 'This reset link was already used, has expired or is unknown; ask for a new one');
+    this.ctx.auth.forgetAllSessions();
+  }
+
+  async #current(principal: Principal): Promise<UserRow> {
+    const row = await findUserById(this.ctx.db.kysely, principal.id);
+    if (!row) throw new AppError(401, 'unauthorized', 'The user no longer exists');
+    return row;
+  }
+}
