@@ -355,6 +355,34 @@ describe('floors', () => {
 });
 
 describe('units', () => {
+  test('GET /units/{id} (written from the stored JSON text) is the same record, keys in the same order, as the list item', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const f = await createFloor(t.app, owner.auth, p._id);
+    const body = {
+      payableAmount: 1234567.5,
+      bathrooms: 2,
+      bedrooms: '2',
+      images: ['https://img.example/a "b".webp', 'https://img.example/海.webp'],
+      additionalInfo: [{ label: 'Back\\slash \u2028', value: 'ümlaut, "quoted": yes' }, {}],
+      customFinishes: { default: { nested: { deep: [1, 2.25, null, true, 'x'] } } },
+    };
+    for (const [name, floor] of [
+      ['Unit "A" / 1 – ü', f._id],
+      ['Bare', undefined],
+    ] as const) {
+      const u = await createUnit(t.app, owner.auth, p._id, { name, ...(floor ? { floor } : {}), body });
+      const one = await call('GET', `/units/${u._id}`);
+      assert.equal(one.statusCode, 200);
+      assert.equal(one.headers['content-type'], 'application/json; charset=utf-8');
+      const list = await call('GET', `/units?project=${p._id}&filters=${encodeURIComponent(JSON.stringify({}))}`);
+      const item = list.json().find((x: { _id: string }) => x._id === u._id);
+      const record = JSON.parse(one.body);
+      assert.deepEqual(record, item);
+      assert.deepEqual(Object.keys(record), Object.keys(item));
+      assert.equal(one.headers.etag, `"${record.__v}"`);
+    }
+  });
+
   test('POST /units?name=&position=&project=&floor= → 201 with Location and ETag; the floor lists it, in position order', async () => {
     const p = await createProject(t.app, owner.auth);
     const f = await createFloor(t.app, owner.auth, p._id);

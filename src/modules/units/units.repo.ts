@@ -67,9 +67,47 @@ const findUnitQuery = prepared(
   [''],
 );
 
-/** The unit with its project's membership, for the access check, in one query (the hottest read: compiled once). */
+/** The unit with its project's membership, for the access check, in one query (compiled once). */
 export async function findUnit(db: Q, id: string): Promise<UnitWithAccess | undefined> {
   return (await findUnitQuery(db, id))[0];
+}
+
+/** The record's own keys: kept in columns, so a stored document never carries them (removed in SQL to be sure). */
+const RECORD_KEYS = sql.raw(`array['_id', '__v', 'project', 'name', 'position', 'availability', 'createdAt', 'updatedAt', 'floor', 'onHoldExpiresAt']`);
+
+export type UnitDocumentRow = Omit<UnitWithAccess, 'data'> & { document: string };
+
+const findUnitDocumentQuery = prepared(
+  (db, id: string) =>
+    db
+      .selectFrom('units as u')
+      .innerJoin('projects as p', 'p.id', 'u.project_id')
+      .select([...COLUMNS.filter((c) => c !== 'u.data'), ...MEMBERSHIP, sql<string>`(u.data - ${RECORD_KEYS}::text[])::text`.as('document')])
+      .where('u.id', '=', id),
+  [''],
+);
+
+/**
+ * GET /units/{id}, the hottest read: the unit with its project's membership, and its stored document as PostgreSQL's
+ * own JSON text, which `unitJson` completes without parsing it. One named statement.
+ */
+export async function findUnitDocument(db: Q, id: string): Promise<UnitDocumentRow | undefined> {
+  return (await findUnitDocumentQuery(db, id))[0];
+}
+
+/**
+ * The response body of `toUnit`, as text: the stored document's JSON as PostgreSQL wrote it (so with a space after
+ * `:` and `,`), then the record's own fields in `toUnit`'s order. The same JSON value as `JSON.stringify(toUnit(…))`.
+ */
+export function unitJson(row: UnitDocumentRow, now: number): string {
+  const expired = holdExpired(row, now);
+  let tail =
+    `"_id":"${row.id}","__v":${row.version},"project":"${row.project_id}","name":${JSON.stringify(row.name)},"position":${JSON.stringify(row.position)}` +
+    `,"availability":${JSON.stringify(expired ? 'available' : row.availability)},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
+  if (row.floor_id) tail += `,"floor":"${row.floor_id}"`;
+  if (!expired && row.on_hold_expires_at) tail += `,"onHoldExpiresAt":"${new Date(row.on_hold_expires_at).toISOString()}"`;
+  const doc = row.document;
+  return doc.length > 2 ? `${doc.slice(0, -1)}, ${tail}}` : `{${tail}}`;
 }
 
 export interface UnitListParams extends Page {

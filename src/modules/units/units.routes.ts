@@ -5,7 +5,7 @@ import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { withEtag } from '../shared/records.ts';
-import { toUnit, type UnitRow } from './units.repo.ts';
+import { toUnit, unitJson, type UnitRow } from './units.repo.ts';
 import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
@@ -14,6 +14,7 @@ import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
 /** The CSV export's columns: the Unit record's fields, in its order. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 const CSV_COLUMNS = Object.keys(UnitSchema.properties);
 const MAX_CSV_UNITS = 100_000;
 
@@ -80,9 +81,10 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     { schema: { tags: ['units'], summary: 'Fetch one unit', params: IdParams, response: { 200: { ...Unit, headers: ETag }, ...problems(400, 401, 404) } } },
     async (request, reply) => {
       const now = ctx.clock.now();
-      const row = await units.get(principalOf(request), request.params.id, now);
+      const row = await units.getDocument(principalOf(request), request.params.id, now);
       withEtag(reply, row.version);
-      return toUnit(row, now);
+      // The body is written from PostgreSQL's JSON text of the document (unitJson), not serialised again.
+      return reply.type(JSON_TYPE).send(unitJson(row, now));
     },
   );
 

@@ -16,12 +16,14 @@ import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.c
 import {
   deleteUnit,
   findUnit,
+  findUnitDocument,
   findUnitsByIds,
   holdExpired,
   insertUnit,
   listUnits,
   releaseExpiredHold,
   updateUnit,
+  type UnitDocumentRow,
   type UnitRow,
   type UnitWithAccess,
 } from './units.repo.ts';
@@ -49,6 +51,17 @@ export class UnitService {
     if (!holdExpired(row, now)) return row;
     await this.releaseHold(row, now);
     return found(await findUnit(db, row.id));
+  }
+
+  /** GET /units/{id}: as `get`, with the stored document as text for `unitJson` (the hottest read, one statement). */
+  async getDocument(principal: Principal, id: string, now: number): Promise<UnitDocumentRow> {
+    const db = this.ctx.db.kysely;
+    const { row } = authorize(principal, await findUnitDocument(db, id), 'read', 'Unit');
+    if (!holdExpired(row, now)) return row;
+    await this.releaseHold(row, now);
+    const reread = await findUnitDocument(db, row.id);
+    if (!reread) throw notFound('Unit');
+    return reread;
   }
 
   /** Writes a lapsed hold back as available (a read found it first); the service, not the reader, is the actor. */
