@@ -58,7 +58,7 @@ export function createBareServer(opts: BareOptions) {
   // Kysely/pg path sends unnamed statements). `data` comes back as jsonb text and is spliced, never parsed.
   const UNIT = {
     name: 'bare-unit',
-    text: `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, u.data::text as data, u.version,
+    text: `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, (u.data - array['_id', '__v', 'project', 'name', 'position', 'availability', 'createdAt', 'updatedAt', 'floor', 'onHoldExpiresAt']::text[])::text as data, u.version,
                   u.created_at, u.updated_at, p.user_id, p.administrators, p.editors
            from units u join projects p on p.id = u.project_id where u.id = $1`,
   };

@@ -107,7 +107,7 @@ export function unitJson(row: UnitDocumentRow, now: number): string {
   if (row.floor_id) tail += `,"floor":"${row.floor_id}"`;
   if (!expired && row.on_hold_expires_at) tail += `,"onHoldExpiresAt":"${new Date(row.on_hold_expires_at).toISOString()}"`;
   const doc = row.document;
-  return doc.length > 2 ? `${doc.slice(0, -1)}, ${tail}}` : `{${tail}}`;
+  return doc.length > 2 ? `${doc.slice(0, -1)},${tail}}` : `{${tail}}`;
 }
 
 export interface UnitListParams extends Page {
