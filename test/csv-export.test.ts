@@ -1,21 +1,16 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { LeadSchema } from '../src/modules/shared/fields.ts';
 import { UnitSchema } from '../src/modules/units/units.schemas.ts';
-import { buildTestApp, caller, createFloor, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
+import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 
 /** CSV out (CONTRACT §8): GET /units and GET /leads with Accept: text/csv or format=csv. */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 
-before(async () => {
-  t = await buildTestApp({ env: { INVENTORY_SYNC_MINUTES: '0' } });
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({ env: { INVENTORY_SYNC_MINUTES: '0' } }, (f) => ({ t, owner, call } = f));
 
 const rowsOf = (text: string) => parse(text, { columns: true, bom: true }) as Record<string, string>[];
 

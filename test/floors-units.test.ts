@@ -1,20 +1,20 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { FloorPatchSchema, FloorSchema } from '../src/modules/floors/floors.schemas.ts';
 import { UnitPatchSchema, UnitSchema } from '../src/modules/units/units.schemas.ts';
 import {
-  buildTestApp,
-  caller,
+  type Caller,
   createFloor,
   createProject,
   createUnit,
-  TestClock,
-  userWithToken,
-  type TestApp,
-  schemaType,
-  wrongValueFor,
   type FieldSchema,
+  type LoggedIn,
+  schemaType,
+  type TestApp,
+  TestClock,
+  useOwnerApp,
+  wrongValueFor,
 } from './helpers.ts';
 
 /**
@@ -22,16 +22,11 @@ import {
  * server keeps (`project.floors`, `floor.units`) and their ETags, availability and lapsed holds, deletes.
  */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 const clock = new TestClock();
 
-before(async () => {
-  t = await buildTestApp({ clock });
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({ clock }, (f) => ({ t, owner, call } = f));
 
 const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path: string }) => e.path).sort();
 const ids = (res: { json(): any }) => res.json().map((x: { _id: string }) => x._id);

@@ -1,22 +1,30 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { GroupPatchSchema, GroupSchema } from '../src/modules/groups/groups.schemas.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import { LeadSchema } from '../src/modules/shared/fields.ts';
-import { buildTestApp, caller, createGroup, createProject, slug, userWithToken, type TestApp, schemaType, wrongValueFor, type FieldSchema } from './helpers.ts';
+import {
+  type Caller,
+  caller,
+  createGroup,
+  createProject,
+  type FieldSchema,
+  type LoggedIn,
+  schemaType,
+  slug,
+  type TestApp,
+  useOwnerApp,
+  userWithToken,
+  wrongValueFor,
+} from './helpers.ts';
 
 /** Groups (fields, defaults, operations, visibility, the projects they may hold) and leads (order, paging, who may read). */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 
-before(async () => {
-  t = await buildTestApp();
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({}, (f) => ({ t, owner, call } = f));
 
 const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path: string }) => e.path).sort();
 const ids = (res: { json(): any }) => res.json().map((x: { _id: string }) => x._id);

@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
@@ -261,6 +262,32 @@ export async function createGroup(
 export function caller(app: FastifyInstance, auth?: Auth) {
   return (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers: { ...auth, ...headers }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+}
+
+export type Caller = ReturnType<typeof caller>;
+export type LoggedIn = Awaited<ReturnType<typeof userWithToken>>;
+
+/** What most test files work with: the app over its own throwaway database, its owner user, and a caller as that owner. */
+export interface OwnerApp {
+  t: TestApp;
+  owner: LoggedIn;
+  call: Caller;
+}
+
+/**
+ * The one set-up most test files share: before the file's tests, an app (`buildTestApp(opts)`), a logged-in owner and
+ * a caller as the owner, handed to `use` (which assigns the file's variables); after them, the app closes and its
+ * database is dropped.
+ */
+export function useOwnerApp(opts: Parameters<typeof buildTestApp>[0], use: (fixture: OwnerApp) => void) {
+  let fixture: OwnerApp | undefined;
+  before(async () => {
+    const t = await buildTestApp(opts);
+    const owner = await userWithToken(t);
+    fixture = { t, owner, call: caller(t.app, owner.auth) };
+    use(fixture);
+  });
+  after(() => fixture?.t.close());
 }
 
 /** A unique lower-case slug for namespaces and host names. */

@@ -1,4 +1,4 @@
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
@@ -10,26 +10,23 @@ import {
   createProject,
   createUnit,
   ENGINE,
+  freePort,
+  type LoggedIn,
   openTestDb,
   tempDir,
   TEST_JWT_SECRET,
-  TestClock,
-  userWithToken,
   type TestApp,
-  freePort,
+  TestClock,
+  useOwnerApp,
   waitReady,
 } from './helpers.ts';
 
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
+let owner: LoggedIn;
 const clock = new TestClock();
 const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
 
-before(async () => {
-  t = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', HOLD_REQUESTS_PER_MINUTE: '1000' } });
-  owner = await userWithToken(t);
-});
-after(() => t.close());
+useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', HOLD_REQUESTS_PER_MINUTE: '1000' } }, (f) => ({ t, owner } = f));
 
 async function holdable(settings: Record<string, unknown> = { onHoldExperienceEnabled: true, onHoldMinsDuration: 10 }) {
   const p = await createProject(t.app, owner.auth, { body: settings });

@@ -1,19 +1,14 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildTestApp, caller, createFloor, createProject, createUnit, TestClock, userWithToken, type TestApp } from './helpers.ts';
+import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
 
 /** POST /projects/{id}/inventory/import (CONTRACT §8): dry-run diff, mappings, row errors, holds, If-Match, syncs. */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 const clock = new TestClock();
 
-before(async () => {
-  t = await buildTestApp({ clock, env: { INVENTORY_SYNC_MINUTES: '0' } });
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({ clock, env: { INVENTORY_SYNC_MINUTES: '0' } }, (f) => ({ t, owner, call } = f));
 
 function upload(
   projectId: string,

@@ -1,21 +1,27 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
-import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
+import {
+  type Caller,
+  caller,
+  createFloor,
+  createGroup,
+  createProject,
+  createUnit,
+  type LoggedIn,
+  type TestApp,
+  useOwnerApp,
+  userWithToken,
+} from './helpers.ts';
 
 /** Versions on every record, conditional DELETE, list options/totals/"changed since", unit ranges, idempotent creates (CONTRACT §1, §5). */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 
-before(async () => {
-  t = await buildTestApp({ env: { INVENTORY_SYNC_MINUTES: '0' } });
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({ env: { INVENTORY_SYNC_MINUTES: '0' } }, (f) => ({ t, owner, call } = f));
 
 const ids = (list: { _id: string }[]) => list.map((r) => r._id);
 

@@ -1,22 +1,17 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
+import { type Caller, createFloor, createGroup, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp } from './helpers.ts';
 
 /**
  * PATCH semantics (CONTRACT §1, §4) on every record kind: only sent fields change, a fetched record sent back is no
  * change, `_id` must match, unknown fields are named, ETags everywhere, If-Match, and concurrent writers.
  */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 
-before(async () => {
-  t = await buildTestApp();
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({}, (f) => ({ t, owner, call } = f));
 
 const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path: string }) => e.path).sort();
 const ETAG = /^"[^"]+"$/;

@@ -1,21 +1,23 @@
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import { PROJECT_DEFAULTS, PROJECT_SECRETS, ProjectPatchSchema, ProjectSchema } from '../src/modules/projects/projects.schemas.ts';
 import {
-  buildTestApp,
+  type Caller,
   caller,
   createFloor,
   createGroup,
   createProject,
   createUnit,
+  type LoggedIn,
+  schemaType,
   slug,
   SPEC_SECRET_FIELDS,
-  TestClock,
-  userWithToken,
   type TestApp,
-  schemaType,
+  TestClock,
+  useOwnerApp,
+  userWithToken,
   wrongValueFor,
 } from './helpers.ts';
 
@@ -24,17 +26,12 @@ import {
  * its type, fetch, search (filters, options, sorting, paging, visibility) and delete with its cascades.
  */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 // Only moved by the search tests (creation order); everything else reads the time it was built with.
 const clock = new TestClock();
 
-before(async () => {
-  t = await buildTestApp({ clock });
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({ clock }, (f) => ({ t, owner, call } = f));
 
 const PROBLEM = 'application/problem+json; charset=utf-8';
 const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path: string }) => e.path).sort();

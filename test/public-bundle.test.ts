@@ -1,19 +1,15 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
-import { buildTestApp, createFloor, createProject, createUnit, TestClock, userWithToken, type TestApp } from './helpers.ts';
+import { createFloor, createProject, createUnit, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
 
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
+let owner: LoggedIn;
 const clock = new TestClock();
 
-before(async () => {
-  t = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0' } });
-  owner = await userWithToken(t);
-});
-after(() => t.close());
+useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0' } }, (f) => ({ t, owner } = f));
 
 const ns = () => `p-${newObjectId().slice(-10)}`;
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });

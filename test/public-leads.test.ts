@@ -1,18 +1,14 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { buildTestApp, createProject, TestClock, userWithToken, type TestApp } from './helpers.ts';
+import { createProject, type LoggedIn, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
 
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
+let owner: LoggedIn;
 const clock = new TestClock();
 const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
 
-before(async () => {
-  t = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0', PUBLIC_LEADS_PER_MINUTE: '5' } });
-  owner = await userWithToken(t);
-});
-after(() => t.close());
+useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0', PUBLIC_LEADS_PER_MINUTE: '5' } }, (f) => ({ t, owner } = f));
 
 describe('POST /public/leads', () => {
   test('201 when enableForms; the lead is in GET /leads for the owner at once; by id or namespace', async () => {

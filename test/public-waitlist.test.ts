@@ -1,19 +1,15 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { buildTestApp, createProject, TestClock, userWithToken, type TestApp } from './helpers.ts';
+import { createProject, type LoggedIn, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
 
 /** POST /public/waitlist (CONTRACT §12): a lead with source "waitlist", bounded, rate-limited and idempotent like enquiries. */
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
+let owner: LoggedIn;
 const clock = new TestClock();
 const visitor = { firstName: 'Wren', lastName: 'Waiting', email: 'wren@example.com' };
 
-before(async () => {
-  t = await buildTestApp({ clock, env: { HOLD_SWEEP_SEC: '0', PUBLIC_LEADS_PER_MINUTE: '4' } });
-  owner = await userWithToken(t);
-});
-after(() => t.close());
+useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0', PUBLIC_LEADS_PER_MINUTE: '4' } }, (f) => ({ t, owner } = f));
 
 const post = (payload: object, remoteAddress: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/public/waitlist', payload, headers, remoteAddress });

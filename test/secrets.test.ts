@@ -1,9 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { SecretBox } from '../src/lib/secret-box.ts';
 import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
-import { buildTestApp, caller, createProject, slug, SPEC_SECRET_FIELDS, userWithToken, type TestApp } from './helpers.ts';
+import { type Caller, caller, createProject, type LoggedIn, slug, SPEC_SECRET_FIELDS, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 
 /**
  * Write-only secrets (CONTRACT §4): never in any response, named in `configuredSecrets`, sealed at rest with the
@@ -12,15 +12,10 @@ import { buildTestApp, caller, createProject, slug, SPEC_SECRET_FIELDS, userWith
 const SECRET_FIELDS = SPEC_SECRET_FIELDS;
 
 let t: TestApp;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-let call: ReturnType<typeof caller>;
+let owner: LoggedIn;
+let call: Caller;
 
-before(async () => {
-  t = await buildTestApp();
-  owner = await userWithToken(t);
-  call = caller(t.app, owner.auth);
-});
-after(() => t.close());
+useOwnerApp({}, (f) => ({ t, owner, call } = f));
 
 const secretValue = (field: string) => `SECRET-${field}-${randomBytes(8).toString('hex')}`;
 const readSecrets = async (id: string) =>
