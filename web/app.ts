@@ -22,6 +22,8 @@ const results = h('section', { id: 'results', class: 'results' });
 let built = false;
 /** The first screen is drawn and the rest of the shell (`finishShell`) is still to come. */
 let pending = false;
+/** `finishShell` has begun. */
+let finishing = false;
 let detailReady = false;
 /** Whether the open unit's history entry is ours (so closing it goes back rather than forward). */
 let pushedUnit = false;
@@ -99,14 +101,14 @@ function buildShell() {
       h('button', { type: 'button', class: 'hero-link', id: 'day-night', 'aria-pressed': 'false', onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))) }, t().dayNight),
     );
   }
-  // The gallery, the footer, the unit sheet and the plan's names come in tasks of their own, after the first screen
-  // is drawn (a phone's long tasks are what Lighthouse counts as blocking time). Until then the page says it is busy.
+  // The gallery, the footer, the unit sheet and the plan's names come in tasks of their own once the results are
+  // drawn (a phone's long tasks are what Lighthouse counts as blocking time). Until then the page says it is busy.
   pending = true;
-  void finishShell();
 }
 
 /** Below the first screen: the project gallery and the footer; the unit sheet; the plan's labels. Once, a piece a task. */
 async function finishShell() {
+  finishing = true;
   await nextTask();
   const s = settings();
   const covers = (Array.isArray(s.alternativeCovers) ? s.alternativeCovers : []).map(safeUrl).filter((x): x is string => x !== undefined);
@@ -176,6 +178,7 @@ function draw() {
     openDetail(v.unit);
   } else closeDetail();
   renderDetail();
+  if (pending && !finishing) void finishShell();
 }
 
 /** The first bundle is still being turned into the first screen (see `start`). */
@@ -191,7 +194,7 @@ function onBundle(bundle: Bundle) {
   else if (!starting) draw();
 }
 
-/** The first screen, in pieces: language and theme, then the number formats, then the drawing itself. */
+/** The first screen, in pieces: language and theme, the number formats, the toolbar, the results (and `finishShell`). */
 async function start() {
   starting = true;
   const b = state.bundle!;
@@ -203,6 +206,12 @@ async function start() {
   await nextTask();
   prepareFormats();
   await nextTask();
+  // The toolbar, then the results: two pieces of the first screen (a locked presentation shows its lock instead).
+  if (!locked()) {
+    buildShell();
+    updateControls();
+    await nextTask();
+  }
   starting = false;
   draw();
 }
