@@ -1,5 +1,6 @@
 /** Prices, areas and facts in the project's language, currency and area unit. */
 import { t } from './i18n.ts';
+import { englishInteger, englishMoney } from './numbers.ts';
 import { flag, settings } from './state.ts';
 import type { Room } from './types.ts';
 
@@ -35,13 +36,17 @@ function formatter(currencyCode: string | undefined): Intl.NumberFormat {
   return f;
 }
 
-export const money = (n: number): string => formatter(currency()).format(n);
+export function money(n: number): string {
+  const code = currency();
+  return (lang() === 'en' ? englishMoney(n, code) : undefined) ?? formatter(code).format(n);
+}
 
 /**
- * Builds the formatters the first draw will use. The browser's first number formatter is slow to make (its locale
- * data is loaded then: tens of milliseconds on a phone), so the page makes it in a task of its own.
+ * Builds the formatter the first draw will use, if it needs one (English in a common currency needs none: see
+ * numbers.ts). The browser's first number formatter is slow to make, so the page makes it in a task of its own.
  */
 export function prepareFormats() {
+  if (lang() === 'en' && englishMoney(0, currency()) !== undefined) return;
   if (showsPrices()) formatter(currency());
   else if (showsArea()) formatter(undefined);
 }
@@ -57,7 +62,7 @@ export function priceText(u: Room): string | undefined {
   return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${taxes}`;
 }
 
-export const areaText = (u: Room) => (showsArea() && typeof u.squareFeet === 'number' ? `${formatter(undefined).format(u.squareFeet)} ${areaUnit()}` : undefined);
+export const areaText = (u: Room) => (showsArea() && typeof u.squareFeet === 'number' ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}` : undefined);
 
 /** "$1,050 / sq ft" when both a price and an area are shown. */
 export function perArea(u: Room): string | undefined {
