@@ -5,7 +5,7 @@
 // the four category scores and the paint timings; exits 1 when a category is below 100.
 // Not a test: scores move with the machine's load (run it on a quiet machine).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,12 +66,15 @@ let failed = true;
 try {
   // One unmeasured load first: the service builds and caches the bundle once, as it would have for earlier visitors.
   await fetch(target);
+  // `LIGHTHOUSE_JSON=<file>` keeps the whole report there and, beside it, the trace Lighthouse measured
+  // (`<file minus .json>-0.trace.json`, for scripts/trace-tasks.ts or the browser's performance panel).
+  const keep = process.env.LIGHTHOUSE_JSON;
   const args = [
     '--yes',
     LIGHTHOUSE,
     target,
     '--output=json',
-    '--output-path=stdout',
+    ...(keep ? [`--output-path=${keep}`, '--save-assets'] : ['--output-path=stdout']),
     '--quiet',
     `--only-categories=${CATEGORIES.join(',')}`,
     '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking',
@@ -79,12 +82,11 @@ try {
   // A run that could not record a trace (NO_NAVSTART, NO_FCP: a starved machine) is repeated, up to three times.
   let report: Report;
   for (let attempt = 1; ; attempt++) {
-    report = JSON.parse(await run('npx', args, { ...process.env, CHROME_PATH: CHROMIUM })) as Report;
+    const out = await run('npx', args, { ...process.env, CHROME_PATH: CHROMIUM });
+    report = JSON.parse(keep ? readFileSync(keep, 'utf8') : out) as Report;
     if (!report.runtimeError || attempt === 3) break;
     console.log(`attempt ${attempt} could not measure (${report.runtimeError.code}); again`);
   }
-  // `LIGHTHOUSE_JSON=<file>` keeps the whole report (its long-tasks and main-thread audits say what blocked).
-  if (process.env.LIGHTHOUSE_JSON) writeFileSync(process.env.LIGHTHOUSE_JSON, JSON.stringify(report));
   const { categories, audits } = report;
   if (report.runtimeError) console.log(`Lighthouse could not measure: ${report.runtimeError.code} ${report.runtimeError.message}`);
   const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);

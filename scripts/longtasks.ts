@@ -35,6 +35,42 @@ async function startService(dataDir: string): Promise<{ child: ChildProcess; url
   return { child, url: `http://127.0.0.1:${port}/p/harbourview` };
 }
 
+/** The kinds of work a task did, longest first (e.g. "style 12 ms, layout 9 ms"). */
+const KINDS: Record<string, string> = {
+  'v8.evaluateModule': 'script evaluation',
+  TimerFire: 'timer callback',
+  FunctionCall: 'script callback',
+  RunMicrotasks: 'promise callbacks',
+  ParseHTML: 'HTML parsing',
+  UpdateLayoutTree: 'style',
+  Layout: 'layout',
+  Paint: 'paint',
+  'SVGImage::DataChanged': 'SVG image document',
+  'Decode Image': 'image decoding',
+  'DocumentLoader::CommitNavigation': 'document commit (script contexts)',
+  MajorGC: 'garbage collection',
+  MinorGC: 'garbage collection',
+};
+function whatRan(events: { name: string; ts: number; dur?: number }[], task: { ts: number; dur?: number }): string {
+  const end = task.ts + (task.dur ?? 0);
+  const totals = new Map<string, number>();
+  let coveredUntil = 0;
+  for (const e of events) {
+    const kind = KINDS[e.name];
+    // Outermost occurrences only: a layout inside a script callback counts once, as the callback's.
+    if (!kind || e.ts < task.ts || e.ts >= end || e.ts < coveredUntil) continue;
+    coveredUntil = e.ts + (e.dur ?? 0);
+    totals.set(kind, (totals.get(kind) ?? 0) + (e.dur ?? 0) / 1000);
+  }
+  return (
+    [...totals]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([kind, ms]) => `${kind} ${Math.round(ms)} ms`)
+      .join(', ') || 'browser work'
+  );
+}
+
 const runs = Number(process.argv[2] ?? 5);
 const dataDir = mkdtempSync(join(tmpdir(), 'showsuite-longtasks-'));
 const service = process.argv[3] ? undefined : await startService(dataDir);
@@ -60,16 +96,20 @@ try {
         for (const e of list.getEntries()) w.__long.push({ start: Math.round(e.startTime), duration: Math.round(e.duration) });
       }).observe({ type: 'longtask', buffered: true });
     });
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] });
+    await browser.startTracing(page, {
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'],
+    });
     await page.goto(target, { waitUntil: 'load' });
     // Nothing injected into the page until it has settled (Playwright's own helpers would be long tasks too).
     await new Promise((r) => setTimeout(r, 3000));
     // The page's own tasks: those running its script (evaluating it, a callback of it, or the microtasks that draw).
-    type Event = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: unknown };
-    const events = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: Event[] }).traceEvents.filter((e) => e.ph === 'X');
+    type Event = { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: unknown };
+    const trace = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: Event[] }).traceEvents;
+    const events = trace.filter((e) => e.ph === 'X');
     const mine = (e: Event) => JSON.stringify(e.args ?? {}).includes('/p/assets/app.');
     const script = events.find((e) => (e.name === 'v8.compileModule' || e.name === 'FunctionCall') && mine(e));
-    const main = events.filter((e) => e.pid === script?.pid && e.tid === script.tid);
+    // In time order, an enclosing event before the ones inside it.
+    const main = events.filter((e) => e.pid === script?.pid && e.tid === script.tid).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
     const own = main
       .filter((task) => task.name === 'RunTask')
       .filter((task) =>
@@ -82,6 +122,17 @@ try {
       )
       .map((e) => Math.round((e.dur ?? 0) / 1000));
     ownLongest.push(Math.max(0, ...own));
+    // What each long task of the main thread was, from the trace: its wall time (slowed down 4×), its CPU time,
+    // and the work inside it that took longest.
+    const navigation = trace.find((e) => e.name === 'navigationStart' && JSON.stringify(e.args ?? {}).includes(target.split('?')[0] ?? target));
+    const origin = navigation?.ts ?? main[0]?.ts ?? 0;
+    const described = main
+      .filter((task) => task.name === 'RunTask' && (task.dur ?? 0) >= 50_000 && task.ts >= origin)
+      .map(
+        (task) =>
+          `${Math.round((task.dur ?? 0) / 1000)} ms at ${Math.round((task.ts - origin) / 1000)} (cpu ${Math.round((task.tdur ?? 0) / 1000)} ms: ${whatRan(main, task)})`,
+      );
+    console.log(`run ${i + 1} main-thread tasks over 50 ms: ${described.join('; ') || 'none'}`);
     const { tasks, fcp } = await page.evaluate(() => ({
       tasks: (window as unknown as { __long: { start: number; duration: number }[] }).__long,
       fcp: Math.round(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1),

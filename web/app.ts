@@ -3,8 +3,9 @@
  * page could show too. Modules: api (HTTP), live (keeping the bundle current), state (view state and the address),
  * format (words for numbers), views/* (what is drawn), dom (element helpers). No framework: docs/presentation.md.
  */
-import { byId, h, safeUrl } from './dom.ts';
+import { byId, h, nextTask, safeUrl } from './dom.ts';
 import { t, useLanguage } from './i18n.ts';
+import { prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
 import { bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View } from './state.ts';
 import { applyTheme } from './theme.ts';
@@ -21,6 +22,8 @@ const results = h('section', { id: 'results', class: 'results' });
 let built = false;
 /** The first screen is drawn and the rest of the shell (`finishShell`) is still to come. */
 let pending = false;
+/** `finishShell` has begun. */
+let finishing = false;
 let detailReady = false;
 /** Whether the open unit's history entry is ours (so closing it goes back rather than forward). */
 let pushedUnit = false;
@@ -98,17 +101,15 @@ function buildShell() {
       h('button', { type: 'button', class: 'hero-link', id: 'day-night', 'aria-pressed': 'false', onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))) }, t().dayNight),
     );
   }
-  // The gallery, the footer and the unit sheet come in a task of their own, after the first screen is drawn: one
-  // long task split in two (a phone's first draw is what Lighthouse counts as blocking time). Until then the page
-  // says it is busy.
+  // The gallery, the footer, the unit sheet and the plan's names come in tasks of their own once the results are
+  // drawn (a phone's long tasks are what Lighthouse counts as blocking time). Until then the page says it is busy.
   pending = true;
-  setTimeout(finishShell, 0);
 }
 
-/** Below the first screen: the project gallery and the footer; the unit sheet; the plan's labels. Once. */
-function finishShell() {
-  if (!pending) return;
-  pending = false;
+/** Below the first screen: the project gallery and the footer; the unit sheet; the plan's labels. Once, a piece a task. */
+async function finishShell() {
+  finishing = true;
+  await nextTask();
   const s = settings();
   const covers = (Array.isArray(s.alternativeCovers) ? s.alternativeCovers : []).map(safeUrl).filter((x): x is string => x !== undefined);
   // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
@@ -118,7 +119,11 @@ function finishShell() {
     }
     if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
   }
+  await nextTask();
   ensureDetail();
+  await nextTask();
+  pending = false;
+  // Measuring the names forces a layout: after everything else, once.
   if (state.view.view === 'plan' && results.isConnected) labelShapes();
   app.setAttribute('aria-busy', 'false');
 }
@@ -173,20 +178,41 @@ function draw() {
     openDetail(v.unit);
   } else closeDetail();
   renderDetail();
+  if (pending && !finishing) void finishShell();
 }
+
+/** The first bundle is still being turned into the first screen (see `start`). */
+let starting = false;
 
 function onBundle(bundle: Bundle) {
   const first = !state.bundle;
   state.bundle = bundle;
-  if (first) {
-    useLanguage(bundle.project.projectLang);
-    applyTheme();
-    state.view = fromAddress(defaults());
-    // A unit the address names is opened on arrival; closing it stays on this page.
-    pushedUnit = false;
-  }
   // A hold that lapsed is no longer ours to count down.
   for (const [id, until] of state.holds) if (Date.parse(until) <= Date.now()) state.holds.delete(id);
+  if (first) void start();
+  // A newer bundle during the start is drawn by it.
+  else if (!starting) draw();
+}
+
+/** The first screen, in pieces: language and theme, the number formats, the toolbar, the results (and `finishShell`). */
+async function start() {
+  starting = true;
+  const b = state.bundle!;
+  useLanguage(b.project.projectLang);
+  applyTheme();
+  state.view = fromAddress(defaults());
+  // A unit the address names is opened on arrival; closing it stays on this page.
+  pushedUnit = false;
+  await nextTask();
+  prepareFormats();
+  await nextTask();
+  // The toolbar, then the results: two pieces of the first screen (a locked presentation shows its lock instead).
+  if (!locked()) {
+    buildShell();
+    updateControls();
+    await nextTask();
+  }
+  starting = false;
   draw();
 }
 

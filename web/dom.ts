@@ -43,3 +43,12 @@ export const byId = <T extends HTMLElement = HTMLElement>(id: string) => documen
 
 /** Whether the page is laid out for a phone (the same breakpoint as the stylesheet). */
 export const isPhone = () => window.matchMedia('(max-width: 720px)').matches;
+
+/**
+ * Resolves in a later task, so the browser can paint and answer input in between: the page's start-up is cut into
+ * pieces this way (each piece short; a phone's long tasks are what Lighthouse counts as blocking time).
+ */
+export function nextTask(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -1,7 +1,8 @@
 /** Prices, areas and facts in the project's language, currency and area unit. */
 import { t } from './i18n.ts';
+import { englishInteger, englishMoney } from './numbers.ts';
 import { flag, settings } from './state.ts';
-import type { Unit } from './types.ts';
+import type { Room } from './types.ts';
 
 const lang = () => document.documentElement.lang || 'en';
 
@@ -12,34 +13,64 @@ export function currency(): string {
   return typeof pick === 'string' ? pick.toUpperCase() : 'USD';
 }
 
-export function money(n: number): string {
-  try {
-    return new Intl.NumberFormat(lang(), { style: 'currency', currency: currency(), maximumFractionDigits: 0 }).format(n);
-  } catch {
-    return Math.round(n).toLocaleString(lang());
+/**
+ * One formatter per language and currency, kept: building an Intl formatter costs far more than using one (the
+ * building view formats a price per cell, and a page's first draw built hundreds of them).
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+function formatter(currencyCode: string | undefined): Intl.NumberFormat {
+  const key = `${lang()} ${currencyCode ?? ''}`;
+  let f = formatters.get(key);
+  if (!f) {
+    if (!currencyCode) f = new Intl.NumberFormat(lang());
+    else {
+      try {
+        f = new Intl.NumberFormat(lang(), { style: 'currency', currency: currencyCode, maximumFractionDigits: 0 });
+      } catch {
+        // A currency the browser does not know: whole numbers, no symbol.
+        f = new Intl.NumberFormat(lang(), { maximumFractionDigits: 0 });
+      }
+    }
+    formatters.set(key, f);
   }
+  return f;
+}
+
+export function money(n: number): string {
+  const code = currency();
+  return (lang() === 'en' ? englishMoney(n, code) : undefined) ?? formatter(code).format(n);
+}
+
+/**
+ * Builds the formatter the first draw will use, if it needs one (English in a common currency needs none: see
+ * numbers.ts). The browser's first number formatter is slow to make, so the page makes it in a task of its own.
+ */
+export function prepareFormats() {
+  if (lang() === 'en' && englishMoney(0, currency()) !== undefined) return;
+  if (showsPrices()) formatter(currency());
+  else if (showsArea()) formatter(undefined);
 }
 
 export const areaUnit = () => (typeof settings().areaUnit === 'string' && settings().areaUnit ? String(settings().areaUnit) : 'sq ft');
 export const showsPrices = () => settings().showPrices !== false;
 export const showsArea = () => !flag('hideArea');
 
-export function priceText(u: Unit): string | undefined {
+export function priceText(u: Room): string | undefined {
   if (!showsPrices() || u.stub) return undefined;
   if (u.unitPriceTBD === true || typeof u.price !== 'number') return t().tbd;
   const taxes = flag('showTaxes') ? ` ${settings().priceBeforeTax === false ? t().taxesIncluded : t().plusTaxes}` : '';
   return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${taxes}`;
 }
 
-export const areaText = (u: Unit) => (showsArea() && typeof u.squareFeet === 'number' ? `${u.squareFeet.toLocaleString(lang())} ${areaUnit()}` : undefined);
+export const areaText = (u: Room) => (showsArea() && typeof u.squareFeet === 'number' ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}` : undefined);
 
 /** "$1,050 / sq ft" when both a price and an area are shown. */
-export function perArea(u: Unit): string | undefined {
+export function perArea(u: Room): string | undefined {
   if (!showsPrices() || !showsArea() || u.unitPriceTBD === true || typeof u.price !== 'number' || typeof u.squareFeet !== 'number' || u.squareFeet <= 0) return undefined;
   return `${money(u.price / u.squareFeet)} / ${areaUnit()}`;
 }
 
-export function factsLine(u: Unit): string {
+export function factsLine(u: Room): string {
   const parts: string[] = [];
   if (!flag('hideBedrooms') && u.bedrooms) parts.push(`${u.bedrooms} ${t().beds}`);
   if (typeof u.bathrooms === 'number') parts.push(`${u.bathrooms} ${t().baths}`);

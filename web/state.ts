@@ -1,5 +1,5 @@
 /** What the visitor looks at, kept in the address (so back/forward and shared links work), and what follows from it. */
-import type { Bundle, Dict, Floor, Unit } from './types.ts';
+import type { Bundle, Dict, Floor, Room, Unit } from './types.ts';
 
 export type View = 'building' | 'plan' | 'list';
 export type Sort = 'default' | 'price-asc' | 'price-desc' | 'area-desc' | 'name';
@@ -83,17 +83,17 @@ export const unitUrl = (unitId: string) => new URL(pathBase ? `${pathBase}/units
 // ---------- what follows from the bundle ----------
 
 /** Every unit; sold units of a project that hides them only as stubs (name and shape). */
-export function allUnits(): Unit[] {
+export function allUnits(): Room[] {
   const b = state.bundle;
   if (!b) return [];
   return [...b.floors.flatMap((f) => [...f.units, ...stubs(f)]), ...b.unassignedUnits];
 }
 
-export function stubs(f: Floor): Unit[] {
-  return (f.soldUnits ?? []).map((s) => ({ ...s, availability: 'sold', floor: f._id, stub: true }));
+export function stubs(f: Floor): Room[] {
+  return (f.soldUnits ?? []).map((s) => ({ ...s, availability: 'sold' as const, floor: f._id, stub: true as const }));
 }
 
-export const floorUnits = (f: Floor): Unit[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
+export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
 
 export const findUnit = (id: string) => allUnits().find((u) => u._id === id);
 
@@ -103,7 +103,7 @@ export const bound = (v: string) => {
   return digits === '' || !Number.isFinite(Number(digits)) ? undefined : Number(digits);
 };
 
-export function matches(u: Unit): boolean {
+export function matches(u: Room): boolean {
   const f = state.view.filters;
   const [pMin, pMax, aMin, aMax] = [bound(f.priceMin), bound(f.priceMax), bound(f.areaMin), bound(f.areaMax)];
   // A price to be determined is no price: it matches no price range.
@@ -125,7 +125,7 @@ export function listedUnits(): Unit[] {
   if (!b) return [];
   const floor = b.floors.find((f) => f._id === state.view.floor);
   // Stubs of hidden sold units fill their rooms on the plan and the building, not the list.
-  let units = (floor ? floorUnits(floor) : allUnits()).filter((u) => !u.stub && matches(u));
+  let units = (floor ? floorUnits(floor) : allUnits()).filter((u): u is Unit => u.stub !== true && matches(u));
   const num = (x: unknown, fallback: number) => (typeof x === 'number' ? x : fallback);
   const sorters: Record<string, (a: Unit, b: Unit) => number> = {
     'price-asc': (a, b) => num(a.price, Infinity) - num(b.price, Infinity),

@@ -1,37 +1,43 @@
-/** The public bundle as the page reads it (docs/public-api.md). */
+/**
+ * The public bundle as the page reads it (docs/public-api.md), typed by the server's own schemas: `import type`
+ * only, so nothing of the server enters the page's bundle. (Type-checking them follows the server's imports; the
+ * server's cookie plugin augments Fastify's types, hence `"types": ["@fastify/cookie"]` in web/tsconfig.json.)
+ */
+import type { Static } from '@sinclair/typebox';
+import type { floorDataFields } from '../src/modules/floors/floors.schemas.ts';
+import type { UnitSchema } from '../src/modules/units/units.schemas.ts';
+import type { BundleSchema } from '../src/public/public.routes.ts';
+
 export type Dict = Record<string, unknown>;
-export interface Unit extends Dict {
+
+/** A unit as the bundle gives it. */
+export type Unit = Static<typeof UnitSchema>;
+
+type BundleShape = Static<typeof BundleSchema>;
+type FloorData = { [K in keyof typeof floorDataFields]?: Static<(typeof floorDataFields)[K]> };
+
+/** A sold unit of a project that hides sold units, as its floor lists it: name and shape only. */
+export interface SoldUnit {
   _id: string;
   name: string;
-  availability: string;
-  floor?: string;
-  price?: number;
-  squareFeet?: number;
-  bedrooms?: string;
-  bathrooms?: number;
-  parking?: number;
-  onHoldExpiresAt?: string;
   path?: string;
-  /** A sold unit of a project that hides sold units: name and shape only. */
-  stub?: boolean;
 }
-export interface Floor extends Dict {
-  _id: string;
-  name: string;
-  position: number;
-  floorplanUrl?: string;
-  units: Unit[];
-  soldUnits?: { _id: string; name: string; path?: string }[];
-}
-export interface Project extends Dict {
-  _id: string;
-  name: string;
-}
+
+/** What the plan and the building draw: a unit, or the room of a hidden sold one (`stub`, drawn as sold). */
+export type Room = (Unit & { stub?: undefined }) | (SoldUnit & { availability: 'sold'; floor: string; stub: true } & { [K in Exclude<keyof Unit, keyof SoldUnit | 'availability' | 'floor'>]?: undefined });
+
+/** A floor of the bundle: its public data fields (and any other the project keeps), its units, its hidden sold units. */
+export type Floor = Omit<BundleShape['floors'][number], 'units'> & FloorData & Dict & { units: Unit[]; soldUnits?: SoldUnit[] };
+
+/** The project's public fields: its settings by name (the schema lets any through). */
+export type Project = BundleShape['project'] & Dict;
+
 export interface Bundle {
   project: Project;
   floors: Floor[];
   unassignedUnits: Unit[];
 }
+
 export interface Problem {
   title?: string;
   detail?: string;

@@ -70,7 +70,7 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
           // The demo's drawings and renderings ship with the page (web/static).
           initialView: 'Building',
           projectImageUrl: '/p/assets/demo-hero.webp',
-          sharePageLogo: '/p/assets/demo-logo.svg',
+          sharePageLogo: '/p/assets/demo-logo.webp',
           sharePageEnabled: true,
           sharePageDescription:
             'Harbourview Residences: one- to three-bedroom homes on the quay, with harbour views. See every floor plan, price and availability.',

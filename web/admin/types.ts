@@ -1,3 +1,7 @@
+import type { Static } from '@sinclair/typebox';
+import type { FloorSchema } from '../../src/modules/floors/floors.schemas.ts';
+import type { UnitSchema } from '../../src/modules/units/units.schemas.ts';
+
 export interface User {
   _id: string;
   username: string;
@@ -30,34 +34,11 @@ export type Project = Record<string, unknown> & {
   updatedAt: string;
 };
 
-export interface Floor {
-  _id: string;
-  __v: number;
-  project: string;
-  name: string;
-  position: number;
-  floorplanUrl?: string;
-  units: string[];
-  viewBox?: string;
-}
+/** A floor as the API gives it (the server's schema). */
+export type Floor = Static<typeof FloorSchema>;
 
-export interface Unit {
-  _id: string;
-  __v: number;
-  project: string;
-  floor?: string;
-  name: string;
-  position: number;
-  availability: string;
-  price?: number;
-  squareFeet?: number;
-  bedrooms?: string;
-  bathrooms?: number;
-  type?: string;
-  path?: string;
-  onHoldExpiresAt?: string;
-  [k: string]: unknown;
-}
+/** A unit as the API gives it (the server's schema). */
+export type Unit = Static<typeof UnitSchema>;
 
 export interface Lead {
   _id: string;

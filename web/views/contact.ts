@@ -6,7 +6,7 @@ import { sendHold, sendLead, sendWaitlist, type PostAnswer } from '../api.ts';
 import { byId, h, safeUrl } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { flag, settings, state } from '../state.ts';
-import type { Problem, Unit } from '../types.ts';
+import type { Problem, Room, Unit } from '../types.ts';
 
 export type Mode = 'enquire' | 'hold' | 'waitlist';
 const SAVED = 'showsuite:visitor';
@@ -30,7 +30,7 @@ export interface ContactHooks {
 
 let form: HTMLFormElement;
 let mode: Mode = 'enquire';
-let unit: Unit | undefined;
+let unit: Room | undefined;
 let hooks: ContactHooks;
 
 export function contactForm(h_: ContactHooks): HTMLFormElement {
@@ -104,7 +104,7 @@ function drawCustom() {
 }
 
 /** Points the form at a unit and a purpose; what is typed stays. */
-export function setContact(u: Unit | undefined, m: Mode, show: boolean) {
+export function setContact(u: Room | undefined, m: Mode, show: boolean) {
   unit = u;
   if (m !== mode) byId('contact-status')!.textContent = '';
   mode = m;

@@ -9,7 +9,7 @@ import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './list.ts';
-import type { Unit } from '../types.ts';
+import type { Room } from '../types.ts';
 
 const dialog = h('dialog', { id: 'unit-dialog', class: 'sheet', 'aria-labelledby': 'unit-title' });
 const notices = new Map<string, string>();
@@ -53,7 +53,7 @@ export const dialogOpen = () => dialog.open;
 export const closeDetail = () => dialog.open && dialog.close();
 
 /** What the form is for by default: the waitlist for a unit one cannot buy, else an enquiry. */
-function defaultMode(u: Unit): Mode | undefined {
+function defaultMode(u: Room): Mode | undefined {
   const unavailable = u.availability !== 'available' && !state.holds.has(u._id);
   if (unavailable && flag('waitlistEnabled') && u.availability !== 'on_hold') return 'waitlist';
   if (flag('enableForms') && !u.stub) return 'enquire';
@@ -148,7 +148,7 @@ export function renderDetail() {
   } else setContact(u, m, !byId('contact-form')!.hidden);
 }
 
-function renderActions(u: Unit) {
+function renderActions(u: Room) {
   const mine = state.holds.has(u._id);
   const deposit = typeof settings().payProviderDeposit === 'number' && (settings().payProviderDeposit as number) > 0 ? (settings().payProviderDeposit as number) : typeof u.payableAmount === 'number' && u.payableAmount > 0 ? u.payableAmount : undefined;
   const brochure = safeUrl(u.brochurePDF);
@@ -166,7 +166,7 @@ function renderActions(u: Unit) {
   byId('action-bar')!.hidden = buttons.length === 0;
 }
 
-function choose(u: Unit, m: Mode) {
+function choose(u: Room, m: Mode) {
   setContact(u, m, true);
   renderActions(u);
   focusContact();

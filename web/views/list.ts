@@ -4,13 +4,13 @@ import { h, safeUrl } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { listedUnits, settings } from '../state.ts';
 import { factsLine, perArea, priceText, statusText } from '../format.ts';
-import type { Unit } from '../types.ts';
+import type { Room, Unit } from '../types.ts';
 
 const cards = new Map<string, { key: string; el: HTMLElement }>();
 
-export const badge = (u: Unit) => h('span', { class: `badge s-${u.availability}` }, statusText(u.availability));
+export const badge = (u: Room) => h('span', { class: `badge s-${u.availability}` }, statusText(u.availability));
 
-export function unitImage(u: Unit, prefer: 'plan' | 'photo'): string | undefined {
+export function unitImage(u: Room, prefer: 'plan' | 'photo'): string | undefined {
   const photo = u.unitImageUrl ?? (Array.isArray(u.images) ? u.images[0] : undefined);
   return safeUrl(prefer === 'plan' ? (u.layoutUrl ?? photo) : (photo ?? u.layoutUrl));
 }

@@ -8,7 +8,7 @@ import { t } from '../i18n.ts';
 import { floorUnits, matches } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
 import { badge, unitImage } from './list.ts';
-import type { Floor, Unit } from '../types.ts';
+import type { Floor, Room } from '../types.ts';
 
 let root: HTMLElement | undefined;
 let floorId = '';
@@ -131,7 +131,7 @@ export function labelShapes() {
   }
 }
 
-function showCard(u: Unit, shape: SVGPathElement) {
+function showCard(u: Room, shape: SVGPathElement) {
   cardUnit = u._id;
   const price = priceText(u);
   const img = unitImage(u, 'plan');

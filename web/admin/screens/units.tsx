@@ -49,7 +49,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
     units.set((units.data ?? []).map((u) => byId.get(u._id) ?? u));
   };
 
-  const saveCell = async (u: Unit, key: string, raw: string) => {
+  const saveCell = async (u: Unit, key: Col['key'], raw: string) => {
     let value: unknown = raw;
     if (COLS.find((c) => c.key === key)?.kind === 'number') value = raw.trim() === '' ? null : Number(raw.replace(/[^\d.-]/g, ''));
     if (value === (u[key] ?? (raw === '' ? '' : undefined)) || (value === null && u[key] === undefined)) return;
@@ -177,7 +177,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
   );
 }
 
-function Cell({ unit, col, row, ci, floors, floorName, onSave, onKey }: { unit: Unit; col: Col; row: number; ci: number; floors: Floor[]; floorName: Map<string, string>; onSave: (u: Unit, key: string, v: string) => void; onKey: (e: KeyboardEvent) => void }) {
+function Cell({ unit, col, row, ci, floors, floorName, onSave, onKey }: { unit: Unit; col: Col; row: number; ci: number; floors: Floor[]; floorName: Map<string, string>; onSave: (u: Unit, key: Col['key'], v: string) => void; onKey: (e: KeyboardEvent) => void }) {
   const label = `${col.label} of ${unit.name}`;
   const common = { 'data-row': row, 'data-col': ci, 'aria-label': label, onKeyDown: onKey };
   if (col.kind === 'availability') {
