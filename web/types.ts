@@ -6,7 +6,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { floorDataFields } from '../src/modules/floors/floors.schemas.ts';
 import type { UnitSchema } from '../src/modules/units/units.schemas.ts';
-import type { BundleSchema } from '../src/public/public.routes.ts';
+import type { BundleSchema } from '../src/public/public.schemas.ts';
 
 export type Dict = Record<string, unknown>;
 
