@@ -1,10 +1,11 @@
 import PgBoss from 'pg-boss';
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
+import { findJobs, lockStart, QUEUE_SCHEMA, unlockStart, type Envelope } from './outbox.repo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,8 +13,7 @@ declare module 'fastify' {
   }
 }
 
-/** Where pg-boss keeps its tables (its own schema, installed and upgraded by pg-boss itself). */
-export const QUEUE_SCHEMA = 'pgboss';
+export { QUEUE_SCHEMA };
 const DAY_SEC = 24 * 60 * 60;
 
 /** What a handler learns about the job it runs. */
@@ -47,15 +47,6 @@ export interface JobKind<P = unknown> {
   handle(payload: P, job: JobInfo): Promise<void>;
   /** Called once when the schedule is exhausted (the job is then kept as completed with `gaveUp` in its output). */
   onGiveUp?(payload: P, job: JobInfo, error: string): Promise<void> | void;
-}
-
-/** A job as stored in pg-boss's `data`: the caller's payload plus the attempt bookkeeping. */
-interface Envelope {
-  p: unknown;
-  key: string;
-  n: number;
-  t0: number;
-  err?: string;
 }
 
 export interface EnqueueOptions {
@@ -107,9 +98,6 @@ export function bossDb(q: Queryable) {
     },
   };
 }
-
-/** Any constant: nodes starting at once install pg-boss's tables and create queues one after another. */
-const START_LOCK = 7_346_002;
 
 /** What pg-boss's complete() answers (its type declarations say void). */
 type Affected = { affected: number };
@@ -188,11 +176,11 @@ export class Outbox {
     if (this.db.engine === 'pglite') await this.#install();
     else
       await this.db.kysely.connection().execute(async (conn) => {
-        await sql`select pg_advisory_lock(${START_LOCK})`.execute(conn);
+        await lockStart(conn);
         try {
           await this.#install();
         } finally {
-          await sql`select pg_advisory_unlock(${START_LOCK})`.execute(conn);
+          await unlockStart(conn);
         }
       });
     this.#started = true;
@@ -243,14 +231,8 @@ export class Outbox {
 
   /** Every stored attempt of a kind's jobs, by key, latest attempt first (for tests, operations and the deliveries list). */
   async jobs(kindName: string, key?: string): Promise<JobRow[]> {
-    const where = key ? sql`name = ${kindName} and data->>'key' = ${key}` : sql`name = ${kindName}`;
-    const result = await sql<{ id: string; state: string; start_after: Date; data: Envelope; output: Record<string, unknown> | null }>`
-      select * from (
-        select id, state::text as state, start_after, data, output from ${sql.table(`${QUEUE_SCHEMA}.job`)} where ${where}
-        union all
-        select id, state::text as state, start_after, data, output from ${sql.table(`${QUEUE_SCHEMA}.archive`)} where ${where}
-      ) j order by j.data->>'key', (j.data->>'n')::int desc, j.id`.execute(this.db.kysely);
-    return result.rows.map((r) => ({
+    const rows = await findJobs(this.db.kysely, kindName, key);
+    return rows.map((r) => ({
       id: r.id,
       key: r.data.key,
       attempt: r.data.n,

@@ -1,0 +1,38 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** Where pg-boss keeps its tables (its own schema, installed and upgraded by pg-boss itself). */
+export const QUEUE_SCHEMA = 'pgboss';
+
+/** A job as stored in pg-boss's `data`: the caller's payload plus the attempt bookkeeping. */
+export interface Envelope {
+  p: unknown;
+  key: string;
+  n: number;
+  t0: number;
+  err?: string;
+}
+
+/** Any constant: nodes starting at once install pg-boss's tables and create queues one after another. */
+const START_LOCK = 7_346_002;
+
+/** Takes the start lock on this connection (session level: held until `unlockStart` on the same connection). */
+export async function lockStart(conn: Kysely<Database>): Promise<void> {
+  await sql`select pg_advisory_lock(${START_LOCK})`.execute(conn);
+}
+
+export async function unlockStart(conn: Kysely<Database>): Promise<void> {
+  await sql`select pg_advisory_unlock(${START_LOCK})`.execute(conn);
+}
+
+/** Every stored attempt of a kind's jobs (live and archived), by key, latest attempt first. */
+export async function findJobs(db: Kysely<Database>, kindName: string, key?: string) {
+  const where = key ? sql`name = ${kindName} and data->>'key' = ${key}` : sql`name = ${kindName}`;
+  const result = await sql<{ id: string; state: string; start_after: Date; data: Envelope; output: Record<string, unknown> | null }>`
+    select * from (
+      select id, state::text as state, start_after, data, output from ${sql.table(`${QUEUE_SCHEMA}.job`)} where ${where}
+      union all
+      select id, state::text as state, start_after, data, output from ${sql.table(`${QUEUE_SCHEMA}.archive`)} where ${where}
+    ) j order by j.data->>'key', (j.data->>'n')::int desc, j.id`.execute(db);
+  return result.rows;
+}
