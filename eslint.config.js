@@ -60,11 +60,6 @@ export default tseslint.config(
     },
   },
   {
-    // Until the service layer lands (issue 8, step 2): `row!` after authorize() goes away with it.
-    files: ['src/**'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
-  },
-  {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { parserOptions: { projectService: false, project: null }, globals: { process: 'readonly', console: 'readonly' } },

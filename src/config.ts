@@ -86,9 +86,10 @@ type Env = Record<string, string | undefined>;
 /** Reads and validates the environment. Missing JWT_SECRET / SECRET_KEY are generated once and kept in DATA_DIR. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const str = (name: string, fallback?: string) => {
+  /** The variable's value; undefined when it is unset or empty. */
+  const str = (name: string): string | undefined => {
     const v = env[name];
-    return v === undefined || v === '' ? fallback : v;
+    return v === undefined || v === '' ? undefined : v;
   };
   const int = (name: string, fallback: number, min: number, max: number) => {
     const raw = str(name);
@@ -117,11 +118,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
     problems.push('REDIS_URL must be a redis:// or rediss:// URL');
   }
-  const logLevel = str('LOG_LEVEL', 'info')!;
+  const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
   }
-  const corsOrigins = (str('CORS_ORIGINS', '') ?? '')
+  const corsOrigins = (str('CORS_ORIGINS') ?? '')
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
@@ -138,13 +139,13 @@ export function loadConfig(env: Env = process.env): Config {
 
   const smtpUrl = str('SMTP_URL');
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^/\s]+/i.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
-  const mailFromRaw = str('MAIL_FROM', 'Showsuite <no-reply@localhost>')!;
+  const mailFromRaw = str('MAIL_FROM') ?? 'Showsuite <no-reply@localhost>';
   const mailFrom = parseMailbox(mailFromRaw);
   if (!mailFrom) problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFromRaw}")`);
   const publicUrlRaw = str('PUBLIC_URL');
   if (publicUrlRaw !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrlRaw)) problems.push('PUBLIC_URL must be an http:// or https:// URL');
 
-  const dataDir = resolve(str('DATA_DIR', './data')!);
+  const dataDir = resolve(str('DATA_DIR') ?? './data');
   const jwtSecretRaw = str('JWT_SECRET');
   if (jwtSecretRaw !== undefined && jwtSecretRaw.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const secretKeyRaw = str('SECRET_KEY');
@@ -156,10 +157,10 @@ export function loadConfig(env: Env = process.env): Config {
 
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
-    host: str('HOST', '127.0.0.1')!,
+    host: str('HOST') ?? '127.0.0.1',
     databaseUrl,
     dataDir,
-    mediaDir: resolve(str('MEDIA_DIR', join(dataDir, 'media'))!),
+    mediaDir: resolve(str('MEDIA_DIR') ?? join(dataDir, 'media')),
     jwtSecret: jwtSecretRaw ?? '',
     secretKey: secretKey ?? Buffer.alloc(0),
     cookieSecure: bool('COOKIE_SECURE', false),
@@ -224,8 +225,9 @@ export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** `Name <address>` or a bare address. */
 export function parseMailbox(raw: string): { name: string; address: string } | undefined {
   const m = /^\s*(?:"?([^"<]*?)"?\s*)?<([^<>\s]+)>\s*$/.exec(raw);
-  const name = m ? (m[1] ?? '').trim() : '';
-  const address = m ? m[2]! : raw.trim();
+  const name = (m?.[1] ?? '').trim();
+  // Group 2 always takes part in a match.
+  const address = m?.[2] ?? raw.trim();
   // A host without a dot (localhost) is fine for a sender.
   return /^[^\s@<>"]+@[^\s@<>"]+$/.test(address) ? { name, address } : undefined;
 }

@@ -35,15 +35,15 @@ export const FEATURE_PATHS: Record<string, string[]> = {
   webhooks: ['/projects/:id/webhooks', '/projects/:id/webhooks/:hookId/deliveries', '/projects/:id/webhooks/:hookId/deliveries/:deliveryId/retry'],
 };
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
-
 /** GET /admin and every /admin/... client route: one HTML shell; the console draws itself from the API. */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app) => {
   const manifest = await adminManifest();
   const assets = new Map<string, { body: Buffer; type: string }>();
-  for (const file of [manifest.js, manifest.css]) {
-    assets.set(file, { body: readFileSync(join(WEB_OUT, file)), type: TYPES[file.slice(file.lastIndexOf('.'))]! });
-  }
+  const files: [file: string, type: string][] = [
+    [manifest.js, 'text/javascript; charset=utf-8'],
+    [manifest.css, 'text/css; charset=utf-8'],
+  ];
+  for (const [file, type] of files) assets.set(file, { body: readFileSync(join(WEB_OUT, file)), type });
   let features: string | undefined;
   /** Worked out on the first request, when every route of the app is registered. */
   const featureList = () =>

@@ -28,7 +28,7 @@ export function parseArgs(argv: string[]): Args | string {
   const rest: string[] = [];
   const args = { dryRun: false, skipErrors: false, leads: false, project: '' };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i] ?? '';
     if (a === '--dry-run') args.dryRun = true;
     else if (a === '--skip-errors') args.skipErrors = true;
     else if (a === '--leads') args.leads = true;
@@ -165,10 +165,13 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 
 /** Rows as an aligned text table. */
 export function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
+  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => clip(c, widths[i]!).padEnd(widths[i]!))
+      .map((c, i) => {
+        const width = widths[i] ?? c.length;
+        return clip(c, width).padEnd(width);
+      })
       .join('  ')
       .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');

@@ -112,8 +112,8 @@ export class Auth {
   static tokenFrom(request: FastifyRequest): { token: string; via: 'header' | 'cookie' } | undefined {
     const h = request.headers.authorization;
     if (h) {
-      const m = /^Bearer\s+(\S+)$/i.exec(h);
-      return m ? { token: m[1]!, via: 'header' } : undefined;
+      const token = /^Bearer\s+(\S+)$/i.exec(h)?.[1];
+      return token === undefined ? undefined : { token, via: 'header' };
     }
     const c = request.cookies[ACCESS_COOKIE];
     return c ? { token: c, via: 'cookie' } : undefined;

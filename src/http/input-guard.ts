@@ -68,8 +68,10 @@ export function inputErrors(value: unknown): InputError[] | undefined {
   const badEncoding = (value as { [BAD_ENCODING]?: string[] } | null | undefined)?.[BAD_ENCODING];
   for (const path of badEncoding ?? []) report(path, 'is not valid percent-encoded UTF-8');
   const stack: [unknown, string, number][] = [[value, '', 0]];
-  while (stack.length && errors.length < MAX_PROBLEMS) {
-    const [v, path, depth] = stack.pop()!;
+  while (errors.length < MAX_PROBLEMS) {
+    const top = stack.pop();
+    if (top === undefined) break;
+    const [v, path, depth] = top;
     if (typeof v === 'string') {
       const p = stringProblem(v);
       if (p) report(path, p);

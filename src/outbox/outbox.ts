@@ -313,7 +313,9 @@ export class Outbox {
     const env = job.data;
     const message = err instanceof AttemptTimeout ? err.message : err instanceof Error ? err.message : String(err);
     const delays = kind.retryDelaysSec;
-    const delaySec = delays[Math.min(env.n - 1, delays.length - 1)]!;
+    const delaySec = delays[Math.min(env.n - 1, delays.length - 1)];
+    // register() refuses a kind without delays, and attempts count from 1.
+    if (delaySec === undefined) throw new Error(`outbox: no retry delay for attempt ${env.n} of kind ${kind.name}`);
     const now = this.clock.now();
     const next = now + delaySec * 1000;
     const giveUpAt = env.t0 + (kind.giveUpAfterSec ?? DAY_SEC) * 1000;

@@ -15,15 +15,17 @@ export const DEMO_PASSWORD = 'demo-password';
 export const DEMO_NAMESPACE = 'harbourview';
 
 const FLOORS = 4;
-const UNITS_PER_FLOOR = 6;
-/** Where each unit of a floor sits on web/static/demo-floorplan.svg (x, y, width; every unit is 115 deep). */
-const SHAPES: [number, number, number][] = [
-  [15, 15, 190],
-  [205, 15, 190],
-  [395, 15, 190],
-  [15, 170, 200],
-  [305, 170, 140],
-  [445, 170, 140],
+/**
+ * The units of each floor: where each sits on web/static/demo-floorplan.svg (x, y, width; every unit is 115
+ * deep) and its bedrooms.
+ */
+const UNIT_PLAN: [x: number, y: number, w: number, bedrooms: number][] = [
+  [15, 15, 190, 1],
+  [205, 15, 190, 2],
+  [395, 15, 190, 2],
+  [15, 170, 200, 3],
+  [305, 170, 140, 1],
+  [445, 170, 140, 2],
 ];
 const AVAILABILITY = ['available', 'available', 'reserved', 'sold', 'available', 'leased', 'available', 'unavailable'];
 
@@ -87,9 +89,7 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
           position: f + 1,
           data: { floorplanUrl: '/p/assets/demo-floorplan.svg', path: 'M0 0 H600 V300 H0 Z' },
         });
-        for (let u = 0; u < UNITS_PER_FLOOR; u++) {
-          const bedrooms = [1, 2, 2, 3, 1, 2][u]!;
-          const [x, y, w] = SHAPES[u]!;
+        for (const [u, [x, y, w, bedrooms]] of UNIT_PLAN.entries()) {
           // The area follows the drawing: 10 sq ft per square unit of the plan, give or take the walls.
           const area = Math.round((w * 115) / 21.5 / 5) * 5;
           await insertUnit(trx, {
@@ -98,7 +98,7 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
             floorId,
             name: `${f + 1}0${u + 1}`,
             position: u + 1,
-            availability: AVAILABILITY[(f * UNITS_PER_FLOOR + u) % AVAILABILITY.length]!,
+            availability: AVAILABILITY[(f * UNIT_PLAN.length + u) % AVAILABILITY.length] ?? 'available',
             onHoldExpiresAt: null,
             data: {
               ...UNIT_DEFAULTS,

@@ -32,22 +32,24 @@ export class EventLog {
    */
   async appendMany(trx: Q, events: NewEvent[]): Promise<number[]> {
     const start = this.#startDeliveries;
-    const byProject = new Map<string, number[]>();
+    const byProject = new Map<string, { indexes: number[]; events: NewEvent[] }>();
     events.forEach((e, i) => {
-      const list = byProject.get(e.projectId);
-      if (list) list.push(i);
-      else byProject.set(e.projectId, [i]);
+      const group = byProject.get(e.projectId);
+      if (group) {
+        group.indexes.push(i);
+        group.events.push(e);
+      } else byProject.set(e.projectId, { indexes: [i], events: [e] });
     });
     const seqs: number[] = new Array<number>(events.length);
-    for (const projectId of [...byProject.keys()].sort()) {
-      const indexes = byProject.get(projectId)!;
-      const r = await appendEvents(
-        trx,
-        projectId,
-        indexes.map((i) => events[i]!),
-        { webhooks: start !== undefined },
-      );
-      indexes.forEach((i, k) => (seqs[i] = r.seqs[k]!));
+    // Code-unit order, as Array#sort() with no comparator.
+    const inIdOrder = [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [projectId, group] of inIdOrder) {
+      const r = await appendEvents(trx, projectId, group.events, { webhooks: start !== undefined });
+      group.indexes.forEach((i, k) => {
+        const seq = r.seqs[k];
+        if (seq === undefined) throw new Error(`appendEvents returned ${r.seqs.length} seqs for ${group.events.length} events`);
+        seqs[i] = seq;
+      });
       if (start && r.heads.length) await start(trx, r.heads);
     }
     return seqs;

@@ -68,10 +68,15 @@ export function detectDelimiter(text: string): string {
   for (const ch of text) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && ch in counts) counts[ch]! += 1;
+    else if (!quoted && ch in counts) counts[ch] = (counts[ch] ?? 0) + 1;
   }
-  const [best, n] = Object.entries(counts).sort((a, b) => b[1] - a[1])[0]!;
-  return n > 0 ? best : ',';
+  // The first of the most frequent (ties go to the earlier in `counts`); comma when none occurs.
+  let best = ',';
+  let most = 0;
+  for (const [delimiter, n] of Object.entries(counts)) {
+    if (n > most) [best, most] = [delimiter, n];
+  }
+  return best;
 }
 
 export interface ParsedTable {

@@ -74,24 +74,25 @@ export function mapColumns(headers: string[], ftpMapping: { header?: string; pro
 export function readNumber(text: string, opts: { decimalPoint?: boolean } = {}): number | undefined {
   const m = /^[\p{Sc}A-Za-z\s]{0,6}?([-+(]?)\s*([\d.,'’\s\u00a0\u202f]*\d[\d.,'’\s\u00a0\u202f]*?)\)?[\p{Sc}A-Za-z²³\s.]{0,8}$/u.exec(text.trim());
   if (!m) return undefined;
-  const negative = m[1] === '-' || m[1] === '(';
-  const t = m[2]!.replace(/[\s'’\u00a0\u202f]/g, '');
+  const [, sign, digits = ''] = m;
+  const negative = sign === '-' || sign === '(';
+  const t = digits.replace(/[\s'’\u00a0\u202f]/g, '');
   const commas = t.split(',').length - 1;
   const dots = t.split('.').length - 1;
   let plain: string;
   if (commas && dots) {
     const decimal = t.lastIndexOf(',') > t.lastIndexOf('.') ? ',' : '.';
     const group = decimal === ',' ? '.' : ',';
-    const [int, frac, ...rest] = t.split(decimal);
-    if (rest.length || frac!.includes(group) || !grouped(int!, group)) return undefined;
-    plain = `${int!.split(group).join('')}.${frac}`;
+    const [int = '', frac = '', ...rest] = t.split(decimal);
+    if (rest.length || frac.includes(group) || !grouped(int, group)) return undefined;
+    plain = `${int.split(group).join('')}.${frac}`;
   } else if (commas > 1 || dots > 1) {
     const group = commas ? ',' : '.';
     if (!grouped(t, group)) return undefined;
     plain = t.split(group).join('');
   } else if (commas === 1 || (dots === 1 && !opts.decimalPoint)) {
-    const [int, frac] = t.split(commas ? ',' : '.');
-    plain = frac!.length === 3 && /^[1-9]\d{0,2}$/.test(int!) ? `${int}${frac}` : `${int}.${frac}`;
+    const [int = '', frac = ''] = t.split(commas ? ',' : '.');
+    plain = frac.length === 3 && /^[1-9]\d{0,2}$/.test(int) ? `${int}${frac}` : `${int}.${frac}`;
   } else {
     plain = t;
   }

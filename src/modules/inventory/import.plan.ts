@@ -124,7 +124,10 @@ export function planImport(
     const errors: RowError[] = [];
     for (const [header, field] of columns) {
       headerOf[field] = header;
-      const r = readCell(field, IMPORT_FIELDS[field]!, cells[header], readAvailability);
+      const kind = IMPORT_FIELDS[field];
+      // mapColumns maps headers to IMPORT_FIELDS' names only.
+      if (kind === undefined) throw new Error(`import: no field kind for ${field}`);
+      const r = readCell(field, kind, cells[header], readAvailability);
       if ('error' in r) errors.push({ row, column: header, message: r.error });
       else if ('value' in r) values[field] = r.value;
     }
@@ -142,8 +145,9 @@ export function planImport(
     let newFloor: string | null = null;
     if (typeof values.floor === 'string') {
       const f = values.floor;
+      const named = floorByName.get(f.toLowerCase());
       if (floorById.has(f)) floorId = f;
-      else if (floorByName.has(f.toLowerCase())) floorId = floorByName.get(f.toLowerCase())!.id;
+      else if (named) floorId = named.id;
       else if (OBJECT_ID.test(f)) errors.push({ row, column: col('floor'), message: 'is not a floor of this project' });
       else newFloor = newFloors.get(f.toLowerCase()) ?? f;
     }

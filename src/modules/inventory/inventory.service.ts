@@ -222,7 +222,13 @@ export class InventoryService {
       return { id, name, position: (floorPosition += 1) };
     });
     await insertFloors(trx, projectId, floorsToCreate);
-    const floorIdOf = (floorId: string | null | undefined, newFloor: string | null) => (newFloor !== null ? newFloorIds.get(newFloor.toLowerCase())! : floorId);
+    const floorIdOf = (floorId: string | null | undefined, newFloor: string | null) => {
+      if (newFloor === null) return floorId;
+      const id = newFloorIds.get(newFloor.toLowerCase());
+      // The plan lists every floor a row names as new in plan.newFloors, created just above.
+      if (id === undefined) throw new Error(`import: new floor "${newFloor}" is not in the plan's new floors`);
+      return id;
+    };
 
     // New units go after the last unit of their floor unless the row gives a position.
     const lastPosition = new Map<string | null, number>();

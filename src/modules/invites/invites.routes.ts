@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { Auth, principalOf } from '../../http/auth.ts';
+import { accountRequestLimit } from '../../http/rate-limits.ts';
 import { DateTime, NoContent, ObjectId, problems } from '../../http/schemas.ts';
 import { LoginResponseSchema } from '../users/users.schemas.ts';
 import { InviteService } from './invites.service.ts';
@@ -113,7 +114,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
 /** What the invitation link reaches: look-up and acceptance, with or without a session. */
 export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const service = new InviteService(ctx);
-  const rateLimit = { max: ctx.config.mail.accountRequestsPerMinute, timeWindow: 60_000 };
+  const rateLimit = accountRequestLimit(ctx.config);
 
   app.get(
     '/invites/:token',

@@ -89,7 +89,7 @@ const escapeAttr = (s: string) =>
 
 function onlyLocalUrls(value: string): boolean {
   for (const m of value.matchAll(URL_REF)) {
-    if (!m[2]!.startsWith('#')) return false;
+    if (!(m[2] ?? '').startsWith('#')) return false;
   }
   return true;
 }

@@ -20,12 +20,12 @@ export function objectQuery(names: string[]) {
         }
       }
       for (const key of Object.keys(query)) {
-        const m = /^([A-Za-z]+)\[([A-Za-z0-9_]+)\]$/.exec(key);
-        if (!m || m[1] !== name) continue;
+        const [, base, field] = /^([A-Za-z]+)\[([A-Za-z0-9_]+)\]$/.exec(key) ?? [];
+        if (base !== name || field === undefined) continue;
         const target = (typeof query[name] === 'object' && query[name] !== null ? query[name] : (query[name] = {})) as Record<string, unknown>;
         // Defined, not assigned: `filters[__proto__]=x` becomes a field the input guard names and refuses,
         // instead of a prototype change that would slip past every check.
-        Object.defineProperty(target, m[2]!, { value: query[key], enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(target, field, { value: query[key], enumerable: true, writable: true, configurable: true });
         delete query[key];
       }
     }

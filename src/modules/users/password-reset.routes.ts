@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
+import { accountRequestLimit } from '../../http/rate-limits.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
 import { langOf } from '../../mail/templates.ts';
 import { UserService } from './users.service.ts';
@@ -19,7 +20,7 @@ const ANSWER = 'If an account exists for this address, a link to choose a new pa
 /** Forgotten passwords: no authentication (the mailed token is the credential). */
 export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const service = new UserService(ctx);
-  const rateLimit = { max: ctx.config.mail.accountRequestsPerMinute, timeWindow: 60_000 };
+  const rateLimit = accountRequestLimit(ctx.config);
 
   app.post(
     '/users/password-reset',

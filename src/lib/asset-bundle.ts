@@ -1,0 +1,60 @@
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+/** What a built front end's manifest names: its one script and its one style sheet. */
+export interface AssetManifest {
+  js: string;
+  css: string;
+}
+
+export interface AssetBundle {
+  /** esbuild entry points: a list of files, or output name → file. */
+  entryPoints: string[] | Record<string, string>;
+  outDir: string;
+  /** The manifest's file name in outDir, e.g. `manifest.json`. */
+  manifestName: string;
+  /** Matches this bundle's own hashed files (and no other bundle's), so older builds of it can be removed. */
+  ownFile: RegExp;
+  /** Set for a Preact bundle (JSX with the automatic runtime). */
+  jsxImportSource?: string;
+}
+
+/**
+ * Bundles and minifies one front end into content-hashed files and writes its manifest. Safe while another
+ * process builds or starts: the same sources give the same file names, the manifest is replaced in one rename,
+ * and older builds' files (those `ownFile` matches) are removed only after it.
+ */
+export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> {
+  const { outDir, manifestName, ownFile, jsxImportSource } = bundle;
+  mkdirSync(outDir, { recursive: true });
+  // esbuild is a build tool (a devDependency): loaded only when a build actually runs, never by a server start
+  // that finds the bundle already built.
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: bundle.entryPoints,
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    ...(jsxImportSource === undefined ? {} : { jsx: 'automatic' as const, jsxImportSource }),
+    target: ['es2022', 'chrome100', 'safari15.4', 'firefox100'],
+    entryNames: '[name].[hash]',
+    outdir: outDir,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
+  const manifest: AssetManifest = { js: builtFile(outputs, '.js', manifestName), css: builtFile(outputs, '.css', manifestName) };
+  const temp = join(outDir, `${manifestName}.${process.pid}.tmp`);
+  writeFileSync(temp, JSON.stringify(manifest));
+  renameSync(temp, join(outDir, manifestName));
+  for (const file of readdirSync(outDir)) {
+    if (ownFile.test(file) && file !== manifest.js && file !== manifest.css) rmSync(join(outDir, file), { force: true });
+  }
+  return manifest;
+}
+
+function builtFile(outputs: string[], extension: string, manifestName: string): string {
+  const file = outputs.find((f) => f.endsWith(extension));
+  if (file === undefined) throw new Error(`the build for ${manifestName} wrote no ${extension} file`);
+  return file;
+}
