@@ -1,3 +1,4 @@
+import { perMinute } from '../http/rate-limits.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -128,7 +129,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         body: PublicLeadBody,
         response: { 201: PublicLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
       },
-      config: { rateLimit: { max: ctx.config.limits.publicLeadsPerMinute, timeWindow: 60_000 } },
+      config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },
     },
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);
@@ -178,7 +179,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         body: HoldBody,
         response: { 200: Type.Ref('Unit'), ...problems(400, 403, 404, 409, 415, 422, 429) },
       },
-      config: { rateLimit: { max: ctx.config.limits.holdRequestsPerMinute, timeWindow: 60_000 } },
+      config: { rateLimit: perMinute(ctx.config.limits.holdRequestsPerMinute) },
     },
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);

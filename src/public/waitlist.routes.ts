@@ -1,3 +1,4 @@
+import { perMinute } from '../http/rate-limits.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
@@ -65,7 +66,7 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         body: WaitlistBody,
         response: { 201: WaitlistLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
       },
-      config: { rateLimit: { max: ctx.config.limits.publicLeadsPerMinute, timeWindow: 60_000 } },
+      config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },
     },
     async (request, reply) => {
       const key = idempotencyKey(request.headers['idempotency-key']);

@@ -1,3 +1,4 @@
+import { perMinute } from '../../http/rate-limits.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Ctx } from '../../context.ts';
 import { Auth, REFRESH_COOKIE } from '../../http/auth.ts';
@@ -24,7 +25,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         security: [{}, { bearerAuth: [] }],
         response: { 200: LoginResponseSchema, ...problems(400, 401, 403, 405, 415, 429) },
       },
-      config: { rateLimit: { max: ctx.config.limits.loginPerMinute, timeWindow: 60_000 } },
+      config: { rateLimit: perMinute(ctx.config.limits.loginPerMinute) },
     },
     async (request, reply) => {
       // Fastify leaves the body undefined when a request sends none (credentials in the query).
