@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { ERROR_CODES } from './errors.ts';
 
 export const ObjectId = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24-character lower-case hex identifier' });
@@ -73,3 +73,6 @@ export function json<T extends TSchema>(schema: T, description = 'OK') {
 }
 
 export const NoContent = { description: 'No content', type: 'null' } as const;
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Problem = Static<typeof ProblemSchema>;

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { ObjectId } from '../http/schemas.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 
@@ -48,3 +48,7 @@ export const PublicLeadInputSchema = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const PUBLIC_SCHEMAS = [BundleSchema, PublicLeadInputSchema];
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Bundle = Static<typeof BundleSchema>;
+export type PublicLeadInput = Static<typeof PublicLeadInputSchema>;

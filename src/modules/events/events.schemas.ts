@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
 import { EVENT_TYPES, type EventType } from './events.repo.ts';
 
@@ -97,3 +97,10 @@ export const HistoryEntry = Type.Object(
 );
 
 export const ALL_EVENT_SCHEMAS: TSchema[] = [ActorSchema, ChangesSchema, ...EVENT_SCHEMAS, EventSchema];
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Actor = Static<typeof ActorSchema>;
+export type Changes = Static<typeof ChangesSchema>;
+export type Event = Static<typeof EventSchema>;
+export type EventListQuery = Static<typeof EventListQuery>;
+export type HistoryQuery = Static<typeof HistoryQuery>;

@@ -67,3 +67,7 @@ export const FloorListQuery = Type.Object(
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const FLOOR_SCHEMAS = [FloorSchema];
 export type FloorList = Static<typeof FloorListQuery>;
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Floor = Static<typeof FloorSchema>;
+export type FloorCreateQuery = Static<typeof FloorCreateQuery>;

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { HostName, Namespace, optional, Str, strings } from '../shared/fields.ts';
 
@@ -107,3 +107,8 @@ export const GroupCreateQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const GROUP_SCHEMAS = [GroupSchema];
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Group = Static<typeof GroupSchema>;
+export type GroupPatch = Static<typeof GroupPatchSchema>;
+export type GroupCreateQuery = Static<typeof GroupCreateQuery>;

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
 
 const Any = Type.Unknown();
@@ -105,3 +105,11 @@ export const SyncListQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const INVENTORY_SCHEMAS = [ImportAnswerSchema, SyncSchema];
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type ImportAnswer = Static<typeof ImportAnswerSchema>;
+export type ImportRejected = Static<typeof ImportRejectedSchema>;
+export type Sync = Static<typeof SyncSchema>;
+export type ImportQuery = Static<typeof ImportQuery>;
+export type ImportJsonBody = Static<typeof ImportJsonBody>;
+export type SyncListQuery = Static<typeof SyncListQuery>;

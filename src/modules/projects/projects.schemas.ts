@@ -1,4 +1,4 @@
-import { Type, type TProperties } from '@sinclair/typebox';
+import { Type, type TProperties, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { HostName, Namespace, CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
@@ -349,3 +349,9 @@ export const ProjectListQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const PROJECT_SCHEMAS = [ProjectSchema];
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Project = Static<typeof ProjectSchema>;
+export type ProjectPatch = Static<typeof ProjectPatchSchema>;
+export type ProjectCreateQuery = Static<typeof ProjectCreateQuery>;
+export type ProjectListQuery = Static<typeof ProjectListQuery>;

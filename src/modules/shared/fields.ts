@@ -1,4 +1,4 @@
-import { Type, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
+import { Type, type TOptional, type TProperties, type TSchema, type TString, type Static } from '@sinclair/typebox';
 import { DateTime, Version } from '../../http/schemas.ts';
 
 /** A bounded text field: long enough for embed codes and SVG paths, bounded so no body can balloon a record. */
@@ -84,3 +84,7 @@ export const HostName = (of: string) =>
     pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
     description: `Host name, unique among ${of} (stored lower-case)`,
   });
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Lead = Static<typeof LeadSchema>;
+export type LeadInput = Static<typeof LeadInputSchema>;

@@ -194,3 +194,8 @@ export const UnitListQuery = Type.Object(
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const UNIT_SCHEMAS = [UnitSchema];
 export type UnitList = Static<typeof UnitListQuery>;
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Unit = Static<typeof UnitSchema>;
+export type UnitCreateQuery = Static<typeof UnitCreateQuery>;
+export type BulkUnitPatch = Static<typeof BulkUnitPatch>;

@@ -142,3 +142,11 @@ export const RefreshResponse = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** The static types of this module's schemas (what handlers, services and the page work with). */
+export type Invite = Static<typeof InviteSchema>;
+export type LoginResponse = Static<typeof LoginResponseSchema>;
+export type LoginBody = Static<typeof LoginBody>;
+export type CreateUserBody = Static<typeof CreateUserBody>;
+export type PatchMeBody = Static<typeof PatchMeBody>;
+export type RefreshBody = Static<typeof RefreshBody>;
