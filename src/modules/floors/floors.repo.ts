@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FloorsTable } from '../../db/schema.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;

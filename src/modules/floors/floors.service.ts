@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
-import { reorderChildren } from '../../db/reorder.ts';
+import { reorderChildren } from '../../db/reorder.repo.ts';
 import type { Database } from '../../db/schema.ts';
-import { bumpVersions } from '../../db/versioned.ts';
+import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';

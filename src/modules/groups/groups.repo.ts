@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { listVisible, type VisiblePage } from '../shared/list.repo.ts';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { bumpVersions } from '../../db/versioned.ts';
+import { bumpVersions } from '../../db/versioned.repo.ts';
 import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
 import { unitUpdateChanges } from '../units/units.change.ts';
 import { toUnit } from '../units/units.repo.ts';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, InvitesTable } from '../../db/schema.ts';
-import { versionedUpdate } from '../../db/versioned.ts';
+import { versionedUpdate } from '../../db/versioned.repo.ts';
 
 type Q = Kysely<Database>;
 export type InviteRow = Selectable<InvitesTable>;

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { bumpVersions, jsonMerge, versionedUpdate } from '../../db/versioned.ts';
+import { bumpVersions, jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { listVisible, type VisiblePage } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;

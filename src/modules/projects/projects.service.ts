@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, type Level } from '../shared/access.ts';
 import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
-import { reorderChildren } from '../../db/reorder.ts';
+import { reorderChildren } from '../../db/reorder.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
 import {
   deleteProject,

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { bumpVersions } from '../../db/versioned.ts';
+import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound, type FieldError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import type { Role, User } from './users.schemas.ts';
 
 type Q = Kysely<Database>;
