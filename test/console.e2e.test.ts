@@ -1,9 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { launchBrowser, SHOTS, skip } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createUser, ENGINE, login, type TestApp, type TestUser, buildTestApp } from './helpers.ts';
 
@@ -11,9 +12,6 @@ import { createUser, ENGINE, login, type TestApp, type TestUser, buildTestApp } 
  * The console at /admin in one headless Chromium against the real service on a real socket: a sales person's
  * day, in order, sharing one app and one browser so the file stays quick. Typing is key by key.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-results';
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
 
 const PLAN_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 300" onload="alert(1)">
   <rect x="5" y="5" width="590" height="290" fill="#fafafa" stroke="#333" stroke-width="4"/>
@@ -45,12 +43,10 @@ before(async () => {
   user = await createUser(t.db, { username: `sales-${Date.now()}@example.com` });
   auth = { authorization: `Bearer ${(await login(t.app, user)).token}` };
   if (skip) return;
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));
-  mkdirSync(SHOTS, { recursive: true });
 });
 
 after(async () => {

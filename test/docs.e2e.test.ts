@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { launchBrowser, SHOTS, skip } from './support/browser.ts';
 import type { Browser, Page } from 'playwright-core';
 import { buildTestApp, createProject, ENGINE, freePort, userWithToken, type TestApp } from './helpers.ts';
 
@@ -10,9 +10,6 @@ import { buildTestApp, createProject, ENGINE, freePort, userWithToken, type Test
  * execute. The request Swagger UI sends follows the document (`style: deepObject`), so the service answers 200.
  * Screenshots go to test-results/docs-<state>-<engine>.png.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-results';
-const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
 
 describe(`the reference page in a browser (${ENGINE})`, { skip }, () => {
   let t: TestApp;
@@ -31,9 +28,7 @@ describe(`the reference page in a browser (${ENGINE})`, { skip }, () => {
     const owner = await userWithToken(t);
     token = owner.auth.authorization.replace(/^Bearer /, '');
     for (const name of names) await createProject(t.app, owner.auth, { name });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
   });
 
   after(async () => {

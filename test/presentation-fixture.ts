@@ -1,6 +1,6 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { CHROMIUM, launchBrowser, SHOTS, skip } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithToken, type TestApp } from './helpers.ts';
@@ -11,9 +11,7 @@ import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithT
  * person does. One browser for the file; each test opens the contexts it needs. Screenshots of every state go to
  * test-results/ (page-<state>-<size>-<engine>.png).
  */
-export const CHROMIUM = '/usr/bin/chromium';
-export const SHOTS = 'test-results';
-export const skip = existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install -y chromium)`;
+export { CHROMIUM, SHOTS, skip };
 
 export type Size = 'phone' | 'desktop';
 export const SIZES: Record<Size, Parameters<Browser['newContext']>[0]> = {
@@ -86,9 +84,7 @@ export function usePresentation() {
       }
     }
     if (skip) return;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchBrowser();
   });
 
   after(async () => {
