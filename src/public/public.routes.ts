@@ -3,20 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
-import { newObjectId } from '../lib/object-id.ts';
-import { queueLeadMail } from '../mail/lead-mail.ts';
-import type { LeadForMail } from '../mail/templates.ts';
-import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
-import { etagOf } from '../modules/shared/records.ts';
 import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
 import { findBundleHead } from './bundle.repo.ts';
-import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
-import { LEAD_KEPT, placeHold } from './holds.ts';
-import { idempotencyKey, runIdempotent } from './idempotency.ts';
-import { findFormProject } from './public.repo.ts';
+import { idempotencyKey } from './idempotency.ts';
+import { PublicService } from './public.service.ts';
 import { PublicLeadInputSchema, Visitor } from './public.schemas.ts';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
@@ -48,6 +41,7 @@ const IdempotencyHeader = Type.Object({
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
 export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const db = ctx.db.kysely;
+  const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
 
   // A page on another origin can read only the response headers CORS exposes: the ETag it revalidates with, how
@@ -132,35 +126,14 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },
     },
     async (request, reply) => {
-      const key = idempotencyKey(request.headers['idempotency-key']);
-      const { project, namespace, ...lead } = request.body;
-      const by = project ? { project } : namespace ? { namespace } : undefined;
-      if (!by) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
-      const outcome = await runIdempotent(db, 'public-leads', key, request.body, async (trx) => {
-        const target = await findFormProject(trx, by);
-        if (!target) throw notFound('Project');
-        if (target.data.enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
-        const now = ctx.clock.now();
-        const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead } });
-        const body = toLead(row);
-        // The sales team's notice and the visitor's confirmation commit with the lead, or not at all.
-        await queueLeadMail(trx, ctx.mail, target.id, body as unknown as LeadForMail, now);
-        await ctx.events.append(trx, {
-          projectId: target.id,
-          type: 'lead.created',
-          actor: PUBLIC,
-          subjectId: row.id,
-          changes: createdChanges(body, LEAD_KEPT),
-          now,
-        });
-        // The stored document is the lead validated above plus the server's fields: the response's shape.
-        return { status: 201, body: body as unknown as Static<typeof PublicLead> };
-      });
+      const outcome = await service.enquire(idempotencyKey(request.headers['idempotency-key']), request.body);
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-      else ctx.mail.wake();
-      // A lead never changes after it is made: its one version.
-      reply.header('ETag', '"1"');
-      return reply.code(outcome.status as 201).send(outcome.body);
+      // A lead never changes after it is made: its one version. The stored document is the lead validated above plus
+      // the server's fields: the response's shape.
+      return reply
+        .header('ETag', '"1"')
+        .code(201)
+        .send(outcome.body as Static<typeof PublicLead>);
     },
   );
 
@@ -182,28 +155,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       config: { rateLimit: perMinute(ctx.config.limits.holdRequestsPerMinute) },
     },
     async (request, reply) => {
-      const key = idempotencyKey(request.headers['idempotency-key']);
-      const unitId = request.params.id;
-      const outcome = await runIdempotent(db, `public-hold:${unitId}`, key, request.body, async (trx) => {
-        const now = ctx.clock.now();
-        const { unit, version, lead } = await placeHold(trx, {
-          unitId,
-          client: request.ip,
-          visitor: request.body,
-          now,
-          limits: ctx.config.limits,
-          events: ctx.events,
-        });
-        await queueLeadMail(trx, ctx.mail, lead.project_id, toLead(lead) as unknown as LeadForMail, now);
-        return { status: 200, body: unit, etag: etagOf(version) };
-      });
+      const outcome = await service.hold(idempotencyKey(request.headers['idempotency-key']), request.params.id, request.ip, request.body);
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-      else ctx.mail.wake();
       if (outcome.etag) reply.header('ETag', outcome.etag);
-      return reply
-        .code(outcome.status as 200)
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify(outcome.body));
+      return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));
     },
   );
 };

@@ -2,13 +2,10 @@ import { perMinute } from '../http/rate-limits.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../http/errors.ts';
 import { DateTime, ObjectId, problems } from '../http/schemas.ts';
-import { newObjectId } from '../lib/object-id.ts';
-import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
-import { idempotencyKey, runIdempotent } from './idempotency.ts';
-import { findFormProject } from './public.repo.ts';
+import { idempotencyKey } from './idempotency.ts';
+import { PublicService } from './public.service.ts';
 
 /** Bounds as for POST /public/leads, except that the phone is optional (CONTRACT §12). */
 const Waitlistee = {
@@ -49,7 +46,7 @@ const WaitlistLead = Type.Object(
  * lead with source "waitlist", so the sales team sees it where it sees every enquiry.
  */
 export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
-  const db = ctx.db.kysely;
+  const service = new PublicService(ctx);
   app.post(
     '/public/waitlist',
     {
@@ -69,21 +66,13 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
       config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },
     },
     async (request, reply) => {
-      const key = idempotencyKey(request.headers['idempotency-key']);
-      const { project, namespace, ...entry } = request.body;
-      const by = project ? { project } : namespace ? { namespace } : undefined;
-      if (!by) throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
-      const outcome = await runIdempotent(db, 'public-waitlist', key, request.body, async (trx) => {
-        const target = await findFormProject(trx, by);
-        if (!target) throw notFound('Project');
-        if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
-        const row = await insertLead(trx, { id: newObjectId(ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
-        // The stored document is the entry validated above plus the server's fields: the response's shape.
-        return { status: 201, body: toLead(row) as unknown as Static<typeof WaitlistLead> };
-      });
+      const outcome = await service.joinWaitlist(idempotencyKey(request.headers['idempotency-key']), request.body);
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-      reply.header('ETag', '"1"');
-      return reply.code(outcome.status as 201).send(outcome.body);
+      // The stored document is the entry validated above plus the server's fields: the response's shape.
+      return reply
+        .header('ETag', '"1"')
+        .code(201)
+        .send(outcome.body as Static<typeof WaitlistLead>);
     },
   );
 };

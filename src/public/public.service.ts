@@ -1,0 +1,85 @@
+import type { Ctx } from '../context.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { newObjectId } from '../lib/object-id.ts';
+import { queueLeadMail } from '../mail/lead-mail.ts';
+import type { LeadForMail } from '../mail/templates.ts';
+import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
+import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
+import { etagOf } from '../modules/shared/records.ts';
+import { LEAD_KEPT, placeHold, type Visitor } from './holds.ts';
+import { runIdempotent, type Outcome } from './idempotency.ts';
+import { findFormProject } from './public.repo.ts';
+
+/** A public form's project: by `project` (its id) or `namespace`; when both are sent, `project` decides. */
+interface FormTarget {
+  project?: string | undefined;
+  namespace?: string | undefined;
+}
+
+type Replayable<B> = Outcome<B> & { replayed: boolean };
+
+/**
+ * What anonymous visitors write: enquiries, waitlist entries and holds. Each runs in one transaction under its
+ * Idempotency-Key (a retry replays the first answer), and the lead, its mail and its event commit together.
+ */
+export class PublicService {
+  constructor(private readonly ctx: Ctx) {}
+
+  /** POST /public/leads: a lead with source "presentation" (unless sent), when the project takes enquiries. */
+  async enquire(key: string | undefined, body: FormTarget & Record<string, unknown>): Promise<Replayable<Record<string, unknown>>> {
+    const { project, namespace, ...lead } = body;
+    const by = formTarget({ project, namespace });
+    const outcome = await runIdempotent(this.ctx.db.kysely, 'public-leads', key, body, async (trx) => {
+      const target = await findFormProject(trx, by);
+      if (!target) throw notFound('Project');
+      if (target.data.enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
+      const now = this.ctx.clock.now();
+      const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead } });
+      const record = toLead(row);
+      // The sales team's notice and the visitor's confirmation commit with the lead, or not at all.
+      await queueLeadMail(trx, this.ctx.mail, target.id, record as unknown as LeadForMail, now);
+      await this.ctx.events.append(trx, {
+        projectId: target.id,
+        type: 'lead.created',
+        actor: PUBLIC,
+        subjectId: row.id,
+        changes: createdChanges(record, LEAD_KEPT),
+        now,
+      });
+      return { status: 201, body: record };
+    });
+    if (!outcome.replayed) this.ctx.mail.wake();
+    return outcome;
+  }
+
+  /** POST /public/waitlist: a lead with source "waitlist", when the project keeps a waitlist. */
+  async joinWaitlist(key: string | undefined, body: FormTarget & Record<string, unknown>): Promise<Replayable<Record<string, unknown>>> {
+    const { project, namespace, ...entry } = body;
+    const by = formTarget({ project, namespace });
+    return runIdempotent(this.ctx.db.kysely, 'public-waitlist', key, body, async (trx) => {
+      const target = await findFormProject(trx, by);
+      if (!target) throw notFound('Project');
+      if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
+      const row = await insertLead(trx, { id: newObjectId(this.ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
+      return { status: 201, body: toLead(row) };
+    });
+  }
+
+  /** POST /public/units/{id}/hold: the unit held for the visitor (a lead with source "hold" and its mail with it). */
+  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor): Promise<Replayable<unknown>> {
+    const outcome = await runIdempotent(this.ctx.db.kysely, `public-hold:${unitId}`, key, visitor, async (trx) => {
+      const now = this.ctx.clock.now();
+      const { unit, version, lead } = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events });
+      await queueLeadMail(trx, this.ctx.mail, lead.project_id, toLead(lead) as unknown as LeadForMail, now);
+      return { status: 200, body: unit, etag: etagOf(version) };
+    });
+    if (!outcome.replayed) this.ctx.mail.wake();
+    return outcome;
+  }
+}
+
+function formTarget({ project, namespace }: FormTarget): { project: string } | { namespace: string } {
+  if (project) return { project };
+  if (namespace) return { namespace };
+  throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+}
