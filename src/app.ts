@@ -42,6 +42,17 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by @fastify/cors on a preflight it answered for. */
+    corsPreflightEnabled: boolean;
+  }
+  interface FastifyContextConfig {
+    /** @fastify/cors options that replace the plugin's own for this route. */
+    cors?: Record<string, unknown>;
+  }
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -89,10 +100,6 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   // Only JSON bodies: without a text/plain parser such bodies get 415 instead of reaching validation as strings.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id);
-    done();
-  });
 
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters(() => clock.now());
@@ -133,19 +140,26 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     strictTransportSecurity: config.cookieSecure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
-  // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS.
-  // Two fixed option sets, chosen per request by path.
-  const publicCors = { origin: '*', credentials: false };
-  const privateCors = {
+  // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS. Two fixed option
+  // sets, normalised once: the private set is the plugin's own, routes under /public/ carry the public set in their
+  // config (a delegator chose per request, and the plugin normalised its answer again for every request).
+  // A page on another origin reads only the headers CORS exposes: the ETag it revalidates with, how long to wait
+  // after a 429, and whether a POST was a replay.
+  const publicCors = { origin: '*', credentials: false, exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'] };
+  await app.register(fastifyCors, {
+    hook: 'onRequest',
     origin: config.corsOrigins,
     credentials: true,
     exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After', 'Idempotent-Replayed'],
-  };
-  await app.register(fastifyCors, {
-    hook: 'onRequest',
-    delegator: (request, callback) => {
-      callback(null, request.url.startsWith('/public/') ? publicCors : privateCors);
-    },
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/public/')) route.config = { ...route.config, cors: publicCors };
+  });
+  // Preflights of public calls (a page's POST /public/leads with a JSON body) meet the public set too.
+  app.options('/public/*', { schema: { hide: true }, config: { cors: publicCors } }, async (request, reply) => {
+    if (request.corsPreflightEnabled) return reply.send();
+    reply.callNotFound();
+    return reply;
   });
   await app.register(fastifyRateLimit, {
     global: false,

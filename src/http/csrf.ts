@@ -11,16 +11,21 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function csrfGuard(config: Config) {
   const allowed = new Set(config.corsOrigins);
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
-    if (!STATE_CHANGING.has(request.method) || request.headers.authorization) return;
-    if (request.url.startsWith('/public/')) return;
+  // A plain callback hook: it runs on every request and decides without waiting, so no promise per request.
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    done(refusal(request));
+  };
+
+  function refusal(request: FastifyRequest): AppError | undefined {
+    if (!STATE_CHANGING.has(request.method) || request.headers.authorization || request.url.startsWith('/public/')) return undefined;
     const origin = request.headers.origin;
-    if (!origin || allowed.has(origin) || sameHost(origin, request.headers.host)) return;
+    if (!origin || allowed.has(origin) || sameHost(origin, request.headers.host)) return undefined;
     const cookie = request.headers.cookie ?? '';
     if (cookie.includes(`${ACCESS_COOKIE}=`) || cookie.includes(`${REFRESH_COOKIE}=`)) {
-      throw new AppError(403, 'csrf_rejected', `Origin ${origin} may not make cookie-authenticated changes; add it to CORS_ORIGINS or send a bearer token`);
+      return new AppError(403, 'csrf_rejected', `Origin ${origin} may not make cookie-authenticated changes; add it to CORS_ORIGINS or send a bearer token`);
     }
-  };
+    return undefined;
+  }
 }
 
 /**

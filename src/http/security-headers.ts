@@ -21,10 +21,11 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
   return headers;
 }
 
+/** The security headers and the request's id, set in one hook (each hook is a step of every request). */
 export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions) {
   const headers = computeSecurityHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('X-Request-Id', request.id).headers(headers);
     done();
   });
 }

@@ -44,13 +44,6 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
 
-  // A page on another origin can read only the response headers CORS exposes: the ETag it revalidates with, how
-  // long to wait after a 429, and whether a POST was a replay. (app.ts chooses the origin rules.)
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Access-Control-Expose-Headers', 'ETag, Retry-After, X-Request-Id, Idempotent-Replayed');
-    return payload;
-  });
-
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
     const now = ctx.clock.now();
