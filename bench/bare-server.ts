@@ -1,8 +1,8 @@
 /**
  * The baseline: GET /units/:id, GET /projects and the public bundle on bare node:http + pg, doing the same work as the service
  * (verify the token, check the session, the same SQL, the same JSON) with no framework, schema or plugin, written as a
- * careful hand-made server would be: named (prepared) statements, HS256 checked with node:crypto, and the unit's stored
- * jsonb passed through as text (no JSON.parse / JSON.stringify of the document in Node).
+ * careful hand-made server would be: named (prepared) statements, HS256 checked with node:crypto, and the stored jsonb
+ * of a unit or a listed project passed through as text (no JSON.parse / JSON.stringify of a document in Node).
  * What the service costs beyond this is the price of Fastify, validation, serialisation, helmet, CORS and Kysely.
  *
  *   DATABASE_URL=postgres://... JWT_SECRET=... PORT=4000 node --import tsx bench/bare-server.ts
@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { isMain } from './harness.ts';
+import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
 import { verifyAccess } from './jwt.ts';
 
 interface Principal {
@@ -17,6 +18,27 @@ interface Principal {
   role: string;
 }
 
+// The keys the service's statement removes from a stored project document: the record's own and the write-only secrets.
+const NOT_IN_PROJECT_DOCUMENT = [
+  ...[
+    '_id',
+    '__v',
+    'user',
+    'name',
+    'namespace',
+    'hostName',
+    'projectType',
+    'administrators',
+    'editors',
+    'floors',
+    'configuredSecrets',
+    'createdAt',
+    'updatedAt',
+  ],
+  ...PROJECT_SECRETS,
+]
+  .map((k) => `'${k}'`)
+  .join(', ');
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const SORT_COLUMNS: Record<string, string> = { name: 'p.name', createdAt: 'p.created_at', updatedAt: 'p.updated_at' };
 
@@ -115,7 +137,10 @@ export function createBareServer(opts: BareOptions) {
       where.push(`p.project_type = $${params.length}`);
     }
     params.push(skip, limit);
-    const text = `select p.id, p.version, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors, p.data, p.secrets,
+    // The stored document as jsonb text (less the record's own keys and the secrets, as the service's statement) and
+    // only the key names of the sealed secrets: nothing parsed in Node.
+    const text = `select p.id, p.version, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors,
+              (p.data - array[${NOT_IN_PROJECT_DOCUMENT}]::text[])::text as document, array(select jsonb_object_keys(p.secrets)) as secret_keys,
               p.created_at, p.updated_at,
               coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}') as floor_ids,
               count(*) over() as total
@@ -125,26 +150,28 @@ export function createBareServer(opts: BareOptions) {
     let name = statementNames.get(text);
     if (!name) statementNames.set(text, (name = `bare-projects-${statementNames.size}`));
     const r = await pool.query({ name, text, values: params });
-    const body = r.rows.map((row) => ({
-      ...row.data,
-      _id: row.id,
-      __v: row.version,
-      user: row.user_id,
-      name: row.name,
-      ...(row.namespace !== null ? { namespace: row.namespace } : {}),
-      ...(row.host_name !== null ? { hostName: row.host_name } : {}),
-      ...(row.project_type !== null ? { projectType: row.project_type } : {}),
-      administrators: row.administrators,
-      editors: row.editors,
-      floors: row.floor_ids,
-      configuredSecrets: Object.keys(row.secrets)
+    // Each record: the document's text with the column fields appended, in the service's key order.
+    const items = r.rows.map((row) => {
+      let tail = `"_id":"${row.id}","__v":${row.version},"user":"${row.user_id}","name":${JSON.stringify(row.name)}`;
+      if (row.namespace !== null) tail += `,"namespace":${JSON.stringify(row.namespace)}`;
+      if (row.host_name !== null) tail += `,"hostName":${JSON.stringify(row.host_name)}`;
+      if (row.project_type !== null) tail += `,"projectType":${JSON.stringify(row.project_type)}`;
+      const secrets = (row.secret_keys as string[])
         .map((k) => (k.startsWith('allocation:') ? `allocations[${k.slice('allocation:'.length)}].password` : k))
-        .sort(),
-      createdAt: row.created_at.toISOString(),
-      updatedAt: row.updated_at.toISOString(),
-    }));
+        .sort();
+      tail += `,"administrators":${JSON.stringify(row.administrators)},"editors":${JSON.stringify(row.editors)},"floors":${JSON.stringify(row.floor_ids)}`;
+      tail += `,"configuredSecrets":${JSON.stringify(secrets)},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
+      const doc: string = row.document;
+      return doc.length > 2 ? `${doc.slice(0, -1)},${tail}}` : `{${tail}}`;
+    });
     // A page past the end has no window count; the service then counts separately. The benchmark never asks for one.
-    json(res, 200, body, { 'X-Total-Count': String(Number(r.rows[0]?.total ?? 0)) });
+    const body = `[${items.join(',')}]`;
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Total-Count': String(Number(r.rows[0]?.total ?? 0)),
+    });
+    res.end(body);
   }
 
   // The public bundle, built the way the service builds it (same queries, same rules), with no cache.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../src/db/db.ts';
-import { prepared } from '../src/db/prepared.ts';
+import { named, prepared, shaped } from '../src/db/prepared.ts';
 import { ENGINE, openTestDb, type TestDb } from './helpers.ts';
 
 let t: TestDb;
@@ -33,4 +33,40 @@ test('on PostgreSQL it is one named statement on the connection; an ordinary que
   assert.equal(rows.length, 1, JSON.stringify(rows));
   assert.match(rows[0]!.name, /^showsuite_\d+$/);
   assert.match(rows[0]!.statement, /\* 2/);
+});
+
+test('a text given to named() goes out as a named statement from then on, whatever its parameters', { skip: ENGINE !== 'postgres' }, async () => {
+  const query = (n: number) => one.kysely.selectNoFrom(sql<number>`${n}::int + 3`.as('more')).compile();
+  assert.deepEqual((await one.kysely.executeQuery(query(1))).rows, [{ more: 4 }]);
+  const count = async () =>
+    (await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like '%+ 3%'`.execute(one.kysely)).rows[0]!.n;
+  assert.equal(await count(), 0, 'unnamed before');
+  named(query(0).sql);
+  assert.deepEqual((await one.kysely.executeQuery(query(2))).rows, [{ more: 5 }]);
+  assert.deepEqual((await one.kysely.executeQuery(query(7))).rows, [{ more: 10 }]);
+  assert.equal(await count(), 1, 'one named statement for both calls');
+});
+
+// One builder, two shapes; values used twice and in another order than given; a shape built once and reused.
+const pick = shaped((db, v: { a: number; b: number; c: string }, s: { withC: boolean }) =>
+  db.selectNoFrom([
+    sql<number>`${v.b}::int - ${v.a}::int`.as('diff'),
+    sql<number>`${v.a}::int * ${v.a}::int`.as('square'),
+    s.withC ? sql<string>`${v.c}::text`.as('c') : sql<null>`null`.as('c'),
+  ]),
+);
+
+test("a shaped query puts each call's values in the places of their placeholders, per shape", async () => {
+  assert.deepEqual(await pick(one.kysely, { withC: true }, { a: 2, b: 10, c: 'x' }), [{ diff: 8, square: 4, c: 'x' }]);
+  assert.deepEqual(await pick(one.kysely, { withC: true }, { a: 5, b: 1, c: 'y' }), [{ diff: -4, square: 25, c: 'y' }]);
+  assert.deepEqual(await pick(one.kysely, { withC: false }, { a: 3, b: 4, c: 'unused' }), [{ diff: 1, square: 9, c: null }]);
+  if (ENGINE === 'postgres') {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like '%* $%'`.execute(one.kysely);
+    assert.equal(rows[0]!.n, 2, 'one named statement per shape');
+  }
+});
+
+test('a builder that puts a value of its own in a shaped query is refused (the text must come from the shape alone)', async () => {
+  const bad = shaped((db, v: { a: number }, _s: object) => db.selectNoFrom([sql<number>`${v.a}::int + ${7}::int`.as('n')]));
+  await assert.rejects(bad(one.kysely, {}, { a: 1 }), /not one of the placeholders/);
 });

@@ -304,6 +304,40 @@ describe('Project fields', () => {
     for (const k of Object.keys(got)) assert.ok(k in (ProjectSchema.properties as object), `response key ${k} is declared`);
   });
 
+  test('GET /projects (written from the stored JSON text) lists the same record as GET /project/{id}, keys in the same order, secrets named only', async () => {
+    const p = await createProject(t.app, owner.auth, { name: `Listed "ü" \\ ${slug()}` });
+    const body: Record<string, unknown> = {};
+    for (const [k, s] of Object.entries(ProjectPatchSchema.properties as Record<string, S>)) {
+      if (!['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets', 'user', 'floors', 'leads', 'waitlistees', 'namespace', 'hostName'].includes(k))
+        body[k] = sample(s, k);
+    }
+    Object.assign(body, {
+      name: p.name,
+      administrators: [],
+      editors: [],
+      customFormFields: [{ label: 'Budget "€"', type: 'text', required: true }],
+      allocations: [{ name: 'Broker A', allocation: '10', password: 'allocation-secret' }],
+      ...Object.fromEntries(SPEC_SECRETS.map((k) => [k, `secret-${k}`])),
+    });
+    assert.equal((await call('PATCH', `/project/${p._id}`, body)).statusCode, 200);
+    await createFloor(t.app, owner.auth, p._id);
+    await createFloor(t.app, owner.auth, p._id);
+
+    const one = await call('GET', `/project/${p._id}`);
+    const list = await call('GET', `/projects?filters=${encodeURIComponent(JSON.stringify({ name: p.name }))}`);
+    assert.equal(list.statusCode, 200);
+    assert.equal(list.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(list.headers['x-total-count'], '1');
+    const [item] = list.json();
+    const record = one.json();
+    assert.deepEqual(item, record);
+    assert.deepEqual(Object.keys(item), Object.keys(record));
+    assert.equal(item.floors.length, 2);
+    assert.ok(item.configuredSecrets.includes('allocations[Broker A].password'));
+    for (const k of SPEC_SECRETS) assert.ok(item.configuredSecrets.includes(k), `${k} named`);
+    for (const secret of [...SPEC_SECRETS.map((k) => `secret-${k}`), 'allocation-secret']) assert.ok(!list.body.includes(secret), `${secret} never listed`);
+  });
+
   test('a value of the wrong type for any field → 400 with one error naming each field', async () => {
     const p = await createProject(t.app, owner.auth);
     const body: Record<string, unknown> = {};

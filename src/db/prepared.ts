@@ -4,8 +4,8 @@ import type { Database } from './schema.ts';
 
 /**
  * Statement texts run as named (server-side prepared) statements on PostgreSQL: parsed and planned once per
- * connection instead of on every call. Only the hot-path queries of `prepared()` are registered, so the set is
- * small and fixed (one entry per query, whatever its parameters).
+ * connection instead of on every call. Only the hot-path queries of `prepared()` and the list shapes given to
+ * `named()` are registered, so the set is small and fixed (one entry per text, whatever its parameters).
  */
 const NAMED = new Map<string, string>();
 
@@ -43,6 +43,14 @@ class NamingClient implements PostgresPoolClient {
 }
 
 /**
+ * Runs this statement text as a named statement from now on. For queries built per request whose texts come from a
+ * small fixed set of shapes (a list's filters and sort), so the set of names stays bounded.
+ */
+export function named(sql: string): void {
+  if (!NAMED.has(sql)) NAMED.set(sql, `showsuite_${NAMED.size + 1}`);
+}
+
+/**
  * A hot-path query built and compiled once per Kysely instance, then run with new parameters: Kysely otherwise
  * rebuilds and recompiles the same SQL on every request, and PostgreSQL re-plans it. The builder receives
  * placeholders in the order the compiled statement will take its parameters.
@@ -54,10 +62,46 @@ export function prepared<Row, P extends unknown[]>(build: (db: Kysely<Database>,
     if (!compiled) {
       compiled = build(db, ...placeholders).compile();
       if (compiled.parameters.length !== params.length) throw new Error('prepared query: parameter count mismatch');
-      if (!NAMED.has(compiled.sql)) NAMED.set(compiled.sql, `showsuite_${NAMED.size + 1}`);
+      named(compiled.sql);
       cache.set(db, compiled);
     }
     const result = await db.executeQuery<Row>({ ...compiled, parameters: params });
+    return result.rows;
+  };
+}
+
+/**
+ * A query whose text depends on a few choices (its shape: which filters, which sort) and whose values vary per call.
+ * Each shape is built and compiled once per Kysely instance and runs as a named statement; a call only puts its values
+ * in place. The builder gets a placeholder for each value (it must decide the text from the shape alone, never from
+ * a value); the compiled statement's parameters are matched back to the names of those placeholders.
+ */
+export function shaped<Row, V extends Record<string, unknown>, S>(build: (db: Kysely<Database>, values: V, shape: S) => Compilable<Row>) {
+  const cache = new WeakMap<Kysely<Database>, Map<string, { query: CompiledQuery<Row>; order: (keyof V)[] }>>();
+  return async (db: Kysely<Database>, shape: S, values: V): Promise<Row[]> => {
+    let shapes = cache.get(db);
+    if (!shapes) cache.set(db, (shapes = new Map<string, { query: CompiledQuery<Row>; order: (keyof V)[] }>()));
+    const key = JSON.stringify(shape);
+    let entry = shapes.get(key);
+    if (!entry) {
+      const marks = new Map<unknown, keyof V>();
+      const placeholders: Record<string, unknown> = {};
+      for (const name of Object.keys(values)) {
+        const mark = { placeholder: name };
+        marks.set(mark, name);
+        placeholders[name] = mark;
+      }
+      const query = build(db, placeholders as V, shape).compile();
+      const order = query.parameters.map((p) => {
+        const name = marks.get(p);
+        if (name === undefined) throw new Error(`shaped query: a parameter is not one of the placeholders (${String(p)})`);
+        return name;
+      });
+      named(query.sql);
+      shapes.set(key, (entry = { query, order }));
+    }
+    const { query, order } = entry;
+    const result = await db.executeQuery<Row>({ ...query, parameters: order.map((name) => values[name]) });
     return result.rows;
   };
 }

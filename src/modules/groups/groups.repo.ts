@@ -2,7 +2,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { listVisible, type VisiblePage } from '../shared/list.repo.ts';
+import { shaped } from '../../db/prepared.ts';
+import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;
 export type GroupRow = Selectable<GroupsTable> & { project_ids: string[] };
@@ -51,8 +52,14 @@ export function findGroup(db: Q, id: string): Promise<GroupRow | undefined> {
 
 /** Visible groups, paged and sorted, with the count before paging. */
 export function listGroups(db: Q, principal: Principal, page: VisiblePage) {
-  return listVisible(db.selectFrom('groups as g').select([...COLUMNS, projectIds]), 'g', principal, page);
+  const shape = visibleShape(principal, page);
+  const values = visibleValues(principal, page);
+  return pageWithTotal((skip, limit) => listGroupsQuery(db, shape, { ...values, skip, limit }), page);
 }
+
+const listGroupsQuery = shaped((db, v: VisibleValues, s: VisibleShape) =>
+  visibleList(db.selectFrom('groups as g').select([...COLUMNS, projectIds]), 'g', s, v),
+);
 
 export interface GroupChange {
   columns: Partial<{ user_id: string; name: string; namespace: string | null; host_name: string | null; administrators: string[]; editors: string[] }>;

@@ -2,7 +2,9 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { bumpVersions, jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
-import { listVisible, type VisiblePage } from '../shared/list.repo.ts';
+import { shaped } from '../../db/prepared.ts';
+import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
+import { PROJECT_SECRETS } from './projects.schemas.ts';
 
 type Q = Kysely<Database>;
 export type ProjectRow = Selectable<ProjectsTable> & { floor_ids: string[] };
@@ -29,7 +31,12 @@ const COLUMNS = [
 
 /** Names of the secrets that are set, as `configuredSecrets` shows them. */
 export function secretNames(secrets: Record<string, string>): string[] {
-  return Object.keys(secrets).map(secretName).sort();
+  return secretNamesOf(Object.keys(secrets));
+}
+
+/** `configuredSecrets` from the stored keys of the secrets. */
+export function secretNamesOf(keys: readonly string[]): string[] {
+  return keys.map(secretName).sort();
 }
 
 /** A secret's key as clients know it: an allocation's password by the allocation's name. */
@@ -79,14 +86,82 @@ export interface ProjectListParams extends VisiblePage {
   projectType?: string | undefined;
 }
 
-/** Visible projects, filtered by name (case-insensitive substring) and type, paged and sorted, with the count before paging. */
+/**
+ * Keys a stored document must never carry into a response: the record's own (kept in columns or derived) and the
+ * write-only secrets (kept sealed in `secrets`). The service never stores them in `data`; they are removed in SQL too.
+ */
+const NOT_IN_DOCUMENT = sql.raw(
+  `array[${[
+    ...[
+      '_id',
+      '__v',
+      'user',
+      'name',
+      'namespace',
+      'hostName',
+      'projectType',
+      'administrators',
+      'editors',
+      'floors',
+      'configuredSecrets',
+      'createdAt',
+      'updatedAt',
+    ],
+    ...PROJECT_SECRETS,
+  ]
+    .map((k) => `'${k}'`)
+    .join(', ')}]::text[]`,
+);
+
+/** A listed project as PostgreSQL writes it: the stored document's JSON text, and the keys of its secrets. */
+export type ProjectDocumentRow = Omit<ProjectRow, 'data' | 'secrets'> & { document: string; secret_keys: string[] };
+
+/**
+ * Visible projects, filtered by name (case-insensitive substring) and type, paged and sorted, with the count before
+ * paging. Each comes with its document as JSON text for `projectJson`: `GET /projects` never parses or re-serialises
+ * a stored document (nor the sealed secrets, of which only the key names are read).
+ */
 export function listProjects(db: Q, principal: Principal, params: ProjectListParams) {
-  let q = db.selectFrom('projects as p').select([...COLUMNS, floorIds]);
-  if (params.name !== undefined && params.name !== '') {
-    q = q.where('p.name', 'ilike', `%${params.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  }
-  if (params.projectType !== undefined) q = q.where('p.project_type', '=', params.projectType);
-  return listVisible(q, 'p', principal, params);
+  const name = params.name !== undefined && params.name !== '';
+  const shape = { ...visibleShape(principal, params), name, type: params.projectType !== undefined };
+  const values = {
+    ...visibleValues(principal, params),
+    pattern: name ? `%${(params.name ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
+    type: params.projectType,
+  };
+  return pageWithTotal((skip, limit) => listProjectsQuery(db, shape, { ...values, skip, limit }), params);
+}
+
+const listProjectsQuery = shaped(
+  (db, v: VisibleValues & { pattern: string | undefined; type: string | undefined }, s: VisibleShape & { name: boolean; type: boolean }) => {
+    let q = db
+      .selectFrom('projects as p')
+      .select([
+        ...COLUMNS.filter((c) => c !== 'p.data' && c !== 'p.secrets'),
+        floorIds,
+        sql<string>`(p.data - ${NOT_IN_DOCUMENT})::text`.as('document'),
+        sql<string[]>`array(select jsonb_object_keys(p.secrets))`.as('secret_keys'),
+      ]);
+    if (s.name) q = q.where(sql<boolean>`p.name ilike ${v.pattern}`);
+    if (s.type) q = q.where(sql<boolean>`p.project_type = ${v.type}`);
+    return visibleList(q, 'p', s, v);
+  },
+);
+
+/**
+ * `toProject`'s record as JSON text: the stored document as PostgreSQL wrote it (a space after `:` and `,`), then the
+ * record's own fields in `toProject`'s order. The same JSON value as serialising `toProject` of the full row.
+ */
+export function projectJson(row: ProjectDocumentRow): string {
+  let tail = `"_id":"${row.id}","__v":${row.version},"user":"${row.user_id}","name":${JSON.stringify(row.name)}`;
+  if (row.namespace !== null) tail += `,"namespace":${JSON.stringify(row.namespace)}`;
+  if (row.host_name !== null) tail += `,"hostName":${JSON.stringify(row.host_name)}`;
+  if (row.project_type !== null) tail += `,"projectType":${JSON.stringify(row.project_type)}`;
+  tail +=
+    `,"administrators":${JSON.stringify(row.administrators)},"editors":${JSON.stringify(row.editors)},"floors":${JSON.stringify(row.floor_ids)}` +
+    `,"configuredSecrets":${JSON.stringify(secretNamesOf(row.secret_keys))},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
+  const doc = row.document;
+  return doc.length > 2 ? `${doc.slice(0, -1)},${tail}}` : `{${tail}}`;
 }
 
 export interface ProjectInsert {

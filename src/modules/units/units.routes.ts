@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
-import { useJsonStringify } from '../../http/serializer.ts';
+import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { withEtag } from '../shared/records.ts';
@@ -14,7 +14,6 @@ import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
 /** The CSV export's columns: the Unit record's fields, in its order. */
-const JSON_TYPE = 'application/json; charset=utf-8';
 const CSV_COLUMNS = Object.keys(UnitSchema.properties);
 const MAX_CSV_UNITS = 100_000;
 
@@ -84,7 +83,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const row = await units.getDocument(principalOf(request), request.params.id, now);
       withEtag(reply, row.version);
       // The body is written from PostgreSQL's JSON text of the document (unitJson), not serialised again.
-      return reply.type(JSON_TYPE).send(unitJson(row, now));
+      return sendJsonText(reply, unitJson(row, now));
     },
   );
 
