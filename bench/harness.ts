@@ -171,10 +171,13 @@ export async function startNode(name: string, script: string, env: Record<string
   return { name, port, base, readyMs, readyCpuMs: cpuMs(child.pid), process: child, stderr: () => stderr, stop };
 }
 
-/** The service as `npm start` runs it: `node dist/main.js` (built once per benchmark run). */
+/** The node flags `npm start` gives the service (package.json's start script), so the benchmark runs it alike. */
+export const START_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--[a-z-]+=\S+/g) ?? [];
+
+/** The service as `npm start` runs it: `node <the start script's flags> dist/main.js` (built once per benchmark run). */
 export const startService = (env: Record<string, string>, nodeArgs: string[] = []) => {
   buildOnce();
-  return startNode('service', 'dist/main.js', serviceEnv(env), 60_000, nodeArgs);
+  return startNode('service', 'dist/main.js', serviceEnv(env), 60_000, [...START_FLAGS, ...nodeArgs]);
 };
 
 export const startBare = (databaseUrl: string, nodeArgs: string[] = []) =>
