@@ -1,9 +1,11 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { PG_VERSION, unpackDataDir } from './pglite-files.ts';
 import { namingPool } from './prepared.ts';
 import type { Database } from './schema.ts';
 
@@ -124,22 +126,49 @@ async function listenPostgres(url: string, channel: string, onPayload: (p: strin
  */
 const TEMPLATE = fileURLToPath(new URL('./pglite-template.tar', import.meta.url));
 
+/**
+ * V8 moves a WebAssembly function to its optimising compiler once it has run for this "budget" (roughly bytes of
+ * code executed; V8's default is 1,800,000). PostgreSQL's boot and first queries ran enough of its code to send
+ * hundreds of large functions to TurboFan at every start: ~0.35 s of CPU, most of a start on a migrated directory,
+ * for code that mostly runs once. A hundred times the default leaves that code to the baseline compiler; what a
+ * running service executes over and over is still optimised, somewhat later (docs/performance.md#start-up).
+ */
+const PGLITE_TIERING_BUDGET = 180_000_000;
+
+/**
+ * PostgreSQL's shared buffers inside PGlite. Its default, 128 MB, is set up (and its memory touched) at every start,
+ * ~0.1 s of CPU in the WebAssembly; an embedded database of this service's size is served from far less, and pages
+ * not in it are read from the operating system's cache.
+ */
+const PGLITE_SHARED_BUFFERS = '32MB';
+
+export interface OpenPGliteOptions {
+  /** Tarball a new directory is created from (default: the build's template, when there is one). */
+  template?: string;
+}
+
 /** The embedded engine, plus a tarball of its data directory (for the build's template). */
-export async function openPGlite(dataDir: string | undefined): Promise<Db & { dumpDataDir(): Promise<Blob> }> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+export async function openPGlite(
+  dataDir: string | undefined,
+  opts: OpenPGliteOptions = {},
+): Promise<Db & { dumpDataDir(): Promise<Blob>; checkpoint(): Promise<void> }> {
+  // Before PGlite's module is instantiated: the budget is given to each function then. Only WebAssembly uses it.
+  setFlagsFromString(`--wasm-tiering-budget=${PGLITE_TIERING_BUDGET}`);
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
   let dir: string | undefined;
   if (dataDir) {
     dir = join(dataDir, 'pglite');
+    const template = opts.template ?? TEMPLATE;
+    // A new directory starts from the template when there is one: unpacked with plain file writes, then opened
+    // like any existing database (a fraction of initdb, and of loading it through PGlite's file system).
+    if (!existsSync(join(dir, PG_VERSION)) && existsSync(template)) unpackDataDir(template, dir);
     mkdirSync(dir, { recursive: true });
   }
-  // A new directory starts from the build's template when there is one: loading it is a fraction of initdb.
-  const fromTemplate = dir !== undefined && !existsSync(join(dir, 'PG_VERSION')) && existsSync(TEMPLATE);
   // pg_trgm backs the case-insensitive substring search on project names, as on the server.
   const pglite = await PGlite.create({
     ...(dir ? { dataDir: dir } : {}),
-    ...(fromTemplate ? { loadDataDir: new Blob([readFileSync(TEMPLATE)]) } : {}),
     extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
   const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
@@ -161,5 +190,10 @@ export async function openPGlite(dataDir: string | undefined): Promise<Db & { du
     },
     close: () => kysely.destroy(),
     dumpDataDir: () => pglite.dumpDataDir('none'),
+    // So a copy of the files needs no recovery when opened.
+    checkpoint: () =>
+      kysely.connection().execute(async () => {
+        await pglite.exec('checkpoint');
+      }),
   };
 }

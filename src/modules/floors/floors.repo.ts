@@ -70,10 +70,21 @@ export function pageFloors(db: Q, projectId: string, params: Page & { updatedSin
   return q.offset(params.skip).limit(params.limit).execute();
 }
 
-export async function insertFloor(db: Q, f: { id: string; projectId: string; name: string; position: number; data: Record<string, unknown> }) {
+export interface NewFloor {
+  id: string;
+  projectId: string;
+  name: string;
+  position: number;
+  data: Record<string, unknown>;
+}
+
+/** One floor, or several in one statement (the demo seed). */
+export async function insertFloor(db: Q, floors: NewFloor | NewFloor[]) {
+  const rows = [floors].flat();
+  if (!rows.length) return;
   await db
     .insertInto('floors')
-    .values({ id: f.id, project_id: f.projectId, name: f.name, position: f.position, data: JSON.stringify(f.data) })
+    .values(rows.map((f) => ({ id: f.id, project_id: f.projectId, name: f.name, position: f.position, data: JSON.stringify(f.data) })))
     .execute();
 }
 

@@ -164,31 +164,35 @@ export function listUnits(db: Q, projectId: string, filter: UnitListParams) {
   return q.offset(filter.skip).limit(filter.limit).execute();
 }
 
-export async function insertUnit(
-  db: Q,
-  u: {
-    id: string;
-    projectId: string;
-    floorId: string | null;
-    name: string;
-    position: number;
-    availability: string;
-    onHoldExpiresAt: string | null;
-    data: Record<string, unknown>;
-  },
-) {
+export interface NewUnit {
+  id: string;
+  projectId: string;
+  floorId: string | null;
+  name: string;
+  position: number;
+  availability: string;
+  onHoldExpiresAt: string | null;
+  data: Record<string, unknown>;
+}
+
+/** One unit, or several in one statement (the demo seed). */
+export async function insertUnit(db: Q, units: NewUnit | NewUnit[]) {
+  const rows = [units].flat();
+  if (!rows.length) return;
   await db
     .insertInto('units')
-    .values({
-      id: u.id,
-      project_id: u.projectId,
-      floor_id: u.floorId,
-      name: u.name,
-      position: u.position,
-      availability: u.availability,
-      on_hold_expires_at: u.onHoldExpiresAt,
-      data: JSON.stringify(u.data),
-    })
+    .values(
+      rows.map((u) => ({
+        id: u.id,
+        project_id: u.projectId,
+        floor_id: u.floorId,
+        name: u.name,
+        position: u.position,
+        availability: u.availability,
+        on_hold_expires_at: u.onHoldExpiresAt,
+        data: JSON.stringify(u.data),
+      })),
+    )
     .execute();
 }
 
