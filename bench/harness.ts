@@ -172,7 +172,8 @@ export async function startNode(name: string, script: string, env: Record<string
 }
 
 /** The node flags `npm start` gives the service (package.json's start script), so the benchmark runs it alike. */
-export const START_FLAGS: string[] = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--[a-z-]+=\S+/g) ?? [];
+export const START_FLAGS: string[] =
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--[a-z-]+=\S+/g) ?? [];
 
 /** The service as `npm start` runs it: `node <the start script's flags> dist/main.js` (built once per benchmark run). */
 export const startService = (env: Record<string, string>, nodeArgs: string[] = []) => {
