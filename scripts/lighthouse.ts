@@ -35,12 +35,15 @@ const freePort = () =>
     });
   });
 
-/** Runs a command to its end; its standard output. */
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+/**
+ * Runs a command to its end; its standard output and exit code. (Lighthouse exits 1 when it could not measure,
+ * NO_NAVSTART for one, but still writes its report: the caller reads the report to tell.)
+ */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ out: string; code: number | null }> {
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args[0]} exited ${code}`)))));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ out, code })));
 }
 
 async function startService(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
@@ -67,7 +70,7 @@ try {
   // One unmeasured load first: the service builds and caches the bundle once, as it would have for earlier visitors.
   await fetch(target);
   // `LIGHTHOUSE_JSON=<file>` keeps the whole report there and, beside it, the trace Lighthouse measured
-  // (`<file minus .json>-0.trace.json`, for scripts/trace-tasks.ts or the browser's performance panel).
+  // (`<file minus .json>-0.trace.json`, for the browser's performance panel or a script).
   const keep = process.env.LIGHTHOUSE_JSON;
   const args = [
     '--yes',
@@ -82,8 +85,12 @@ try {
   // A run that could not record a trace (NO_NAVSTART, NO_FCP: a starved machine) is repeated, up to three times.
   let report: Report;
   for (let attempt = 1; ; attempt++) {
-    const out = await run('npx', args, { ...process.env, CHROME_PATH: CHROMIUM });
-    report = JSON.parse(keep ? readFileSync(keep, 'utf8') : out) as Report;
+    const { out, code } = await run('npx', args, { ...process.env, CHROME_PATH: CHROMIUM });
+    try {
+      report = JSON.parse(keep ? readFileSync(keep, 'utf8') : out) as Report;
+    } catch {
+      throw new Error(`lighthouse exited ${code} without a report`);
+    }
     if (!report.runtimeError || attempt === 3) break;
     console.log(`attempt ${attempt} could not measure (${report.runtimeError.code}); again`);
   }
@@ -96,6 +103,14 @@ try {
   console.log(
     `first contentful paint ${value('first-contentful-paint')}, largest contentful paint ${value('largest-contentful-paint')}, total blocking time ${value('total-blocking-time')}, ` +
       `cumulative layout shift ${value('cumulative-layout-shift')}, speed index ${value('speed-index')}`,
+  );
+  // The tasks Lighthouse counted as long (its simulated phone: a task's time ×4, or ×2 when it laid out the page),
+  // with when they started in the simulated load: what the blocking time is made of. "Unattributable" is the
+  // browser's own work, mostly the document's commit (see docs/presentation.md).
+  const long =
+    (audits['long-tasks'] as (Audit & { details?: { items?: { url: string; duration: number; startTime: number }[] } }) | undefined)?.details?.items ?? [];
+  console.log(
+    `long tasks (simulated): ${long.map((x) => `${Math.round(x.duration)} ms at ${Math.round(x.startTime)} (${x.url.replace(/^https?:\/\/[^/]+/, '')})`).join(', ') || 'none'}`,
   );
   // What cost points, if anything did.
   for (const [id, category] of Object.entries(categories)) {
