@@ -10,7 +10,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { isMain } from './harness.ts';
-import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
+import { PROJECT_NOT_IN_DOCUMENT } from '../src/modules/projects/projects.repo.ts';
+import { UNIT_RECORD_KEYS } from '../src/modules/units/units.repo.ts';
 import { verifyAccess } from './jwt.ts';
 
 interface Principal {
@@ -18,27 +19,8 @@ interface Principal {
   role: string;
 }
 
-// The keys the service's statement removes from a stored project document: the record's own and the write-only secrets.
-const NOT_IN_PROJECT_DOCUMENT = [
-  ...[
-    '_id',
-    '__v',
-    'user',
-    'name',
-    'namespace',
-    'hostName',
-    'projectType',
-    'administrators',
-    'editors',
-    'floors',
-    'configuredSecrets',
-    'createdAt',
-    'updatedAt',
-  ],
-  ...PROJECT_SECRETS,
-]
-  .map((k) => `'${k}'`)
-  .join(', ');
+// The keys the service's statements remove from a stored document (theirs, so the texts match); SQL text literals.
+const sqlTextArray = (keys: readonly string[]) => `array[${keys.map((k) => `'${k}'`).join(', ')}]::text[]`;
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 const SORT_COLUMNS: Record<string, string> = { name: 'p.name', createdAt: 'p.created_at', updatedAt: 'p.updated_at' };
 
@@ -80,7 +62,7 @@ export function createBareServer(opts: BareOptions) {
   // Kysely/pg path sends unnamed statements). `data` comes back as jsonb text and is spliced, never parsed.
   const UNIT = {
     name: 'bare-unit',
-    text: `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, (u.data - array['_id', '__v', 'project', 'name', 'position', 'availability', 'createdAt', 'updatedAt', 'floor', 'onHoldExpiresAt']::text[])::text as data, u.version,
+    text: `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, (u.data - ${sqlTextArray(UNIT_RECORD_KEYS)})::text as data, u.version,
                   u.created_at, u.updated_at, p.user_id, p.administrators, p.editors
            from units u join projects p on p.id = u.project_id where u.id = $1`,
   };
@@ -140,7 +122,7 @@ export function createBareServer(opts: BareOptions) {
     // The stored document as jsonb text (less the record's own keys and the secrets, as the service's statement) and
     // only the key names of the sealed secrets: nothing parsed in Node.
     const text = `select p.id, p.version, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors,
-              (p.data - array[${NOT_IN_PROJECT_DOCUMENT}]::text[])::text as document, array(select jsonb_object_keys(p.secrets)) as secret_keys,
+              (p.data - ${sqlTextArray(PROJECT_NOT_IN_DOCUMENT)})::text as document, array(select jsonb_object_keys(p.secrets)) as secret_keys,
               p.created_at, p.updated_at,
               coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}') as floor_ids,
               count(*) over() as total

@@ -1,3 +1,4 @@
+import { documentText, withFields } from '../../db/json-text.ts';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
@@ -90,28 +91,24 @@ export interface ProjectListParams extends VisiblePage {
  * Keys a stored document must never carry into a response: the record's own (kept in columns or derived) and the
  * write-only secrets (kept sealed in `secrets`). The service never stores them in `data`; they are removed in SQL too.
  */
-const NOT_IN_DOCUMENT = sql.raw(
-  `array[${[
-    ...[
-      '_id',
-      '__v',
-      'user',
-      'name',
-      'namespace',
-      'hostName',
-      'projectType',
-      'administrators',
-      'editors',
-      'floors',
-      'configuredSecrets',
-      'createdAt',
-      'updatedAt',
-    ],
-    ...PROJECT_SECRETS,
-  ]
-    .map((k) => `'${k}'`)
-    .join(', ')}]::text[]`,
-);
+export const PROJECT_NOT_IN_DOCUMENT = [
+  ...[
+    '_id',
+    '__v',
+    'user',
+    'name',
+    'namespace',
+    'hostName',
+    'projectType',
+    'administrators',
+    'editors',
+    'floors',
+    'configuredSecrets',
+    'createdAt',
+    'updatedAt',
+  ],
+  ...PROJECT_SECRETS,
+];
 
 /** A listed project as PostgreSQL writes it: the stored document's JSON text, and the keys of its secrets. */
 export type ProjectDocumentRow = Omit<ProjectRow, 'data' | 'secrets'> & { document: string; secret_keys: string[] };
@@ -139,7 +136,7 @@ const listProjectsQuery = shaped(
       .select([
         ...COLUMNS.filter((c) => c !== 'p.data' && c !== 'p.secrets'),
         floorIds,
-        sql<string>`(p.data - ${NOT_IN_DOCUMENT})::text`.as('document'),
+        documentText('p.data', PROJECT_NOT_IN_DOCUMENT).as('document'),
         sql<string[]>`array(select jsonb_object_keys(p.secrets))`.as('secret_keys'),
       ]);
     if (s.name) q = q.where(sql<boolean>`p.name ilike ${v.pattern}`);
@@ -160,8 +157,7 @@ export function projectJson(row: ProjectDocumentRow): string {
   tail +=
     `,"administrators":${JSON.stringify(row.administrators)},"editors":${JSON.stringify(row.editors)},"floors":${JSON.stringify(row.floor_ids)}` +
     `,"configuredSecrets":${JSON.stringify(secretNamesOf(row.secret_keys))},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
-  const doc = row.document;
-  return doc.length > 2 ? `${doc.slice(0, -1)},${tail}}` : `{${tail}}`;
+  return withFields(row.document, tail);
 }
 
 export interface ProjectInsert {

@@ -1,3 +1,4 @@
+import { documentText, withFields } from '../../db/json-text.ts';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { prepared } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
@@ -73,7 +74,7 @@ export async function findUnit(db: Q, id: string): Promise<UnitWithAccess | unde
 }
 
 /** The record's own keys: kept in columns, so a stored document never carries them (removed in SQL to be sure). */
-const RECORD_KEYS = sql.raw(`array['_id', '__v', 'project', 'name', 'position', 'availability', 'createdAt', 'updatedAt', 'floor', 'onHoldExpiresAt']`);
+export const UNIT_RECORD_KEYS = ['_id', '__v', 'project', 'name', 'position', 'availability', 'createdAt', 'updatedAt', 'floor', 'onHoldExpiresAt'];
 
 export type UnitDocumentRow = Omit<UnitWithAccess, 'data'> & { document: string };
 
@@ -82,7 +83,7 @@ const findUnitDocumentQuery = prepared(
     db
       .selectFrom('units as u')
       .innerJoin('projects as p', 'p.id', 'u.project_id')
-      .select([...COLUMNS.filter((c) => c !== 'u.data'), ...MEMBERSHIP, sql<string>`(u.data - ${RECORD_KEYS}::text[])::text`.as('document')])
+      .select([...COLUMNS.filter((c) => c !== 'u.data'), ...MEMBERSHIP, documentText('u.data', UNIT_RECORD_KEYS).as('document')])
       .where('u.id', '=', id),
   [''],
 );
@@ -106,8 +107,7 @@ export function unitJson(row: UnitDocumentRow, now: number): string {
     `,"availability":${JSON.stringify(expired ? 'available' : row.availability)},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
   if (row.floor_id) tail += `,"floor":"${row.floor_id}"`;
   if (!expired && row.on_hold_expires_at) tail += `,"onHoldExpiresAt":"${new Date(row.on_hold_expires_at).toISOString()}"`;
-  const doc = row.document;
-  return doc.length > 2 ? `${doc.slice(0, -1)},${tail}}` : `{${tail}}`;
+  return withFields(row.document, tail);
 }
 
 export interface UnitListParams extends Page {
