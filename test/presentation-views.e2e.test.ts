@@ -58,6 +58,9 @@ describe('the presentation page in Chromium: the address, settings, live updates
       assert.match((await shared.textContent('#unit-title')) ?? '', /^B4/);
       await shared.locator('#close-dialog').click();
       await shared.waitForFunction(() => !document.querySelector('dialog[open]'));
+      // The address is written by the dialog's close event, a task queued after the dialog shuts: wait for it (at most
+      // a few seconds), then check it.
+      await shared.waitForFunction((p) => location.pathname === p, `/p/${namespace}`, { timeout: 5000 }).catch(() => {});
       assert.equal(new URL(shared.url()).pathname, `/p/${namespace}`, 'closing a shared unit stays on the project');
       assert.deepEqual(noise.get(shared), []);
       await close(shared);
