@@ -7,11 +7,13 @@
  *
  *   DATABASE_URL=postgres://... JWT_SECRET=... PORT=4000 node --import tsx bench/bare-server.ts
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { isMain } from './harness.ts';
 import { PROJECT_NOT_IN_DOCUMENT } from '../src/modules/projects/projects.repo.ts';
 import { UNIT_RECORD_KEYS } from '../src/modules/units/units.repo.ts';
+import { PRIVATE_EXPOSED_HEADERS, PUBLIC_EXPOSED_HEADERS } from '../src/http/cors.ts';
+import { apiSecurityHeaders, requestIdOf } from '../src/http/security-headers.ts';
 import { verifyAccess } from './jwt.ts';
 
 interface Principal {
@@ -22,6 +24,24 @@ interface Principal {
 // The keys the service's statements remove from a stored document (theirs, so the texts match); SQL text literals.
 const sqlTextArray = (keys: readonly string[]) => `array[${keys.map((k) => `'${k}'`).join(', ')}]::text[]`;
 const OBJECT_ID = /^[0-9a-f]{24}$/;
+
+/**
+ * The headers every answer of the service carries, as one flat list computed once (the cheapest way to send them):
+ * the security headers (COOKIE_SECURE=false, as the benchmark runs the service) and what CORS adds to a request
+ * without Origin. The same response bytes as the service, headers included; only Date and the request id differ.
+ */
+const security = Object.entries(apiSecurityHeaders(false)).flat();
+const PRIVATE_HEADERS = [
+  ...security,
+  'vary',
+  'Origin',
+  'access-control-allow-credentials',
+  'true',
+  'access-control-expose-headers',
+  PRIVATE_EXPOSED_HEADERS.join(', '),
+];
+const PUBLIC_HEADERS = [...security, 'access-control-allow-origin', '*', 'access-control-expose-headers', PUBLIC_EXPOSED_HEADERS.join(', ')];
+const JSON_TYPE = 'application/json; charset=utf-8';
 const SORT_COLUMNS: Record<string, string> = { name: 'p.name', createdAt: 'p.created_at', updatedAt: 'p.updated_at' };
 
 export interface BareOptions {
@@ -67,7 +87,7 @@ export function createBareServer(opts: BareOptions) {
            from units u join projects p on p.id = u.project_id where u.id = $1`,
   };
 
-  async function getUnit(principal: Principal, id: string, res: ServerResponse) {
+  async function getUnit(principal: Principal, id: string, res: Answer) {
     if (!OBJECT_ID.test(id)) return problem(res, 400, 'invalid_params', 'id must be a 24-character hex ObjectId');
     const r = await pool.query({ ...UNIT, values: [id] });
     const row = r.rows[0];
@@ -81,12 +101,21 @@ export function createBareServer(opts: BareOptions) {
     if (row.floor_id) tail += `,"floor":${JSON.stringify(row.floor_id)}`;
     if (!expired && row.on_hold_expires_at) tail += `,"onHoldExpiresAt":"${row.on_hold_expires_at.toISOString()}"`;
     const text = data.length > 2 ? `${data.slice(0, -1)},${tail}}` : `{${tail}}`;
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ETag: `"${row.version}"` });
+    res.writeHead(200, [
+      ...idOf(res),
+      ...PRIVATE_HEADERS,
+      'etag',
+      `"${row.version}"`,
+      'content-type',
+      JSON_TYPE,
+      'content-length',
+      String(Buffer.byteLength(text)),
+    ]);
     res.end(text);
   }
 
   const statementNames = new Map<string, string>();
-  async function listProjects(principal: Principal, query: URLSearchParams, res: ServerResponse) {
+  async function listProjects(principal: Principal, query: URLSearchParams, res: Answer) {
     let filters: Record<string, unknown>;
     let options: Record<string, unknown>;
     try {
@@ -148,18 +177,23 @@ export function createBareServer(opts: BareOptions) {
     });
     // A page past the end has no window count; the service then counts separately. The benchmark never asks for one.
     const body = `[${items.join(',')}]`;
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'X-Total-Count': String(Number(r.rows[0]?.total ?? 0)),
-    });
+    res.writeHead(200, [
+      ...idOf(res),
+      ...PRIVATE_HEADERS,
+      'x-total-count',
+      String(Number(r.rows[0]?.total ?? 0)),
+      'content-type',
+      JSON_TYPE,
+      'content-length',
+      String(Buffer.byteLength(body)),
+    ]);
     res.end(body);
   }
 
   // The public bundle, built the way the service builds it (same queries, same rules), with no cache.
   const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList']);
   const INTEGRATION = /^(cal|payProvider|yi|pv|zh|sr|sf|so|bs|ftp)[A-Z]/;
-  async function getBundle(namespace: string, req: IncomingMessage, res: ServerResponse) {
+  async function getBundle(namespace: string, req: IncomingMessage, res: Answer) {
     const now = new Date();
     const head = await pool.query(
       `select p.id, p.name, p.namespace, p.host_name, p.project_type, p.data, p.content_version,
@@ -171,7 +205,7 @@ export function createBareServer(opts: BareOptions) {
     if (!p) return problem(res, 404, 'not_found', 'Presentation not found');
     const etag = `"${p.id}-${p.content_version}-${p.lapsed}"`;
     if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, { ETag: etag, 'Cache-Control': 'public, max-age=5' });
+      res.writeHead(304, [...idOf(res), ...PUBLIC_HEADERS, 'etag', etag, 'cache-control', 'public, max-age=5']);
       return res.end();
     }
     const [floors, units] = await Promise.all([
@@ -219,10 +253,23 @@ export function createBareServer(opts: BareOptions) {
       floors: floors.rows.map((f) => ({ ...f.data, _id: f.id, project: p.id, name: f.name, position: f.position, units: byFloor.get(f.id) ?? [] })),
       unassignedUnits: byFloor.get(null) ?? [],
     };
-    json(res, 200, body, { ETag: etag, 'Cache-Control': 'public, max-age=5' });
+    const text = JSON.stringify(body);
+    res.writeHead(200, [
+      ...idOf(res),
+      ...PUBLIC_HEADERS,
+      'etag',
+      etag,
+      'cache-control',
+      'public, max-age=5',
+      'content-type',
+      JSON_TYPE,
+      'content-length',
+      String(Buffer.byteLength(text)),
+    ]);
+    res.end(text);
   }
 
-  async function route(req: IncomingMessage, res: ServerResponse) {
+  async function route(req: IncomingMessage, res: Answer) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/ready') {
       await pool.query('select 1');
@@ -240,7 +287,9 @@ export function createBareServer(opts: BareOptions) {
     return listProjects(principal, url.searchParams, res);
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer<typeof IncomingMessage, typeof Answer>({ ServerResponse: Answer }, (req, res) => {
+    // CONTRACT §1: every answer carries X-Request-Id (a valid incoming one echoed).
+    res.requestId = requestIdOf(req.headers['x-request-id']);
     route(req, res).catch((err) => {
       console.error(err);
       if (!res.headersSent) problem(res, 500, 'internal', 'Internal error');
@@ -251,19 +300,25 @@ export function createBareServer(opts: BareOptions) {
   return server;
 }
 
+/** A response that knows its request's id (set when the request arrives). */
+class Answer extends ServerResponse {
+  requestId = '';
+}
+const idOf = (res: Answer) => ['x-request-id', res.requestId];
+
 function canRead(p: Principal, row: { user_id: string; administrators: string[]; editors: string[] }) {
   return p.role === 'admin' || row.user_id === p.id || row.administrators.includes(p.id) || row.editors.includes(p.id);
 }
 
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+function json(res: Answer, status: number, body: unknown) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, [...idOf(res), ...PRIVATE_HEADERS, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text))]);
   res.end(text);
 }
 
-function problem(res: ServerResponse, status: number, code: string, detail: string) {
+function problem(res: Answer, status: number, code: string, detail: string) {
   const text = JSON.stringify({ type: 'about:blank', title: code, status, code, detail });
-  res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, [...idOf(res), ...PRIVATE_HEADERS, 'content-type', 'application/problem+json', 'content-length', String(Buffer.byteLength(text))]);
   res.end(text);
 }
 
@@ -279,7 +334,8 @@ if (isMain(import.meta.url)) {
     poolSize: Number(POOL_SIZE ?? 10),
     sessionCacheSec: Number(SESSION_CACHE_SEC ?? 30),
   });
-  server.keepAliveTimeout = 72_000;
+  // The service's default (KEEP_ALIVE_TIMEOUT_SEC=5), so both say the same in Keep-Alive.
+  server.keepAliveTimeout = 5_000;
   server.listen(Number(PORT ?? 4000), HOST ?? '127.0.0.1', () => {
     const a = server.address();
     console.log(`bare server listening on ${typeof a === 'object' && a ? `http://${a.address}:${a.port}` : a}`);

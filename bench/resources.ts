@@ -96,7 +96,7 @@ export async function runResources(opts: ResourceOptions) {
     if (answers.bare?.status === 200 && answers.service?.status === 200) {
       outcome.differences = compare(answers.bare, answers.service);
       outcome.sameBody = outcome.differences.length === 0;
-      if (outcome.sameBody) console.log('  bodies and headers (ETag, X-Total-Count) agree');
+      if (outcome.sameBody) console.log('  bodies and every header agree (Date and X-Request-Id values aside)');
       else console.warn(`  warning: the answers differ, so the comparison is not like for like:\n    ${outcome.differences.slice(0, 8).join('\n    ')}`);
     }
     const conditional = (key: 'bare' | 'service') =>
@@ -199,6 +199,8 @@ interface Answer {
   body: string;
   etag: string | null;
   total: string | null;
+  /** Every response header, names in lower case. */
+  headers: Record<string, string>;
   error?: string;
 }
 
@@ -209,9 +211,10 @@ async function ask(child: Child, s: Scenario): Promise<Answer> {
       headers: s.headers ?? {},
       ...(s.body !== undefined ? { body: s.body } : {}),
     });
-    return { status: res.status, body: await res.text(), etag: res.headers.get('etag'), total: res.headers.get('x-total-count') };
+    const headers = Object.fromEntries(res.headers);
+    return { status: res.status, body: await res.text(), etag: res.headers.get('etag'), total: res.headers.get('x-total-count'), headers };
   } catch (err) {
-    return { status: 0, body: '', etag: null, total: null, error: (err as Error).message };
+    return { status: 0, body: '', etag: null, total: null, headers: {}, error: (err as Error).message };
   }
 }
 
@@ -232,11 +235,16 @@ function request(child: Child, s: Scenario) {
   return { url: `${child.base}${s.path}`, method: s.method ?? 'GET', headers: s.headers ?? {}, ...(s.body !== undefined ? { body: s.body } : {}) } as const;
 }
 
-/** Paths where the two answers differ (key order ignored). */
-export function compare(a: Answer, b: Answer): string[] {
+/** Headers whose values differ between any two answers: the time, and each request's own id (present in both). */
+const PER_ANSWER = new Set(['date', 'x-request-id']);
+
+/** Where the two answers differ: every header (by name, values too but for PER_ANSWER), then the body (key order ignored). */
+export function compare(a: Pick<Answer, 'body' | 'headers'>, b: Pick<Answer, 'body' | 'headers'>): string[] {
   const out: string[] = [];
-  if (a.etag !== b.etag) out.push(`ETag: bare ${a.etag}, service ${b.etag}`);
-  if (a.total !== b.total) out.push(`X-Total-Count: bare ${a.total}, service ${b.total}`);
+  for (const name of new Set([...Object.keys(a.headers), ...Object.keys(b.headers)])) {
+    const [x, y] = [a.headers[name], b.headers[name]];
+    if (x === undefined || y === undefined || (x !== y && !PER_ANSWER.has(name))) out.push(`header ${name}: bare ${x ?? 'absent'}, service ${y ?? 'absent'}`);
+  }
   diff(JSON.parse(a.body), JSON.parse(b.body), '', out);
   return out;
 }

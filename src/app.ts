@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import fastifyCookie from '@fastify/cookie';
-import fastifyCors from '@fastify/cors';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
@@ -14,10 +11,11 @@ import { csrfGuard } from './http/csrf.ts';
 import { parseQuery } from './http/input-guard.ts';
 import { lazySerializers } from './http/lazy-compilers.ts';
 import { BatchedStdout } from './http/log-stream.ts';
-import { OneLinePerRequest } from './http/request-log.ts';
+import { OneLinePerRequest, requestLogger } from './http/request-log.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
+import { apiSecurityHeaders, registerSecurityHeaders, requestIdOf } from './http/security-headers.ts';
+import { registerCors } from './http/cors.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { Passwords } from './lib/passwords.ts';
@@ -42,18 +40,6 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by @fastify/cors on a preflight it answered for. */
-    corsPreflightEnabled: boolean;
-  }
-  interface FastifyContextConfig {
-    /** @fastify/cors options that replace the plugin's own for this route. */
-    cors?: Record<string, unknown>;
-  }
-}
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** The whole HTTP service as a Fastify instance. It never listens: main.ts does, tests inject. */
@@ -65,6 +51,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
       stream: new BatchedStdout(),
     },
     logController: new OneLinePerRequest(),
+    childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Slow clients (CONTRACT §7): headers and body within requestTimeoutMs, checked every second; idle
@@ -77,10 +64,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     clientErrorHandler: clientErrorHandler(config.requestTimeoutMs),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Each module names its own schemas (app-modules.ts); Problem and Invite are shared by several.
@@ -131,36 +115,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   webhooks.register();
   ctx.events.deliverWith((trx, ids) => webhooks.enqueue(trx, ids));
 
-  await app.register(fastifyCookie);
-  registerSecurityHeaders(app, {
-    // The API answers JSON; the docs page and presentation page relax this on their own routes.
-    contentSecurityPolicy: {
-      directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"], upgradeInsecureRequests: null },
-    },
-    strictTransportSecurity: config.cookieSecure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-  });
-  // Public presentation reads are open to every site; cookie-carrying calls only to CORS_ORIGINS. Two fixed option
-  // sets, normalised once: the private set is the plugin's own, routes under /public/ carry the public set in their
-  // config (a delegator chose per request, and the plugin normalised its answer again for every request).
-  // A page on another origin reads only the headers CORS exposes: the ETag it revalidates with, how long to wait
-  // after a 429, and whether a POST was a replay.
-  const publicCors = { origin: '*', credentials: false, exposedHeaders: ['ETag', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'] };
-  await app.register(fastifyCors, {
-    hook: 'onRequest',
-    origin: config.corsOrigins,
-    credentials: true,
-    exposedHeaders: ['ETag', 'X-Total-Count', 'X-Request-Id', 'Location', 'Retry-After', 'Idempotent-Replayed'],
-  });
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/public/')) route.config = { ...route.config, cors: publicCors };
-  });
-  // Preflights of public calls (a page's POST /public/leads with a JSON body) meet the public set too.
-  app.options('/public/*', { schema: { hide: true }, config: { cors: publicCors } }, async (request, reply) => {
-    if (request.corsPreflightEnabled) return reply.send();
-    reply.callNotFound();
-    return reply;
-  });
+  registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
+  await registerCors(app, config.corsOrigins);
   await app.register(fastifyRateLimit, {
     global: false,
     // Redis down: the per-minute limit lets requests through; the login-failure counters answer 503 instead.

@@ -543,8 +543,12 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await p.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor();
     await p.screenshot({ path: `${SHOTS}/console-reset-phone.png`, fullPage: true });
     await p.getByRole('link', { name: 'Sign in' }).click();
+    // The sign-in screen, shown and settled, before typing (a CI run under load once timed out after this step).
+    await p.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await p.waitForLoadState('networkidle');
     await p.getByLabel('E-mail').pressSequentially(COLLEAGUE);
     await p.getByLabel('Password').pressSequentially('a brand new password');
+    assert.equal(await p.getByLabel('E-mail').inputValue(), COLLEAGUE, 'what was typed is what the form holds');
     await p.keyboard.press('Enter');
     await p.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
     await other.close();

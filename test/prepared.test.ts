@@ -70,3 +70,26 @@ test('a builder that puts a value of its own in a shaped query is refused (the t
   const bad = shaped((db, v: { a: number }, _s: object) => db.selectNoFrom([sql<number>`${v.a}::int + ${7}::int`.as('n')]));
   await assert.rejects(bad(one.kysely, {}, { a: 1 }), /not one of the placeholders/);
 });
+
+test('inside a transaction a prepared query runs on the transaction, not on the pool (it sees what the transaction wrote)', async () => {
+  // Fresh table of this test; the prepared read counts its rows.
+  await sql`create table prepared_probe (n int)`.execute(t.db.kysely);
+  const count = prepared((db, min: number) => db.selectNoFrom(sql<number>`(select count(*)::int from prepared_probe where n >= ${min})`.as('n')), [0]);
+  try {
+    await t.db.kysely.transaction().execute(async (trx) => {
+      await sql`insert into prepared_probe values (1), (2)`.execute(trx);
+      assert.deepEqual(await count(trx, 0), [{ n: 2 }], 'the transaction reads its own rows');
+      if (ENGINE === 'postgres') assert.deepEqual(await count(t.db.kysely, 0), [{ n: 0 }], 'the pool does not see them before commit');
+    });
+    assert.deepEqual(await count(t.db.kysely, 0), [{ n: 2 }], 'after commit the pool does');
+    assert.deepEqual(await count(t.db.kysely, 2), [{ n: 1 }]);
+  } finally {
+    await sql`drop table prepared_probe`.execute(t.db.kysely);
+  }
+});
+
+test('a statement that fails on the pool fails with its SQLSTATE, as through Kysely', async () => {
+  const divide = prepared((db, n: number) => db.selectNoFrom(sql<number>`1 / ${n}::int`.as('q')), [0]);
+  await assert.rejects(divide(t.db.kysely, 0), (err: { code?: string }) => err.code === '22012');
+  assert.deepEqual(await divide(t.db.kysely, 1), [{ q: 1 }]);
+});

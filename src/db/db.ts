@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PG_VERSION, unpackDataDir } from './pglite-files.ts';
-import { namingPool } from './prepared.ts';
+import { namingPool, runsOnPool } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 export type Engine = 'postgres' | 'pglite';
@@ -59,6 +59,7 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
   // and the pool discards the broken client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
+  runsOnPool(kysely, pool);
   return {
     engine: 'postgres',
     kysely,

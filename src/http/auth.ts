@@ -7,6 +7,7 @@ import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { findSessionPrincipal, type SessionPrincipal } from '../modules/users/sessions.repo.ts';
 import { AppError } from './errors.ts';
+import { cookieOf } from './cookies.ts';
 
 export const ISSUER = 'showsuite';
 export const AUDIENCE = 'showsuite-api';
@@ -115,7 +116,7 @@ export class Auth {
       const token = /^Bearer\s+(\S+)$/i.exec(h)?.[1];
       return token === undefined ? undefined : { token, via: 'header' };
     }
-    const c = request.cookies[ACCESS_COOKIE];
+    const c = cookieOf(request, ACCESS_COOKIE);
     return c ? { token: c, via: 'cookie' } : undefined;
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,10 +11,10 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
     },
     removeHeader: (name: string) => {
-      delete headers[name];
+      delete headers[name.toLowerCase()];
     },
   };
   // helmet only calls setHeader/removeHeader on the response: a minimal stand-in for Node's objects.
@@ -21,11 +22,31 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
   return headers;
 }
 
+/**
+ * The security headers of every API response. The API answers JSON; the docs page and the presentation page relax
+ * the policy on their own routes. HSTS only when cookies are `Secure` (the service is then behind HTTPS).
+ */
+export function apiSecurityHeaders(cookieSecure: boolean): Record<string, string> {
+  return computeSecurityHeaders({
+    contentSecurityPolicy: {
+      directives: { defaultSrc: ["'self'"], imgSrc: ["'self'", 'data:', 'https:'], styleSrc: ["'self'", "'unsafe-inline'"], upgradeInsecureRequests: null },
+    },
+    strictTransportSecurity: cookieSecure ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id (CONTRACT §1): a well-formed incoming `X-Request-Id` is echoed, otherwise a new UUID. */
+export function requestIdOf(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /** The security headers and the request's id, set in one hook (each hook is a step of every request). */
-export function registerSecurityHeaders(app: FastifyInstance, options: HelmetOptions) {
-  const headers = computeSecurityHeaders(options);
+export function registerSecurityHeaders(app: FastifyInstance, headers: Record<string, string>) {
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('X-Request-Id', request.id).headers(headers);
+    reply.header('x-request-id', request.id).headers(headers);
     done();
   });
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Ctx } from '../../context.ts';
 import { Auth, REFRESH_COOKIE } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
+import { cookieOf } from '../../http/cookies.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
 import { LoginBody, LoginQuery, LoginResponseSchema, RefreshBody, RefreshResponse } from './users.schemas.ts';
 import { UserService } from './users.service.ts';
@@ -58,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const token = (request.body as typeof request.body | undefined)?.refresh_token ?? request.cookies[REFRESH_COOKIE];
+      const token = (request.body as typeof request.body | undefined)?.refresh_token ?? cookieOf(request, REFRESH_COOKIE);
       if (!token) throw new AppError(401, 'unauthorized', 'Send the serviceRefresh cookie or refresh_token');
       const issued = await ctx.authService.refresh(token);
       ctx.authService.setCookies(reply, issued);
@@ -81,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     },
     async (request, reply) => {
       const body = request.body as typeof request.body | undefined;
-      await ctx.authService.logout(Auth.tokenFrom(request)?.token, body?.refresh_token ?? request.cookies[REFRESH_COOKIE]);
+      await ctx.authService.logout(Auth.tokenFrom(request)?.token, body?.refresh_token ?? cookieOf(request, REFRESH_COOKIE));
       ctx.authService.clearCookies(reply);
       return reply.code(204).send();
     },

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/db.ts';
 import { ACCESS_COOKIE, accessTtlFor, Auth, hashToken, newRefreshToken, REFRESH_COOKIE, REFRESH_TTL_SEC } from '../../http/auth.ts';
 import type { Counters } from '../../http/counters.ts';
+import { clearCookies, setCookies } from '../../http/cookies.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newObjectId } from '../../lib/object-id.ts';
@@ -121,16 +122,20 @@ export class AuthService {
 
   setCookies(reply: FastifyReply, issued: Issued) {
     const secure = this.config.cookieSecure;
-    reply.setCookie(ACCESS_COOKIE, issued.accessToken, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: accessTtlFor(issued.role), secure });
-    if (issued.refreshToken) {
-      reply.setCookie(REFRESH_COOKIE, issued.refreshToken, { httpOnly: true, sameSite: 'strict', path: '/users', maxAge: REFRESH_TTL_SEC, secure });
-    }
+    setCookies(reply, [
+      [ACCESS_COOKIE, issued.accessToken, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: accessTtlFor(issued.role), secure }],
+      ...(issued.refreshToken
+        ? [[REFRESH_COOKIE, issued.refreshToken, { httpOnly: true, sameSite: 'strict', path: '/users', maxAge: REFRESH_TTL_SEC, secure }] as const]
+        : []),
+    ]);
   }
 
   clearCookies(reply: FastifyReply) {
     const secure = this.config.cookieSecure;
-    reply.clearCookie(ACCESS_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure });
-    reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: 'strict', path: '/users', secure });
+    clearCookies(reply, [
+      [ACCESS_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure }],
+      [REFRESH_COOKIE, { httpOnly: true, sameSite: 'strict', path: '/users', secure }],
+    ]);
   }
 }
 
