@@ -132,11 +132,13 @@ export async function runResources(opts: ResourceOptions) {
     const b = summary(o.bare?.runs);
     const sv = summary(o.service?.runs);
     const cpuRatio = b?.cpu && sv?.cpu ? fmt(b.cpu / sv.cpu, 2) : '-';
+    const paired = pairedRatio(o.bare?.runs, o.service?.runs);
     return [
       o.scenario,
       b ? fmt(b.rps) : 'n/a',
       sv ? fmt(sv.rps) : 'n/a',
       b && sv ? fmt(sv.rps / b.rps, 2) : '-',
+      paired !== undefined ? fmt(paired, 2) : '-',
       b ? fmt(b.p99) : '-',
       sv ? fmt(sv.p99) : '-',
       b?.cpu ? fmt(b.cpu) : '-',
@@ -155,6 +157,7 @@ export async function runResources(opts: ResourceOptions) {
         'bare req/s',
         'service req/s',
         'service/bare',
+        'paired',
         'bare p99 ms',
         'service p99 ms',
         'bare µs CPU/req',
@@ -256,6 +259,16 @@ function diff(a: unknown, b: unknown, path: string, out: string[]) {
     return;
   }
   if (a !== b) out.push(`${path || '/'}: bare ${JSON.stringify(a) ?? 'absent'}, service ${JSON.stringify(b) ?? 'absent'}`);
+}
+
+/**
+ * The median over rounds of service/bare throughput within each round. A round runs the two servers back to back, so
+ * its ratio shares the machine's state of that minute; on a shared machine whose speed drifts between minutes this
+ * is steadier than the ratio of the two medians.
+ */
+function pairedRatio(bare: LoadResult[] | undefined, service: LoadResult[] | undefined) {
+  if (!bare?.length || bare.length !== service?.length) return undefined;
+  return median(bare.map((r, i) => service[i]!.reqPerSec / r.reqPerSec));
 }
 
 function summary(runs: LoadResult[] | undefined) {
