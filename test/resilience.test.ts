@@ -42,6 +42,14 @@ class PgProxy {
     this.#server = server;
   }
 
+  /** Every open connection stops carrying anything, both ways, and stays open: a database that stopped answering. */
+  freeze() {
+    for (const s of this.#sockets) {
+      s.unpipe();
+      s.pause();
+    }
+  }
+
   /** Stops listening and cuts every connection, as a restarting server does. */
   async close() {
     const server = this.#server;
@@ -77,7 +85,7 @@ describe('database outage: 503 fast, recovery by itself (postgres)', { skip: ENG
     const url = new URL(direct.url!);
     proxy = new PgProxy(await freePort(), { host: url.hostname, port: Number(url.port || 5432) });
     url.port = String(proxy.port);
-    db = await openDb({ databaseUrl: url.toString(), timeoutMs: 1000, poolSize: 4, onPoolError: () => {} });
+    db = await openDb({ databaseUrl: url.toString(), timeoutMs: 1000, statementTimeoutMs: 1000, poolSize: 4, onPoolError: () => {} });
     app = await buildApp({ config: testConfig(), db, logger: false });
     await app.ready();
   });
@@ -113,6 +121,22 @@ describe('database outage: 503 fast, recovery by itself (postgres)', { skip: ENG
     assert.equal(m.statusCode, 200, m.body);
     assert.equal(m.json()._id, user.id);
   });
+
+  test(
+    'a database that stops answering on connections already open → 503 once the statement bound passes, not a hang; 200 when it answers again',
+    { timeout: 20_000 },
+    async () => {
+      await proxy.listen('forward');
+      // Every pooled connection open and idle, then silent.
+      await Promise.all([me(), me(), ready(), ready()]);
+      proxy.freeze();
+      // The statement waits on a silent connection until the watch cuts it (statementTimeoutMs: 1 s here).
+      assertUnavailable(await ready());
+      await proxy.listen('forward');
+      assert.equal((await ready()).statusCode, 200);
+      assert.equal((await me()).statusCode, 200);
+    },
+  );
 
   test('a restart that cuts every pooled connection → 503 while down, 200 when back', { timeout: 20_000 }, async () => {
     // Fill the pool with live connections first.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PG_VERSION, unpackDataDir } from './pglite-files.ts';
 import { namingPool, runsOnPool } from './prepared.ts';
+import { watchStatements } from './statement-watch.ts';
 import type { Database } from './schema.ts';
 
 export type Engine = 'postgres' | 'pglite';
@@ -31,8 +32,10 @@ export interface OpenDbOptions {
   databaseUrl?: string | undefined;
   /** PGlite directory; undefined with no databaseUrl means in memory (tests). */
   dataDir?: string | undefined;
-  /** Milliseconds to wait for a pooled connection or a statement before failing with 503. */
+  /** Milliseconds to wait for a pooled connection before failing with 503. */
   timeoutMs?: number;
+  /** Milliseconds one statement may run before its connection is cut (503); at least `timeoutMs`, default 10 s. */
+  statementTimeoutMs?: number;
   poolSize?: number;
   onPoolError?: (err: Error) => void;
 }
@@ -48,7 +51,6 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
     max: opts.poolSize ?? 10,
     // Fail fast while the database is unreachable; the pool replaces broken clients, so it recovers by itself.
     connectionTimeoutMillis: timeout,
-    query_timeout: Math.max(timeout, 10_000),
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
@@ -58,6 +60,9 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
   // client emit 'error' with no listener, which would crash the process; its query fails on its own (→ 503)
   // and the pool discards the broken client on release.
   pool.on('connect', (client) => client.on('error', () => {}));
+  // A statement that runs too long, or a database that stops answering mid-statement, fails with 503 (not pg's
+  // query_timeout: see statement-watch.ts).
+  const stopWatch = watchStatements(pool, Math.max(timeout, opts.statementTimeoutMs ?? 10_000));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   runsOnPool(kysely, pool);
   return {
@@ -75,7 +80,10 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
       await sql`select 1`.execute(kysely);
     },
     listen: (channel, onPayload, onResume) => listenPostgres(url, channel, onPayload, onResume, opts.onPoolError),
-    close: () => kysely.destroy(),
+    close: async () => {
+      stopWatch();
+      await kysely.destroy();
+    },
   };
 }
 
