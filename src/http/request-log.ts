@@ -25,8 +25,8 @@ export class OneLinePerRequest extends LogController {
     if (!(log instanceof RequestLogger)) {
       if (error) log.error({ ...line, err: error }, 'request errored');
       else log.info(line, 'request completed');
-    } else if (error) log.line('error', { [this.requestIdLogLabel]: request.id, ...line, err: error }, 'request errored');
-    else log.line('info', { [this.requestIdLogLabel]: request.id, ...line }, 'request completed');
+    } else if (error) log.line('error', { ...line, err: error }, 'request errored');
+    else log.line('info', line, 'request completed');
   }
 }
 
@@ -67,18 +67,13 @@ export class RequestLogger implements FastifyBaseLogger {
   }
 
   /**
-   * A line whose fields already carry the request's id (`fields` starts with it): written by the parent while no child
-   * exists and the route keeps the server's level (the same JSON the child writes), else by the child without the id.
+   * A line with the request's bindings (its id) first: written by the parent while no child exists and the route keeps
+   * the server's level (the same JSON the child writes, without building it), else by the child.
    */
   line(level: Level, fields: Record<string, unknown>, msg: string) {
     if (this.#drops(level)) return;
-    if (this.#child === undefined && this.#inherits) {
-      (this.parent[level] as (obj: object, msg: string) => void)(fields, msg);
-      return;
-    }
-    const own = { ...fields };
-    for (const key of Object.keys(this.bindings)) delete own[key];
-    (this.#logger()[level] as (obj: object, msg: string) => void)(own, msg);
+    if (this.#child === undefined && this.#inherits) (this.parent[level] as (obj: object, msg: string) => void)({ ...this.bindings, ...fields }, msg);
+    else (this.#logger()[level] as (obj: object, msg: string) => void)(fields, msg);
   }
 
   get level() {
