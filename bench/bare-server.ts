@@ -10,7 +10,7 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { isMain } from './harness.ts';
-import { PROJECT_NOT_IN_DOCUMENT } from '../src/modules/projects/projects.repo.ts';
+import { PROJECT_RECORD_SQL } from '../src/modules/projects/projects.repo.ts';
 import { UNIT_RECORD_KEYS } from '../src/modules/units/units.repo.ts';
 import { PRIVATE_EXPOSED_HEADERS, PUBLIC_EXPOSED_HEADERS } from '../src/http/cors.ts';
 import { apiSecurityHeaders, requestIdOf } from '../src/http/security-headers.ts';
@@ -148,33 +148,17 @@ export function createBareServer(opts: BareOptions) {
       where.push(`p.project_type = $${params.length}`);
     }
     params.push(skip, limit);
-    // The stored document as jsonb text (less the record's own keys and the secrets, as the service's statement) and
-    // only the key names of the sealed secrets: nothing parsed in Node.
-    const text = `select p.id, p.version, p.user_id, p.name, p.namespace, p.host_name, p.project_type, p.administrators, p.editors,
-              (p.data - ${sqlTextArray(PROJECT_NOT_IN_DOCUMENT)})::text as document, array(select jsonb_object_keys(p.secrets)) as secret_keys,
-              p.created_at, p.updated_at,
-              coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}') as floor_ids,
-              count(*) over() as total
+    // Each record's JSON text written by PostgreSQL, as the service's statement does (the stored document less the
+    // record's own keys and the secrets, then the record's fields; of the sealed secrets only their key names): nothing
+    // parsed or serialised in Node. The expression is the service's own, so the two bodies are the same bytes.
+    const text = `select ${PROJECT_RECORD_SQL} as item, count(*) over() as total
        from projects p ${where.length ? `where ${where.join(' and ')}` : ''}
        order by ${column} ${direction}, p.id ${direction} offset $${params.length - 1} limit $${params.length}`;
     // One named statement per query shape (the shapes are few: which filters, which sort).
     let name = statementNames.get(text);
     if (!name) statementNames.set(text, (name = `bare-projects-${statementNames.size}`));
     const r = await pool.query({ name, text, values: params });
-    // Each record: the document's text with the column fields appended, in the service's key order.
-    const items = r.rows.map((row) => {
-      let tail = `"_id":"${row.id}","__v":${row.version},"user":"${row.user_id}","name":${JSON.stringify(row.name)}`;
-      if (row.namespace !== null) tail += `,"namespace":${JSON.stringify(row.namespace)}`;
-      if (row.host_name !== null) tail += `,"hostName":${JSON.stringify(row.host_name)}`;
-      if (row.project_type !== null) tail += `,"projectType":${JSON.stringify(row.project_type)}`;
-      const secrets = (row.secret_keys as string[])
-        .map((k) => (k.startsWith('allocation:') ? `allocations[${k.slice('allocation:'.length)}].password` : k))
-        .sort();
-      tail += `,"administrators":${JSON.stringify(row.administrators)},"editors":${JSON.stringify(row.editors)},"floors":${JSON.stringify(row.floor_ids)}`;
-      tail += `,"configuredSecrets":${JSON.stringify(secrets)},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
-      const doc: string = row.document;
-      return doc.length > 2 ? `${doc.slice(0, -1)},${tail}}` : `{${tail}}`;
-    });
+    const items = r.rows.map((row) => row.item as string);
     // A page past the end has no window count; the service then counts separately. The benchmark never asks for one.
     const body = `[${items.join(',')}]`;
     res.writeHead(200, [

@@ -316,7 +316,13 @@ describe('Project fields', () => {
       administrators: [],
       editors: [],
       customFormFields: [{ label: 'Budget "€"', type: 'text', required: true }],
-      allocations: [{ name: 'Broker A', allocation: '10', password: 'allocation-secret' }],
+      // Names whose order differs between UTF-16 code units and code points (U+FF21 against U+1D538): the list is
+      // sorted by PostgreSQL, the record by Node, and both must give the same order.
+      allocations: [
+        { name: 'Broker A', allocation: '10', password: 'allocation-secret' },
+        { name: 'Broker \u{1D538}', allocation: '5', password: 'allocation-secret-2' },
+        { name: 'Broker \uFF21', allocation: '5', password: 'allocation-secret-3' },
+      ],
       ...Object.fromEntries(SPEC_SECRETS.map((k) => [k, `secret-${k}`])),
     });
     assert.equal((await call('PATCH', `/project/${p._id}`, body)).statusCode, 200);
@@ -334,8 +340,11 @@ describe('Project fields', () => {
     assert.deepEqual(Object.keys(item), Object.keys(record));
     assert.equal(item.floors.length, 2);
     assert.ok(item.configuredSecrets.includes('allocations[Broker A].password'));
+    const secretIndex = (name: string) => item.configuredSecrets.indexOf(`allocations[Broker ${name}].password`);
+    assert.ok(secretIndex('\uFF21') >= 0 && secretIndex('\uFF21') < secretIndex('\u{1D538}'), 'configuredSecrets in code point order');
     for (const k of SPEC_SECRETS) assert.ok(item.configuredSecrets.includes(k), `${k} named`);
-    for (const secret of [...SPEC_SECRETS.map((k) => `secret-${k}`), 'allocation-secret']) assert.ok(!list.body.includes(secret), `${secret} never listed`);
+    for (const secret of [...SPEC_SECRETS.map((k) => `secret-${k}`), 'allocation-secret', 'allocation-secret-2', 'allocation-secret-3'])
+      assert.ok(!list.body.includes(secret), `${secret} never listed`);
   });
 
   test('a value of the wrong type for any field → 400 with one error naming each field', async () => {

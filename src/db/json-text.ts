@@ -6,7 +6,25 @@ import { sql, type RawBuilder } from 'kysely';
  * and anything else a document must never carry into a response; they come from code, never from a request.
  */
 export function documentText(column: string, without: readonly string[]): RawBuilder<string> {
-  return sql<string>`(${sql.ref(column)} - ${sql.raw(`array[${without.map((k) => `'${k}'`).join(', ')}]`)}::text[])::text`;
+  return sql<string>`(${sql.ref(column)} - ${sql.raw(keyArray(without))})::text`;
+}
+
+function keyArray(keys: readonly string[]): string {
+  return `array[${keys.map((k) => `'${k}'`).join(', ')}]::text[]`;
+}
+
+/**
+ * SQL for a whole record's JSON text, written by PostgreSQL: the stored document (less the given keys) as its JSON
+ * text, then the record's fields after its own. `fields` is SQL giving `"key":value,…` text. Plain SQL text (no
+ * parameters), so the benchmark's bare server can send the very same statement.
+ */
+export function recordTextSql(column: string, without: readonly string[], fields: string): string {
+  return `(select case when d.doc = '{}' then '{' else left(d.doc, -1) || ',' end || ${fields} || '}' from (select (${column} - ${keyArray(without)})::text as doc) as d)`;
+}
+
+/** SQL for a timestamp as JSON's ISO text, as `Date.prototype.toISOString` writes it (UTC, milliseconds truncated). */
+export function isoTextSql(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 /** The document's JSON text with the record's fields (`"key":value,…`, already JSON) added after its own. */

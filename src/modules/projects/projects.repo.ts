@@ -1,4 +1,4 @@
-import { documentText, withFields } from '../../db/json-text.ts';
+import { isoTextSql, recordTextSql } from '../../db/json-text.ts';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
@@ -35,9 +35,16 @@ export function secretNames(secrets: Record<string, string>): string[] {
   return secretNamesOf(Object.keys(secrets));
 }
 
-/** `configuredSecrets` from the stored keys of the secrets. */
+/**
+ * `configuredSecrets` from the stored keys of the secrets, in code point order (the order PostgreSQL's "C" collation
+ * gives `GET /projects`, which writes the list in SQL).
+ */
 export function secretNamesOf(keys: readonly string[]): string[] {
-  return keys.map(secretName).sort();
+  return keys.map(secretName).sort(byCodePoint);
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 /** A secret's key as clients know it: an allocation's password by the allocation's name. */
@@ -110,14 +117,26 @@ export const PROJECT_NOT_IN_DOCUMENT = [
   ...PROJECT_SECRETS,
 ];
 
-/** A listed project as PostgreSQL writes it: the stored document's JSON text, and the keys of its secrets. */
-export type ProjectDocumentRow = Omit<ProjectRow, 'data' | 'secrets'> & { document: string; secret_keys: string[] };
-
 /**
- * Visible projects, filtered by name (case-insensitive substring) and type, paged and sorted, with the count before
- * paging. Each comes with its document as JSON text for `projectJson`: `GET /projects` never parses or re-serialises
- * a stored document (nor the sealed secrets, of which only the key names are read).
+ * `toProject`'s record as JSON text, written wholly by PostgreSQL from the row `p`: the stored document's text (less
+ * the record's keys and the secrets), then the record's fields in `toProject`'s order. Nothing of a listed project is
+ * parsed or serialised in Node. The same JSON value as `toProject` of the full row (a test holds them equal).
  */
+export const PROJECT_RECORD_SQL = recordTextSql(
+  'p.data',
+  PROJECT_NOT_IN_DOCUMENT,
+  [
+    `'"_id":"' || p.id || '","__v":' || p.version || ',"user":"' || p.user_id || '","name":' || to_json(p.name)::text`,
+    `coalesce(',"namespace":' || to_json(p.namespace)::text, '')`,
+    `coalesce(',"hostName":' || to_json(p.host_name)::text, '')`,
+    `coalesce(',"projectType":' || to_json(p.project_type)::text, '')`,
+    `',"administrators":' || to_json(p.administrators)::text || ',"editors":' || to_json(p.editors)::text`,
+    `',"floors":' || coalesce(to_json((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id))::text, '[]')`,
+    `',"configuredSecrets":' || to_json(array(select s.name from (select case when k like 'allocation:%' then 'allocations[' || substr(k, 12) || '].password' else k end as name from jsonb_object_keys(p.secrets) as k) as s order by s.name collate "C"))::text`,
+    `',"createdAt":"' || ${isoTextSql('p.created_at')} || '","updatedAt":"' || ${isoTextSql('p.updated_at')} || '"'`,
+  ].join(' || '),
+);
+
 export function listProjects(db: Q, principal: Principal, params: ProjectListParams) {
   const name = params.name !== undefined && params.name !== '';
   const shape = { ...visibleShape(principal, params), name, type: params.projectType !== undefined };
@@ -131,34 +150,12 @@ export function listProjects(db: Q, principal: Principal, params: ProjectListPar
 
 const listProjectsQuery = shaped(
   (db, v: VisibleValues & { pattern: string | undefined; type: string | undefined }, s: VisibleShape & { name: boolean; type: boolean }) => {
-    let q = db
-      .selectFrom('projects as p')
-      .select([
-        ...COLUMNS.filter((c) => c !== 'p.data' && c !== 'p.secrets'),
-        floorIds,
-        documentText('p.data', PROJECT_NOT_IN_DOCUMENT).as('document'),
-        sql<string[]>`array(select jsonb_object_keys(p.secrets))`.as('secret_keys'),
-      ]);
+    let q = db.selectFrom('projects as p').select(sql<string>`${sql.raw(PROJECT_RECORD_SQL)}`.as('item'));
     if (s.name) q = q.where(sql<boolean>`p.name ilike ${v.pattern}`);
     if (s.type) q = q.where(sql<boolean>`p.project_type = ${v.type}`);
     return visibleList(q, 'p', s, v);
   },
 );
-
-/**
- * `toProject`'s record as JSON text: the stored document as PostgreSQL wrote it (a space after `:` and `,`), then the
- * record's own fields in `toProject`'s order. The same JSON value as serialising `toProject` of the full row.
- */
-export function projectJson(row: ProjectDocumentRow): string {
-  let tail = `"_id":"${row.id}","__v":${row.version},"user":"${row.user_id}","name":${JSON.stringify(row.name)}`;
-  if (row.namespace !== null) tail += `,"namespace":${JSON.stringify(row.namespace)}`;
-  if (row.host_name !== null) tail += `,"hostName":${JSON.stringify(row.host_name)}`;
-  if (row.project_type !== null) tail += `,"projectType":${JSON.stringify(row.project_type)}`;
-  tail +=
-    `,"administrators":${JSON.stringify(row.administrators)},"editors":${JSON.stringify(row.editors)},"floors":${JSON.stringify(row.floor_ids)}` +
-    `,"configuredSecrets":${JSON.stringify(secretNamesOf(row.secret_keys))},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
-  return withFields(row.document, tail);
-}
 
 export interface ProjectInsert {
   id: string;

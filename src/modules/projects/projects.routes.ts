@@ -8,7 +8,7 @@ import { objectQuery } from '../shared/query.ts';
 import { withEtag } from '../shared/records.ts';
 import { pageOf } from '../shared/list.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
-import { projectJson, toProject } from './projects.repo.ts';
+import { toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
 
@@ -40,9 +40,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
       const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
-      // Written from PostgreSQL's JSON text of each stored document (projectJson), not parsed and serialised again.
+      // Each record's JSON text as PostgreSQL wrote it (PROJECT_RECORD_SQL), not parsed and serialised again.
       reply.header('X-Total-Count', String(total));
-      return sendJsonText(reply, `[${rows.map(projectJson).join(',')}]`);
+      return sendJsonText(reply, `[${rows.map((r) => r.item).join(',')}]`);
     },
   );
 
