@@ -16,7 +16,7 @@ import { PRIVATE_EXPOSED_HEADERS, PUBLIC_EXPOSED_HEADERS } from '../src/http/cor
 import { apiSecurityHeaders, requestIdOf } from '../src/http/security-headers.ts';
 import { verifyAccess } from './jwt.ts';
 
-interface Principal {
+export interface Principal {
   id: string;
   role: string;
 }
@@ -131,29 +131,14 @@ export function createBareServer(opts: BareOptions) {
     if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > 500 || !Number.isInteger(skip) || (skip as number) < 0 || !column) {
       return problem(res, 400, 'invalid_query', 'options.limit 1-500, options.skip >= 0, options.sort one of name, createdAt, updatedAt');
     }
-    const direction = (sort as string).startsWith('-') ? 'desc' : 'asc';
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (principal.role !== 'admin') {
-      params.push(principal.id);
-      // The form the service uses: `@>` can use the GIN indexes on the arrays, `= any()` cannot.
-      where.push(`(p.user_id = $1 or p.administrators @> array[$1]::char(24)[] or p.editors @> array[$1]::char(24)[])`);
-    }
-    if (typeof filters.name === 'string' && filters.name !== '') {
-      params.push(`%${filters.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-      where.push(`p.name ilike $${params.length}`);
-    }
-    if (typeof filters.projectType === 'string') {
-      params.push(filters.projectType);
-      where.push(`p.project_type = $${params.length}`);
-    }
-    params.push(skip, limit);
-    // Each record's JSON text written by PostgreSQL, as the service's statement does (the stored document less the
-    // record's own keys and the secrets, then the record's fields; of the sealed secrets only their key names): nothing
-    // parsed or serialised in Node. The expression is the service's own, so the two bodies are the same bytes.
-    const text = `select ${PROJECT_RECORD_SQL} as item, count(*) over() as total
-       from projects p ${where.length ? `where ${where.join(' and ')}` : ''}
-       order by ${column} ${direction}, p.id ${direction} offset $${params.length - 1} limit $${params.length}`;
+    const { text, values: params } = projectSearchStatement(principal, {
+      name: typeof filters.name === 'string' ? filters.name : undefined,
+      projectType: typeof filters.projectType === 'string' ? filters.projectType : undefined,
+      column,
+      descending: (sort as string).startsWith('-'),
+      skip: skip as number,
+      limit: limit as number,
+    });
     // One named statement per query shape (the shapes are few: which filters, which sort).
     let name = statementNames.get(text);
     if (!name) statementNames.set(text, (name = `bare-projects-${statementNames.size}`));
@@ -289,6 +274,41 @@ class Answer extends ServerResponse {
   requestId = '';
 }
 const idOf = (res: Answer) => ['x-request-id', res.requestId];
+
+/**
+ * The project search's statement, as the bare server sends it: the same text as the service's for the same request
+ * (each record written by PostgreSQL with the service's own expression, `PROJECT_RECORD_SQL`). Exported so the
+ * benchmark can also run it with no HTTP server at all (bench/db-alone.ts), which measures the database's own ceiling.
+ */
+export function projectSearchStatement(
+  principal: Principal,
+  q: { name?: string | undefined; projectType?: string | undefined; column: string; descending: boolean; skip: number; limit: number },
+): { text: string; values: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (principal.role !== 'admin') {
+    params.push(principal.id);
+    // The form the service uses: `@>` can use the GIN indexes on the arrays, `= any()` cannot.
+    where.push(`(p.user_id = $1 or p.administrators @> array[$1]::char(24)[] or p.editors @> array[$1]::char(24)[])`);
+  }
+  if (q.name !== undefined && q.name !== '') {
+    params.push(`%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(`p.name ilike $${params.length}`);
+  }
+  if (q.projectType !== undefined) {
+    params.push(q.projectType);
+    where.push(`p.project_type = $${params.length}`);
+  }
+  params.push(q.skip, q.limit);
+  const direction = q.descending ? 'desc' : 'asc';
+  // Each record's JSON text written by PostgreSQL, as the service's statement does (the stored document less the
+  // record's own keys and the secrets, then the record's fields; of the sealed secrets only their key names): nothing
+  // parsed or serialised in Node. The expression is the service's own, so the two bodies are the same bytes.
+  const text = `select ${PROJECT_RECORD_SQL} as item, count(*) over() as total
+       from projects p ${where.length ? `where ${where.join(' and ')}` : ''}
+       order by ${q.column} ${direction}, p.id ${direction} offset $${params.length - 1} limit $${params.length}`;
+  return { text, values: params };
+}
 
 function canRead(p: Principal, row: { user_id: string; administrators: string[]; editors: string[] }) {
   return p.role === 'admin' || row.user_id === p.id || row.administrators.includes(p.id) || row.editors.includes(p.id);

@@ -23,6 +23,7 @@ import {
 import { load, type LoadResult } from './load.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 import { seed } from './seed.ts';
+import { dbAlone, type DbAloneResult } from './db-alone.ts';
 
 export interface ResourceOptions {
   durationSec: number;
@@ -48,6 +49,8 @@ interface Outcome {
   service?: { check: Check; runs: LoadResult[] };
   sameBody?: boolean;
   differences?: string[];
+  /** The scenario's statement with no HTTP server: the database's own ceiling at the same concurrency. */
+  dbAlone?: DbAloneResult;
 }
 
 export async function runResources(opts: ResourceOptions) {
@@ -125,6 +128,13 @@ export async function runResources(opts: ResourceOptions) {
         );
       }
     }
+    if (s.statement) {
+      outcome.dbAlone = await dbAlone(db.url, s.statement, { callers: opts.connections, durationSec: opts.durationSec, warmupSec: opts.warmupSec });
+      console.log(
+        `  database alone  ${fmt(outcome.dbAlone.perSec).padStart(7)} statements/s  p50 ${fmt(outcome.dbAlone.latencyMs.p50, 1)} ms  p99 ${fmt(outcome.dbAlone.latencyMs.p99, 1)} ms` +
+          `  (the statement from ${opts.connections} callers over 10 connections, no HTTP server)`,
+      );
+    }
     outcomes.push(outcome);
   }
 
@@ -170,6 +180,11 @@ export async function runResources(opts: ResourceOptions) {
   );
   for (const o of outcomes) {
     if (o.service && !o.service.check.ok) console.log(`${o.scenario}: ${o.service.check.note}`);
+    if (o.dbAlone) {
+      console.log(
+        `${o.scenario}: the database alone (its statement from ${opts.connections} callers, no HTTP server) ran ${fmt(o.dbAlone.perSec)} statements/s, p99 ${fmt(o.dbAlone.latencyMs.p99, 1)} ms`,
+      );
+    }
   }
   // The bundle's revalidation target is stated against the bare server's full responses.
   const full = outcomes.find((o) => o.scenario.endsWith('full'));
