@@ -12,6 +12,7 @@ import pg from 'pg';
 import { isMain } from './harness.ts';
 import { PROJECT_RECORD_SQL } from '../src/modules/projects/projects.repo.ts';
 import { UNIT_RECORD_KEYS } from '../src/modules/units/units.repo.ts';
+import { documentTextSql } from '../src/db/json-text.ts';
 import { PRIVATE_EXPOSED_HEADERS, PUBLIC_EXPOSED_HEADERS } from '../src/http/cors.ts';
 import { apiSecurityHeaders, requestIdOf } from '../src/http/security-headers.ts';
 import { verifyAccess } from './jwt.ts';
@@ -22,7 +23,6 @@ export interface Principal {
 }
 
 // The keys the service's statements remove from a stored document (theirs, so the texts match); SQL text literals.
-const sqlTextArray = (keys: readonly string[]) => `array[${keys.map((k) => `'${k}'`).join(', ')}]::text[]`;
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 /**
@@ -82,7 +82,7 @@ export function createBareServer(opts: BareOptions) {
   // Kysely/pg path sends unnamed statements). `data` comes back as jsonb text and is spliced, never parsed.
   const UNIT = {
     name: 'bare-unit',
-    text: `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, (u.data - ${sqlTextArray(UNIT_RECORD_KEYS)})::text as data, u.version,
+    text: `select u.id, u.project_id, u.floor_id, u.name, u.position, u.availability, u.on_hold_expires_at, ${documentTextSql('u.data', UNIT_RECORD_KEYS)} as data, u.version,
                   u.created_at, u.updated_at, p.user_id, p.administrators, p.editors
            from units u join projects p on p.id = u.project_id where u.id = $1`,
   };

@@ -11,6 +11,9 @@ export interface Statement {
   values: unknown[];
 }
 
+/** Connections the statement is sent over: the servers' pool size. */
+export const DB_ALONE_POOL = 10;
+
 export interface DbAloneResult {
   perSec: number;
   latencyMs: { p50: number; p99: number };
@@ -20,9 +23,9 @@ export interface DbAloneResult {
 export async function dbAlone(
   databaseUrl: string,
   statement: Statement,
-  opts: { callers: number; durationSec: number; warmupSec: number; poolSize?: number },
+  opts: { callers: number; durationSec: number; warmupSec: number },
 ): Promise<DbAloneResult> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: DB_ALONE_POOL });
   pool.on('error', () => {});
   const query = { name: 'bench-db-alone', ...statement };
   try {

@@ -23,7 +23,7 @@ import {
 import { load, type LoadResult } from './load.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
 import { seed } from './seed.ts';
-import { dbAlone, type DbAloneResult } from './db-alone.ts';
+import { DB_ALONE_POOL, dbAlone, type DbAloneResult } from './db-alone.ts';
 
 export interface ResourceOptions {
   durationSec: number;
@@ -132,7 +132,7 @@ export async function runResources(opts: ResourceOptions) {
       outcome.dbAlone = await dbAlone(db.url, s.statement, { callers: opts.connections, durationSec: opts.durationSec, warmupSec: opts.warmupSec });
       console.log(
         `  database alone  ${fmt(outcome.dbAlone.perSec).padStart(7)} statements/s  p50 ${fmt(outcome.dbAlone.latencyMs.p50, 1)} ms  p99 ${fmt(outcome.dbAlone.latencyMs.p99, 1)} ms` +
-          `  (the statement from ${opts.connections} callers over 10 connections, no HTTP server)`,
+          `  (the statement from ${opts.connections} callers over ${DB_ALONE_POOL} connections, no HTTP server)`,
       );
     }
     outcomes.push(outcome);

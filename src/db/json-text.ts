@@ -6,11 +6,12 @@ import { sql, type RawBuilder } from 'kysely';
  * and anything else a document must never carry into a response; they come from code, never from a request.
  */
 export function documentText(column: string, without: readonly string[]): RawBuilder<string> {
-  return sql<string>`(${sql.ref(column)} - ${sql.raw(keyArray(without))})::text`;
+  return sql<string>`${sql.raw(documentTextSql(column, without))}`;
 }
 
-function keyArray(keys: readonly string[]): string {
-  return `array[${keys.map((k) => `'${k}'`).join(', ')}]::text[]`;
+/** `documentText` as plain SQL text, for statements written as text (`recordTextSql`, the benchmark's bare server). */
+export function documentTextSql(column: string, without: readonly string[]): string {
+  return `(${column} - array[${without.map((k) => `'${k}'`).join(', ')}]::text[])::text`;
 }
 
 /**
@@ -19,7 +20,7 @@ function keyArray(keys: readonly string[]): string {
  * parameters), so the benchmark's bare server can send the very same statement.
  */
 export function recordTextSql(column: string, without: readonly string[], fields: string): string {
-  return `(select case when d.doc = '{}' then '{' else left(d.doc, -1) || ',' end || ${fields} || '}' from (select (${column} - ${keyArray(without)})::text as doc) as d)`;
+  return `(select case when d.doc = '{}' then '{' else left(d.doc, -1) || ',' end || ${fields} || '}' from (select ${documentTextSql(column, without)} as doc) as d)`;
 }
 
 /** SQL for a timestamp as JSON's ISO text, as `Date.prototype.toISOString` writes it (UTC, milliseconds truncated). */

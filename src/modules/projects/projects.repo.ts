@@ -10,8 +10,9 @@ import { PROJECT_SECRETS } from './projects.schemas.ts';
 type Q = Kysely<Database>;
 export type ProjectRow = Selectable<ProjectsTable> & { floor_ids: string[] };
 
-/** Ids of the project's floors in position order: `project.floors` is derived, never stored twice. */
-const floorIds = sql<string[]>`coalesce((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id), '{}')`.as('floor_ids');
+/** Ids of the project's floors in position order (null for none): `project.floors` is derived, never stored twice. */
+const FLOOR_IDS_SQL = 'select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id';
+const floorIds = sql<string[]>`coalesce((${sql.raw(FLOOR_IDS_SQL)}), '{}')`.as('floor_ids');
 
 const COLUMNS = [
   'p.id',
@@ -30,26 +31,24 @@ const COLUMNS = [
   'p.updated_at',
 ] as const;
 
-/** Names of the secrets that are set, as `configuredSecrets` shows them. */
-export function secretNames(secrets: Record<string, string>): string[] {
-  return secretNamesOf(Object.keys(secrets));
-}
-
 /**
- * `configuredSecrets` from the stored keys of the secrets, in code point order (the order PostgreSQL's "C" collation
- * gives `GET /projects`, which writes the list in SQL).
+ * Names of the secrets that are set, as `configuredSecrets` shows them, in code point order (the order PostgreSQL's
+ * "C" collation gives `GET /projects`, which writes the list in SQL).
  */
-export function secretNamesOf(keys: readonly string[]): string[] {
-  return keys.map(secretName).sort(byCodePoint);
+export function secretNames(secrets: Record<string, string>): string[] {
+  return Object.keys(secrets).map(secretName).sort(byCodePoint);
 }
 
 function byCodePoint(a: string, b: string): number {
   return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
+/** How an allocation's password is keyed among a project's sealed secrets: this prefix, then the allocation's name. */
+export const ALLOCATION_SECRET_PREFIX = 'allocation:';
+
 /** A secret's key as clients know it: an allocation's password by the allocation's name. */
 export function secretName(key: string): string {
-  return key.startsWith('allocation:') ? `allocations[${key.slice('allocation:'.length)}].password` : key;
+  return key.startsWith(ALLOCATION_SECRET_PREFIX) ? `allocations[${key.slice(ALLOCATION_SECRET_PREFIX.length)}].password` : key;
 }
 
 /** The response record. `row.data` is parsed afresh for every query, so it is extended in place, not copied. */
@@ -131,8 +130,9 @@ export const PROJECT_RECORD_SQL = recordTextSql(
     `coalesce(',"hostName":' || to_json(p.host_name)::text, '')`,
     `coalesce(',"projectType":' || to_json(p.project_type)::text, '')`,
     `',"administrators":' || to_json(p.administrators)::text || ',"editors":' || to_json(p.editors)::text`,
-    `',"floors":' || coalesce(to_json((select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id))::text, '[]')`,
-    `',"configuredSecrets":' || to_json(array(select s.name from (select case when k like 'allocation:%' then 'allocations[' || substr(k, 12) || '].password' else k end as name from jsonb_object_keys(p.secrets) as k) as s order by s.name collate "C"))::text`,
+    `',"floors":' || coalesce(to_json((${FLOOR_IDS_SQL}))::text, '[]')`,
+    // `secretName` and `secretNames`' order, in SQL.
+    `',"configuredSecrets":' || to_json(array(select s.name from (select case when starts_with(k, '${ALLOCATION_SECRET_PREFIX}') then 'allocations[' || substr(k, ${ALLOCATION_SECRET_PREFIX.length + 1}) || '].password' else k end as name from jsonb_object_keys(p.secrets) as k) as s order by s.name collate "C"))::text`,
     `',"createdAt":"' || ${isoTextSql('p.created_at')} || '","updatedAt":"' || ${isoTextSql('p.updated_at')} || '"'`,
   ].join(' || '),
 );

@@ -13,6 +13,7 @@ import {
   findProject,
   insertProject,
   listProjects,
+  ALLOCATION_SECRET_PREFIX,
   secretName,
   updateProject,
   type ProjectChange,
@@ -178,13 +179,13 @@ export class ProjectService {
       }));
       const keep = new Set<string>();
       for (const a of allocations) {
-        const key = `allocation:${a.name ?? ''}`;
+        const key = `${ALLOCATION_SECRET_PREFIX}${a.name ?? ''}`;
         if (typeof a.password === 'string') {
           change.secretsSet[key] = this.ctx.secrets.seal(a.password);
           keep.add(key);
         } else if (a.password === undefined && currentSecrets[key]) keep.add(key);
       }
-      for (const key of Object.keys(currentSecrets)) if (key.startsWith('allocation:') && !keep.has(key)) change.secretsRemove.push(key);
+      for (const key of Object.keys(currentSecrets)) if (key.startsWith(ALLOCATION_SECRET_PREFIX) && !keep.has(key)) change.secretsRemove.push(key);
     }
     return change;
   }
