@@ -10,8 +10,13 @@ export function ProjectList({ path }: { path: string }) {
   const q = searchParam(path, 'q');
   const page = Math.max(1, Number(searchParam(path, 'page')) || 1);
   const [text, setText] = useState(q);
+  // Each answer carries the page it is, so the pager names the page whose cards are on screen, also while the next
+  // one loads (the cards of the page before stay until it arrives).
   const list = useLoad(
-    () => request<Project[]>('GET', `/projects${query({ filters: { name: q }, options: { skip: (page - 1) * PAGE, limit: PAGE, sort: 'name' } })}`),
+    () =>
+      request<Project[]>('GET', `/projects${query({ filters: { name: q }, options: { skip: (page - 1) * PAGE, limit: PAGE, sort: 'name' } })}`).then(
+        (answer) => ({ ...answer, page }),
+      ),
     [q, page],
   );
   // Search as you type, without a history entry per key.
@@ -23,6 +28,7 @@ export function ProjectList({ path }: { path: string }) {
 
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE));
+  const shown = list.data?.page ?? page;
   const pageLink = (p: number) => `/admin${query({ q, page: p > 1 ? p : undefined })}`;
   return (
     <section>
@@ -41,7 +47,7 @@ export function ProjectList({ path }: { path: string }) {
           <p class="muted" role="status">
             {total === 0 ? (q ? `No project matches “${q}”.` : 'No projects yet: create the first one.') : `${total} project${total === 1 ? '' : 's'}`}
           </p>
-          <ul class="cards">
+          <ul class="cards" aria-busy={list.loading}>
             {list.data?.data.map((p) => (
               <li key={p._id}>
                 <a class="card project" href={`/admin/projects/${p._id}`}>
@@ -56,11 +62,11 @@ export function ProjectList({ path }: { path: string }) {
           </ul>
           {pages > 1 && (
             <nav class="pager" aria-label="Pages">
-              {page > 1 ? <a href={pageLink(page - 1)}>Previous</a> : <span />}
+              {shown > 1 ? <a href={pageLink(shown - 1)}>Previous</a> : <span />}
               <span>
-                Page {page} of {pages}
+                Page {shown} of {pages}
               </span>
-              {page < pages ? <a href={pageLink(page + 1)}>Next</a> : <span />}
+              {shown < pages ? <a href={pageLink(shown + 1)}>Next</a> : <span />}
             </nav>
           )}
         </>
