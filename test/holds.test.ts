@@ -2,6 +2,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
+import { LOCKS } from '../src/db/locks.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
 import {
@@ -116,11 +117,19 @@ describe('POST /public/units/{id}/hold', () => {
   test('the sweeper runs on one node per interval: while another holds the lock it skips', async (ctx) => {
     if (ENGINE !== 'postgres') return ctx.skip('needs two connections (PostgreSQL)');
     await t.db.kysely.transaction().execute(async (trx) => {
-      const held = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(7346002) as locked`.execute(trx);
+      const held = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${LOCKS.holdSweep}) as locked`.execute(trx);
       assert.equal(held.rows[0]!.locked, true);
       assert.deepEqual(await sweepOnce(t.db.kysely, clock.now()), { ran: false });
     });
     assert.equal((await sweepOnce(t.db.kysely, clock.now())).ran, true);
+  });
+
+  test('the sweeper is not held up by a node installing the outbox (distinct lock ids)', async (ctx) => {
+    if (ENGINE !== 'postgres') return ctx.skip('needs two connections (PostgreSQL)');
+    await t.db.kysely.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${LOCKS.outboxStart})`.execute(trx);
+      assert.equal((await sweepOnce(t.db.kysely, clock.now())).ran, true);
+    });
   });
 
   test('the per-address cap frees when a hold lapses or staff release one; Retry-After says when the first lapses', async () => {

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from './db.ts';
+import { LOCKS } from './locks.ts';
 
 const DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
-/** Any constant: several processes starting at once take turns on it. */
-const MIGRATION_LOCK = 7_346_001;
+const MIGRATION_LOCK = LOCKS.migrate;
 
 export interface Migration {
   version: number;

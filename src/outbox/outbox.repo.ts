@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { LOCKS } from '../db/locks.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Where pg-boss keeps its tables (its own schema, installed and upgraded by pg-boss itself). */
@@ -13,8 +14,7 @@ export interface Envelope {
   err?: string;
 }
 
-/** Any constant: nodes starting at once install pg-boss's tables and create queues one after another. */
-const START_LOCK = 7_346_002;
+const START_LOCK = LOCKS.outboxStart;
 
 /** Takes the start lock on this connection (session level: held until `unlockStart` on the same connection). */
 export async function lockStart(conn: Kysely<Database>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { KEYED_LOCKS, LOCKS } from '../db/locks.ts';
 import type { Database } from '../db/schema.ts';
 import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
 
@@ -19,7 +20,7 @@ export function findHoldTarget(
 
 /** Until the transaction ends, one client's holds are counted and placed one request at a time. */
 export async function lockClientHolds(db: Q, client: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`hold:${client}`}))`.execute(db);
+  await sql`select pg_advisory_xact_lock(${KEYED_LOCKS.clientHolds}, hashtext(${client}))`.execute(db);
 }
 
 /** How many live holds a client has, and when the first of them lapses. */
@@ -47,8 +48,8 @@ export function holdUnit(db: Q, unitId: string, client: string, until: Date, now
     .executeTakeFirst();
 }
 
-/** Any constant; every node competes for it, so one sweep runs per interval however many nodes there are. */
-const SWEEP_LOCK = 7_346_002;
+/** Every node competes for it, so one sweep runs per interval however many nodes there are. */
+const SWEEP_LOCK = LOCKS.holdSweep;
 
 /** Takes the sweep's lock for the transaction; false when another node holds it. */
 export async function trySweepLock(db: Q): Promise<boolean> {
