@@ -16,6 +16,7 @@ import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { apiSecurityHeaders, registerSecurityHeaders, requestIdOf } from './http/security-headers.ts';
 import { registerCors } from './http/cors.ts';
+import { pagesHostGuard } from './http/pages-host.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { Passwords } from './lib/passwords.ts';
@@ -116,6 +117,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   ctx.events.deliverWith((trx, ids) => webhooks.enqueue(trx, ids));
 
   registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
+  // Before CORS, CSRF and authentication: on the pages host no cookie is read and no session route is reached.
+  app.addHook('onRequest', pagesHostGuard(config));
   await registerCors(app, config.corsOrigins);
   await app.register(fastifyRateLimit, {
     global: false,

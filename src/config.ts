@@ -36,6 +36,11 @@ export interface Config {
   outbox: { pollMs: number; concurrency: number };
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   inventory: InventoryConfig;
+  /**
+   * The origin the buyer's pages (`/p/...`, `/g/...`) are served on: another host name than the console's and the
+   * API's (PUBLIC_URL), so a script a page carries never runs with a signed-in user's cookies (docs/presentation.md).
+   */
+  pagesUrl: string;
 }
 
 /** Inventory imports and the FTP/SFTP feed (CONTRACT §8; docs/inventory.md). */
@@ -144,6 +149,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!mailFrom) problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFromRaw}")`);
   const publicUrlRaw = str('PUBLIC_URL');
   if (publicUrlRaw !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrlRaw)) problems.push('PUBLIC_URL must be an http:// or https:// URL');
+  const pagesUrlRaw = str('PAGES_URL');
+  if (pagesUrlRaw !== undefined && !/^https?:\/\/[^/\s?#]+\/?$/.test(pagesUrlRaw)) {
+    problems.push('PAGES_URL must be an origin such as https://homes.example.com (http:// or https://, no path)');
+  }
 
   const dataDir = resolve(str('DATA_DIR') ?? './data');
   const jwtSecretRaw = str('JWT_SECRET');
@@ -208,9 +217,15 @@ export function loadConfig(env: Env = process.env): Config {
       timeCost: int('ARGON2_TIME_COST', 2, 1, 20),
       parallelism: int('ARGON2_PARALLELISM', 1, 1, 16),
     },
+    pagesUrl: '',
   };
   if (problems.length) throw new ConfigError(problems);
   config.mail.publicUrl = (publicUrlRaw ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+  config.pagesUrl = pagesUrlRaw !== undefined ? new URL(pagesUrlRaw).origin : defaultPagesUrl(config.mail.publicUrl);
+  if (new URL(config.pagesUrl).hostname === new URL(config.mail.publicUrl).hostname) {
+    // Cookies are kept per host name (not per port): pages on the console's host name would share its session.
+    throw new ConfigError([`PAGES_URL (${config.pagesUrl}) must name another host than PUBLIC_URL (${config.mail.publicUrl}), not only another port`]);
+  }
 
   if (!jwtSecretRaw || !secretKey) {
     const kept = keptSecrets(dataDir);
@@ -218,6 +233,18 @@ export function loadConfig(env: Env = process.env): Config {
     config.secretKey = secretKey ?? Buffer.from(kept.secretKey, 'hex');
   }
   return config;
+}
+
+/**
+ * Where the pages are when PAGES_URL is unset: on one machine the other loopback name (the console on
+ * localhost, the pages on 127.0.0.1: different origins, cookie hosts and sites, one port), else `pages.` before
+ * the console's host name (that name must then reach the service too).
+ */
+export function defaultPagesUrl(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  const swap: Record<string, string> = { localhost: '127.0.0.1', '127.0.0.1': 'localhost', '[::1]': 'localhost' };
+  url.hostname = swap[url.hostname] ?? `pages.${url.hostname}`;
+  return url.origin;
 }
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

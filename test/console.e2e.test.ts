@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { launchBrowser, SHOTS, skip } from './support/browser.ts';
+import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createUser, ENGINE, login, type TestApp, type TestUser, buildTestApp } from './helpers.ts';
 
@@ -22,6 +22,7 @@ const PLAN_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 300" 
 
 let t: TestApp;
 let base: string;
+let pagesBase: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -36,9 +37,12 @@ const COLLEAGUE = `cleo-${Date.now()}@example.com`;
 const COLLEAGUE_PASSWORD = 'colleague password 1';
 
 before(async () => {
-  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+  // The console at http://localhost:<port>, the buyer's pages at http://127.0.0.1:<port>, as `npm start` serves them.
+  const origins = await twoOrigins();
+  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', WEBHOOK_ALLOW_PRIVATE: 'true', ...origins.env } });
+  await t.app.listen({ port: origins.port, host: '127.0.0.1' });
+  base = origins.consoleBase;
+  pagesBase = origins.pagesBase;
   served = new Set((/data-features="([^"]*)"/.exec(await (await fetch(`${base}/admin`)).text())?.[1] ?? '').split(' ').filter(Boolean));
   user = await createUser(t.db, { username: `sales-${Date.now()}@example.com` });
   auth = { authorization: `Bearer ${(await login(t.app, user)).token}` };
@@ -377,7 +381,10 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     const a2 = units.find((u) => u.name === 'A2')!;
     const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const pub = await visitor.newPage();
+    // The console's link to the page: on the pages origin.
+    assert.equal(await page.locator('#public-page').getAttribute('href'), `${pagesBase}/p/${namespace}`);
     await pub.goto(`${base}/p/${namespace}`);
+    assert.equal(new URL(pub.url()).origin, pagesBase, 'a page asked for on the console origin is redirected to the pages origin');
     // The page's ids as of this writing and as before (the buyer's page is developed in parallel).
     await pub.waitForSelector(`#unit-${a2._id}, #view-list`);
     if (!(await pub.locator(`#unit-${a2._id}`).count())) await pub.click('#view-list');

@@ -49,6 +49,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
     SEED_DEMO: 'false',
     // No background feed pulls in tests; the feed tests tick the schedule by hand.
     INVENTORY_SYNC_MINUTES: '0',
+    // Tests reach the console and the API at 127.0.0.1 and localhost; the buyer's pages get a name of their own
+    // unless a test serves them (test/support/browser.ts: twoOrigins).
+    PAGES_URL: 'http://pages.localhost',
     ...env,
   });
 }

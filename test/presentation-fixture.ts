@@ -1,6 +1,6 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHROMIUM, launchBrowser, SHOTS, skip } from './support/browser.ts';
+import { CHROMIUM, launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithToken, type TestApp } from './helpers.ts';
@@ -21,7 +21,12 @@ export const SIZES: Record<Size, Parameters<Browser['newContext']>[0]> = {
 export const BOTH: Size[] = ['phone', 'desktop'];
 
 export let t: TestApp;
+/** The pages origin (http://127.0.0.1:<port>), where the buyer's pages are served. */
 export let base: string;
+/** Its Host header, for requests injected as if sent to the pages host. */
+export let pagesHost: string;
+/** The console's and the API's origin (http://localhost:<port>). */
+export let consoleBase: string;
 export let browser: Browser;
 export let owner: Awaited<ReturnType<typeof userWithToken>>;
 export let namespace: string;
@@ -51,9 +56,12 @@ export const SHAPES = ['M15 15 h190 v115 h-190 Z', 'M205 15 h190 v115 h-190 Z', 
 /** Registers the file's set-up: the service on a socket, a project with three floors of four units, one browser. */
 export function usePresentation() {
   before(async () => {
-    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3' } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const origins = await twoOrigins();
+    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', ...origins.env } });
+    await t.app.listen({ port: origins.port, host: '127.0.0.1' });
+    base = origins.pagesBase;
+    pagesHost = origins.pagesHost;
+    consoleBase = origins.consoleBase;
     owner = await userWithToken(t);
     namespace = `e2e-${newObjectId().slice(-10)}`;
     hostName = `${namespace}.homes.example.com`;

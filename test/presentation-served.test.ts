@@ -11,6 +11,7 @@ import {
   close,
   hostName,
   namespace,
+  pagesHost,
   noise,
   openPage,
   patchProject,
@@ -109,14 +110,14 @@ describe('the presentation page, as served', () => {
     assert.equal(gz.headers['content-encoding'], 'gzip');
     assert.match(gunzipSync(gz.rawPayload).toString(), /^<svg/);
     // The page itself (it carries the stylesheet) too: brotli, else gzip, else as it is.
-    const page = await t.app.inject({ method: 'GET', url: `/p/${namespace}` });
+    const page = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { host: pagesHost } });
     assert.equal(page.headers['content-encoding'], undefined);
-    const pageBr = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const pageBr = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { host: pagesHost, 'accept-encoding': 'gzip, deflate, br' } });
     assert.equal(pageBr.headers['content-encoding'], 'br');
     assert.equal(pageBr.headers.vary, 'Accept-Encoding');
     assert.ok(pageBr.rawPayload.length < page.rawPayload.length / 2);
     assert.equal(brotliDecompressSync(pageBr.rawPayload).toString(), page.body);
-    const pageGz = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { 'accept-encoding': 'gzip' } });
+    const pageGz = await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { host: pagesHost, 'accept-encoding': 'gzip' } });
     assert.equal(pageGz.headers['content-encoding'], 'gzip');
     assert.equal(gunzipSync(pageGz.rawPayload).toString(), page.body);
     const webp = await t.app.inject({ method: 'GET', url: '/p/assets/demo-hero.webp', headers: { 'accept-encoding': 'br' } });

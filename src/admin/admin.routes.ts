@@ -7,6 +7,7 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { WEB_OUT } from '../presentation/build.ts';
 import { adminManifest } from './build.ts';
+import { escapeHtml } from '../presentation/html.ts';
 
 /** The console talks only to this origin and is never framed (its buttons change data). */
 const CONSOLE_CSP = [
@@ -36,7 +37,7 @@ export const FEATURE_PATHS: Record<string, string[]> = {
 };
 
 /** GET /admin and every /admin/... client route: one HTML shell; the console draws itself from the API. */
-export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app) => {
+export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const manifest = await adminManifest();
   const assets = new Map<string, { body: Buffer; type: string }>();
   const files: [file: string, type: string][] = [
@@ -62,7 +63,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app) 
 <link rel="stylesheet" href="/admin/assets/${manifest.css}">
 <script type="module" src="/admin/assets/${manifest.js}"></script>
 </head>
-<body data-features="${featureList()}">
+<body data-features="${featureList()}" data-pages="${escapeHtml(ctx.config.pagesUrl)}">
 <div id="app"><p>Loading the console…</p></div>
 <noscript>The Showsuite console needs JavaScript.</noscript>
 </body>

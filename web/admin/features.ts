@@ -15,3 +15,12 @@ export const FEATURES = {
   /** Webhooks and their deliveries (CONTRACT §10). */
   webhooks: names.has('webhooks'),
 };
+
+/**
+ * The origin of the buyer's pages (`<body data-pages>`): another host than the console's, so a project's page link
+ * opens there, never on the console's origin. Empty (same origin) only for a console served without it.
+ */
+export const PAGES_ORIGIN = typeof document === 'undefined' ? '' : (document.body.dataset.pages ?? '');
+
+/** The absolute address of a project's page. */
+export const pageUrl = (namespace: string) => `${PAGES_ORIGIN}/p/${encodeURIComponent(namespace)}`;

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { authorize, can, type Level } from '../shared/access.ts';
+import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/access.ts';
 import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
@@ -142,7 +142,7 @@ export class ProjectService {
 
   #checkLevel(level: Level, keys: string[], allocationsChanged: boolean) {
     if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
-    const managed = keys.filter((k) => MANAGED.has(k) || SECRET.has(k) || isIntegrationField(k));
+    const managed = keys.filter((k) => MANAGED.has(k) || SECRET.has(k) || isIntegrationField(k) || PROJECT_GUARDED_FIELDS.has(k));
     if (allocationsChanged) managed.push('allocations');
     if (managed.length && !can(level, 'manage')) {
       throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);

@@ -55,6 +55,33 @@ export interface Authorized<T> {
 
 export const can = (level: Level, action: Action) => ALLOWED[action].includes(level);
 
+/**
+ * Fields that run code on a project's page or send its data somewhere (tag-manager code, embed codes and snippets,
+ * where leads and reports are mailed, what insights leave out, the inventory feed and its mapping). An editor could
+ * otherwise run script on the page the owner opens or read leads by mail, so only the owner and administrators
+ * change them (the `manage` action); an editor sending the stored value back is not a change. `ftp*` and `yi*`
+ * fields are integration settings and guarded as such.
+ */
+export const PROJECT_GUARDED_FIELDS: ReadonlySet<string> = new Set([
+  'gtmEnabled',
+  'gtmHeadCode',
+  'gtmBodyCode',
+  'customButtonSnippet',
+  'formsSendTo',
+  'reportSendTo',
+  'eventsBlockList',
+  'excludeBlockedEvents',
+  'yiStatusMapping',
+]);
+export const UNIT_GUARDED_FIELDS: ReadonlySet<string> = new Set(['embedCode', 'customButtonSnippet']);
+
+/** 403 when a caller who may not `manage` changes one of these fields; `where` prefixes the message (a bulk item). */
+export function checkGuardedFields(level: Level, changed: Iterable<string>, guarded: ReadonlySet<string>, where = '') {
+  if (can(level, 'manage')) return;
+  const hit = [...changed].filter((k) => guarded.has(k));
+  if (hit.length) throw new AppError(403, 'forbidden', `${where}Editors may not change ${hit.join(', ')} (code on the page or where data is sent)`);
+}
+
 function describe(action: Action) {
   switch (action) {
     case 'manage':

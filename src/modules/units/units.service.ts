@@ -9,9 +9,9 @@ import { actorOf, createdChanges, SYSTEM } from '../events/events.repo.ts';
 import { projectsOfFloors } from '../floors/floors.repo.ts';
 import { updateUnits, type UnitSet } from '../inventory/inventory.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
-import { authorize, can, levelOf } from '../shared/access.ts';
+import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
-import { checkBodyId, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import {
   deleteUnit,
@@ -101,7 +101,14 @@ export class UnitService {
     const { project, name, position, floor, availability, onHoldExpiresAt, ...data } = input;
     if (!project) invalid([{ path: '/project', message: 'is required' }]);
     if (!name) invalid([{ path: '/name', message: 'is required' }]);
-    authorize(principal, await findProjectMembership(this.ctx.db.kysely, project), 'edit');
+    const { level } = authorize(principal, await findProjectMembership(this.ctx.db.kysely, project), 'edit');
+    // A new unit's stored value is the default: a guarded field sent as something else is a change.
+    const defaults: Record<string, unknown> = UNIT_DEFAULTS;
+    checkGuardedFields(
+      level,
+      Object.entries(data).flatMap(([k, v]) => (!deepEqual(v, defaults[k] ?? '') ? [k] : [])),
+      UNIT_GUARDED_FIELDS,
+    );
     await this.#checkFloor(project, floor, '/floor');
     const unit = {
       id: newObjectId(this.ctx.clock.now()),
@@ -139,11 +146,12 @@ export class UnitService {
   /** PATCH by the rules of planUnitChange; a move changes both floors' `units` in the same transaction. */
   async patch(principal: Principal, id: string, body: UnitPatch, ifMatch: string | undefined, now: number): Promise<UnitWithAccess> {
     const db = this.ctx.db.kysely;
-    const { row: unit } = authorize(principal, await findUnit(db, id), 'edit', 'Unit');
+    const { row: unit, level } = authorize(principal, await findUnit(db, id), 'edit', 'Unit');
     const ifVersion = parseIfMatch(ifMatch, unit.version);
     checkBodyId(body, unit.id);
     const errors: FieldError[] = [];
     const plan = planUnitChange(unit, body, now, errors);
+    if (plan) checkGuardedFields(level, Object.keys(plan.change.data), UNIT_GUARDED_FIELDS);
     if (plan) {
       await this.#checkFloor(unit.project_id, plan.floorTo, '/floor');
       if (errors.length) invalid(errors);
@@ -238,6 +246,7 @@ export class UnitService {
       seen.set(item._id, i);
       const own: FieldError[] = [];
       const plan = planUnitChange(row, item, now, own);
+      if (plan) checkGuardedFields(level, Object.keys(plan.change.data), UNIT_GUARDED_FIELDS, `Item ${i}: `);
       errors.push(...own.map((e) => ({ path: `/${i}${e.path}`, message: e.message })));
       if (typeof plan?.floorTo === 'string') floorChecks.push({ index: i, floor: plan.floorTo, project: row.project_id });
       checked.push({ i, item, row, plan });

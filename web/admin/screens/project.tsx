@@ -6,7 +6,7 @@ import { Floors } from './floors.tsx';
 import { PlanEditor } from './plan.tsx';
 import { Units } from './units.tsx';
 import { Team } from './team.tsx';
-import { FEATURES } from '../features.ts';
+import { FEATURES, pageUrl } from '../features.ts';
 import { Webhooks } from './webhooks.tsx';
 
 const TABS: [string, string][] = [
@@ -40,7 +40,7 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
       <p class="crumbs">
         <a href="/admin">Projects</a> ›{' '}
         {p.namespace ? (
-          <a href={`/p/${p.namespace}`} target="_blank" rel="noopener">
+          <a href={pageUrl(p.namespace)} target="_blank" rel="noopener noreferrer" id="public-page">
             {p.name} (public page)
           </a>
         ) : (

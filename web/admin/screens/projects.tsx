@@ -3,6 +3,7 @@ import { api, ApiError, query, request } from '../api.ts';
 import { navigate, searchParam } from '../router.ts';
 import type { Project } from '../types.ts';
 import { ErrorNotice, Field, Loading, PageTitle, useLoad, when } from '../ui.tsx';
+import { pageUrl } from '../features.ts';
 
 const PAGE = 20;
 
@@ -52,7 +53,7 @@ export function ProjectList({ path }: { path: string }) {
               <li key={p._id}>
                 <a class="card project" href={`/admin/projects/${p._id}`}>
                   <strong>{p.name}</strong>
-                  <span class="muted">{p.namespace ? `/p/${p.namespace}` : 'no public address yet'}</span>
+                  <span class="muted">{p.namespace ? pageUrl(p.namespace) : 'no public address yet'}</span>
                   <span class="muted small">
                     {p.floors.length} floor{p.floors.length === 1 ? '' : 's'} · changed {when(p.updatedAt)}
                   </span>
