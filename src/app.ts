@@ -33,6 +33,8 @@ import { EventLog } from './modules/events/event-log.ts';
 import { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
 import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
 import { LiveFeed } from './public/live-feed.ts';
+import { openMediaStore } from './modules/media/media.store.ts';
+import { OrphanSweeper } from './modules/media/orphan.sweeper.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -106,6 +108,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     mail: new MailQueue(outbox, mailer, secrets, app.log),
     events: new EventLog(),
     authService: new AuthService(config, db, auth, passwords, counters, clock),
+    media: await openMediaStore(config),
   };
 
   const inventory = new InventoryService(ctx);
@@ -203,7 +206,14 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.addHook('onReady', async () => {
     feedScheduler.start();
   });
+  // Unreferenced uploads: every node ticks; one sweep per interval across nodes (docs/media.md).
+  const mediaSweeper = new OrphanSweeper(ctx, ctx.media, app.log);
+  app.decorate('mediaSweeper', mediaSweeper);
+  app.addHook('onReady', async () => {
+    mediaSweeper.start();
+  });
   app.addHook('onClose', async () => {
+    mediaSweeper.stop();
     feedScheduler.stop();
     clearTimeout(outboxRetry);
     await outbox.stop();

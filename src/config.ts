@@ -41,6 +41,28 @@ export interface Config {
    * API's (PUBLIC_URL), so a script a page carries never runs with a signed-in user's cookies (docs/presentation.md).
    */
   pagesUrl: string;
+  media: MediaConfig;
+}
+
+/** Where uploads live and how long unreferenced ones are kept (docs/media.md). */
+export interface MediaConfig {
+  /** `local`: files under mediaDir; `s3`: an S3-compatible bucket. */
+  store: 'local' | 's3';
+  s3: S3Config | undefined;
+  /** A file no record has referred to for this many days is deleted. */
+  orphanDays: number;
+  /** How often a node looks for unreferenced files (once per interval across nodes); 0: this node never does. */
+  sweepMinutes: number;
+}
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** Unset: AWS itself. */
+  endpoint: string | undefined;
+  /** Both unset: the SDK's own credential chain (instance role, AWS_* variables). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
 }
 
 /** Inventory imports and the FTP/SFTP feed (CONTRACT §8; docs/inventory.md). */
@@ -155,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const dataDir = resolve(str('DATA_DIR') ?? './data');
+  const media = readMediaConfig(str, int, bool, problems);
   const jwtSecretRaw = str('JWT_SECRET');
   if (jwtSecretRaw !== undefined && jwtSecretRaw.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const secretKeyRaw = str('SECRET_KEY');
@@ -212,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxFileBytes: int('INVENTORY_MAX_FILE_MB', 20, 1, 200) * 1024 * 1024,
       ftpCa: readCaFile(str('INVENTORY_FTP_CA'), problems),
     },
+    media,
     argon2: {
       memoryCost: int('ARGON2_MEMORY_KIB', 19456, 1024, 1048576),
       timeCost: int('ARGON2_TIME_COST', 2, 1, 20),
@@ -257,6 +281,38 @@ export function parseMailbox(raw: string): { name: string; address: string } | u
   const address = m?.[2] ?? raw.trim();
   // A host without a dot (localhost) is fine for a sender.
   return /^[^\s@<>"]+@[^\s@<>"]+$/.test(address) ? { name, address } : undefined;
+}
+
+function readMediaConfig(
+  str: (name: string) => string | undefined,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  bool: (name: string, fallback: boolean) => boolean,
+  problems: string[],
+): MediaConfig {
+  const store = str('MEDIA_STORE') ?? 'local';
+  if (store !== 'local' && store !== 's3') problems.push(`MEDIA_STORE must be local or s3 (got "${store}")`);
+  const orphanDays = int('MEDIA_ORPHAN_DAYS', 7, 1, 3650);
+  const sweepMinutes = int('MEDIA_SWEEP_MINUTES', 60, 0, 10080);
+  if (store !== 's3') return { store: 'local', s3: undefined, orphanDays, sweepMinutes };
+  const bucket = str('S3_BUCKET');
+  if (bucket === undefined) problems.push('S3_BUCKET is required when MEDIA_STORE=s3');
+  const endpoint = str('S3_ENDPOINT');
+  if (endpoint !== undefined && !/^https?:\/\/[^/\s]+\/?$/.test(endpoint)) problems.push('S3_ENDPOINT must be an http:// or https:// address with no path');
+  const accessKeyId = str('S3_ACCESS_KEY_ID');
+  const secretAccessKey = str('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  return {
+    store: 's3',
+    s3: {
+      bucket: bucket ?? '',
+      region: str('S3_REGION') ?? 'us-east-1',
+      endpoint,
+      credentials: accessKeyId !== undefined && secretAccessKey !== undefined ? { accessKeyId, secretAccessKey } : undefined,
+      forcePathStyle: bool('S3_FORCE_PATH_STYLE', false),
+    },
+    orphanDays,
+    sweepMinutes,
+  };
 }
 
 function readCaFile(path: string | undefined, problems: string[]): string | undefined {

@@ -9,6 +9,7 @@ import type { Outbox } from './outbox/outbox.ts';
 import type { SecretBox } from './lib/secret-box.ts';
 import type { AuthService } from './modules/users/auth.service.ts';
 import type { EventLog } from './modules/events/event-log.ts';
+import type { MediaStore } from './modules/media/media.store.ts';
 
 /** What route plugins are handed: built once in buildApp, no globals. */
 export interface Ctx {
@@ -25,4 +26,6 @@ export interface Ctx {
   mail: MailQueue;
   /** The change log (CONTRACT §10): every write appends through it, inside its transaction. */
   events: EventLog;
+  /** Where uploads and their variants live: MEDIA_DIR or an S3-compatible bucket (docs/media.md). */
+  media: MediaStore;
 }

@@ -5,6 +5,7 @@ import type { Ctx } from '../../context.ts';
 import { json, problems } from '../../http/schemas.ts';
 import { CONTENT_TYPES } from './sniff.ts';
 import { ACCEPTED, MEDIA_MAX_BYTES, MediaService } from './media.service.ts';
+import { MAX_WIDTH, MIN_WIDTH, VARIANT_TYPES, WIDTH_STEP } from './variants.ts';
 
 const MediaSchema = Type.Object(
   {
@@ -53,6 +54,14 @@ export const mediaUploadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async 
   );
 };
 
+const WIDTH = Type.Integer({
+  minimum: MIN_WIDTH,
+  maximum: MAX_WIDTH,
+  description:
+    `A PNG, JPEG or WebP resized to this width (${MIN_WIDTH}–${MAX_WIDTH}; rounded up to a multiple of ${WIDTH_STEP}, never wider than the picture), ` +
+    'as AVIF when `Accept` names image/avif, else WebP when it names image/webp, else in its own format. An SVG is served as it is; a PDF → 400.',
+});
+
 /** GET /media/<name>: public (pages show these files), immutable (the name is the content's hash). */
 export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const media = new MediaService(ctx);
@@ -61,29 +70,54 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     {
       schema: {
         tags: ['media'],
-        summary: 'A stored file',
-        description: 'Served with `Cache-Control: public, max-age=31536000, immutable`: the name is the hash of the content.',
+        summary: 'A stored file, or a picture resized',
+        description:
+          'Served with `Cache-Control: public, max-age=31536000, immutable` and an `ETag` (the name is the hash of the content); ' +
+          '`If-None-Match` with that ETag → 304. With `w`, a resized variant, negotiated on `Accept` (`Vary: Accept`), kept and cached the same way.',
         security: [],
         params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
+        querystring: Type.Object({ w: Type.Optional(WIDTH) }),
         response: {
           200: {
             description: 'The file',
-            content: Object.fromEntries(Object.values(CONTENT_TYPES).map((t) => [t, { schema: Type.String({ contentMediaType: t }) }])),
+            content: Object.fromEntries(
+              [...new Set([...Object.values(CONTENT_TYPES), ...Object.values(VARIANT_TYPES)])].map((t) => [
+                t,
+                { schema: Type.String({ contentMediaType: t }) },
+              ]),
+            ),
           },
-          ...problems(404),
+          304: { description: 'Not modified: the `If-None-Match` ETag is this file' },
+          ...problems(400, 404, 429, 503),
         },
       },
     },
     async (request, reply) => {
-      const file = await media.file(request.params.name);
+      const file = await media.file(request.params.name, request.query.w, request.headers.accept);
       reply.removeHeader('x-frame-options');
-      return reply
+      reply
         .header('Content-Security-Policy', FILE_CSP)
         .header('Cache-Control', 'public, max-age=31536000, immutable')
         .header('ETag', file.etag)
-        .header('X-Content-Type-Options', 'nosniff')
-        .type(file.contentType)
-        .send(file.body as unknown as string); // the schema describes bytes as a string
+        .header('X-Content-Type-Options', 'nosniff');
+      if (file.negotiated) {
+        const vary = reply.getHeader('vary');
+        reply.header('Vary', vary ? `${String(vary)}, Accept` : 'Accept');
+      }
+      if (matches(request.headers['if-none-match'], file.etag)) {
+        file.body.destroy();
+        return reply.code(304).send();
+      }
+      return reply.header('Content-Length', String(file.size)).type(file.contentType).send(file.body);
     },
   );
 };
+
+/** Whether an If-None-Match header names this ETag (or is `*`); weak and strong forms match alike. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}

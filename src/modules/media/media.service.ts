@@ -1,18 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Multipart } from '@fastify/multipart';
 import type { Ctx } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { forgetOrphans } from './media.repo.ts';
+import { readAll, type MediaStore, type PutBody, type StoredObject } from './media.store.ts';
 import { CONTENT_TYPES, sniff, type MediaKind } from './sniff.ts';
 import { NotSvgError, sanitizeSvg } from './svg-sanitize.ts';
+import { negotiate, UndecodableError, VARIANT_TYPES, variantKey, variantWidth, VariantEncoder, type RasterKind } from './variants.ts';
 
 export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 export const ACCEPTED = 'PNG, JPEG, WebP, SVG or PDF';
-const NAME = /^([0-9a-f]{32})\.(png|jpg|webp|pdf|svg)$/;
+/** An original's key and address: `<first 32 hex of the SHA-256 of the stored bytes>.<extension>`. */
+export const MEDIA_NAME = /^([0-9a-f]{32})\.(png|jpg|webp|pdf|svg)$/;
 
 /** What an upload reads from the request: whether it is multipart, and its parts (the request itself fits). */
 export interface UploadSource {
@@ -27,22 +31,31 @@ export interface StoredMedia {
   size: number;
 }
 
-/** A stored file to serve. */
+/** A stored file (or a variant of one) to serve. */
 export interface MediaFile {
-  body: Buffer;
+  body: Readable;
+  size: number;
   contentType: string;
-  /** The content hash, quoted for the ETag header. */
+  /** The content hash (and the variant's size and format), quoted for the ETag header. */
   etag: string;
+  /** Whether the answer depends on the request's Accept header. */
+  negotiated: boolean;
 }
 
-/** Uploads (sniffed, SVGs sanitised, stored under their content hash) and the stored files. */
+/** Uploads (sniffed, SVGs sanitised, stored under their content hash), the stored files and their resized variants. */
 export class MediaService {
+  private readonly encoder = new VariantEncoder();
+
   constructor(private readonly ctx: Ctx) {}
+
+  private get store(): MediaStore {
+    return this.ctx.media;
+  }
 
   /** Reads the one part `file`, recognises it by content and stores it; throws the 400/413/415 problems. */
   async upload(source: UploadSource): Promise<StoredMedia> {
     if (!source.isMultipart()) throw new AppError(415, 'unsupported_media_type', `Send multipart/form-data with one part "file" (${ACCEPTED})`);
-    const dir = this.ctx.config.mediaDir;
+    const dir = this.store.tempDir;
     await mkdir(dir, { recursive: true });
     const parts = source.parts();
     const next = async () => {
@@ -86,13 +99,11 @@ export class MediaService {
           if (err instanceof NotSvgError) throw unsupported(`it is neither a picture nor a PDF, and not an SVG (${err.message})`);
           throw err;
         }
-        stored = await store(dir, 'svg', clean);
+        stored = await this.keep('svg', Buffer.from(clean));
       } else {
         const hash = createHash('sha256');
         await pipeline(createReadStream(temp), hash);
-        const name = `${hash.digest('hex').slice(0, 32)}.${kind}`;
-        await rename(temp, join(dir, name));
-        stored = { name, kind, size: (await stat(join(dir, name))).size };
+        stored = await this.keep(kind, { file: temp, size: (await stat(temp)).size }, hash.digest('hex'));
       }
       return { url: `/media/${stored.name}`, contentType: CONTENT_TYPES[stored.kind], size: stored.size };
     } finally {
@@ -100,27 +111,75 @@ export class MediaService {
     }
   }
 
-  /** A stored file by its name (`<content hash>.<extension>`); 404 for any other name or a missing file. */
-  async file(name: string): Promise<MediaFile> {
-    const m = NAME.exec(name);
+  /**
+   * Stores an upload under its content hash: the same file uploaded twice is one file with one address, and
+   * uploading it again makes it new for the unreferenced-file sweep.
+   */
+  private async keep(kind: MediaKind, body: PutBody, hex?: string): Promise<{ name: string; kind: MediaKind; size: number }> {
+    const digest =
+      hex ??
+      createHash('sha256')
+        .update(body as Buffer)
+        .digest('hex');
+    const name = `${digest.slice(0, 32)}.${kind}`;
+    await this.store.put(name, body, CONTENT_TYPES[kind]).catch(storeFailed);
+    await forgetOrphans(this.ctx.db.kysely, [name]);
+    return { name, kind, size: Buffer.isBuffer(body) ? body.length : body.size };
+  }
+
+  /**
+   * A stored file by its name (`<content hash>.<extension>`); 404 for any other name or a missing file. With a
+   * width, a raster picture's variant that wide (rounded up to a multiple of 16, never wider than the picture) in the
+   * format `accept` prefers; an SVG is served as it is (it scales itself); a PDF has no width (400).
+   */
+  async file(name: string, width?: number, accept?: string): Promise<MediaFile> {
+    const m = MEDIA_NAME.exec(name);
     if (!m) throw notFound('File');
-    let body: Buffer;
-    try {
-      body = await readFile(join(this.ctx.config.mediaDir, name));
-    } catch {
-      throw notFound('File');
+    const [, hash, ext] = m as unknown as [string, string, MediaKind];
+    if (width !== undefined && ext === 'pdf') {
+      throw new AppError(400, 'invalid_query', 'w: a PDF has no width; ask without w', [{ path: '/w', message: 'applies to pictures only, not PDFs' }]);
     }
-    return { body, contentType: CONTENT_TYPES[m[2] as MediaKind], etag: `"${m[1]}"` };
+    if (width === undefined || ext === 'svg') return this.original(name, hash, ext);
+    const w = variantWidth(width);
+    const format = negotiate(accept, ext as RasterKind);
+    const key = variantKey(hash, w, format);
+    const etag = `"${hash}-${w}.${format}"`;
+    const kept = await this.read(key);
+    if (kept) return { body: kept.body, size: kept.size, contentType: VARIANT_TYPES[format], etag, negotiated: true };
+    const original = await this.read(name);
+    if (!original) throw notFound('File');
+    const bytes = await readAll(original.body);
+    let out: Buffer;
+    try {
+      out = await this.encoder.encode(key, bytes, w, format);
+    } catch (err) {
+      if (!(err instanceof UndecodableError)) throw err;
+      // A picture that cannot be decoded or is too large to resize is served as it is.
+      return { ...(await this.original(name, hash, ext)), negotiated: true };
+    }
+    // Kept for the next request; a store that fails to keep it costs that request another encoding, nothing more.
+    await this.store.put(key, out, VARIANT_TYPES[format]).catch(() => undefined);
+    return { body: bufferStream(out), size: out.length, contentType: VARIANT_TYPES[format], etag, negotiated: true };
+  }
+
+  private async original(name: string, hash: string, ext: MediaKind): Promise<MediaFile> {
+    const found = await this.read(name);
+    if (!found) throw notFound('File');
+    return { body: found.body, size: found.size, contentType: CONTENT_TYPES[ext], etag: `"${hash}"`, negotiated: false };
+  }
+
+  private read(key: string): Promise<StoredObject | undefined> {
+    return this.store.get(key).catch(storeFailed);
   }
 }
 
-/** Stores an upload under its content hash: the same file uploaded twice is one file with one address. */
-async function store(dir: string, kind: MediaKind, body: Buffer | string): Promise<{ name: string; kind: MediaKind; size: number }> {
-  const name = `${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${kind}`;
-  const temp = join(dir, `.upload-${randomBytes(8).toString('hex')}`);
-  await writeFile(temp, body);
-  await rename(temp, join(dir, name));
-  return { name, kind, size: Buffer.byteLength(body) };
+/** The store did not answer (the bucket is unreachable): 503, to be retried, never details of the store. */
+function storeFailed(err: unknown): never {
+  throw Object.assign(new AppError(503, 'upstream_failed', 'The media store did not answer; retry shortly', undefined, { 'Retry-After': '5' }), { cause: err });
+}
+
+function bufferStream(buf: Buffer): Readable {
+  return Readable.from([buf]);
 }
 
 const tooLarge = () => new AppError(413, 'payload_too_large', 'The file is larger than 20 MiB');
