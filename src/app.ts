@@ -32,6 +32,8 @@ import { EventLog } from './modules/events/event-log.ts';
 import { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
 import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
 import { LiveFeed } from './public/live-feed.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerTracing } from './http/tracing.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -114,6 +116,19 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const webhooks = new WebhookDispatcher({ db: db.kysely, clock, secrets, config, outbox, log: app.log });
   webhooks.register();
   ctx.events.deliverWith((trx, ids) => webhooks.enqueue(trx, ids));
+
+  // Operations (docs/deploy.md): each is loaded, and hooks into requests, only when its setting is present.
+  const { metricsToken, otlpEndpoint } = config.observability;
+  if (otlpEndpoint) await registerTracing(app, otlpEndpoint);
+  if (metricsToken) {
+    await registerMetrics(app, {
+      token: metricsToken,
+      // The live feed is created below; scrapes come after the app is ready.
+      sseStreams: () => feed.streamCount,
+      outboxJobs: () => outbox.counts(),
+      dbConnections: () => db.connections(),
+    });
+  }
 
   registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
   await registerCors(app, config.corsOrigins);

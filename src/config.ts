@@ -36,6 +36,15 @@ export interface Config {
   outbox: { pollMs: number; concurrency: number };
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   inventory: InventoryConfig;
+  observability: ObservabilityConfig;
+}
+
+/** GET /metrics and trace export (docs/deploy.md#metrics-and-traces). */
+export interface ObservabilityConfig {
+  /** Bearer token GET /metrics asks for; unset: no /metrics route at all (404). */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP collector base URL; set: every request is traced and exported to `<url>/v1/traces`. */
+  otlpEndpoint: string | undefined;
 }
 
 /** Inventory imports and the FTP/SFTP feed (CONTRACT §8; docs/inventory.md). */
@@ -145,6 +154,15 @@ export function loadConfig(env: Env = process.env): Config {
   const publicUrlRaw = str('PUBLIC_URL');
   if (publicUrlRaw !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrlRaw)) problems.push('PUBLIC_URL must be an http:// or https:// URL');
 
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    problems.push('METRICS_TOKEN must be at least 16 characters with no spaces');
+  }
+  const otlpEndpoint = str('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/+$/, '');
+  if (otlpEndpoint !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(otlpEndpoint)) {
+    problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
+  }
+
   const dataDir = resolve(str('DATA_DIR') ?? './data');
   const jwtSecretRaw = str('JWT_SECRET');
   if (jwtSecretRaw !== undefined && jwtSecretRaw.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
@@ -203,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxFileBytes: int('INVENTORY_MAX_FILE_MB', 20, 1, 200) * 1024 * 1024,
       ftpCa: readCaFile(str('INVENTORY_FTP_CA'), problems),
     },
+    observability: { metricsToken, otlpEndpoint },
     argon2: {
       memoryCost: int('ARGON2_MEMORY_KIB', 19456, 1024, 1048576),
       timeCost: int('ARGON2_TIME_COST', 2, 1, 20),
