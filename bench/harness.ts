@@ -12,6 +12,8 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The server where throwaway benchmark databases are created (same default as the tests). */
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const BENCH_JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-0123456789';
+/** One SECRET_KEY for every service of a run: a database remembers the key it was first started with and refuses others. */
+export const BENCH_SECRET_KEY = randomBytes(32).toString('hex');
 /** Servers under test run on this core, the load generator (this process) on the other. */
 export const SERVER_CORE = 0;
 export const LOAD_CORE = 1;
@@ -118,7 +120,7 @@ export function serviceEnv(extra: Record<string, string>): Record<string, string
   onCleanup(async () => rmSync(dataDir, { recursive: true, force: true }));
   return {
     JWT_SECRET: BENCH_JWT_SECRET,
-    SECRET_KEY: randomBytes(32).toString('hex'),
+    SECRET_KEY: BENCH_SECRET_KEY,
     LOG_LEVEL: 'info',
     SEED_DEMO: 'false',
     HOST: '127.0.0.1',

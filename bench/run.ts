@@ -2,6 +2,7 @@
  * npm run bench                    the service against the bare baseline, scenario by scenario
  * npm run bench -- startup         start-to-ready and login throughput
  * npm run bench -- all             both
+ * npm run bench -- metrics         the unit read with GET /metrics on against the same service with it off
  * Options: --duration 10 --warmup 3 --connections 50 --rounds 2 --only <text in scenario name> --keep-db
  *          --cpu-prof <dir> (the service writes a V8 CPU profile there when it stops)
  *          --repeat 5 --login-duration 10 --login-connections 16 --no-login
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { cleanupOnSignals, runCleanups } from './harness.ts';
 import { runResources } from './resources.ts';
 import { runStartup } from './startup.ts';
+import { runMetricsBench } from './metrics.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -31,7 +33,7 @@ const { values, positionals } = parseArgs({
 
 const command = positionals[0] ?? 'resources';
 const usage =
-  'usage: npm run bench [-- resources|startup|all] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--cpu-prof dir]\n' +
+  'usage: npm run bench [-- resources|startup|all|metrics] [--duration s] [--warmup s] [--connections n] [--rounds n] [--only text] [--keep-db] [--cpu-prof dir]\n' +
   '       [--repeat n] [--login-duration s] [--login-connections n] [--no-login]';
 
 function positive(name: string, raw: string | undefined): number {
@@ -43,7 +45,7 @@ function positive(name: string, raw: string | undefined): number {
   return n;
 }
 
-if (values.help || !['resources', 'startup', 'all'].includes(command)) {
+if (values.help || !['resources', 'startup', 'all', 'metrics'].includes(command)) {
   console.log(usage);
   process.exit(values.help ? 0 : 2);
 }
@@ -69,6 +71,14 @@ try {
       only: values.only,
       keepDb: values['keep-db'],
       cpuProfDir: values['cpu-prof'],
+    });
+  }
+  if (command === 'metrics') {
+    await runMetricsBench({
+      durationSec: positive('duration', values.duration),
+      warmupSec: positive('warmup', values.warmup),
+      connections: positive('connections', values.connections),
+      rounds: positive('rounds', values.rounds),
     });
   }
 } catch (err) {

@@ -35,6 +35,8 @@ import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
 import { LiveFeed } from './public/live-feed.ts';
 import { openMediaStore } from './modules/media/media.store.ts';
 import { OrphanSweeper } from './modules/media/orphan.sweeper.ts';
+import { registerMetrics } from './http/metrics.ts';
+import { registerTracing } from './http/tracing.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -118,6 +120,19 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const webhooks = new WebhookDispatcher({ db: db.kysely, clock, secrets, config, outbox, log: app.log });
   webhooks.register();
   ctx.events.deliverWith((trx, ids) => webhooks.enqueue(trx, ids));
+
+  // Operations (docs/deploy.md): each is loaded, and hooks into requests, only when its setting is present.
+  const { metricsToken, otlpEndpoint } = config.observability;
+  if (otlpEndpoint) await registerTracing(app, otlpEndpoint);
+  if (metricsToken) {
+    await registerMetrics(app, {
+      token: metricsToken,
+      // The live feed is created below; scrapes come after the app is ready.
+      sseStreams: () => feed.streamCount,
+      outboxJobs: () => outbox.counts(),
+      dbConnections: () => db.connections(),
+    });
+  }
 
   registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
   // Before CORS, CSRF and authentication: on the pages host no cookie is read and no session route is reached.

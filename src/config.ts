@@ -42,6 +42,7 @@ export interface Config {
    */
   pagesUrl: string;
   media: MediaConfig;
+  observability: ObservabilityConfig;
 }
 
 /** Where uploads live and how long unreferenced ones are kept (docs/media.md). */
@@ -63,6 +64,14 @@ export interface S3Config {
   /** Both unset: the SDK's own credential chain (instance role, AWS_* variables). */
   credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
   forcePathStyle: boolean;
+}
+
+/** GET /metrics and trace export (docs/deploy.md#metrics-and-traces). */
+export interface ObservabilityConfig {
+  /** Bearer token GET /metrics asks for; unset: no /metrics route at all (404). */
+  metricsToken: string | undefined;
+  /** OTLP/HTTP collector base URL; set: every request is traced and exported to `<url>/v1/traces`. */
+  otlpEndpoint: string | undefined;
 }
 
 /** Inventory imports and the FTP/SFTP feed (CONTRACT §8; docs/inventory.md). */
@@ -176,6 +185,15 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('PAGES_URL must be an origin such as https://homes.example.com (http:// or https://, no path)');
   }
 
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    problems.push('METRICS_TOKEN must be at least 16 characters with no spaces');
+  }
+  const otlpEndpoint = str('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/+$/, '');
+  if (otlpEndpoint !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(otlpEndpoint)) {
+    problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
+  }
+
   const dataDir = resolve(str('DATA_DIR') ?? './data');
   const media = readMediaConfig(str, int, bool, problems);
   const jwtSecretRaw = str('JWT_SECRET');
@@ -236,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
       ftpCa: readCaFile(str('INVENTORY_FTP_CA'), problems),
     },
     media,
+    observability: { metricsToken, otlpEndpoint },
     argon2: {
       memoryCost: int('ARGON2_MEMORY_KIB', 19456, 1024, 1048576),
       timeCost: int('ARGON2_TIME_COST', 2, 1, 20),

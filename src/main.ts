@@ -3,6 +3,7 @@ import { ensureAdmin } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
+import { checkSecretKey, KeyMismatchError } from './db/key-check.ts';
 import { seedDemo } from './seed/demo.ts';
 
 /** The process: config, database, migrations, app, listen, graceful shutdown. */
@@ -28,6 +29,12 @@ async function main() {
   app = await buildApp({ config, db });
   const applied = await migrate(db);
   if (applied.length) app.log.info({ applied }, 'applied migrations');
+  await checkSecretKey(db, config.secretKey).catch(async (err: unknown) => {
+    if (!(err instanceof KeyMismatchError)) throw err;
+    console.error(err.message);
+    await db.close();
+    process.exit(2);
+  });
   await ensureAdmin(config, db, app.log);
   if (config.seedDemo) await seedDemo(db, app.log, config);
 

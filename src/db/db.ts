@@ -19,6 +19,8 @@ export interface Db {
   /** Runs a multi-statement script (migrations). */
   exec(script: string): Promise<void>;
   ping(): Promise<void>;
+  /** The connections this process holds to the database now (for GET /metrics): open, idle, and callers waiting for one. */
+  connections(): ConnectionCounts;
   /**
    * LISTENs on a channel: `onPayload` gets each NOTIFY once it is committed (from any node on PostgreSQL; from this
    * process on PGlite). On PostgreSQL a dedicated connection is kept, re-established after it is lost; `onResume`
@@ -26,6 +28,12 @@ export interface Db {
    */
   listen(channel: string, onPayload: (payload: string) => void, onResume?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ConnectionCounts {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export interface OpenDbOptions {
@@ -79,6 +87,7 @@ function openPostgres(url: string, opts: OpenDbOptions): Db {
     async ping() {
       await sql`select 1`.execute(kysely);
     },
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen: (channel, onPayload, onResume) => listenPostgres(url, channel, onPayload, onResume, opts.onPoolError),
     close: async () => {
       stopWatch();
@@ -179,10 +188,12 @@ export async function openPGlite(
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });
-  const kysely = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const dialect = new PGliteDialect(pglite);
+  const kysely = new Kysely<Database>({ dialect });
   return {
     engine: 'pglite',
     kysely,
+    connections: () => dialect.connections(),
     async exec(script) {
       // Through Kysely's connection so a script never interleaves with a transaction in flight.
       await kysely.connection().execute(async () => {

@@ -16,12 +16,17 @@ import {
  * a transaction holds it from BEGIN to COMMIT, which gives the same isolation a pooled client would.
  */
 export class PGliteDialect implements Dialect {
+  #driver: PGliteDriver | undefined;
   constructor(private readonly pglite: PGlite) {}
+  /** PGlite's one connection: idle or handed out, and how many callers wait for it. */
+  connections() {
+    return this.#driver?.counts() ?? { total: 1, idle: 1, waiting: 0 };
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return (this.#driver = new PGliteDriver(this.pglite));
   }
   // Kysely's Dialect interface declares this parameter as Kysely<any>.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,9 +42,14 @@ class PGliteDriver implements Driver {
   readonly #connection: PGliteConnection;
   #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
+  #waiting = 0;
 
   constructor(private readonly pglite: PGlite) {
     this.#connection = new PGliteConnection(pglite);
+  }
+
+  counts() {
+    return { total: 1, idle: this.#release ? 0 : 1, waiting: this.#waiting };
   }
 
   async init() {}
@@ -48,7 +58,12 @@ class PGliteDriver implements Driver {
     const previous = this.#queue;
     let release!: () => void;
     this.#queue = new Promise<void>((r) => (release = r));
-    await previous;
+    this.#waiting++;
+    try {
+      await previous;
+    } finally {
+      this.#waiting--;
+    }
     this.#release = release;
     return this.#connection;
   }

@@ -1,5 +1,17 @@
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
+import { parseTraceparent } from './trace-context.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by tracing (http/tracing.ts) when traces are exported: the request's own trace. */
+    traceId?: string;
+  }
+}
+
+/** The trace this request belongs to: its exported span's, else the one its `traceparent` header names. */
+const traceIdOf = (request: FastifyRequest) =>
+  request.traceId ?? (request.headers.traceparent === undefined ? undefined : parseTraceparent(request.headers.traceparent)?.traceId);
 
 /** The path without the query: query strings can carry credentials (`/users/login?password=`), logs must not. */
 const pathOf = (url: string) => {
@@ -20,7 +32,9 @@ export class OneLinePerRequest extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const line = { method: request.method, url: pathOf(request.url), statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    const line: Record<string, unknown> = { method: request.method, url: pathOf(request.url), statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    const traceId = traceIdOf(request);
+    if (traceId !== undefined) line.traceId = traceId;
     const log = request.log;
     if (!(log instanceof RequestLogger)) {
       if (error) log.error({ ...line, err: error }, 'request errored');

@@ -36,3 +36,10 @@ export async function findJobs(db: Kysely<Database>, kindName: string, key?: str
     ) j order by j.data->>'key', (j.data->>'n')::int desc, j.id`.execute(db);
   return result.rows;
 }
+
+/** Jobs in the live queue table by kind and state (archived attempts are not counted): for GET /metrics. */
+export async function countJobs(db: Kysely<Database>) {
+  const result = await sql<{ name: string; state: string; count: number }>`
+    select name, state::text as state, count(*)::int as count from ${sql.table(`${QUEUE_SCHEMA}.job`)} group by name, state`.execute(db);
+  return result.rows;
+}

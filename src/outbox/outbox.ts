@@ -5,7 +5,7 @@ import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
-import { findJobs, lockStart, QUEUE_SCHEMA, unlockStart, type Envelope } from './outbox.repo.ts';
+import { countJobs, findJobs, lockStart, QUEUE_SCHEMA, unlockStart, type Envelope } from './outbox.repo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -241,6 +241,12 @@ export class Outbox {
       error: r.data.err,
       output: r.output,
     }));
+  }
+
+  /** Jobs in the queue by kind and state (GET /metrics); none before the queue is installed. */
+  async counts(): Promise<{ kind: string; state: string; count: number }[]> {
+    if (!this.#started) return [];
+    return (await countJobs(this.db.kysely)).map((r) => ({ kind: r.name, state: r.state, count: r.count }));
   }
 
   #schedule(ms: number) {

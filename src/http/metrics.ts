@@ -1,0 +1,111 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Gauge as GaugeT, Histogram as HistogramT, Registry as RegistryT } from 'prom-client';
+import type { ConnectionCounts } from '../db/db.ts';
+import { exportOf } from '../lib/cjs.ts';
+import { AppError } from './errors.ts';
+
+/** What GET /metrics reads at each scrape; nothing here is computed per request. */
+export interface MetricsSources {
+  /** The bearer token a scrape must send (METRICS_TOKEN). */
+  token: string;
+  /** Live-feed streams open on this node now. */
+  sseStreams: () => number;
+  /** Outbox jobs by kind and state (one grouped count statement per scrape). */
+  outboxJobs: () => Promise<{ kind: string; state: string; count: number }[]>;
+  dbConnections: () => ConnectionCounts;
+}
+
+/** The `route` label of a request no route matched: a fixed word, never the raw path (unbounded label values). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Seconds; the unit read takes about a millisecond, a bulk import seconds. */
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * GET /metrics in Prometheus' text format, behind `Authorization: Bearer <METRICS_TOKEN>` (else 401). Called only
+ * when METRICS_TOKEN is set: without it there is no route (404 like any unknown path) and no per-request hook.
+ * prom-client is loaded here, not at every start.
+ */
+export async function registerMetrics(app: FastifyInstance, sources: MetricsSources): Promise<void> {
+  const prom = await import('prom-client');
+  const Registry = exportOf<typeof RegistryT>(prom, 'Registry');
+  const Histogram = exportOf<typeof HistogramT>(prom, 'Histogram');
+  const Gauge = exportOf<typeof GaugeT>(prom, 'Gauge');
+  const collectDefaultMetrics = exportOf<(opts: { register: RegistryT }) => void>(prom, 'collectDefaultMetrics');
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request’s arrival to its answer, by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'showsuite_sse_streams',
+    help: 'Live-feed (server-sent events) streams open on this node',
+    registers: [registry],
+    collect() {
+      this.set(sources.sseStreams());
+    },
+  });
+  new Gauge({
+    name: 'showsuite_outbox_jobs',
+    help: 'Outbox jobs (mail, webhooks, …) in the queue by kind and state, across all nodes',
+    labelNames: ['kind', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        for (const r of await sources.outboxJobs()) this.set({ kind: r.kind, state: r.state }, r.count);
+      } catch (err) {
+        // The database is away: the scrape still answers, with the other metrics.
+        app.log.warn({ err }, 'metrics: outbox job counts unavailable');
+      }
+    },
+  });
+  new Gauge({
+    name: 'showsuite_db_pool_connections',
+    help: 'Database connections of this node: active (in use), idle, and waiting (callers queued for one)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const c = sources.dbConnections();
+      this.set({ state: 'active' }, c.total - c.idle);
+      this.set({ state: 'idle' }, c.idle);
+      this.set({ state: 'waiting' }, c.waiting);
+    },
+  });
+
+  // One prom-client child per (method, route, status): the label hash is built once, not at every answer.
+  const observers = new Map<string, (seconds: number) => void>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let observe = observers.get(key);
+    if (observe === undefined) {
+      const child = duration.labels(request.method, route, String(reply.statusCode));
+      observe = (seconds) => {
+        child.observe(seconds);
+      };
+      observers.set(key, observe);
+    }
+    observe(reply.elapsedTime / 1000);
+    done();
+  });
+
+  const expected = digest(`Bearer ${sources.token}`);
+  app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
+    const given = request.headers.authorization;
+    // Compared as digests: same length, constant time.
+    if (given === undefined || !timingSafeEqual(digest(given), expected)) {
+      throw new AppError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    }
+    const body = await registry.metrics();
+    return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
+  });
+}
