@@ -120,17 +120,6 @@ const TAGS = [
   { name: 'operations', description: 'Liveness and readiness probes.' },
 ];
 
-/** Guides of docs/ served at /docs/guides/<name> and linked from the reference. */
-export const GUIDES: Record<string, string> = {
-  authentication: 'Authentication: tokens, cookies, refresh, logout, CSRF',
-  accounts: 'Accounts, roles and invitations',
-  errors: 'Errors: problem details and every code',
-  'public-api': 'The public API for presentation pages: bundle, enquiries, holds, waitlist',
-  inventory: 'Bulk edits, spreadsheets and inventory feeds',
-  events: 'Events, the change feed and webhooks',
-  decisions: 'Decisions the specification left open',
-};
-
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
 const HEADERS: Record<string, Json> = {
@@ -235,6 +224,9 @@ limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; 
 
 ## Guides
 
+The guides explain the service in more words; [all of them](/docs/guides) are listed on one page.
+
+- [The interface in brief: resources, access, records, errors, public endpoints, feeds, mail, webhooks](/docs/guides/interface)
 - [Authentication: tokens, cookies, refresh, logout, CSRF](/docs/guides/authentication)
 - [Accounts, roles and invitations](/docs/guides/accounts)
 - [Errors: problem details and every code](/docs/guides/errors)
