@@ -20,9 +20,9 @@ export interface Ctx {
   passwords: Passwords;
   counters: Counters;
   secrets: SecretBox;
-  /** The durable job queue (CONTRACT §9): enqueue in the write's transaction; see docs/outbox.md. */
+  /** The durable job queue: enqueue in the write's transaction; see docs/outbox.md. */
   outbox: Outbox;
   mail: MailQueue;
-  /** The change log (CONTRACT §10): every write appends through it, inside its transaction. */
+  /** The change log: every write appends through it, inside its transaction. */
   events: EventLog;
 }

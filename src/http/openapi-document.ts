@@ -13,7 +13,7 @@ type Json = Record<string, any>;
 
 /** Routes that answer HTML for people, not JSON for programs: they stay out of the API document. */
 export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace', '/admin']);
-/** Plural aliases of the singular project paths (CONTRACT §5): served, but one operation each in the document. */
+/** Plural aliases of the singular project paths: served, but one operation each in the document. */
 export const ALIAS_ROUTES = new Set(['/projects/:id']);
 
 const OPERATION_IDS: Record<string, string> = {
@@ -338,13 +338,13 @@ function addExamples(doc: Json, op: Json) {
   }
 }
 
-/** Creates whose inputs may come as query parameters, and that honour Idempotency-Key (CONTRACT §5). */
+/** Creates whose inputs may come as query parameters, and that honour Idempotency-Key. */
 const CREATES = new Set(['/projects', '/groups', '/floors', '/units']);
 /** The inputs each create refuses to do without (400 `is required` when neither the query nor the body has it). */
 const CREATE_REQUIRED: Record<string, string[]> = { '/projects': ['name'], '/groups': ['name'], '/floors': ['project', 'name'], '/units': ['project', 'name'] };
 
 /**
- * A create takes its inputs as query parameters (API-SPEC.md) or in its JSON body, the query winning: the required
+ * A create takes its inputs as query parameters (as the interface describes creates) or in its JSON body, the query winning: the required
  * ones are required query parameters, the same fields in the body say they are the alternative. OpenAPI cannot say
  * "one of these two places"; a client that follows the document sends them in the query, which always works.
  */
