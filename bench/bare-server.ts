@@ -257,7 +257,7 @@ export function createBareServer(opts: BareOptions) {
   }
 
   const server = createServer<typeof IncomingMessage, typeof Answer>({ ServerResponse: Answer }, (req, res) => {
-    // CONTRACT §1: every answer carries X-Request-Id (a valid incoming one echoed).
+    // Every answer carries X-Request-Id (a valid incoming one echoed).
     res.requestId = requestIdOf(req.headers['x-request-id']);
     route(req, res).catch((err) => {
       console.error(err);

@@ -59,7 +59,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    // Slow clients (CONTRACT §7): headers and body within requestTimeoutMs, checked every second; idle
+    // Slow clients: headers and body within requestTimeoutMs, checked every second; idle
     // keep-alive connections closed after keepAliveTimeoutMs.
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
@@ -202,7 +202,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   }
   // Operations and tests reach the queue here (drain, jobs); routes use ctx.outbox.
   app.decorate('outbox', outbox);
-  // A database that is down when the app starts must not stop it (CONTRACT §7: 503 meanwhile, recovery by itself):
+  // A database that is down when the app starts must not stop it (503 meanwhile, recovery by itself):
   // the queue is started again every few seconds until it answers.
   let outboxRetry: NodeJS.Timeout | undefined;
   const startOutbox = async (): Promise<void> => {

@@ -26,7 +26,7 @@ export interface Config {
   webhooks: { allowPrivate: boolean; timeoutMs: number };
   /** Seconds between keep-alive comments on live-feed streams. */
   sseKeepAliveSec: number;
-  /** Slow clients (CONTRACT §7): headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
+  /** Slow clients: headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
   /** Memory for serialised public bundles (MiB); 0 turns the cache off. */
@@ -74,7 +74,7 @@ export interface ObservabilityConfig {
   otlpEndpoint: string | undefined;
 }
 
-/** Inventory imports and the FTP/SFTP feed (CONTRACT §8; docs/inventory.md). */
+/** Inventory imports and the FTP/SFTP feed (docs/inventory.md). */
 export interface InventoryConfig {
   /** Every node pulls every project's feed this often, once per project per interval across nodes; 0: never. */
   syncMinutes: number;

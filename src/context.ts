@@ -21,10 +21,10 @@ export interface Ctx {
   passwords: Passwords;
   counters: Counters;
   secrets: SecretBox;
-  /** The durable job queue (CONTRACT §9): enqueue in the write's transaction; see docs/outbox.md. */
+  /** The durable job queue: enqueue in the write's transaction; see docs/outbox.md. */
   outbox: Outbox;
   mail: MailQueue;
-  /** The change log (CONTRACT §10): every write appends through it, inside its transaction. */
+  /** The change log: every write appends through it, inside its transaction. */
   events: EventLog;
   /** Where uploads and their variants live: MEDIA_DIR or an S3-compatible bucket (docs/media.md). */
   media: MediaStore;

@@ -5,7 +5,7 @@ import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import { buildTestApp, caller, createFloor, createGroup, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
 
 /**
- * CONTRACT §3, route by route: owner, administrator, editor, stranger (404, never 403), platform admin, no token (401).
+ * The access rules (docs/interface.md), route by route: owner, administrator, editor, stranger (404, never 403), platform admin, no token (401).
  * Every case builds its own records, so a delete in one row cannot hide a failure in another.
  */
 type Who = 'owner' | 'administrator' | 'editor' | 'stranger' | 'admin' | 'anonymous';
@@ -101,7 +101,7 @@ const CASES: Case[] = [
     expect: ALL(200, { editor: 403 }),
   },
   { name: 'DELETE /groups/{id}', request: (w) => ({ method: 'DELETE', url: `/groups/${w.g}` }), expect: ALL(204, { administrator: 403, editor: 403 }) },
-  // More of CONTRACT §3's rows: integration settings by prefix, administrators, allocations, reorders, owners of groups.
+  // More rows of the access table: integration settings by prefix, administrators, allocations, reorders, owners of groups.
   {
     name: 'PATCH /project/{id} pvUsername',
     request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { pvUsername: 'svc' } }),

@@ -5,7 +5,7 @@ import { LeadSchema } from '../src/modules/shared/fields.ts';
 import { UnitSchema } from '../src/modules/units/units.schemas.ts';
 import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 
-/** CSV out (CONTRACT §8): GET /units and GET /leads with Accept: text/csv or format=csv. */
+/** CSV out: GET /units and GET /leads with Accept: text/csv or format=csv. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

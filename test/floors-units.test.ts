@@ -33,7 +33,7 @@ const ids = (res: { json(): any }) => res.json().map((x: { _id: string }) => x._
 const etagOf = async (url: string) => String((await call('GET', url)).headers.etag);
 
 type JsonType = 'string' | 'number' | 'boolean' | 'array' | 'object';
-/** API-SPEC.md's Floor and Unit tables, by hand. */
+/** The interface's Floor and Unit tables, by hand. */
 const SPEC_FLOOR: Record<string, JsonType> = {
   _id: 'string',
   project: 'string',
@@ -85,7 +85,7 @@ const SPEC_UNIT: Record<string, JsonType> = {
   lat: 'number',
   perimeter: 'string',
   svgLotId: 'string',
-  // CONTRACT §4: units also carry their project and position.
+  // Units also carry their project and position.
   project: 'string',
   position: 'number',
 };
@@ -104,7 +104,7 @@ function checkSpec(spec: Record<string, JsonType>, out: Record<string, S>, input
 }
 
 describe('fields', () => {
-  test("every API-SPEC.md Floor and Unit field is in the schemas with the spec's type", () => {
+  test("every Floor and Unit field of the interface is in the schemas with the spec's type", () => {
     checkSpec(SPEC_FLOOR, FloorSchema.properties as Record<string, S>, FloorPatchSchema.properties as Record<string, S>, 'Floor');
     checkSpec(SPEC_UNIT, UnitSchema.properties as Record<string, S>, UnitPatchSchema.properties as Record<string, S>, 'Unit');
   });

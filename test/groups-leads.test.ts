@@ -46,7 +46,7 @@ const SWITCHES = [
   'showAreaFilter',
   'showFloorOverview',
 ];
-/** API-SPEC.md's Group table, by hand. */
+/** The interface's Group table, by hand. */
 const SPEC_GROUP: Record<string, JsonType> = {
   _id: 'string',
   user: 'string',
@@ -87,7 +87,7 @@ const jsonType = schemaType;
 const wrongFor = wrongValueFor;
 
 describe('groups', () => {
-  test("every API-SPEC.md Group and Lead field is in the schemas with the spec's type", () => {
+  test("every Group and Lead field of the interface is in the schemas with the spec's type", () => {
     const out = GroupSchema.properties as Record<string, S>;
     const input = GroupPatchSchema.properties as Record<string, S>;
     for (const [name, type] of Object.entries(SPEC_GROUP)) {

@@ -339,7 +339,7 @@ export async function waitReady(port: number) {
 }
 
 /**
- * The spec's secret-bearing Project fields (CONTRACT §4: write-only, named in `configuredSecrets`), written out here
+ * The spec's secret-bearing Project fields (write-only, named in `configuredSecrets`), written out here
  * from the contract rather than taken from the code, so a field the code forgets to seal is caught.
  */
 export const SPEC_SECRET_FIELDS = [

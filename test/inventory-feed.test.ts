@@ -8,7 +8,7 @@ import { ENGINE, caller, createProject, openTestDb, testConfig, TestClock, userW
 import { selfSignedCert, startFtpServer, startSftpServer } from './support/feed-servers.ts';
 
 /**
- * The inventory feed (CONTRACT §8) against real servers started here: FTP and explicit FTPS (ftp-srv), SFTP (ssh2's
+ * The inventory feed against real servers started here: FTP and explicit FTPS (ftp-srv), SFTP (ssh2's
  * Server). Pulls on demand, white/blacklists, the three failures, secrets kept out of logs, and the schedule's
  * one pull per project per interval across two processes on one PostgreSQL database.
  */

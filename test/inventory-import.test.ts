@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
 
-/** POST /projects/{id}/inventory/import (CONTRACT §8): dry-run diff, mappings, row errors, holds, If-Match, syncs. */
+/** POST /projects/{id}/inventory/import: dry-run diff, mappings, row errors, holds, If-Match, syncs. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

@@ -16,7 +16,7 @@ import {
   userWithToken,
 } from './helpers.ts';
 
-/** Versions on every record, conditional DELETE, list options/totals/"changed since", unit ranges, idempotent creates (CONTRACT §1, §5). */
+/** Versions on every record, conditional DELETE, list options/totals/"changed since", unit ranges, idempotent creates. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

@@ -4,7 +4,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
 import { type Caller, createFloor, createGroup, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp } from './helpers.ts';
 
 /**
- * PATCH semantics (CONTRACT §1, §4) on every record kind: only sent fields change, a fetched record sent back is no
+ * PATCH semantics on every record kind: only sent fields change, a fetched record sent back is no
  * change, `_id` must match, unknown fields are named, ETags everywhere, If-Match, and concurrent writers.
  */
 let t: TestApp;

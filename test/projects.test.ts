@@ -22,7 +22,7 @@ import {
 } from './helpers.ts';
 
 /**
- * Projects: create (query parameters, body, defaults, namespace and host-name rules), every field of API-SPEC.md with
+ * Projects: create (query parameters, body, defaults, namespace and host-name rules), every field of the interface with
  * its type, fetch, search (filters, options, sorting, paging, visibility) and delete with its cascades.
  */
 let t: TestApp;
@@ -36,7 +36,7 @@ useOwnerApp({ clock }, (f) => ({ t, owner, call } = f));
 const PROBLEM = 'application/problem+json; charset=utf-8';
 const paths = (res: { json(): any }) => (res.json().errors ?? []).map((e: { path: string }) => e.path).sort();
 
-/** API-SPEC.md's Project, written out by hand from the spec (not from our schema), with the JSON type of each field. */
+/** The interface's Project, written out by hand from its description (not from our schema), with the JSON type of each field. */
 const SPEC_PROJECT: Record<string, 'string' | 'number' | 'boolean' | 'array' | 'object'> = {
   _id: 'string',
   user: 'string',
@@ -257,7 +257,7 @@ describe('POST /projects', () => {
 });
 
 describe('Project fields', () => {
-  test("every API-SPEC.md Project field is in the schema with the spec's type (response and PATCH body)", () => {
+  test("every Project field of the interface is in the schema with the spec's type (response and PATCH body)", () => {
     const out = ProjectSchema.properties as Record<string, S>;
     const input = ProjectPatchSchema.properties as Record<string, S>;
     for (const [name, type] of Object.entries(SPEC_PROJECT)) {
@@ -731,7 +731,7 @@ describe('projects: create, fields, fetch', () => {
       customFormFields: [{ label: 'Budget', type: 'text' }],
       plan: { tier: 'pro' },
     });
-    // A hand-written sample of API-SPEC.md names, so a field dropped from the schema is caught too.
+    // A hand-written sample of the interface's names, so a field dropped from the schema is caught too.
     for (const name of [
       'websiteURL',
       'walkscore',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { createProject, type LoggedIn, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
 
-/** POST /public/waitlist (CONTRACT §12): a lead with source "waitlist", bounded, rate-limited and idempotent like enquiries. */
+/** POST /public/waitlist: a lead with source "waitlist", bounded, rate-limited and idempotent like enquiries. */
 let t: TestApp;
 let owner: LoggedIn;
 const clock = new TestClock();

@@ -99,7 +99,7 @@ describe('database outage: 503 fast, recovery by itself (postgres)', { skip: ENG
   const me = () => app.inject({ method: 'GET', url: '/users/me', headers: { authorization: `Bearer ${token}` } });
   const ready = () => app.inject({ method: 'GET', url: '/ready' });
   /**
-   * /ready once the database is back: the service must recover by itself, within a few seconds (CONTRACT §7). A
+   * /ready once the database is back: the service must recover by itself, within a few seconds. A
    * pooled connection the outage cut may still look idle for the few event-loop turns before pg reads its end of
    * stream, so a request sent in those turns may get one more 503; the next ones must not.
    */

@@ -6,7 +6,7 @@ import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
 import { type Caller, caller, createProject, type LoggedIn, slug, SPEC_SECRET_FIELDS, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 
 /**
- * Write-only secrets (CONTRACT §4): never in any response, named in `configuredSecrets`, sealed at rest with the
+ * Write-only secrets: never in any response, named in `configuredSecrets`, sealed at rest with the
  * configured key, cleared by null. The list of fields (SPEC_SECRET_FIELDS) is written out from the contract, not taken from the code.
  */
 const SECRET_FIELDS = SPEC_SECRET_FIELDS;

@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { createProject, createUnit, ENGINE, openTestDb, testConfig, userWithToken, type TestApp, type TestDb } from './helpers.ts';
 
 /**
- * CONTRACT §7 over real sockets: a request whose headers or body never finish is answered 408 or closed, an idle
+ * Slow clients over real sockets: a request whose headers or body never finish is answered 408 or closed, an idle
  * keep-alive connection is closed, a client that resets is logged as what it is (info or debug, never an
  * error), and what Node's parser refuses is problem+json. The timeouts are set short (1 s) so the test ends
  * quickly; it asserts only that an answer or a close arrives, never how soon.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { buildTestApp, caller, createFloor, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
 
-/** PATCH /units (CONTRACT §8): many units, all or nothing, per-item ifMatch, errors by index, one transaction. */
+/** PATCH /units: many units, all or nothing, per-item ifMatch, errors by index, one transaction. */
 let t: TestApp;
 let owner: Awaited<ReturnType<typeof userWithToken>>;
 let stranger: Awaited<ReturnType<typeof userWithToken>>;

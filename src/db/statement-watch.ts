@@ -9,7 +9,7 @@ interface WatchedClient {
 const SEEN = Symbol('showsuite.statementSeenAt');
 
 /**
- * A bound on how long one statement may run, checked from outside the statements (CONTRACT §7: an unreachable
+ * A bound on how long one statement may run, checked from outside the statements (an unreachable
  * database fails requests within seconds, also when it stops answering on a connection already open).
  *
  * Once per `everyMs`, every pooled client's statement in progress is looked at. A statement seen for the first time

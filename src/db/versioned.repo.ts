@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type UpdateObject } from 'kysely';
 import type { Database } from './schema.ts';
 
-/** The tables whose rows carry `version` (the `__v` and ETag of CONTRACT §4) and `updated_at`. */
+/** The tables whose rows carry `version` (the `__v` and ETag) and `updated_at`. */
 export type VersionedTable = 'projects' | 'floors' | 'units' | 'groups' | 'users' | 'webhooks';
 
 /** `column || value`: merges JSON fields key by key in the statement, so concurrent edits of different keys both survive. */
@@ -10,7 +10,7 @@ export function jsonMerge(column: 'data' | 'profile' | 'secrets', value: Record<
 }
 
 /**
- * The one versioned update (CONTRACT §4): sets the given columns, bumps `version` by one and `updated_at` to now, in one
+ * The one versioned update: sets the given columns, bumps `version` by one and `updated_at` to now, in one
  * statement. With `ifVersion` it writes only while the row is still at that version (If-Match); false when nothing
  * was written, which the caller reports as 412 (stale) or 404 (gone).
  */

@@ -13,7 +13,7 @@ type Json = Record<string, any>;
 
 /** Routes that answer HTML for people, not JSON for programs: they stay out of the API document. */
 export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace', '/admin']);
-/** Plural aliases of the singular project paths (CONTRACT §5): served, but one operation each in the document. */
+/** Plural aliases of the singular project paths: served, but one operation each in the document. */
 export const ALIAS_ROUTES = new Set(['/projects/:id']);
 
 const OPERATION_IDS: Record<string, string> = {
@@ -120,17 +120,6 @@ const TAGS = [
   { name: 'operations', description: 'Liveness and readiness probes.' },
 ];
 
-/** Guides of docs/ served at /docs/guides/<name> and linked from the reference. */
-export const GUIDES: Record<string, string> = {
-  authentication: 'Authentication: tokens, cookies, refresh, logout, CSRF',
-  accounts: 'Accounts, roles and invitations',
-  errors: 'Errors: problem details and every code',
-  'public-api': 'The public API for presentation pages: bundle, enquiries, holds, waitlist',
-  inventory: 'Bulk edits, spreadsheets and inventory feeds',
-  events: 'Events, the change feed and webhooks',
-  decisions: 'Decisions the specification left open',
-};
-
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 
 const HEADERS: Record<string, Json> = {
@@ -235,6 +224,9 @@ limit the answer is 429 with \`Retry-After\` (seconds). These are the defaults; 
 
 ## Guides
 
+The guides explain the service in more words; [all of them](/docs/guides) are listed on one page.
+
+- [The interface in brief: resources, access, records, errors, public endpoints, feeds, mail, webhooks](/docs/guides/interface)
 - [Authentication: tokens, cookies, refresh, logout, CSRF](/docs/guides/authentication)
 - [Accounts, roles and invitations](/docs/guides/accounts)
 - [Errors: problem details and every code](/docs/guides/errors)
@@ -346,13 +338,13 @@ function addExamples(doc: Json, op: Json) {
   }
 }
 
-/** Creates whose inputs may come as query parameters, and that honour Idempotency-Key (CONTRACT §5). */
+/** Creates whose inputs may come as query parameters, and that honour Idempotency-Key. */
 const CREATES = new Set(['/projects', '/groups', '/floors', '/units']);
 /** The inputs each create refuses to do without (400 `is required` when neither the query nor the body has it). */
 const CREATE_REQUIRED: Record<string, string[]> = { '/projects': ['name'], '/groups': ['name'], '/floors': ['project', 'name'], '/units': ['project', 'name'] };
 
 /**
- * A create takes its inputs as query parameters (API-SPEC.md) or in its JSON body, the query winning: the required
+ * A create takes its inputs as query parameters (as the interface describes creates) or in its JSON body, the query winning: the required
  * ones are required query parameters, the same fields in the body say they are the alternative. OpenAPI cannot say
  * "one of these two places"; a client that follows the document sends them in the query, which always works.
  */

@@ -1,5 +1,5 @@
 /**
- * Field meanings for the document, from API-SPEC.md's "Meaning" column (and its groupings where it has no column),
+ * Field meanings for the document, from the "Meaning" column of the interface's record tables (and its groupings where it has no column),
  * and an example value made from each schema, so every operation shows one without a hand-kept copy.
  */
 import { ObjectId } from './schemas.ts';
@@ -167,10 +167,10 @@ const BY_SCHEMA: Record<string, Record<string, string>> = {
 };
 
 /**
- * API-SPEC.md's words for each field: the "Meaning" column of its Group, Floor and Unit tables, the note in Lead's
+ * The interface description's words for each field: the "Meaning" column of its Group, Floor and Unit tables, the note in Lead's
  * type column, and the notes in brackets of Project's lists (split one part per field where a row names several
  * fields and as many meanings). Every description contains its field's words; test/openapi-conventions.test.ts
- * reads API-SPEC.md and holds the document to it.
+ * holds the document to those words (test/support/field-meanings.json).
  */
 const SPEC_MEANINGS: Record<string, Record<string, string>> = {
   Project: {
@@ -315,7 +315,7 @@ const words = (key: string) =>
     .replace(/URL|Url/g, 'URL')
     .toLowerCase();
 
-/** API-SPEC.md's words for a field of a record schema, when the spec gives some. */
+/** The interface description's words for a field of a record schema, when it gives some. */
 export const specMeaning = (schemaName: string, key: string): string | undefined => SPEC_MEANINGS[schemaName]?.[key];
 
 /**

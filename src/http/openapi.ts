@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
-import { ALIAS_ROUTES, finishDocument, GUIDES, HTML_ROUTES } from './openapi-document.ts';
+import { GUIDES_PATH, renderGuides, type RenderedGuides } from './guides.ts';
+import { ALIAS_ROUTES, finishDocument, HTML_ROUTES } from './openapi-document.ts';
 
 /** OpenAPI 3.1 from the same schemas that validate requests, at /openapi.json, and a reference page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown>; publicUrl: string }) {
@@ -62,6 +63,11 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
     })());
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const res = await (await docsApp()).inject({ method: request.method as 'GET', url: request.url, headers: request.headers });
+    // A path the reference page does not have is the service's own 404, as anywhere else.
+    if (res.statusCode === 404) {
+      reply.callNotFound();
+      return reply;
+    }
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
     }
@@ -71,13 +77,22 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
   app.get('/docs/*', { schema: { hide: true } }, forward);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  // The guides the reference links to (info.description), served as the Markdown they are written in.
+  // The guides (docs/*.md) as HTML pages, rendered once by the first request for one (like the reference page,
+  // not at every start); the reference links to them (info.description).
   const docsDir = findDocsDir(dirname(fileURLToPath(import.meta.url)));
-  app.get<{ Params: { name: string } }>('/docs/guides/:name', { schema: { hide: true } }, async (request, reply) => {
-    const name = request.params.name.replace(/\.md$/, '');
-    if (!docsDir || !(name in GUIDES)) throw new AppError(404, 'not_found', 'No such guide');
-    return reply.type('text/markdown; charset=utf-8').send(readFileSync(join(docsDir, `${name}.md`), 'utf8'));
-  });
+  let guides: Promise<RenderedGuides> | undefined;
+  const sendGuide = async (reply: FastifyReply, name: string | undefined) => {
+    if (!docsDir) throw new AppError(404, 'not_found', 'No such guide');
+    const rendered = await (guides ??= renderGuides(docsDir));
+    const found = name === undefined ? rendered.index : rendered.pages.get(name);
+    if (!found) throw new AppError(404, 'not_found', 'No such guide');
+    return reply.header('content-security-policy', rendered.csp).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(found.html);
+  };
+  app.get(GUIDES_PATH, { schema: { hide: true } }, (_request, reply) => sendGuide(reply, undefined));
+  app.get(`${GUIDES_PATH}/`, { schema: { hide: true } }, (_request, reply) => sendGuide(reply, undefined));
+  app.get<{ Params: { name: string } }>(`${GUIDES_PATH}/:name`, { schema: { hide: true } }, (request, reply) =>
+    sendGuide(reply, request.params.name.replace(/\.md$/, '')),
+  );
 }
 
 /** Set by the outer server for its own connection, not copied from the page's instance. */

@@ -5,7 +5,7 @@ export const ObjectId = Type.String({ pattern: '^[0-9a-f]{24}$', description: '2
 export const IdParams = Type.Object({ id: ObjectId }, { additionalProperties: false });
 export const DateTime = Type.String({ format: 'date-time' });
 
-/** The record's version (CONTRACT §1): its ETag is `"<__v>"`, so a client can send If-Match straight from a list. */
+/** The record's version: its ETag is `"<__v>"`, so a client can send If-Match straight from a list. */
 export const Version = Type.Integer({
   minimum: 1,
   readOnly: true,

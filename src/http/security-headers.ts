@@ -38,7 +38,7 @@ export function apiSecurityHeaders(cookieSecure: boolean): Record<string, string
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The request's id (CONTRACT §1): a well-formed incoming `X-Request-Id` is echoed, otherwise a new UUID. */
+/** The request's id: a well-formed incoming `X-Request-Id` is echoed, otherwise a new UUID. */
 export function requestIdOf(incoming: string | string[] | undefined): string {
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }

@@ -124,7 +124,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       schema: {
         tags: ['public'],
         summary: 'The presentation page opened on one unit',
-        description: 'With `sharePageEnabled`, the HTML carries Open Graph and Twitter card tags for the unit (CONTRACT §12). Unknown unit → 404.',
+        description: 'With `sharePageEnabled`, the HTML carries Open Graph and Twitter card tags for the unit. Unknown unit → 404.',
         security: [],
         params: Type.Object({ namespace: NamespaceParam, unitId: Type.String({ maxLength: 64 }) }),
         response: htmlPage,

@@ -8,7 +8,7 @@ import { listBundleFloors, listBundleUnits, type BundleHead } from './bundle.rep
 type Q = Kysely<Database>;
 
 /**
- * Project fields a visitor never sees (CONTRACT §6), beyond the secrets, which are not in `data` at all.
+ * Project fields a visitor never sees, beyond the secrets, which are not in `data` at all.
  * Integration settings are matched by prefix, except the two a payment button needs.
  */
 const PRIVATE = new Set(['formsSendTo', 'reportSendTo', 'allocations', 'invites', 'internalURL', 'plan', 'subscriptionItem', 'lastSync', 'eventsBlockList']);

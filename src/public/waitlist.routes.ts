@@ -7,7 +7,7 @@ import { LeadFields } from '../modules/shared/fields.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
 
-/** Bounds as for POST /public/leads, except that the phone is optional (CONTRACT §12). */
+/** Bounds as for POST /public/leads, except that the phone is optional. */
 const Waitlistee = {
   firstName: Type.String({ minLength: 1, maxLength: 200 }),
   lastName: Type.String({ minLength: 1, maxLength: 200 }),

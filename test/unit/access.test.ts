@@ -4,7 +4,7 @@ import type { Principal } from '../../src/http/auth.ts';
 import { AppError } from '../../src/http/errors.ts';
 import { authorize, can, levelOf, type Action, type Level } from '../../src/modules/shared/access.ts';
 
-/** The permission table of CONTRACT §3, written out by hand: who may do what to a project or group. */
+/** The permission table of docs/interface.md, written out by hand: who may do what to a project or group. */
 const TABLE: Record<Action, Record<Level, boolean>> = {
   read: { owner: true, administrator: true, editor: true },
   edit: { owner: true, administrator: true, editor: true },

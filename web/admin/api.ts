@@ -81,7 +81,7 @@ export async function request<T = unknown>(method: string, url: string, opts: Op
     const problem: Problem = typeof data === 'object' && data ? (data as Problem) : { status: res.status, detail: String(data || res.statusText) };
     throw new ApiError({ ...problem, status: res.status });
   }
-  // A single record's version is its ETag; records also carry it as __v (CONTRACT §1). Where a server does not
+  // A single record's version is its ETag; records also carry it as __v. Where a server does not
   // put __v in the body, take it from the ETag so If-Match can be sent from the record alone.
   const etag = res.headers.get('etag');
   if (data && typeof data === 'object' && !Array.isArray(data) && (data as { __v?: unknown }).__v === undefined && etag && /^"\d+"$/.test(etag)) {

@@ -6,13 +6,13 @@
 const names = new Set((typeof document === 'undefined' ? '' : (document.body.dataset.features ?? '')).split(/\s+/).filter(Boolean));
 
 export const FEATURES = {
-  /** PATCH /units (bulk), CSV import with dry run, CSV export (CONTRACT §8). */
+  /** PATCH /units (bulk), CSV import with dry run, CSV export. */
   inventory: names.has('inventory'),
-  /** Invitations and password reset (CONTRACT §9). */
+  /** Invitations and password reset. */
   mail: names.has('mail'),
-  /** Unit history (CONTRACT §10). */
+  /** Unit history. */
   history: names.has('history'),
-  /** Webhooks and their deliveries (CONTRACT §10). */
+  /** Webhooks and their deliveries. */
   webhooks: names.has('webhooks'),
 };
 

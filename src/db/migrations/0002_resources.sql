@@ -1,6 +1,6 @@
 -- Projects, floors, units, leads and groups.
 -- Typed columns hold identity, references, what is searched, sorted or locked; `data` (jsonb) holds the many
--- presentation fields of API-SPEC.md, merged field by field on PATCH; `secrets` holds AES-256-GCM sealed values.
+-- presentation fields of the interface, merged field by field on PATCH; `secrets` holds AES-256-GCM sealed values.
 create extension if not exists pg_trgm;
 
 create table projects (

@@ -1,4 +1,4 @@
--- Invitations to a project or group (CONTRACT §9). The token is kept only as its SHA-256.
+-- Invitations to a project or group. The token is kept only as its SHA-256.
 create table invites (
   id char(24) primary key,
   token_hash text not null unique,

@@ -1,4 +1,4 @@
--- The per-project change log (CONTRACT §10).
+-- The per-project change log.
 -- `seq` is handed out by one counter row per project, updated in the writing transaction: the row lock makes
 -- writers of one project take turns from that update to their commit, so numbers follow commit order, and a
 -- rolled-back writer gives its number back (no gaps).

@@ -1,4 +1,4 @@
--- Webhooks (CONTRACT §10): per-project subscriptions, and one delivery per (webhook, event).
+-- Webhooks: per-project subscriptions, and one delivery per (webhook, event).
 create table webhooks (
   id           char(24) primary key,
   project_id   char(24) not null references projects(id) on delete cascade,

@@ -188,7 +188,7 @@ export function updatedChanges(before: Record<string, unknown>, changed: Record<
 
 const COLUMNS = ['id', 'project_id', 'seq', 'type', 'actor_kind', 'actor_id', 'data', 'created_at'] as const;
 
-/** The event as the API shows it (CONTRACT §10). */
+/** The event as the API shows it. */
 export function toEvent(row: EventRow) {
   return {
     id: row.id,

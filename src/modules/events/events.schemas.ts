@@ -45,7 +45,7 @@ export const eventSchemaName = (type: string) =>
 
 const deletes = (type: string) => type.endsWith('.deleted');
 
-/** One schema per event type (CONTRACT §10). */
+/** One schema per event type. */
 export const EVENT_SCHEMAS: TSchema[] = EVENT_TYPES.map((type) =>
   Type.Object(
     {

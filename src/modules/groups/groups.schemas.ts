@@ -53,7 +53,7 @@ export const groupDataFields = {
   ...Object.fromEntries(SWITCHES.map((k) => [k, Type.Boolean()])),
 };
 
-/** Payload-shape values of API-SPEC.md's Group, applied on create. */
+/** Payload-shape values of the interface's Group, applied on create. */
 export const GROUP_DEFAULTS: Record<string, unknown> = {
   groupLang: 'en',
   linkBehavior: 'Service',

@@ -44,7 +44,7 @@ function toChange(fields: Body): { change: GroupChange; projects: string[] | und
   return { change, projects };
 }
 
-/** Creates, changes and deletes groups (CONTRACT §3–4): access, change detection and the write in one place. */
+/** Creates, changes and deletes groups: access, change detection and the write in one place. */
 export class GroupService {
   constructor(private readonly ctx: Ctx) {}
 
@@ -103,7 +103,7 @@ export class GroupService {
   }
 
   /**
-   * `group.projects` may hold only projects the caller can see (CONTRACT §4), each once. Not a child order (a group
+   * `group.projects` may hold only projects the caller can see, each once. Not a child order (a group
    * may list any visible project), so not `childOrder`: the ids are checked against the caller's view.
    */
   async #checkProjects(principal: Principal, ids: string[]) {

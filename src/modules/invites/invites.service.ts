@@ -22,7 +22,7 @@ import {
   type TargetKind,
 } from './invites.repo.ts';
 
-/** An invitation link works for this long (CONTRACT §9). */
+/** An invitation link works for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type Level = 'administrator' | 'editor';
@@ -37,7 +37,7 @@ function spent(invite: InviteRow, now: number): string | undefined {
   return undefined;
 }
 
-/** Invitations to a project or group (CONTRACT §9): made and revoked by its managers, looked up and accepted by token. */
+/** Invitations to a project or group: made and revoked by its managers, looked up and accepted by token. */
 export class InviteService {
   constructor(private readonly ctx: Ctx) {}
 

@@ -3,7 +3,7 @@ import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { HostName, Namespace, CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
 
-/** Text fields of API-SPEC.md's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
+/** Text fields of the interface's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
 const TEXT = [
   'websiteURL',
   'internalURL',
@@ -136,7 +136,7 @@ const BOOLEANS = [
 
 const STRING_ARRAYS = ['brochureAssets', 'alternativeCovers', 'images', 'finishes'] as const;
 
-/** Integration settings (CONTRACT §3: owner and administrators only; never public). Non-secret ones are readable. */
+/** Integration settings (owner and administrators only; never public). Non-secret ones are readable. */
 const INTEGRATION_TEXT = [
   'calUsername',
   'payProviderClientId',
@@ -161,7 +161,7 @@ const INTEGRATION_TEXT = [
 ] as const;
 const INTEGRATION_NUMBERS = ['payProviderDeposit', 'ftpPort'] as const;
 
-/** Write-only fields (CONTRACT §4): sealed with AES-256-GCM, never returned, named in `configuredSecrets`. */
+/** Write-only fields: sealed with AES-256-GCM, never returned, named in `configuredSecrets`. */
 export const PROJECT_SECRETS = [
   'pvPassword',
   'ftpPassword',
@@ -203,7 +203,7 @@ const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.O
 /** The content fields kept in `data` (everything but identity, references and secrets). */
 export const projectDataFields = {
   ...strings(TEXT),
-  // Comma-separated lists (CONTRACT §9), each address checked.
+  // Comma-separated lists, each address checked.
   ...Object.fromEntries(
     EMAILS.map((k) => [k, Type.String({ format: 'email-list', maxLength: 4000, description: 'One or more e-mail addresses separated by commas' })]),
   ),
@@ -237,7 +237,7 @@ const columnFields = {
   editors: Type.Array(ObjectId, { maxItems: 500 }),
 };
 
-/** Payload-shape values of API-SPEC.md, applied on create. */
+/** Payload-shape values of the interface, applied on create. */
 export const PROJECT_DEFAULTS: Record<string, unknown> = {
   customButtonOpensAt: 'same_tab',
   customButtonActionType: 'url',

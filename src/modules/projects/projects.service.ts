@@ -44,7 +44,7 @@ interface AllocationIn {
   allocation?: string;
 }
 
-/** Creates, and changes, projects: the rules of CONTRACT §3–4 that touch several fields, tables or secrets. */
+/** Creates, and changes, projects: the access and record rules that touch several fields, tables or secrets. */
 export class ProjectService {
   constructor(private readonly ctx: Ctx) {}
 

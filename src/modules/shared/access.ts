@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 /** How the caller relates to a project or group. Platform admins act as owners. */
 export type Level = 'owner' | 'administrator' | 'editor';
 
-/** What a route is about to do (CONTRACT §3). */
+/** What a route is about to do. */
 export type Action =
   | 'read' // read project, floors, units
   | 'edit' // change content fields, create/change floors and units

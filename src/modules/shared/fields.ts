@@ -75,7 +75,7 @@ export const LeadInputSchema = Type.Object(
   { $id: 'LeadInput', additionalProperties: false },
 );
 
-/** A lower-case slug of at most 63 characters (CONTRACT §4), unique among the records `of`. */
+/** A lower-case slug of at most 63 characters, unique among the records `of`. */
 export const Namespace = (of: string) => Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: `Lower-case slug, unique among ${of}` });
 
 /** A DNS host name (labels of 1–63 letters, digits and inner hyphens), unique among the records `of`. */

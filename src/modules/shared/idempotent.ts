@@ -12,7 +12,7 @@ export interface Created {
 }
 
 /**
- * An authenticated create that honours `Idempotency-Key` as the public ones do (CONTRACT §5, §7): the key is the
+ * An authenticated create that honours `Idempotency-Key` as the public ones do: the key is the
  * caller's own, the write and the stored answer commit together, a retry with the same key, query and body gets
  * the first 201 again (with `Idempotent-Replayed: true`) and writes nothing; another request under the key → 422.
  */

@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 
 export const SORTS = ['name', '-name', 'createdAt', '-createdAt', 'updatedAt', '-updatedAt'] as const;
 
-/** `options` of every list (CONTRACT §5): the same paging and sort everywhere. */
+/** `options` of every list: the same paging and sort everywhere. */
 export const ListOptions = Type.Object(
   {
     skip: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Records to skip (default 0)' })),

@@ -2,7 +2,7 @@ import { dequal } from 'dequal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fieldErrorText, type FieldError } from '../../http/errors.ts';
 
-/** Fields a client may send back from a fetched record; they are ignored (CONTRACT §4). */
+/** Fields a client may send back from a fetched record; they are ignored. */
 export const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets']);
 
 export const etagOf = (version: number) => `"${version}"`;
@@ -50,7 +50,7 @@ export function invalid(errors: FieldError[]): never {
   throw new AppError(400, 'invalid_body', fieldErrorText(errors), errors);
 }
 
-/** `id` in a body must equal the path id (CONTRACT §4). */
+/** `id` in a body must equal the path id. */
 export function checkBodyId(body: { _id?: unknown }, id: string) {
   if (body._id !== undefined && body._id !== id) invalid([{ path: '/_id', message: 'must equal the id in the path' }]);
 }

@@ -27,7 +27,7 @@ export function unitUpdateChanges(before: Record<string, unknown>, changed: Reco
 }
 
 /**
- * What a unit PATCH body changes, by the rules of a single-unit PATCH (CONTRACT §4): only sent fields that differ,
+ * What a unit PATCH body changes, by the rules of a single-unit PATCH: only sent fields that differ,
  * availability in any case, clearing an absent field is no change, on_hold needs an expiry. Undefined: no change.
  * Errors are paths inside the body (`/onHoldExpiresAt`); the caller prefixes them.
  */

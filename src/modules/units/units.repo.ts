@@ -31,7 +31,7 @@ export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boole
   return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} <= ${new Date(now)})`;
 }
 
-/** A hold whose time has passed reads as available, with no expiry (CONTRACT §4). The rule in TypeScript. */
+/** A hold whose time has passed reads as available, with no expiry. The rule in TypeScript. */
 export function holdExpired<T extends Pick<UnitRow, 'availability' | 'on_hold_expires_at'>>(
   row: T,
   now: number,

@@ -29,7 +29,7 @@ function lowerField(target: unknown, key: string) {
 
 /**
  * preValidation of the routes that take `availability` (body, bulk body items, `?availability=`, `filters[availability]`):
- * any case is accepted and stored in lower case (CONTRACT §4), so the schemas can declare the lower-case enum.
+ * any case is accepted and stored in lower case, so the schemas can declare the lower-case enum.
  * Runs after `objectQuery`, which makes `filters` an object.
  */
 export async function availabilityInAnyCase(request: FastifyRequest) {

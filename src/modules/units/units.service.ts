@@ -44,7 +44,7 @@ interface CheckedItem {
 export class UnitService {
   constructor(private readonly ctx: Ctx) {}
 
-  /** The hot read: one prepared query. A lapsed hold found here is written back as available first (CONTRACT §4). */
+  /** The hot read: one prepared query. A lapsed hold found here is written back as available first. */
   async get(principal: Principal, id: string, now: number): Promise<UnitWithAccess> {
     const db = this.ctx.db.kysely;
     const { row } = authorize(principal, await findUnit(db, id), 'read', 'Unit');

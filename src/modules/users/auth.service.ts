@@ -17,7 +17,7 @@ export interface Issued {
   role: string;
 }
 
-/** Login, refresh and logout: the rules of CONTRACT §2 that span users, sessions and rate limits. */
+/** Login, refresh and logout: the authentication rules that span users, sessions and rate limits. */
 export class AuthService {
   constructor(
     private readonly config: Config,

@@ -21,13 +21,13 @@ import {
 } from './users.repo.ts';
 import { SelfEditable, type CreateUserBody, type PatchMeBody, type User } from './users.schemas.ts';
 
-/** A reset link works once, for this long (CONTRACT §9). */
+/** A reset link works once, for this long. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
 const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets', 'token', 'access_token', 'message']);
 const SELF_EDITABLE = new Set(Object.keys(SelfEditable));
 
-/** Accounts: creation, the caller's own record and password, and forgotten passwords (CONTRACT §2, §9). */
+/** Accounts: creation, the caller's own record and password, and forgotten passwords. */
 export class UserService {
   constructor(private readonly ctx: Ctx) {}
 

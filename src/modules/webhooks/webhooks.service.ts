@@ -12,7 +12,7 @@ import { postSigned } from './send.ts';
 type Q = Kysely<Database>;
 
 export const WEBHOOK_KIND = 'webhook';
-/** About 5 s, 30 s, 2 min, 10 min, 1 h, then hourly, for 24 h after the event (CONTRACT §10). */
+/** About 5 s, 30 s, 2 min, 10 min, 1 h, then hourly, for 24 h after the event. */
 export const RETRY_DELAYS_SEC = [5, 30, 120, 600, 3600] as const;
 
 export interface WebhookJob {

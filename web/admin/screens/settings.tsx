@@ -17,7 +17,7 @@ interface Group {
   title: string;
   intro?: string;
   settings: Setting[];
-  /** Only owners and administrators may change these (CONTRACT §3). */
+  /** Only owners and administrators may change these. */
   managers?: boolean;
 }
 
