@@ -66,6 +66,7 @@ function assertUnavailable(res: LightMyRequestResponse) {
   const body = res.json();
   assert.equal(body.code, 'database_unavailable');
   assert.equal(body.status, 503);
+  assert.ok(Number(res.headers['retry-after']) > 0, 'a 503 says when to come back');
   assert.ok(!/ECONNREFUSED|127\.0\.0\.1|timeout exceeded/.test(res.body), `no driver details: ${res.body}`);
 }
 
