@@ -276,7 +276,8 @@ describe(`the process: start, logs, SIGTERM (${ENGINE})`, () => {
     });
     try {
       await proc.ready;
-      const base = `http://127.0.0.1:${port}`;
+      // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
+      const base = `http://localhost:${port}`;
       const login = await fetch(`${base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
       assert.equal(login.status, 200);
       const { access_token: token } = (await login.json()) as { access_token: string };
