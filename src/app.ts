@@ -7,7 +7,7 @@ import type { Db } from './db/db.ts';
 import { Auth } from './http/auth.ts';
 import { connectRedis, MemoryCounters, RedisCounters, type Counters } from './http/counters.ts';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
-import { csrfGuard } from './http/csrf.ts';
+import { csrfGuard, noStore } from './http/csrf.ts';
 import { parseQuery } from './http/input-guard.ts';
 import { lazySerializers } from './http/lazy-compilers.ts';
 import { BatchedStdout } from './http/log-stream.ts';
@@ -167,6 +167,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const deps: ModuleDeps = { ctx, service: inventory, dispatcher: webhooks, feed };
   for (const mod of MODULES) for (const routes of mod.public ?? []) await app.register(routes, deps);
   await app.register(async (authenticated) => {
+    // Before authenticating, so a 401 carries it too: nothing a session reads is kept by a browser or a proxy.
+    authenticated.addHook('onRequest', noStore);
     authenticated.addHook('onRequest', auth.authenticate);
     for (const mod of MODULES) for (const routes of mod.authenticated ?? []) await authenticated.register(routes, deps);
   });

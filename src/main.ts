@@ -58,7 +58,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { engine: db.engine, startToReadyMs: Math.round(performance.now() - startedAt) },
-    `Showsuite ready on http://${config.host}:${config.port} (docs at /docs)`,
+    `Showsuite ready on http://${config.host}:${config.port} (docs at /docs): console and API at ${config.mail.publicUrl}, buyer's pages at ${config.pagesUrl}`,
   );
 }
 

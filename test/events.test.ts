@@ -360,7 +360,8 @@ describe('live feed across two service processes on one PostgreSQL database', ()
         );
       }
       for (const port of ports) await waitReady(port);
-      const [a, b] = ports.map((port) => `http://127.0.0.1:${port}`);
+      // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
+      const [a, b] = ports.map((port) => `http://localhost:${port}`);
       const user = await createUser(shared.db);
       const login = await fetch(`${a}/users/login`, {
         method: 'POST',

@@ -348,7 +348,8 @@ describe(`OpenAPI conventions (${ENGINE})`, () => {
         if (status !== 200) await new Promise((r) => setTimeout(r, 500));
       }
       assert.equal(status, 200, errors);
-      const guide = await fetch(`http://127.0.0.1:${port}/docs/guides/errors`);
+      // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
+      const guide = await fetch(`http://localhost:${port}/docs/guides/errors`);
       assert.equal(guide.status, 200);
       assert.match(await guide.text(), /<h1 id="errors">Errors<\/h1>/);
     } finally {

@@ -104,6 +104,11 @@ type S = {
   additionalProperties?: unknown;
 };
 
+/** Two units of the project: what its `commercialSpaces` may name. */
+async function ownUnits(projectId: string): Promise<string[]> {
+  return [(await createUnit(t.app, owner.auth, projectId, { name: 'Shop 1' }))._id, (await createUnit(t.app, owner.auth, projectId, { name: 'Shop 2' }))._id];
+}
+
 /** A value of the schema's type, distinct per field and different from the create defaults, so a PATCH really changes it. */
 function sample(s: S, key: string): unknown {
   if (s.anyOf)
@@ -287,6 +292,8 @@ describe('Project fields', () => {
       editors: [editor.id],
       customFormFields: [{ label: 'Budget', type: 'text', required: true }],
       allocations: [{ name: 'Broker A', allocation: '10' }],
+      // Only the project's own units.
+      commercialSpaces: await ownUnits(p._id),
     });
     // The hand-written spec list, so a field missing from the schema (and so from `body`) is caught here too.
     for (const name of Object.keys(SPEC_PROJECT)) if (!['_id', 'user', 'floors'].includes(name)) assert.ok(name in body, `body has ${name}`);
@@ -316,6 +323,7 @@ describe('Project fields', () => {
       administrators: [],
       editors: [],
       customFormFields: [{ label: 'Budget "€"', type: 'text', required: true }],
+      commercialSpaces: await ownUnits(p._id),
       // Names whose order differs between UTF-16 code units and code points (U+FF21 against U+1D538): the list is
       // sorted by PostgreSQL, the record by Node, and both must give the same order.
       allocations: [
@@ -719,7 +727,7 @@ describe('projects: create, fields, fetch', () => {
       else assert.fail(`unexpected schema for ${k}`);
     }
     Object.assign(body, {
-      commercialSpaces: [newObjectId()],
+      commercialSpaces: await ownUnits(p._id),
       invites: [{ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', level: 'editor' }],
       customFinishes: {
         name: 'Finishes',

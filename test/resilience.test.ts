@@ -66,6 +66,7 @@ function assertUnavailable(res: LightMyRequestResponse) {
   const body = res.json();
   assert.equal(body.code, 'database_unavailable');
   assert.equal(body.status, 503);
+  assert.ok(Number(res.headers['retry-after']) > 0, 'a 503 says when to come back');
   assert.ok(!/ECONNREFUSED|127\.0\.0\.1|timeout exceeded/.test(res.body), `no driver details: ${res.body}`);
 }
 
@@ -275,7 +276,8 @@ describe(`the process: start, logs, SIGTERM (${ENGINE})`, () => {
     });
     try {
       await proc.ready;
-      const base = `http://127.0.0.1:${port}`;
+      // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
+      const base = `http://localhost:${port}`;
       const login = await fetch(`${base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
       assert.equal(login.status, 200);
       const { access_token: token } = (await login.json()) as { access_token: string };

@@ -85,7 +85,8 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
         .join('\n'),
       /tsx/,
     );
-    assert.equal((await fetch(`http://127.0.0.1:${port}/openapi.json`)).status, 200);
+    // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
+    assert.equal((await fetch(`http://localhost:${port}/openapi.json`)).status, 200);
   });
 
   test('SIGTERM to the npm process: the request in flight is answered, then the server and npm exit 0', async () => {

@@ -22,6 +22,8 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
 
 /** Sets these cookies on the answer (`Set-Cookie`, one line each), after any set before. */
 export function setCookies(reply: FastifyReply, cookies: readonly (readonly [name: string, value: string, options: SerializeOptions])[]) {
+  // An answer that sets a session's cookies carries its tokens: never kept by a cache.
+  reply.header('Cache-Control', 'no-store');
   // Fastify appends to a Set-Cookie already set rather than replacing it.
   reply.header(
     'set-cookie',

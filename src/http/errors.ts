@@ -71,9 +71,14 @@ export function problem(status: number, code: ErrorCode, detail: string, extra: 
   return { type: `urn:showsuite:problem:${code}`, title: ERROR_CODES[code], status, detail, code, ...extra };
 }
 
+/** The `Retry-After` of a 503 that names none: about how long a restarting database or store takes to answer again. */
+export const RETRY_UNAVAILABLE_SEC = 5;
+
 export function sendProblem(reply: FastifyReply, body: Problem, headers?: Record<string, string>) {
   if (headers) reply.headers(headers);
   if (body.status === 401 && !reply.hasHeader('www-authenticate')) reply.header('WWW-Authenticate', 'Bearer realm="showsuite"');
+  // Unavailable for a moment (the database, a store, a queue not started): say when to come back.
+  if (body.status === 503 && !reply.hasHeader('retry-after')) reply.header('Retry-After', String(RETRY_UNAVAILABLE_SEC));
   return reply.code(body.status).type('application/problem+json').send(JSON.stringify(body));
 }
 

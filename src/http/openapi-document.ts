@@ -187,9 +187,15 @@ and \`token\`; send it as \`Authorization: Bearer <token>\`. Login also sets two
   access token and no refresh token — log in again before it lapses).
 - **Who may do what**: a project is visible to its owner, its \`administrators\` and \`editors\`. Editors change content, floors and units; owners and
   administrators also change secrets, integration settings and the team, delete floors and units and read leads; only the owner deletes the project. A
-  record you cannot see is 404, never 403.
+  record you cannot see is 404, never 403. Fields that run code on a page or send data somewhere (tag-manager code, embed codes and snippets,
+  \`formsSendTo\`, \`reportSendTo\`, \`eventsBlockList\`, \`excludeBlockedEvents\`, \`ftp*\`, \`yiStatusMapping\`) and webhooks are the owner's and
+  administrators' alone: an editor's change to one is 403.
 - **Cookies and CSRF**: a browser may rely on the \`service\` cookie alone; then a POST, PATCH or DELETE whose \`Origin\` is not one of the service's
-  allowed origins is refused (403 \`csrf_rejected\`). Programs should send the Bearer header.
+  allowed origins is refused (403 \`csrf_rejected\`); without \`Origin\`, \`Sec-Fetch-Site: cross-site\` or a \`Referer\` from another origin is
+  refused the same way. Programs should send the Bearer header. Answers to authenticated requests carry \`Cache-Control: no-store\`.
+- **Where the pages are**: the buyer's pages (\`/p/{namespace}\`, \`/g/{namespace}\`) are served on their own origin (\`PAGES_URL\`), another host
+  than this one, which answers only the pages, \`/public/...\`, \`/media/...\` and the health checks, and reads no cookie. A page asked for here is
+  redirected there (308).
 
 ## Records, versions and conditional requests
 

@@ -154,7 +154,7 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     async (request, reply) => {
       const found = Auth.tokenFrom(request);
       const principal = found ? await ctx.auth.principalFromToken(found.token) : undefined;
-      const { user, issued } = await service.accept(request.params.token, principal, request.body);
+      const { user, issued } = await service.accept(request.params.token, principal, request.body, request.ip);
       ctx.authService.setCookies(reply, issued);
       return { ...user, token: issued.accessToken, access_token: issued.accessToken, message: 'Login successful' };
     },

@@ -115,6 +115,7 @@ export class InviteService {
     token: string,
     principal: Principal | undefined,
     body: { password?: string; name?: string; lastName?: string },
+    ip: string,
   ): Promise<{ user: User; issued: Issued }> {
     const db = this.ctx.db.kysely;
     const tokenHash = hashToken(token);
@@ -131,7 +132,8 @@ export class InviteService {
       if (password === undefined) throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
       const existing = await findUserByUsername(db, first.email);
       if (existing) {
-        if (!(await this.ctx.passwords.verify(existing.password_hash, password)))
+        // The same failure counter as login: an invitation is no way around the lockout.
+        if (!(await this.ctx.authService.checkPassword(first.email, password, ip)))
           throw new AppError(401, 'invalid_credentials', 'This address has an account: send its password, or sign in first');
         userId = existing.id;
       } else {

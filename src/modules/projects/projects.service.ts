@@ -22,6 +22,7 @@ import {
   toProject,
 } from './projects.repo.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
+import { unitIdsInProject } from '../units/units.repo.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
 const COLUMN_OF = {
@@ -52,9 +53,12 @@ export class ProjectService {
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && k !== 'floors' && k !== 'user'));
     const { name } = fields;
     if (typeof name !== 'string') invalid([{ path: '/name', message: 'is required' }]);
+    const id = newObjectId(this.ctx.clock.now());
+    // A new project has no units yet, so any unit named here is another project's.
+    await this.#checkOwnUnits(db, id, fields.commercialSpaces);
     const change = this.#toChange({ ...PROJECT_DEFAULTS, ...fields }, {});
     return insertProject(db, {
-      id: newObjectId(this.ctx.clock.now()),
+      id,
       userId: owner.id,
       name,
       namespace: change.columns.namespace ?? null,
@@ -94,6 +98,7 @@ export class ProjectService {
     const allocationsChanged =
       allocations !== undefined && !this.#sameAllocations(allocations as AllocationIn[], current.allocations as AllocationIn[] | undefined);
     this.#checkLevel(level, Object.keys(changes), allocationsChanged);
+    await this.#checkOwnUnits(this.ctx.db.kysely, row.id, changes.commercialSpaces);
 
     const newFloorOrder = childOrder(floors as string[] | undefined, row.floor_ids, 'floors', 'is not a floor of this project');
 
@@ -147,6 +152,18 @@ export class ProjectService {
     if (managed.length && !can(level, 'manage')) {
       throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);
     }
+  }
+
+  /**
+   * `commercialSpaces` names units, and the public bundle shows them: only this project's own units (400 naming each
+   * other id), so no one can put another project's unit on this page.
+   */
+  async #checkOwnUnits(db: Kysely<Database>, projectId: string, value: unknown) {
+    if (!Array.isArray(value) || !value.length) return;
+    const ids = value as string[];
+    const own = await unitIdsInProject(db, projectId, [...new Set(ids)]);
+    const errors = ids.flatMap((id, i) => (own.has(id) ? [] : [{ path: `/commercialSpaces/${i}`, message: 'is not a unit of this project' }]));
+    if (errors.length) invalid(errors);
   }
 
   #sameAllocations(sent: AllocationIn[], current: AllocationIn[] | undefined) {

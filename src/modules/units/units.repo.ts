@@ -236,3 +236,15 @@ export function findUnitsByIds(db: Q, ids: string[]): Promise<UnitWithAccess[]> 
     .where('u.id', 'in', ids)
     .execute();
 }
+
+/** Which of these ids are units of this project (a reference list may hold only the project's own units). */
+export async function unitIdsInProject(db: Q, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .selectFrom('units')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -37,20 +37,31 @@ export class AuthService {
       throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
     }
 
+    const user = await this.checkPassword(input.username, input.password, input.ip);
+    if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    return { user, issued: await this.#startSession(user, null) };
+  }
+
+  /**
+   * The user whose password this is, or undefined, counted against the login lockout: every check of an account's
+   * password (logging in, accepting an invitation as an existing account) shares one failure counter per address
+   * and username, and once it is full every attempt is 429 until the window ends.
+   */
+  async checkPassword(username: string, password: string, ip: string): Promise<UserRow | undefined> {
     const { loginFailures, loginFailureWindowSec } = this.config.limits;
-    const failKey = `login-fail:${input.ip}:${input.username.toLowerCase()}`;
+    const failKey = `login-fail:${ip}:${username.toLowerCase()}`;
     const failures = await this.counters.peek(failKey);
     if (failures.count >= loginFailures) throw tooManyFailures(failures.resetMs);
 
-    const user = await findUserByUsername(this.db.kysely, input.username);
-    const ok = await this.passwords.verify(user?.password_hash, input.password);
+    const user = await findUserByUsername(this.db.kysely, username);
+    const ok = await this.passwords.verify(user?.password_hash, password);
     if (!ok || !user) {
       const after = await this.counters.hit(failKey, loginFailureWindowSec * 1000);
       if (after.count > loginFailures) throw tooManyFailures(after.resetMs);
-      throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+      return undefined;
     }
     await this.counters.clear(failKey);
-    return { user, issued: await this.#startSession(user, null) };
+    return user;
   }
 
   /** A new session for a user who proved who they are another way (an accepted invitation). */
