@@ -170,6 +170,19 @@ const extraKey = fc.oneof(
   fc.string({ maxLength: 8 }),
 );
 const objectIdLike = fc.stringMatching(/^[0-9a-f]{24}$/);
+/** RFC 3339 times across the years 0001–9999, in UTC or with an offset, with or without fractions. */
+const dateTime = fc
+  .tuple(
+    fc.date({ noInvalidDate: true, min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z') }),
+    fc.oneof(fc.constant(0), fc.integer({ min: -1439, max: 1439 })),
+    fc.boolean(),
+  )
+  .map(([d, offset, frac]) => {
+    if (offset === 0) return frac ? d.toISOString() : d.toISOString().replace(/\.\d+Z$/, 'Z');
+    const local = new Date(d.getTime() + offset * 60_000).toISOString().slice(0, frac ? 23 : 19);
+    const abs = Math.abs(offset);
+    return `${local}${offset < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  });
 
 /** Percent-encodes any string, lone surrogates included (as the UTF-8 bytes of U+FFFD, which encodeURIComponent refuses). */
 function enc(s: string): string {
@@ -355,7 +368,7 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
   function stringOf(s: Schema): fc.Arbitrary<string> {
     if (s.format === 'email') return fc.emailAddress();
     if (s.format === 'email-list') return fc.array(fc.emailAddress(), { minLength: 1, maxLength: 3 }).map((a) => a.join(','));
-    if (s.format === 'date-time') return fc.date({ noInvalidDate: true, min: new Date(0), max: new Date(4e12) }).map((d) => d.toISOString());
+    if (s.format === 'date-time') return dateTime;
     if (s.pattern === '^[0-9a-f]{24}$') return fc.oneof(fc.constantFrom(...knownIds()), objectIdLike);
     if (s.pattern) {
       try {
@@ -376,7 +389,16 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
       out.push('', 'x'.repeat(Math.max(0, (s?.minLength ?? 1) - 1)));
       if (s?.maxLength !== undefined) out.push('y'.repeat(s.maxLength), 'z'.repeat(s.maxLength + 1));
       if (s?.format === 'date-time')
-        out.push('2026-02-30T00:00:00Z', '9999-12-31T23:59:59.999Z', '0000-01-01T00:00:00Z', '2026-01-01', '2026-01-01T00:00:00+25:00');
+        out.push(
+          '2026-02-30T00:00:00Z',
+          '2026-06-30T23:59:60Z',
+          '9999-12-31T23:59:59.999Z',
+          '9999-12-31T23:59:59-23:59',
+          '0000-01-01T00:00:00Z',
+          '0001-01-01T00:00:00+01:00',
+          '2026-01-01',
+          '2026-01-01T00:00:00+25:00',
+        );
       if (s?.format === 'email') out.push('a@b', '@', 'a@@b.c', `${'a'.repeat(64)}@${'b'.repeat(250)}.com`);
     }
     if (type === 'integer' || type === 'number') {
@@ -492,8 +514,44 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
           nil: undefined,
         })
         .map((v) => (v === undefined ? [] : [[p.name.toLowerCase(), headerSafe(v)]]));
-    return fc.tuple(...params.map(one)).map((xs) => Object.fromEntries(xs.flat()));
+    return fc.tuple(...params.map(one), otherHeaders).map(([...xs]) => Object.fromEntries(xs.flat() as [string, string][]));
   }
+
+  /** Headers no operation declares but every request may carry: negotiation, encodings, cookies, CSRF signals, proxies. */
+  const otherHeaders = fc
+    .record(
+      {
+        accept: fc.constantFrom(
+          'text/csv',
+          'application/json',
+          'application/xml',
+          'text/event-stream',
+          '*/*',
+          'text/html;q=0',
+          '',
+          ';;;',
+          'application/problem+json',
+        ),
+        'accept-encoding': fc.constantFrom('gzip', 'br', 'deflate', 'identity;q=0', '*;q=0', 'x'),
+        'content-encoding': fc.constantFrom('gzip', 'br', 'deflate', 'identity', 'x-unknown'),
+        cookie: fc.constantFrom(
+          'service=garbage',
+          'serviceRefresh=garbage',
+          '=;;=',
+          'service="unterminated',
+          `service=${'a'.repeat(5000)}`,
+          'csrf=x; service=x',
+        ),
+        origin: fc.constantFrom('null', 'https://evil.example', 'http://localhost', 'garbage', ''),
+        'sec-fetch-site': fc.constantFrom('cross-site', 'same-site', 'same-origin', 'none', 'garbage'),
+        referer: fc.constantFrom('https://evil.example/', 'not a url', ''),
+        'x-forwarded-for': fc.constantFrom('1.2.3.4', 'garbage', '::1, 10.0.0.1', ''),
+        'x-request-id': fc.oneof(fc.constantFrom('', 'x'.repeat(500)), fc.string({ maxLength: 40 }).map(headerSafe)),
+      },
+      { requiredKeys: [] },
+    )
+    .chain((h) => fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constant(h) }))
+    .map((h) => Object.entries(h) as [string, string][]);
 
   const csvBody = fc
     .tuple(
