@@ -323,6 +323,22 @@ describe('inventory import', () => {
     assert.equal((await upload(p._id, { rows: 'nope' })).statusCode, 400);
   });
 
+  test('no body and no content type → 400 problem naming the missing body, not 500 (found by the fuzzer)', async () => {
+    const { p } = await tower();
+    for (const payload of [undefined, '']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/projects/${p._id}/inventory/import`,
+        headers: owner.auth,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(res.json().code, 'invalid_body');
+      assert.deepEqual(res.json().errors, [{ path: '/', message: 'is required' }]);
+    }
+  });
+
   test('a 5,000-row file: created in one import, then a dry run of changed prices diffs every row', async () => {
     const p = await createProject(t.app, owner.auth);
     const line = (i: number, price: number) =>

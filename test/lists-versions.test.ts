@@ -167,6 +167,18 @@ describe('list options, totals and filters', () => {
     assert.equal(bad.statusCode, 400);
   });
 
+  test('filters[updatedSince]: a leap second, year 0000 or an instant past 9999 → 400 naming the field on both engines, not 500 (found by the fuzzer)', async () => {
+    for (const since of ['2026-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-23:59']) {
+      const res = await call('GET', `/projects?filters[updatedSince]=${encodeURIComponent(since)}`);
+      assert.equal(res.statusCode, 400, `${since}: ${res.body}`);
+      assert.equal(res.json().code, 'invalid_query', since);
+      assert.deepEqual(res.json().errors, [{ path: '/filters/updatedSince', message: 'must be a valid date-time' }], since);
+    }
+    for (const since of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+14:00']) {
+      assert.equal((await call('GET', `/projects?filters[updatedSince]=${encodeURIComponent(since)}`)).statusCode, 200, since);
+    }
+  });
+
   test('GET /floors and /leads: skip, limit, sort and X-Total-Count', async () => {
     const p = await createProject(t.app, owner.auth);
     for (const name of ['b', 'a', 'c']) await createFloor(t.app, owner.auth, p._id, { name });

@@ -23,8 +23,29 @@ export const splitEmailList = (value: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
+/** The instants a `date-time` may name: what both JavaScript and the database hold (no year 0, none past 9999). */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * `date-time`: RFC 3339 as ajv-formats checks it, and an instant the service can store and compare. A leap second
+ * (`23:59:60`) has no JavaScript time, and year 0000 or an offset past 9999 none in the database: 400, not a fault.
+ */
+function withStorableDateTime(ajv: Ajv) {
+  const rfc3339 = ajv.formats['date-time'];
+  const check = typeof rfc3339 === 'object' && 'validate' in rfc3339 && typeof rfc3339.validate === 'function' ? rfc3339.validate : undefined;
+  if (!check) throw new Error('ajv-formats did not define date-time');
+  const validate = (value: string) => {
+    if (!(check as (v: string) => boolean)(value)) return false;
+    const t = Date.parse(value);
+    return t >= EARLIEST && t <= LATEST;
+  };
+  ajv.addFormat('date-time', { type: 'string', validate });
+}
+
 function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
+  withStorableDateTime(ajv);
   ajv.addFormat('email-list', { type: 'string', validate: isEmailList });
   return ajv;
 }

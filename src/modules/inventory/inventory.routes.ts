@@ -34,6 +34,11 @@ const rejected = {
   content: { 'application/problem+json': { schema: ImportRejectedSchema } },
 };
 
+const missingImportBody = () =>
+  new AppError(400, 'invalid_body', 'request body is required: a CSV file (text/csv) or {"rows": [...]} (application/json)', [
+    { path: '/', message: 'is required' },
+  ]);
+
 export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: InventoryService }> = async (app, { ctx, service }) => {
   useJsonStringify(app);
   const db = ctx.db.kysely;
@@ -105,7 +110,9 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
     },
     async (request, reply) => {
       const { project, options } = await managedImport(request);
-      const body = request.body;
+      const body = request.body as Static<typeof ImportJsonBody> | string | Record<string, never>;
+      // Fastify validates a body by its content type: one sent with none (or none at all) arrives unvalidated as {}.
+      if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
       const table = typeof body === 'string' ? parseCsv(body) : jsonTable(body.rows);
       return send(reply, await service.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options }));
     },
