@@ -15,7 +15,7 @@ import { OneLinePerRequest, requestLogger } from './http/request-log.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { apiSecurityHeaders, registerSecurityHeaders, requestIdOf } from './http/security-headers.ts';
-import { registerCors } from './http/cors.ts';
+import { optionsRoute, registerCors } from './http/cors.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { Passwords } from './lib/passwords.ts';
@@ -115,6 +115,16 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   webhooks.register();
   ctx.events.deliverWith((trx, ids) => webhooks.enqueue(trx, ids));
 
+  // Record every path's methods so other methods on a known path answer 405 with Allow, not 404,
+  // and OPTIONS answers with the same list (recorded from here on: the docs routes too).
+  const methodsByUrl = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByUrl.get(route.url) ?? new Set<string>();
+    for (const m of methods) set.add(m);
+    methodsByUrl.set(route.url, set);
+  });
+
   registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
   await registerCors(app, config.corsOrigins);
   await app.register(fastifyRateLimit, {
@@ -130,15 +140,6 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.addHook('onRequest', csrfGuard(config));
   await registerOpenApi(app, { webhooks: webhooksSection(), publicUrl: config.mail.publicUrl });
 
-  // Record every path's methods so other methods on a known path answer 405 with Allow, not 404.
-  const methodsByUrl = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const set = methodsByUrl.get(route.url) ?? new Set<string>();
-    for (const m of methods) set.add(m);
-    methodsByUrl.set(route.url, set);
-  });
-
   const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000);
   app.addHook('onReady', () => feed.start());
   // Open streams would keep the server from closing.
@@ -150,7 +151,10 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     for (const mod of MODULES) for (const routes of mod.authenticated ?? []) await authenticated.register(routes, deps);
   });
 
-  for (const [url, methods] of methodsByUrl) {
+  for (const [url, methods] of [...methodsByUrl]) {
+    // OPTIONS on a known path that is not a CORS preflight: 204 with the path's methods in Allow (a wildcard
+    // route cannot tell a path it serves from one it does not, so OPTIONS there stays 404).
+    if (!url.includes('*') && !methods.has('OPTIONS')) app.route(optionsRoute(url, new Set(methods)));
     if (url.includes('*') || url.startsWith('/docs')) continue;
     const allow = METHODS.filter((m) => methods.has(m));
     // HEAD comes with GET; on a path without GET it is one more method not allowed.
