@@ -200,6 +200,13 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     }
   };
   app.addHook('onReady', startOutbox);
+  // Shutting down: no attempt starts from now on; those in flight get until 80% of SHUTDOWN_TIMEOUT_SEC (while
+  // requests drain), then go back to the queue (onClose below), leaving the rest for closing the pool.
+  let closingAt = 0;
+  app.addHook('preClose', async () => {
+    closingAt = Date.now();
+    outbox.quiesce();
+  });
   // Inventory feeds: every node ticks; one pull per project per interval across nodes (docs/inventory.md).
   app.addHook('onReady', async () => {
     feedScheduler.start();
@@ -207,7 +214,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.addHook('onClose', async () => {
     feedScheduler.stop();
     clearTimeout(outboxRetry);
-    await outbox.stop();
+    await outbox.stop(Math.max(0, closingAt + config.shutdownTimeoutSec * 800 - Date.now()));
     mailer.close();
     clearInterval(sweeper);
     redis?.disconnect();

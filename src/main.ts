@@ -31,18 +31,29 @@ async function main() {
   await ensureAdmin(config, db, app.log);
   if (config.seedDemo) await seedDemo(db, app.log, config);
 
+  // SIGTERM: no new connections; requests in flight are answered, live-feed streams end with a reconnect hint,
+  // outbox attempts finish or go back to the queue (app.ts), the pool closes, exit 0, all within
+  // SHUTDOWN_TIMEOUT_SEC. Connections still busy at 70% of it are cut so the rest fits.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    const budgetMs = config.shutdownTimeoutSec * 1000;
+    app.log.info({ signal, timeoutSec: config.shutdownTimeoutSec }, 'shutting down: no new connections, finishing requests in flight');
+    const cut = setTimeout(() => {
+      app.log.warn('requests still in flight at 70% of SHUTDOWN_TIMEOUT_SEC; closing their connections');
+      app.server.closeAllConnections();
+    }, budgetMs * 0.7);
     const force = setTimeout(() => {
-      app.log.error('requests still in flight after 10 s; exiting');
+      app.log.error(`still not closed after SHUTDOWN_TIMEOUT_SEC (${config.shutdownTimeoutSec} s); exiting`);
       process.exit(1);
-    }, 10_000);
+    }, budgetMs);
+    cut.unref();
     force.unref();
     await app.close();
+    clearTimeout(cut);
     await db.close();
+    app.log.info('shut down');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -5,7 +5,7 @@ import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
-import { findJobs, lockStart, QUEUE_SCHEMA, unlockStart, type Envelope } from './outbox.repo.ts';
+import { findJobs, lockStart, QUEUE_SCHEMA, releaseJobs, unlockStart, type Envelope } from './outbox.repo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -114,7 +114,8 @@ class LeaseLost extends Error {}
 export class Outbox {
   readonly #boss: PgBoss;
   readonly #kinds = new Map<string, JobKind>();
-  readonly #running = new Set<Promise<unknown>>();
+  /** Attempts in flight, with the job each runs (a stop puts back those it cannot wait for). */
+  readonly #running = new Map<Promise<unknown>, { kind: string; id: string }>();
   #timer: NodeJS.Timeout | undefined;
   #started = false;
   #starting: Promise<void> | undefined;
@@ -199,12 +200,31 @@ export class Outbox {
     return this.#started;
   }
 
-  /** Stops fetching, waits (bounded) for attempts in flight; what is left is taken up by the next start. */
-  async stop(timeoutMs = 10_000): Promise<void> {
+  /** Starts no more attempts (a node that is shutting down); those in flight go on. */
+  quiesce(): void {
     this.#stopping = true;
     clearTimeout(this.#timer);
-    const pending = Promise.allSettled([...this.#running, this.#pass]);
-    await Promise.race([pending, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  /**
+   * Stops fetching and waits up to `timeoutMs` for attempts in flight; those still running then go back to the
+   * queue, due at once for any node (their attempt number unchanged), rather than waiting out their lease.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.quiesce();
+    const pending = Promise.allSettled([...this.#running.keys(), this.#pass]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([pending, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    const unfinished = new Map<string, string[]>();
+    for (const { kind, id } of this.#running.values()) unfinished.set(kind, [...(unfinished.get(kind) ?? []), id]);
+    for (const [kind, ids] of unfinished) {
+      const released = await releaseJobs(this.db.kysely, kind, ids).catch((err: unknown) => {
+        this.opts.log.warn({ err, kind }, 'outbox: could not put unfinished attempts back; they run again after their lease');
+        return 0;
+      });
+      this.opts.log.warn({ kind, released }, 'outbox: attempts still running at shutdown went back to the queue');
+    }
     if (this.#started) await this.#boss.stop({ graceful: false, close: false, wait: false }).catch(() => {});
     this.#started = false;
   }
@@ -277,8 +297,11 @@ export class Outbox {
         if (this.#stopping) break;
         const batchSize = kind.concurrency ?? this.opts.concurrency;
         const jobs = await this.#boss.fetch<Envelope>(kind.name, { batchSize, includeMetadata: true });
-        const attempts = jobs.map((job) => this.#attempt(kind, job));
-        for (const a of attempts) this.#running.add(a);
+        const attempts = jobs.map((job) => {
+          const attempt = this.#attempt(kind, job);
+          this.#running.set(attempt, { kind: kind.name, id: job.id });
+          return attempt;
+        });
         const outcomes = await Promise.all(attempts.map((a) => a.finally(() => this.#running.delete(a))));
         ran += jobs.length;
         // Successes of one batch are marked done in one statement (one round trip instead of one each).
