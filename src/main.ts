@@ -40,17 +40,23 @@ async function main() {
     closing = true;
     const budgetMs = config.shutdownTimeoutSec * 1000;
     app.log.info({ signal, timeoutSec: config.shutdownTimeoutSec }, 'shutting down: no new connections, finishing requests in flight');
+    // A keep-alive connection whose last request ends during the drain is closed as soon as it is idle.
+    const idle = setInterval(() => {
+      app.server.closeIdleConnections();
+    }, 100);
     const cut = setTimeout(() => {
-      app.log.warn('requests still in flight at 70% of SHUTDOWN_TIMEOUT_SEC; closing their connections');
-      app.server.closeAllConnections();
+      app.server.getConnections((_err, open) => {
+        if (open > 0) app.log.warn({ open }, 'connections still busy at 70% of SHUTDOWN_TIMEOUT_SEC; closing them');
+        app.server.closeAllConnections();
+      });
     }, budgetMs * 0.7);
     const force = setTimeout(() => {
       app.log.error(`still not closed after SHUTDOWN_TIMEOUT_SEC (${config.shutdownTimeoutSec} s); exiting`);
       process.exit(1);
     }, budgetMs);
-    cut.unref();
-    force.unref();
+    for (const timer of [idle, cut, force]) timer.unref();
     await app.close();
+    clearInterval(idle);
     clearTimeout(cut);
     await db.close();
     app.log.info('shut down');

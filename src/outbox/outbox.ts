@@ -116,6 +116,8 @@ export class Outbox {
   readonly #kinds = new Map<string, JobKind>();
   /** Attempts in flight, with the job each runs (a stop puts back those it cannot wait for). */
   readonly #running = new Map<Promise<unknown>, { kind: string; id: string }>();
+  /** Attempts that succeeded while others of their batch still run: marked done with the batch, or by a stop. */
+  readonly #succeeded = new Map<string, { kind: string; id: string }>();
   #timer: NodeJS.Timeout | undefined;
   #started = false;
   #starting: Promise<void> | undefined;
@@ -216,6 +218,15 @@ export class Outbox {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([pending, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
     clearTimeout(timer);
+    // Successes whose batch is still waiting on a slower attempt are marked done now, or they would run again.
+    const finished = new Map<string, string[]>();
+    for (const { kind, id } of this.#succeeded.values()) finished.set(kind, [...(finished.get(kind) ?? []), id]);
+    for (const [kind, ids] of finished) {
+      await this.#complete(kind, ids).catch((err: unknown) => {
+        this.opts.log.warn({ err, kind }, 'outbox: could not mark finished attempts done');
+      });
+    }
+    this.#succeeded.clear();
     const unfinished = new Map<string, string[]>();
     for (const { kind, id } of this.#running.values()) unfinished.set(kind, [...(unfinished.get(kind) ?? []), id]);
     for (const [kind, ids] of unfinished) {
@@ -298,11 +309,18 @@ export class Outbox {
         const batchSize = kind.concurrency ?? this.opts.concurrency;
         const jobs = await this.#boss.fetch<Envelope>(kind.name, { batchSize, includeMetadata: true });
         const attempts = jobs.map((job) => {
+          const running = { kind: kind.name, id: job.id };
           const attempt = this.#attempt(kind, job);
-          this.#running.set(attempt, { kind: kind.name, id: job.id });
-          return attempt;
+          this.#running.set(attempt, running);
+          return attempt
+            .then((succeeded) => {
+              if (succeeded) this.#succeeded.set(job.id, running);
+              return succeeded;
+            })
+            .finally(() => this.#running.delete(attempt));
         });
-        const outcomes = await Promise.all(attempts.map((a) => a.finally(() => this.#running.delete(a))));
+        const outcomes = await Promise.all(attempts);
+        for (const job of jobs) this.#succeeded.delete(job.id);
         ran += jobs.length;
         // Successes of one batch are marked done in one statement (one round trip instead of one each).
         const done = jobs.filter((_, i) => outcomes[i]).map((j) => j.id);

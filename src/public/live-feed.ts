@@ -100,7 +100,10 @@ export class LiveFeed {
     // The node is going away: the stream ends with a hint to reconnect soon (to another node, behind a balancer),
     // spread over a few seconds so every client of this node does not come back at the same instant.
     for (const channel of this.#channels.values())
-      for (const s of channel.streams) s.res.end(`: closing\nretry: ${1000 + Math.floor(Math.random() * 2000)}\n\n`);
+      for (const s of channel.streams) {
+        // The connection goes with the stream: a finished response on a kept-alive socket would hold the close up.
+        s.res.end(`: closing\nretry: ${1000 + Math.floor(Math.random() * 2000)}\n\n`, () => s.res.socket?.destroy());
+      }
     this.#channels.clear();
     await this.#stopListening?.();
   }
