@@ -92,7 +92,6 @@ before(async () => {
 });
 
 after(async () => {
-  if (b) (await import('node:fs')).writeFileSync('/tmp/b-out.log', b.output());
   await Promise.all([a?.stop(), b?.stop()]);
   await Promise.all([ftp?.close(), ftps?.close(), sftp?.close(), smtp?.stop(), new Promise((r) => (page ? page.close(r) : r(undefined)))]);
   await shared?.drop();
