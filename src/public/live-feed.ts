@@ -101,7 +101,7 @@ export class LiveFeed {
     // spread over a few seconds so every client of this node does not come back at the same instant.
     for (const channel of this.#channels.values())
       for (const s of channel.streams) {
-        // The connection goes with the stream: a finished response on a kept-alive socket would hold the close up.
+        // The stream is over and so is its connection: it is not kept alive for another request of a closing node.
         s.res.end(`: closing\nretry: ${1000 + Math.floor(Math.random() * 2000)}\n\n`, () => s.res.socket?.destroy());
       }
     this.#channels.clear();
