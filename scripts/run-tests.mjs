@@ -1,5 +1,7 @@
 // Runs the pure unit tests (test/unit/, no database) once, then the rest of the suite once per database engine
-// (embedded PGlite, then PostgreSQL), then the browser tests (*.e2e.test.ts) once, and prints one closing line.
+// (embedded PGlite, then PostgreSQL), then the browser tests (*.e2e.test.ts) once, then the built-server tests
+// (*.built.test.ts: `npm start`'s dist/ with several nodes on one database) once on PostgreSQL, and prints one
+// closing line.
 // TEST_DB=pglite or TEST_DB=postgres runs one engine only; extra arguments narrow the files. TEST_TIMEOUT_MS (default
 // 600000: a suite of browser tests or two processes takes minutes on a busy machine) is the per-test limit; raise it on a heavily loaded machine.
 import { spawn } from 'node:child_process';
@@ -17,9 +19,12 @@ const isUnit = (f) => /(^|\/)test\/unit\//.test(f);
 // Browser tests exercise the page and the console through the same HTTP API the engine tests cover on both
 // engines; they run once, on the embedded engine `npm start` uses (TEST_DB=postgres runs them there instead).
 const isBrowser = (f) => /\.e2e\.test\.ts$/.test(f);
+// The built server's tests start its processes themselves, on one PostgreSQL database they share: once is enough.
+const isBuilt = (f) => /\.built\.test\.ts$/.test(f);
 const unitFiles = all.filter(isUnit);
 const browserFiles = all.filter(isBrowser);
-const engineFiles = all.filter((f) => !isUnit(f) && !isBrowser(f));
+const builtFiles = all.filter(isBuilt);
+const engineFiles = all.filter((f) => !isUnit(f) && !isBrowser(f) && !isBuilt(f));
 
 let passed = 0;
 let failed = 0;
@@ -53,6 +58,7 @@ async function run(label, files, env) {
 if (unitFiles.length) await run('unit tests (no database, run once)', unitFiles, {});
 if (engineFiles.length) for (const engine of engines) await run(`tests on ${engine}`, engineFiles, { TEST_DB: engine });
 if (browserFiles.length) await run(`browser tests (on ${engines[0]}, once)`, browserFiles, { TEST_DB: engines[0] });
+if (builtFiles.length) await run('built-server tests (npm start, on postgres, once)', builtFiles, { TEST_DB: 'postgres' });
 console.log(`\nengines: ${engines.join(', ')}${failedRuns.length ? ` (failing: ${failedRuns.join(', ')})` : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedRuns.length ? 1 : 0);

@@ -15,7 +15,7 @@ import { OneLinePerRequest, requestLogger } from './http/request-log.ts';
 import { AppError, errorHandler, problem, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { apiSecurityHeaders, registerSecurityHeaders, requestIdOf } from './http/security-headers.ts';
-import { registerCors } from './http/cors.ts';
+import { optionsRoute, registerCors } from './http/cors.ts';
 import { pagesHostGuard } from './http/pages-host.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from './http/validation.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -133,6 +133,15 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
       dbConnections: () => db.connections(),
     });
   }
+  // Record every path's methods so other methods on a known path answer 405 with Allow, not 404,
+  // and OPTIONS answers with the same list (recorded from here on: the docs routes too).
+  const methodsByUrl = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const set = methodsByUrl.get(route.url) ?? new Set<string>();
+    for (const m of methods) set.add(m);
+    methodsByUrl.set(route.url, set);
+  });
 
   registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
   // Before CORS, CSRF and authentication: on the pages host no cookie is read and no session route is reached.
@@ -151,15 +160,6 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.addHook('onRequest', csrfGuard(config));
   await registerOpenApi(app, { webhooks: webhooksSection(), publicUrl: config.mail.publicUrl });
 
-  // Record every path's methods so other methods on a known path answer 405 with Allow, not 404.
-  const methodsByUrl = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    const set = methodsByUrl.get(route.url) ?? new Set<string>();
-    for (const m of methods) set.add(m);
-    methodsByUrl.set(route.url, set);
-  });
-
   const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000);
   app.addHook('onReady', () => feed.start());
   // Open streams would keep the server from closing.
@@ -173,7 +173,10 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     for (const mod of MODULES) for (const routes of mod.authenticated ?? []) await authenticated.register(routes, deps);
   });
 
-  for (const [url, methods] of methodsByUrl) {
+  for (const [url, methods] of [...methodsByUrl]) {
+    // OPTIONS on a known path that is not a CORS preflight: 204 with the path's methods in Allow (a wildcard
+    // route cannot tell a path it serves from one it does not, so OPTIONS there stays 404).
+    if (!url.includes('*') && !methods.has('OPTIONS')) app.route(optionsRoute(url, new Set(methods)));
     if (url.includes('*') || url.startsWith('/docs')) continue;
     const allow = METHODS.filter((m) => methods.has(m));
     // HEAD comes with GET; on a path without GET it is one more method not allowed.
@@ -219,6 +222,13 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     }
   };
   app.addHook('onReady', startOutbox);
+  // Shutting down: no attempt starts from now on; those in flight get until 80% of SHUTDOWN_TIMEOUT_SEC (while
+  // requests drain), then go back to the queue (onClose below), leaving the rest for closing the pool.
+  let closingAt = 0;
+  app.addHook('preClose', async () => {
+    closingAt = Date.now();
+    outbox.quiesce();
+  });
   // Inventory feeds: every node ticks; one pull per project per interval across nodes (docs/inventory.md).
   app.addHook('onReady', async () => {
     feedScheduler.start();
@@ -233,7 +243,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     mediaSweeper.stop();
     feedScheduler.stop();
     clearTimeout(outboxRetry);
-    await outbox.stop();
+    await outbox.stop(Math.max(0, closingAt + config.shutdownTimeoutSec * 800 - Date.now()));
     mailer.close();
     clearInterval(sweeper);
     redis?.disconnect();

@@ -24,6 +24,8 @@ export interface Config {
   seedDemo: boolean;
   trustProxy: boolean;
   webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** SIGTERM: how long the process may take to drain requests, end streams, finish or requeue outbox attempts and exit. */
+  shutdownTimeoutSec: number;
   /** Seconds between keep-alive comments on live-feed streams. */
   sseKeepAliveSec: number;
   /** Slow clients: headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
@@ -222,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: bool('SEED_DEMO', databaseUrl === undefined),
     trustProxy: bool('TRUST_PROXY', false),
     sseKeepAliveSec: int('SSE_KEEPALIVE_SEC', 20, 1, 25),
+    shutdownTimeoutSec: int('SHUTDOWN_TIMEOUT_SEC', 10, 1, 600),
     requestTimeoutMs: int('REQUEST_TIMEOUT_SEC', 30, 1, 300) * 1000,
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_SEC', 5, 1, 300) * 1000,
     bundleCacheMb: int('BUNDLE_CACHE_MB', 32, 0, 4096),

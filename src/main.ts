@@ -38,18 +38,35 @@ async function main() {
   await ensureAdmin(config, db, app.log);
   if (config.seedDemo) await seedDemo(db, app.log, config);
 
+  // SIGTERM: no new connections; requests in flight are answered, live-feed streams end with a reconnect hint,
+  // outbox attempts finish or go back to the queue (app.ts), the pool closes, exit 0, all within
+  // SHUTDOWN_TIMEOUT_SEC. Connections still busy at 70% of it are cut so the rest fits.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    const budgetMs = config.shutdownTimeoutSec * 1000;
+    app.log.info({ signal, timeoutSec: config.shutdownTimeoutSec }, 'shutting down: no new connections, finishing requests in flight');
+    // A keep-alive connection whose last request ends during the drain is closed as soon as it is idle.
+    const idle = setInterval(() => {
+      app.server.closeIdleConnections();
+    }, 100);
+    const cut = setTimeout(() => {
+      app.server.getConnections((_err, open) => {
+        if (open > 0) app.log.warn({ open }, 'connections still busy at 70% of SHUTDOWN_TIMEOUT_SEC; closing them');
+        app.server.closeAllConnections();
+      });
+    }, budgetMs * 0.7);
     const force = setTimeout(() => {
-      app.log.error('requests still in flight after 10 s; exiting');
+      app.log.error(`still not closed after SHUTDOWN_TIMEOUT_SEC (${config.shutdownTimeoutSec} s); exiting`);
       process.exit(1);
-    }, 10_000);
-    force.unref();
+    }, budgetMs);
+    for (const timer of [idle, cut, force]) timer.unref();
     await app.close();
+    clearInterval(idle);
+    clearTimeout(cut);
     await db.close();
+    app.log.info('shut down');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

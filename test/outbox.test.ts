@@ -344,3 +344,40 @@ describe('nodes starting together on a new PostgreSQL database', () => {
     }
   });
 });
+
+describe(`outbox: a stop waits for attempts in flight, then puts the unfinished back (${ENGINE})`, () => {
+  test('a success whose batch still waits is marked done; an attempt still running is due again, attempt unchanged', async () => {
+    const { Outbox } = await import('../src/outbox/outbox.ts');
+    const testDb = await openTestDb();
+    const quiet = { warn() {}, error() {}, info() {}, debug() {} } as unknown as ConstructorParameters<typeof Outbox>[2]['log'];
+    const outbox = new Outbox(testDb.db, { now: () => Date.now() }, { pollMs: 0, concurrency: 5, log: quiet });
+    let release: () => void = () => undefined;
+    const started: string[] = [];
+    outbox.register<{ hang: boolean }>({
+      name: 'stop-test',
+      retryDelaysSec: [30],
+      async handle(payload, job) {
+        started.push(job.key);
+        // The hanging attempt never ends by itself (a server that does not answer).
+        if (payload.hang) await new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    try {
+      await outbox.start();
+      await testDb.db.kysely.transaction().execute(async (trx) => {
+        await outbox.enqueue(trx, 'stop-test', { hang: false }, { key: 'quick' });
+        await outbox.enqueue(trx, 'stop-test', { hang: true }, { key: 'hangs' });
+      });
+      const pass = outbox.drain().catch(() => 0);
+      while (started.length < 2) await new Promise((r) => setTimeout(r, 10));
+      await outbox.stop(200);
+      const state = async (key: string) => (await outbox.jobs('stop-test', key)).map((j) => [j.state, j.attempt]);
+      assert.deepEqual(await state('quick'), [['completed', 1]]);
+      assert.deepEqual(await state('hangs'), [['created', 1]], 'back in the queue, due for any node, its attempt number unchanged');
+      release();
+      await pass;
+    } finally {
+      await testDb.drop();
+    }
+  });
+});

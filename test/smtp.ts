@@ -11,10 +11,13 @@ export interface Received {
 
 /**
  * A real SMTP server on a loopback port (the `smtp-server` package) that keeps what it receives, parsed with
- * `mailparser`. `down()` closes the port (connections refused) and `up()` opens the same port again.
+ * `mailparser`. `down()` closes the port (connections refused) and `up()` opens the same port again. With `hold`,
+ * a message it picks gets no answer to its DATA (the sender's attempt stays in flight) until `release` says so.
  */
-export async function startSmtp(opts: { user?: string; pass?: string } = {}) {
+export async function startSmtp(opts: { user?: string; pass?: string; hold?: (rcptTo: string[]) => boolean } = {}) {
   const received: Received[] = [];
+  const held: { rcptTo: string[]; accept: () => void }[] = [];
+  const heldWaiters: { n: number; resolve: () => void }[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   /** Parses and keeps one message, then tells the client it was accepted. */
   async function keep(raw: Buffer, session: SMTPServerSession, cb: (err?: Error | null) => void) {
@@ -49,9 +52,18 @@ export async function startSmtp(opts: { user?: string; pass?: string } = {}) {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          keep(Buffer.concat(chunks), session, cb).catch((err: unknown) => {
-            cb(err instanceof Error ? err : new Error(String(err)));
-          });
+          const accept = () => {
+            keep(Buffer.concat(chunks), session, cb).catch((err: unknown) => {
+              cb(err instanceof Error ? err : new Error(String(err)));
+            });
+          };
+          const rcptTo = session.envelope.rcptTo.map((r) => r.address);
+          if (!opts.hold?.(rcptTo)) return accept();
+          held.push({ rcptTo, accept });
+          for (const w of heldWaiters.filter((x) => held.length >= x.n)) {
+            heldWaiters.splice(heldWaiters.indexOf(w), 1);
+            w.resolve();
+          }
         });
       },
     });
@@ -70,6 +82,18 @@ export async function startSmtp(opts: { user?: string; pass?: string } = {}) {
         const timer = setTimeout(() => reject(new Error(`expected ${n} messages, got ${received.length}`)), timeoutMs);
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
       });
+    },
+    /** Resolves once `n` messages are being held. */
+    waitForHeld(n: number): Promise<void> {
+      if (held.length >= n) return Promise.resolve();
+      return new Promise((resolve) => heldWaiters.push({ n, resolve }));
+    },
+    /** Answers (accepts) the held messages to these recipients. */
+    release(rcpt: string) {
+      for (const h of held.filter((x) => x.rcptTo.includes(rcpt))) {
+        held.splice(held.indexOf(h), 1);
+        h.accept();
+      }
     },
     async down() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

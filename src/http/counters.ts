@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
+import { commonJs } from '../lib/cjs.ts';
 import { AppError } from './errors.ts';
 
 /** Windowed counters for rate limits: shared through Redis when configured, else per process. */
@@ -47,8 +48,8 @@ return {c, redis.call('PTTL', KEYS[1])}`;
  * so the first requests wait here, boundedly, for the connection; a lost connection is logged and retried.
  */
 export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs = 2000): Promise<Redis> {
-  // Loaded only when REDIS_URL is set.
-  const { Redis } = await import('ioredis');
+  // Loaded only when REDIS_URL is set; a CommonJS package (see commonJs).
+  const { Redis } = commonJs(await import('ioredis'));
   const redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: waitMs, enableOfflineQueue: false });
   redis.on('error', (err) => {
     log.warn({ err }, 'rate-limit store (Redis) unavailable');

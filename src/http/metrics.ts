@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Gauge as GaugeT, Histogram as HistogramT, Registry as RegistryT } from 'prom-client';
 import type { ConnectionCounts } from '../db/db.ts';
-import { exportOf } from '../lib/cjs.ts';
+import { commonJs } from '../lib/cjs.ts';
 import { AppError } from './errors.ts';
 
 /** What GET /metrics reads at each scrape; nothing here is computed per request. */
@@ -30,11 +29,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * prom-client is loaded here, not at every start.
  */
 export async function registerMetrics(app: FastifyInstance, sources: MetricsSources): Promise<void> {
-  const prom = await import('prom-client');
-  const Registry = exportOf<typeof RegistryT>(prom, 'Registry');
-  const Histogram = exportOf<typeof HistogramT>(prom, 'Histogram');
-  const Gauge = exportOf<typeof GaugeT>(prom, 'Gauge');
-  const collectDefaultMetrics = exportOf<(opts: { register: RegistryT }) => void>(prom, 'collectDefaultMetrics');
+  const { Registry, Histogram, Gauge, collectDefaultMetrics } = commonJs(await import('prom-client'));
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

@@ -3,7 +3,7 @@ import type * as Api from '@opentelemetry/api';
 import type { NodeTracerProvider as NodeTracerProviderT, BatchSpanProcessor as BatchSpanProcessorT } from '@opentelemetry/sdk-trace-node';
 import type { OTLPTraceExporter as OTLPTraceExporterT } from '@opentelemetry/exporter-trace-otlp-http';
 import type { resourceFromAttributes as resourceFromAttributesT } from '@opentelemetry/resources';
-import { exportOf } from '../lib/cjs.ts';
+import { commonJs } from '../lib/cjs.ts';
 import { UNMATCHED_ROUTE } from './metrics.ts';
 import { parseTraceparent } from './trace-context.ts';
 
@@ -13,20 +13,16 @@ import { parseTraceparent } from './trace-context.ts';
  * loaded here, not at every start. Spans go out in batches; closing the app sends what is left.
  */
 export async function registerTracing(app: FastifyInstance, endpoint: string): Promise<void> {
-  const [apiMod, nodeMod, otlpMod, resMod] = await Promise.all([
+  const [api, node, otlp, res] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
-  const trace = exportOf<typeof Api.trace>(apiMod, 'trace');
-  const ROOT_CONTEXT = exportOf<typeof Api.ROOT_CONTEXT>(apiMod, 'ROOT_CONTEXT');
-  const SpanKind = exportOf<typeof Api.SpanKind>(apiMod, 'SpanKind');
-  const SpanStatusCode = exportOf<typeof Api.SpanStatusCode>(apiMod, 'SpanStatusCode');
-  const NodeTracerProvider = exportOf<typeof NodeTracerProviderT>(nodeMod, 'NodeTracerProvider');
-  const BatchSpanProcessor = exportOf<typeof BatchSpanProcessorT>(nodeMod, 'BatchSpanProcessor');
-  const OTLPTraceExporter = exportOf<typeof OTLPTraceExporterT>(otlpMod, 'OTLPTraceExporter');
-  const resourceFromAttributes = exportOf<typeof resourceFromAttributesT>(resMod, 'resourceFromAttributes');
+  const { trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = commonJs(api);
+  const { NodeTracerProvider, BatchSpanProcessor } = commonJs(node);
+  const { OTLPTraceExporter } = commonJs(otlp);
+  const { resourceFromAttributes } = commonJs(res);
 
   const exporter = new OTLPTraceExporter({ url: `${endpoint}/v1/traces` });
   const provider = new NodeTracerProvider({

@@ -1,12 +1,10 @@
 /**
- * A named export of a dynamically imported CommonJS package. Run from source, Node gives its named exports; in the
- * esbuild bundle a CommonJS module may come back as `{ default: module.exports }` only. Either way this finds it.
+ * The exports of a CommonJS package loaded with `import()`, the same object wherever the code runs. Node's
+ * namespace for such a package carries `module.exports` as `default` plus whatever names it could detect; the
+ * built server's chunk for it (esbuild, code splitting) carries `default` only. Taking `default` first gives
+ * `module.exports` in both, so a name read from it exists in the sources and in `dist/` alike.
+ * `npm run build` refuses a named export taken from such an import any other way (scripts/lazy-imports.mjs).
  */
-// The caller names the export's type: the module's own type declarations describe it.
-// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
-export function exportOf<T>(mod: unknown, name: string): T {
-  const m = mod as Record<string, unknown> & { default?: Record<string, unknown> };
-  const value = m[name] ?? m.default?.[name];
-  if (value === undefined) throw new Error(`module has no export ${name}`);
-  return value as T;
+export function commonJs<T extends object>(namespace: T): T {
+  return (namespace as { default?: T }).default ?? namespace;
 }

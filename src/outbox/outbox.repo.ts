@@ -43,3 +43,15 @@ export async function countJobs(db: Kysely<Database>) {
     select name, state::text as state, count(*)::int as count from ${sql.table(`${QUEUE_SCHEMA}.job`)} group by name, state`.execute(db);
   return result.rows;
 }
+
+/**
+ * Puts attempts a stopping node cannot finish back in the queue, due now and with their attempt number unchanged
+ * (started_on cleared, so pg-boss does not count a retry), instead of leaving them active until their lease ends.
+ * Only jobs still active: one that finished or was taken over meanwhile is left alone.
+ */
+export async function releaseJobs(db: Kysely<Database>, kindName: string, ids: string[]): Promise<number> {
+  const result = await sql`
+    update ${sql.table(`${QUEUE_SCHEMA}.job`)} set state = 'created', started_on = null, start_after = now()
+    where name = ${kindName} and id = any(${ids}::uuid[]) and state = 'active'`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -5,7 +5,7 @@ import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
-import { countJobs, findJobs, lockStart, QUEUE_SCHEMA, unlockStart, type Envelope } from './outbox.repo.ts';
+import { countJobs, findJobs, lockStart, QUEUE_SCHEMA, releaseJobs, unlockStart, type Envelope } from './outbox.repo.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -114,7 +114,10 @@ class LeaseLost extends Error {}
 export class Outbox {
   readonly #boss: PgBoss;
   readonly #kinds = new Map<string, JobKind>();
-  readonly #running = new Set<Promise<unknown>>();
+  /** Attempts in flight, with the job each runs (a stop puts back those it cannot wait for). */
+  readonly #running = new Map<Promise<unknown>, { kind: string; id: string }>();
+  /** Attempts that succeeded while others of their batch still run: marked done with the batch, or by a stop. */
+  readonly #succeeded = new Map<string, { kind: string; id: string }>();
   #timer: NodeJS.Timeout | undefined;
   #started = false;
   #starting: Promise<void> | undefined;
@@ -199,12 +202,40 @@ export class Outbox {
     return this.#started;
   }
 
-  /** Stops fetching, waits (bounded) for attempts in flight; what is left is taken up by the next start. */
-  async stop(timeoutMs = 10_000): Promise<void> {
+  /** Starts no more attempts (a node that is shutting down); those in flight go on. */
+  quiesce(): void {
     this.#stopping = true;
     clearTimeout(this.#timer);
-    const pending = Promise.allSettled([...this.#running, this.#pass]);
-    await Promise.race([pending, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+  }
+
+  /**
+   * Stops fetching and waits up to `timeoutMs` for attempts in flight; those still running then go back to the
+   * queue, due at once for any node (their attempt number unchanged), rather than waiting out their lease.
+   */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.quiesce();
+    const pending = Promise.allSettled([...this.#running.keys(), this.#pass]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([pending, new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    // Successes whose batch is still waiting on a slower attempt are marked done now, or they would run again.
+    const finished = new Map<string, string[]>();
+    for (const { kind, id } of this.#succeeded.values()) finished.set(kind, [...(finished.get(kind) ?? []), id]);
+    for (const [kind, ids] of finished) {
+      await this.#complete(kind, ids).catch((err: unknown) => {
+        this.opts.log.warn({ err, kind }, 'outbox: could not mark finished attempts done');
+      });
+    }
+    this.#succeeded.clear();
+    const unfinished = new Map<string, string[]>();
+    for (const { kind, id } of this.#running.values()) unfinished.set(kind, [...(unfinished.get(kind) ?? []), id]);
+    for (const [kind, ids] of unfinished) {
+      const released = await releaseJobs(this.db.kysely, kind, ids).catch((err: unknown) => {
+        this.opts.log.warn({ err, kind }, 'outbox: could not put unfinished attempts back; they run again after their lease');
+        return 0;
+      });
+      this.opts.log.warn({ kind, released }, 'outbox: attempts still running at shutdown went back to the queue');
+    }
     if (this.#started) await this.#boss.stop({ graceful: false, close: false, wait: false }).catch(() => {});
     this.#started = false;
   }
@@ -283,9 +314,19 @@ export class Outbox {
         if (this.#stopping) break;
         const batchSize = kind.concurrency ?? this.opts.concurrency;
         const jobs = await this.#boss.fetch<Envelope>(kind.name, { batchSize, includeMetadata: true });
-        const attempts = jobs.map((job) => this.#attempt(kind, job));
-        for (const a of attempts) this.#running.add(a);
-        const outcomes = await Promise.all(attempts.map((a) => a.finally(() => this.#running.delete(a))));
+        const attempts = jobs.map((job) => {
+          const running = { kind: kind.name, id: job.id };
+          const attempt = this.#attempt(kind, job);
+          this.#running.set(attempt, running);
+          return attempt
+            .then((succeeded) => {
+              if (succeeded) this.#succeeded.set(job.id, running);
+              return succeeded;
+            })
+            .finally(() => this.#running.delete(attempt));
+        });
+        const outcomes = await Promise.all(attempts);
+        for (const job of jobs) this.#succeeded.delete(job.id);
         ran += jobs.length;
         // Successes of one batch are marked done in one statement (one round trip instead of one each).
         const done = jobs.filter((_, i) => outcomes[i]).map((j) => j.id);

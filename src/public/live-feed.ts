@@ -97,7 +97,13 @@ export class LiveFeed {
 
   async stop() {
     clearInterval(this.#keepAlive);
-    for (const channel of this.#channels.values()) for (const s of channel.streams) s.res.end();
+    // The node is going away: the stream ends with a hint to reconnect soon (to another node, behind a balancer),
+    // spread over a few seconds so every client of this node does not come back at the same instant.
+    for (const channel of this.#channels.values())
+      for (const s of channel.streams) {
+        // The stream is over and so is its connection: it is not kept alive for another request of a closing node.
+        s.res.end(`: closing\nretry: ${1000 + Math.floor(Math.random() * 2000)}\n\n`, () => s.res.socket?.destroy());
+      }
     this.#channels.clear();
     await this.#stopListening?.();
   }

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { Writable } from 'node:stream';
+import { commonJs } from '../../lib/cjs.ts';
 
 /** Why a pull failed, in words a sales team can act on. */
 export type FeedFailure = 'unreachable' | 'login_refused' | 'file_missing' | 'too_large' | 'misconfigured' | 'failed';
@@ -80,7 +81,7 @@ export async function fetchFeedFile(target: FeedTarget, creds: FeedCredentials, 
 
 async function fetchFtp(target: FeedTarget, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
   // The FTP and SFTP clients (ssh2 among them) load on a feed's first pull, not at every start.
-  const { Client: FtpClient } = await import('basic-ftp');
+  const { Client: FtpClient } = commonJs(await import('basic-ftp'));
   const client = new FtpClient(opts.timeoutMs);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -3,17 +3,17 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type * as S3 from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
+import { commonJs } from '../../lib/cjs.ts';
 import type { ListedObject, MediaStore, PutBody, StoredObject } from './store.types.ts';
 
 type Sdk = typeof S3;
 
 /**
  * The SDK is loaded here, on first use of MEDIA_STORE=s3 only. It is CommonJS inside an ES module bundle, so its
- * exports may sit on the namespace or on its default.
+ * exports are taken through commonJs() (src/lib/cjs.ts), which the build checks.
  */
 async function loadSdk(): Promise<Sdk> {
-  const m = (await import('@aws-sdk/client-s3')) as Partial<Sdk> & { default?: Sdk };
-  return (m.S3Client ? m : m.default) as Sdk;
+  return commonJs(await import('@aws-sdk/client-s3'));
 }
 
 /** Objects in one bucket of any S3-compatible store; keys as the service makes them, no prefix. */
