@@ -226,6 +226,22 @@ for (const kind of ['local', 's3'] as const) {
       for (const n of [kept, revived, floorPlan, unitImage, groupImage]) assert.equal((await get(`/media/${n}`)).statusCode, 200, n);
     });
 
+    test("the buyer's page asks for the width it draws: srcset and sizes on an uploaded hero, none on an SVG logo", async () => {
+      const hero = (await upload(await picture('jpeg', 1600, 900, 30))).url;
+      const logo = (await upload('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 3"><rect width="10" height="3"/></svg>')).url;
+      const namespace = `media-${Math.random().toString(36).slice(2, 8)}`;
+      await createProject(t.app, auth, { query: { namespace }, body: { projectImageUrl: hero, sharePageLogo: logo } });
+      const html = (await get(`/p/${namespace}`)).body;
+      const heroImg = /<img class="hero-img"[^>]*>/.exec(html)?.[0] ?? '';
+      assert.match(heroImg, new RegExp(`srcset="[^"]*${hero}\\?w=640 640w[^"]*${hero}\\?w=2560 2560w"`));
+      assert.match(heroImg, /sizes="100vw"/);
+      assert.match(html, /<link rel="preload" as="image" [^>]*imagesrcset="[^"]*\?w=1280 1280w/);
+      assert.doesNotMatch(/<img class="logo"[^>]*>/.exec(html)?.[0] ?? 'missing', /srcset/);
+      const variant = await get(`${hero}?w=640`, { accept: AVIF_WEBP });
+      assert.equal(variant.statusCode, 200);
+      assert.equal((await sharp(variant.rawPayload).metadata()).width, 640);
+    });
+
     test('uploading an unreferenced file again starts its time over', async () => {
       const body = await picture('png', 96, 64, 20);
       const n = name((await upload(body)).url);

@@ -3,7 +3,7 @@
  * page could show too. Modules: api (HTTP), live (keeping the bundle current), state (view state and the address),
  * format (words for numbers), views/* (what is drawn), dom (element helpers). No framework: docs/presentation.md.
  */
-import { byId, h, nextTask, safeUrl } from './dom.ts';
+import { byId, h, nextTask, safeUrl, sized } from './dom.ts';
 import { t, useLanguage } from './i18n.ts';
 import { prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
@@ -115,7 +115,7 @@ async function finishShell() {
   // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
   if (results.isConnected) {
     if (covers.length && !flag('hideGallery')) {
-      app.append(h('section', { class: 'project-gallery', 'aria-label': t().gallery }, h('h2', { class: 'section-title' }, t().gallery), h('div', { class: 'strip' }, ...covers.slice(0, 12).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { src, alt: `${s.name} (${i + 1}/${covers.length})`, loading: 'lazy', width: '480', height: '320' }))))));
+      app.append(h('section', { class: 'project-gallery', 'aria-label': t().gallery }, h('h2', { class: 'section-title' }, t().gallery), h('div', { class: 'strip' }, ...covers.slice(0, 12).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { ...sized(src, '(max-width: 720px) 250px, 360px', 1280), src, alt: `${s.name} (${i + 1}/${covers.length})`, loading: 'lazy', width: '480', height: '320' }))))));
     }
     if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
   }

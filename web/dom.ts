@@ -1,4 +1,6 @@
 /** DOM helpers: element builders and address checks. No framework: see docs/presentation.md for why. */
+import { mediaSrcset } from '../src/modules/media/srcset.ts';
+
 type Attrs = Record<string, unknown>;
 export type Child = Node | string | false | undefined | null;
 
@@ -37,6 +39,15 @@ export function safeUrl(v: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `srcset` and `sizes` for an uploaded picture drawn `sizes` wide, so the browser asks for that width; nothing for
+ * other addresses (the demo's static pictures, SVGs). Spread before `src`: an image's fetch starts when `src` is set.
+ */
+export function sized(url: string | undefined, sizes: string, largest?: number): { srcset?: string; sizes?: string } {
+  const srcset = mediaSrcset(url, location.origin, largest);
+  return srcset ? { srcset, sizes } : {};
 }
 
 export const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;

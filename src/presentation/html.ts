@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Manifest } from './build.ts';
+import { mediaSrcset } from '../modules/media/srcset.ts';
 
 /** HTML text: the five characters that matter, as numeric references. */
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -17,6 +18,12 @@ export function safeHref(v: unknown, base: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** ` srcset="…" sizes="…"` (or the preload link's names) for an uploaded raster picture; '' for any other address. */
+function sized(url: string, origin: string, sizes: string, srcsetName = 'srcset', sizesName = 'sizes', largest?: number): string {
+  const srcset = mediaSrcset(url, origin, largest);
+  return srcset ? ` ${srcsetName}="${escapeHtml(srcset)}" ${sizesName}="${escapeHtml(sizes)}"` : '';
 }
 
 /** Origins a Google Tag Manager container loads from and reports to (Google's CSP guidance for GTM and GA4). */
@@ -130,14 +137,14 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
 <meta name="description" content="${escapeHtml(description)}">
 <link rel="canonical" href="${escapeHtml(input.url)}">
 ${shareTags}<link rel="icon" href="data:,">
-${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}" fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
+${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}"${sized(hero, origin, '100vw', 'imagesrcset', 'imagesizes')} fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
 ${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>
 ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
 <body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}>
 ${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
-${hero ? `<img class="hero-img" src="${escapeHtml(hero)}" alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
-${logo ? `<img class="logo" src="${escapeHtml(logo)}" alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
+${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
+${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
 ${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
 </header>
 <main id="app" aria-busy="true"><p class="loading">${escapeHtml(description)}</p></main>
@@ -202,7 +209,7 @@ export function renderGroupPage(
       const href = `/p/${encodeURIComponent(p.namespace)}`;
       const img = safeHref(p.image, origin);
       return `<li class="card">
-${img ? `<img src="${escapeHtml(img)}" alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${href}">${escapeHtml(p.name)}</a></h2>
+${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${href}">${escapeHtml(p.name)}</a></h2>
 ${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}<p class="summary"><span class="count">${p.available} ${words.available}</span>${p.lowestPrice !== undefined ? ` · <span class="price">${words.from} ${escapeHtml(money(p.lowestPrice, p.currency))}</span>` : ''}</p>
 <a class="primary" href="${href}" aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
 </li>`;
@@ -223,7 +230,7 @@ ${image ? `<meta property="og:image" content="${escapeHtml(image)}">\n` : ''}<li
 ${vars ? `<style nonce="${nonce}">:root{${vars}}</style>\n` : ''}</head>
 <body class="group-page">
 <header class="hero${image ? '' : ' plain'}">
-${image ? `<img class="hero-img" src="${escapeHtml(image)}" alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}</div>
+${image ? `<img class="hero-img" src="${escapeHtml(image)}"${sized(image, origin, '100vw')} alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}</div>
 </header>
 <main class="group">
 ${projects.length ? `<ul class="projects">\n${cards}\n</ul>` : `<p class="empty">${words.none}</p>`}

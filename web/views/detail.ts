@@ -3,7 +3,7 @@
  * at the top and whose actions (enquire, hold, waitlist, brochure) stay at the bottom while the middle scrolls.
  * Closes with ×, Escape, a tap outside it, or the browser's back button.
  */
-import { byId, h, safeUrl } from '../dom.ts';
+import { byId, h, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
@@ -113,12 +113,12 @@ export function renderDetail() {
     h(
       'div',
       { class: 'detail' },
-      layouts.length ? h('figure', { class: 'layout' }, h('img', { src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
+      layouts.length ? h('figure', { class: 'layout' }, h('img', { ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'), src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
       price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
       facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
       typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
       images.length && !flag('hideGallery')
-        ? h('section', { class: 'gallery', 'aria-label': t().gallery }, ...images.slice(0, 8).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { src, alt: `${u.name} (${i + 1}/${Math.min(images.length, 8)})`, loading: 'lazy', width: '320', height: '240' }))))
+        ? h('section', { class: 'gallery', 'aria-label': t().gallery }, ...images.slice(0, 8).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { ...sized(src, '270px', 960), src, alt: `${u.name} (${i + 1}/${Math.min(images.length, 8)})`, loading: 'lazy', width: '320', height: '240' }))))
         : undefined,
       layout || model
         ? h('p', { class: 'links' }, layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout) : undefined, model ? h('a', { href: model, target: '_blank', rel: 'noopener', id: 'unit-3d' }, t().tour3d) : undefined)

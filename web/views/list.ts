@@ -1,6 +1,6 @@
 /** The unit list: cards with an image, status, facts and price. Cards are kept by unit and content, so a refresh that
  * changes one unit redraws one card (and never reloads the others' images). */
-import { h, safeUrl } from '../dom.ts';
+import { h, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { listedUnits, settings } from '../state.ts';
 import { factsLine, perArea, priceText, statusText } from '../format.ts';
@@ -28,7 +28,7 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
     h(
       'button',
       { type: 'button', class: `card s-${u.availability}`, id: `unit-${u._id}`, 'data-unit': u._id, 'data-availability': u.availability, onclick: () => open(u._id) },
-      img ? h('img', { src: img, alt: '', width: '400', height: '300', loading: eager ? 'eager' : 'lazy', decoding: 'async' }) : undefined,
+      img ? h('img', { ...sized(img, '(max-width: 720px) 100vw, 400px', 1280), src: img, alt: '', width: '400', height: '300', loading: eager ? 'eager' : 'lazy', decoding: 'async' }) : undefined,
       h('span', { class: 'card-head' }, h('span', { class: 'name' }, u.name), badge(u)),
       h('span', { class: 'facts' }, factsLine(u)),
       price ? h('span', { class: 'price' }, price) : undefined,

@@ -3,7 +3,7 @@
  * viewport, zooms with the wheel, a pinch or the buttons, pans when zoomed, and shows a card for the unit under
  * the pointer (hover), under the finger (tap) or with focus (keyboard); a click, "View details" or Enter opens it.
  */
-import { h, s, safeUrl } from '../dom.ts';
+import { h, s, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { floorUnits, matches } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
@@ -136,7 +136,7 @@ function showCard(u: Room, shape: SVGPathElement) {
   const price = priceText(u);
   const img = unitImage(u, 'plan');
   cardEl.replaceChildren(
-    ...(img ? [h('img', { src: img, alt: '', width: '160', height: '120', loading: 'lazy' })] : []),
+    ...(img ? [h('img', { ...sized(img, '160px', 480), src: img, alt: '', width: '160', height: '120', loading: 'lazy' })] : []),
     h('div', { class: 'pc-body' }, h('p', { class: 'pc-head' }, h('strong', { id: 'plan-card-name' }, u.name), ' ', badge(u)), factsLine(u) ? h('p', { class: 'facts' }, factsLine(u)) : undefined, price ? h('p', { class: 'price' }, price) : undefined,
       h('button', { type: 'button', class: 'primary small', id: 'plan-card-view', onclick: () => openUnit(u._id) }, t().viewUnit)),
     h('button', { type: 'button', class: 'pc-close', 'aria-label': t().close, onclick: hideCard }, '×'),

@@ -146,12 +146,14 @@ export class MediaService {
     const etag = `"${hash}-${w}.${format}"`;
     const kept = await this.read(key);
     if (kept) return { body: kept.body, size: kept.size, contentType: VARIANT_TYPES[format], etag, negotiated: true };
-    const original = await this.read(name);
-    if (!original) throw notFound('File');
-    const bytes = await readAll(original.body);
+    const original = async () => {
+      const found = await this.read(name);
+      if (!found) throw notFound('File');
+      return readAll(found.body);
+    };
     let out: Buffer;
     try {
-      out = await this.encoder.encode(key, bytes, w, format);
+      out = await this.encoder.encode(key, original, w, format);
     } catch (err) {
       if (!(err instanceof UndecodableError)) throw err;
       // A picture that cannot be decoded or is too large to resize is served as it is.

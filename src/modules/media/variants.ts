@@ -56,8 +56,11 @@ export class VariantEncoder {
   #waiting: (() => void)[] = [];
   #inFlight = new Map<string, Promise<Buffer>>();
 
-  /** The variant's bytes; `key` names it, so concurrent requests for one variant share a single encoding. */
-  encode(key: string, original: Buffer, width: number, format: VariantFormat): Promise<Buffer> {
+  /**
+   * The variant's bytes; `key` names it, so concurrent requests for one variant share a single encoding. The original
+   * is read (`original()`) only once a slot is free, so waiting requests hold no picture in memory.
+   */
+  encode(key: string, original: () => Promise<Buffer>, width: number, format: VariantFormat): Promise<Buffer> {
     const running = this.#inFlight.get(key);
     if (running) return running;
     const job = this.#run(original, width, format).finally(() => this.#inFlight.delete(key));
@@ -65,7 +68,7 @@ export class VariantEncoder {
     return job;
   }
 
-  async #run(original: Buffer, width: number, format: VariantFormat): Promise<Buffer> {
+  async #run(original: () => Promise<Buffer>, width: number, format: VariantFormat): Promise<Buffer> {
     if (this.#running < AT_ONCE) this.#running++;
     else if (this.#waiting.length >= MAX_WAITING) {
       throw new AppError(429, 'rate_limited', 'Too many pictures are being resized; retry in a second', undefined, { 'Retry-After': '1' });
@@ -74,9 +77,9 @@ export class VariantEncoder {
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
     try {
-      const sharp = await (this.#sharp ??= loadSharp());
+      const [sharp, input] = await Promise.all([(this.#sharp ??= loadSharp()), original()]);
       try {
-        const image = sharp(original, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate().resize({ width, withoutEnlargement: true });
+        const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate().resize({ width, withoutEnlargement: true });
         const out = await (
           format === 'avif'
             ? image.avif({ quality: 50, effort: 2 })

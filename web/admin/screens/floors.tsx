@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { all, api, ApiError, query, etagOf } from '../api.ts';
-import { upload } from '../media.ts';
+import { sized, upload } from '../media.ts';
 import type { Floor, Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useId, useLoad } from '../ui.tsx';
 import { canManage } from './project.tsx';
@@ -130,7 +130,7 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
   };
   return (
     <div class="floor-image">
-      {floor.floorplanUrl ? <img src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
+      {floor.floorplanUrl ? <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
       <div class="field">
         <label for={id}>Upload a plan for {floor.name} (PNG, JPEG, WebP, SVG)</label>
         <input id={id} type="file" accept="image/png,image/jpeg,image/webp,image/svg+xml" onChange={onFile} />

@@ -3,6 +3,7 @@ import { all, api, ApiError, query, etagOf } from '../api.ts';
 import type { Floor, Project, Unit } from '../types.ts';
 import { availabilityLabel } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Toggle, useLoad } from '../ui.tsx';
+import { sized } from '../media.ts';
 
 type Pt = [number, number];
 const W = 600;
@@ -189,7 +190,7 @@ export function PlanEditor({ project, floorId }: { project: Project; floorId: st
       <div class="plan-layout">
         <div>
           <div class="plan-frame" data-drawing={unit ? 'true' : 'false'}>
-            {f.floorplanUrl && <img src={f.floorplanUrl} alt="" />}
+            {f.floorplanUrl && <img {...sized(f.floorplanUrl, '(max-width: 720px) 100vw, 66vw')} src={f.floorplanUrl} alt="" />}
             <svg
               ref={svgRef}
               viewBox={`0 0 ${W} ${H}`}
