@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
+import { ConfigError } from '../src/config.ts';
 import { MAIL_KIND } from '../src/mail/mail.ts';
 import { buildTestApp, createFloor, createProject, createUnit, ENGINE, openTestDb, slug, testConfig, userWithToken, type TestApp } from './helpers.ts';
 
@@ -25,6 +26,23 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   }
   return undefined;
 }
+
+describe('METRICS_TOKEN and OTEL_EXPORTER_OTLP_ENDPOINT settings', () => {
+  test('a short or spaced token and a non-HTTP endpoint stop the start, naming the setting', () => {
+    for (const [env, name] of [
+      [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+      [{ METRICS_TOKEN: 'has a space in it somewhere' }, 'METRICS_TOKEN'],
+      [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    ] as const) {
+      assert.throws(
+        () => testConfig(env),
+        (err: unknown) => err instanceof ConfigError && err.message.includes(name),
+      );
+    }
+    const ok = testConfig({ METRICS_TOKEN: TOKEN, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' });
+    assert.deepEqual(ok.observability, { metricsToken: TOKEN, otlpEndpoint: 'http://collector:4318' });
+  });
+});
 
 describe(`GET /metrics without METRICS_TOKEN (${ENGINE})`, () => {
   let t: TestApp;

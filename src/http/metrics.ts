@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionCounts } from '../db/db.ts';
 import { commonJs } from '../lib/cjs.ts';
+import { DurationHistogram } from './duration-histogram.ts';
 import { AppError } from './errors.ts';
 
 /** What GET /metrics reads at each scrape; nothing here is computed per request. */
@@ -18,9 +19,6 @@ export interface MetricsSources {
 /** The `route` label of a request no route matched: a fixed word, never the raw path (unbounded label values). */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-/** Seconds; the unit read takes about a millisecond, a bulk import seconds. */
-const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /**
@@ -29,17 +27,11 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * prom-client is loaded here, not at every start.
  */
 export async function registerMetrics(app: FastifyInstance, sources: MetricsSources): Promise<void> {
-  const { Registry, Histogram, Gauge, collectDefaultMetrics } = commonJs(await import('prom-client'));
+  const { Registry, Gauge, collectDefaultMetrics } = commonJs(await import('prom-client'));
 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from a request’s arrival to its answer, by method, route pattern and status code',
-    labelNames: ['method', 'route', 'status_code'],
-    buckets: BUCKETS,
-    registers: [registry],
-  });
+  const duration = new DurationHistogram();
   new Gauge({
     name: 'showsuite_sse_streams',
     help: 'Live-feed (server-sent events) streams open on this node',
@@ -76,20 +68,8 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     },
   });
 
-  // One prom-client child per (method, route, status): the label hash is built once, not at every answer.
-  const observers = new Map<string, (seconds: number) => void>();
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let observe = observers.get(key);
-    if (observe === undefined) {
-      const child = duration.labels(request.method, route, String(reply.statusCode));
-      observe = (seconds) => {
-        child.observe(seconds);
-      };
-      observers.set(key, observe);
-    }
-    observe(reply.elapsedTime / 1000);
+    duration.observe(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
@@ -100,7 +80,7 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     if (given === undefined || !timingSafeEqual(digest(given), expected)) {
       throw new AppError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
-    const body = await registry.metrics();
+    const body = duration.text() + (await registry.metrics());
     return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
   });
 }
