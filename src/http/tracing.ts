@@ -1,8 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type * as Api from '@opentelemetry/api';
-import type { NodeTracerProvider as NodeTracerProviderT, BatchSpanProcessor as BatchSpanProcessorT } from '@opentelemetry/sdk-trace-node';
-import type { OTLPTraceExporter as OTLPTraceExporterT } from '@opentelemetry/exporter-trace-otlp-http';
-import type { resourceFromAttributes as resourceFromAttributesT } from '@opentelemetry/resources';
 import { commonJs } from '../lib/cjs.ts';
 import { UNMATCHED_ROUTE } from './metrics.ts';
 import { parseTraceparent } from './trace-context.ts';
@@ -13,16 +10,10 @@ import { parseTraceparent } from './trace-context.ts';
  * loaded here, not at every start. Spans go out in batches; closing the app sends what is left.
  */
 export async function registerTracing(app: FastifyInstance, endpoint: string): Promise<void> {
-  const [api, node, otlp, res] = await Promise.all([
-    import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-  ]);
-  const { trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = commonJs(api);
-  const { NodeTracerProvider, BatchSpanProcessor } = commonJs(node);
-  const { OTLPTraceExporter } = commonJs(otlp);
-  const { resourceFromAttributes } = commonJs(res);
+  const { trace, ROOT_CONTEXT, SpanKind, SpanStatusCode } = commonJs(await import('@opentelemetry/api'));
+  const { NodeTracerProvider, BatchSpanProcessor } = commonJs(await import('@opentelemetry/sdk-trace-node'));
+  const { OTLPTraceExporter } = commonJs(await import('@opentelemetry/exporter-trace-otlp-http'));
+  const { resourceFromAttributes } = commonJs(await import('@opentelemetry/resources'));
 
   const exporter = new OTLPTraceExporter({ url: `${endpoint}/v1/traces` });
   const provider = new NodeTracerProvider({

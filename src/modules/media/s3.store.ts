@@ -6,14 +6,15 @@ import type { S3Config } from '../../config.ts';
 import { commonJs } from '../../lib/cjs.ts';
 import type { ListedObject, MediaStore, PutBody, StoredObject } from './store.types.ts';
 
-type Sdk = typeof S3;
+type Sdk = Pick<typeof S3, 'S3Client' | 'PutObjectCommand' | 'GetObjectCommand' | 'DeleteObjectCommand' | 'ListObjectsV2Command'>;
 
 /**
  * The SDK is loaded here, on first use of MEDIA_STORE=s3 only. It is CommonJS inside an ES module bundle, so its
  * exports are taken through commonJs() (src/lib/cjs.ts), which the build checks.
  */
 async function loadSdk(): Promise<Sdk> {
-  return commonJs(await import('@aws-sdk/client-s3'));
+  const { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand, ListObjectsV2Command } = commonJs(await import('@aws-sdk/client-s3'));
+  return { S3Client, PutObjectCommand, GetObjectCommand, DeleteObjectCommand, ListObjectsV2Command };
 }
 
 /** Objects in one bucket of any S3-compatible store; keys as the service makes them, no prefix. */
