@@ -8,12 +8,16 @@ import { createUser, freePort, type TestUser } from './helpers.ts';
 import { launchBrowser, skip as noBrowser } from './support/browser.ts';
 import { selfSignedCert, startFtpServer, startSftpServer } from './support/feed-servers.ts';
 import { SseClient } from './sse-client.ts';
+import { startS3, type TestS3 } from './s3.ts';
 import { startSmtp, type Smtp } from './smtp.ts';
+import sharp from 'sharp';
 
 /**
  * The built server, started as `npm start` starts it (test/built.ts), driven over HTTP through every dependency
  * its code loads lazily: Redis shared by two nodes on one PostgreSQL database, the FTP, FTPS and SFTP feeds, SMTP,
- * the docs page; CORS in Chromium from a page on another origin; and SIGTERM under load. The source-level tests
+ * the docs page, media in an S3-protocol store; CORS in Chromium from a page on another origin; and SIGTERM under
+ * load. The two nodes, one PostgreSQL, Redis and the S3 server are the topology deploy/compose.yaml runs: a request
+ * through either node sees the other's writes, holds, limits and live updates. The source-level tests
  * load the same modules through Node (tsx), which resolves CommonJS packages differently from the bundle.
  * Runs once per suite, on PostgreSQL (scripts/run-tests.mjs: *.built.test.ts).
  */
@@ -25,6 +29,7 @@ let shared: SharedPostgres;
 let a: BuiltNode;
 let b: BuiltNode;
 let smtp: Smtp;
+let s3: TestS3;
 let ftp: Awaited<ReturnType<typeof startFtpServer>>;
 let ftps: Awaited<ReturnType<typeof startFtpServer>>;
 let sftp: Awaited<ReturnType<typeof startSftpServer>>;
@@ -51,13 +56,14 @@ const login = (node: BuiltNode, username: string, password: string) => api(node,
 
 before(async () => {
   const tls = selfSignedCert();
-  [ftp, ftps, sftp, smtp, shared] = await Promise.all([
+  [ftp, ftps, sftp, smtp, shared, s3] = await Promise.all([
     startFtpServer({ username: FEED_USER, password: FEED_PASSWORD }),
     startFtpServer({ username: FEED_USER, password: FEED_PASSWORD, tls }),
     startSftpServer({ username: FEED_USER, password: FEED_PASSWORD }),
     // Mail to hold-*@ waits for its answer: an outbox attempt in flight when the node is stopped.
     startSmtp({ hold: (rcpt) => rcpt.some((r) => r.startsWith('hold-')) }),
     sharedPostgres(),
+    startS3(),
   ]);
   for (const server of [ftp, ftps, sftp]) server.put('exports/inventory.csv', CSV);
   // The dashboard page, on an origin of its own.
@@ -78,6 +84,9 @@ before(async () => {
     INVENTORY_FTP_CA: tls.certFile,
     INVENTORY_FTP_TIMEOUT_SEC: '5',
     CORS_ORIGINS: pageOrigin,
+    // Three hold requests a minute per address, counted in Redis across both nodes (the two-node test).
+    HOLD_REQUESTS_PER_MINUTE: '3',
+    ...s3.env,
   };
   // Node A sends no mail (its outbox worker is off), so every message goes through node B, the one stopped last.
   [a, b] = await Promise.all([
@@ -93,7 +102,7 @@ before(async () => {
 
 after(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
-  await Promise.all([ftp?.close(), ftps?.close(), sftp?.close(), smtp?.stop(), new Promise((r) => (page ? page.close(r) : r(undefined)))]);
+  await Promise.all([ftp?.close(), ftps?.close(), sftp?.close(), smtp?.stop(), s3?.stop(), new Promise((r) => (page ? page.close(r) : r(undefined)))]);
   await shared?.drop();
 });
 
@@ -199,6 +208,72 @@ describe('the built server (npm start)', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  test('S3 media: an upload through one node is served by the other, resized as WebP', async () => {
+    const png = await sharp({ create: { width: 800, height: 500, channels: 3, background: '#3a7' } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'plan.png');
+    const up = await fetch(`${a.url}/media`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: form });
+    assert.equal(up.status, 201, await up.clone().text());
+    const { url } = (await up.json()) as { url: string };
+    const original = await fetch(`${b.url}${url}`);
+    assert.equal(original.status, 200);
+    assert.deepEqual(Buffer.from(await original.arrayBuffer()), png);
+    const variant = await fetch(`${b.url}${url}?w=320`, { headers: { accept: 'image/webp' } });
+    assert.equal(variant.status, 200);
+    assert.equal(variant.headers.get('content-type'), 'image/webp');
+    assert.match(String(variant.headers.get('vary')), /Accept/);
+    const meta = await sharp(Buffer.from(await variant.arrayBuffer())).metadata();
+    assert.equal(meta.width, 320);
+  });
+
+  test('two nodes: writes, holds, limits and live updates made through one are seen through the other', async () => {
+    const namespace = `two-${Date.now().toString(36)}`;
+    const created = await api(a, 'POST', `/projects?name=Two+Nodes&namespace=${namespace}`, {
+      onHoldExperienceEnabled: true,
+      onHoldMinsDuration: 10,
+      enableForms: true,
+    });
+    assert.equal(created.status, 201, created.text);
+    const project = created.json()._id as string;
+    const floor = await api(a, 'POST', `/floors?project=${project}&name=Level+1`);
+    assert.equal(floor.status, 201, floor.text);
+    const unit = await api(b, 'POST', `/units?project=${project}&floor=${floor.json()._id}&name=A-101&position=0`);
+    assert.equal(unit.status, 201, unit.text);
+    const unitId = unit.json()._id as string;
+
+    // A write through B is read through A, same version.
+    const read = await api(a, 'GET', `/units/${unitId}`);
+    assert.equal(read.status, 200);
+    assert.equal(read.headers.get('etag'), unit.headers.get('etag'));
+
+    // Live updates: a stream open on B hears a change written through A.
+    const stream = await SseClient.open(`${b.url}/public/projects/${namespace}/events`);
+    assert.equal(stream.status, 200);
+    try {
+      const patched = await api(a, 'PATCH', `/units/${unitId}`, { price: 425000 }, { 'if-match': String(read.headers.get('etag')) });
+      assert.equal(patched.status, 200, patched.text);
+      await stream.until((c) => c.messages.some((m) => m.data.includes(unitId) && m.data.includes('425000')));
+    } finally {
+      stream.close();
+    }
+
+    // A hold placed through B is seen through A, and A cannot give the unit to someone else.
+    const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
+    const held = await api(b, 'POST', `/public/units/${unitId}/hold`, visitor, {}, null);
+    assert.equal(held.status, 200, held.text);
+    assert.equal((await api(a, 'GET', `/units/${unitId}`)).json().availability, 'on_hold');
+    const second = await api(a, 'POST', `/public/units/${unitId}/hold`, { ...visitor, email: 'other@example.com' }, {}, null);
+    assert.equal(second.status, 409, second.text);
+
+    // One limit across both nodes: the third hold request of the minute through A, the fourth through B refused.
+    assert.equal((await api(a, 'POST', `/public/units/${unitId}/hold`, visitor, {}, null)).status, 409);
+    const fourth = await api(b, 'POST', `/public/units/${unitId}/hold`, visitor, {}, null);
+    assert.equal(fourth.status, 429, fourth.text);
+    assert.ok(fourth.headers.get('retry-after'));
   });
 
   test('SIGTERM under load: requests that arrived are answered, streams end with retry:, outbox attempts finish or go back, exit 0', async () => {

@@ -57,6 +57,9 @@ export function builtEnv(port: number): Record<string, string> {
     HOME: process.env.HOME ?? '',
     PORT: String(port),
     HOST: '127.0.0.1',
+    // The tests talk to the API at 127.0.0.1; the buyer's pages are then on the other loopback name.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PAGES_URL: `http://localhost:${port}`,
     JWT_SECRET: TEST_JWT_SECRET,
     SECRET_KEY: SHARED_SECRET_KEY,
     ARGON2_MEMORY_KIB: '1024',
