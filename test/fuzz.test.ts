@@ -237,7 +237,7 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
   const ops: Op[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      // OPTIONS answers are another change's; HEAD mirrors GET.
+      // OPTIONS and HEAD are no operations of their own: the first is the framework's answer for any path, the second mirrors GET.
       if (method === 'options' || method === 'head' || method === 'parameters') continue;
       const streams = Object.values(op.responses ?? {}).some((r) => Object.keys(r.content ?? {}).includes('text/event-stream'));
       ops.push({ method: method.toUpperCase(), path, op, params: (op.parameters ?? []).map((p) => ref(p)), streams });
