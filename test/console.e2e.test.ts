@@ -36,7 +36,7 @@ const COLLEAGUE = `cleo-${Date.now()}@example.com`;
 const COLLEAGUE_PASSWORD = 'colleague password 1';
 
 before(async () => {
-  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', WEBHOOK_ALLOW_PRIVATE: 'true' } });
+  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', ALLOW_PRIVATE_TARGETS: 'true' } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   served = new Set((/data-features="([^"]*)"/.exec(await (await fetch(`${base}/admin`)).text())?.[1] ?? '').split(' ').filter(Boolean));

@@ -147,6 +147,7 @@ export class InventoryService {
           timeoutMs: this.ctx.config.inventory.ftpTimeoutSec * 1000,
           maxBytes: this.ctx.config.inventory.maxFileBytes,
           ca: this.ctx.config.inventory.ftpCa,
+          allowPrivate: this.ctx.config.allowPrivateTargets,
         },
       );
     } catch (err) {
