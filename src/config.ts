@@ -23,9 +23,13 @@ export interface Config {
   /** Seed the demo account and presentation on start (default: on for the embedded database). */
   seedDemo: boolean;
   trustProxy: boolean;
+  /** Let webhooks and inventory feeds reach loopback and private addresses (ALLOW_PRIVATE_TARGETS; alias WEBHOOK_ALLOW_PRIVATE). */
+  allowPrivateTargets: boolean;
   webhooks: { allowPrivate: boolean; timeoutMs: number };
   /** SIGTERM: how long the process may take to drain requests, end streams, finish or requeue outbox attempts and exit. */
   shutdownTimeoutSec: number;
+  /** Live-feed streams open at once: per client address, and on this node. */
+  sse: { streamsPerClient: number; maxStreams: number };
   /** Seconds between keep-alive comments on live-feed streams. */
   sseKeepAliveSec: number;
   /** Slow clients: headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
@@ -86,6 +90,10 @@ export interface InventoryConfig {
   maxFileBytes: number;
   /** Extra certificate authorities (PEM text) trusted for ftps feeds, read from INVENTORY_FTP_CA (a file). */
   ftpCa: string | undefined;
+  /** Most rows one import may have (counted while the file is read). */
+  maxRows: number;
+  /** Imports and feed pulls running at once on this node; more → 429. */
+  importsAtOnce: number;
 }
 
 export interface Limits {
@@ -207,6 +215,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (!secretKey) problems.push('SECRET_KEY must be 32 bytes, written as 64 hex characters or base64');
   }
 
+  // WEBHOOK_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS (it now covers the inventory feeds too).
+  const allowPrivateTargets = str('ALLOW_PRIVATE_TARGETS') !== undefined ? bool('ALLOW_PRIVATE_TARGETS', false) : bool('WEBHOOK_ALLOW_PRIVATE', false);
+
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST') ?? '127.0.0.1',
@@ -228,7 +239,9 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs: int('REQUEST_TIMEOUT_SEC', 30, 1, 300) * 1000,
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_SEC', 5, 1, 300) * 1000,
     bundleCacheMb: int('BUNDLE_CACHE_MB', 32, 0, 4096),
-    webhooks: { allowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false), timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000) },
+    allowPrivateTargets,
+    sse: { streamsPerClient: int('SSE_STREAMS_PER_CLIENT', 20, 1, 100_000), maxStreams: int('SSE_MAX_STREAMS', 5000, 1, 1_000_000) },
+    webhooks: { allowPrivate: allowPrivateTargets, timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000) },
     limits: {
       loginFailures: int('LOGIN_MAX_FAILURES', 10, 1, 1000),
       loginFailureWindowSec: int('LOGIN_FAILURE_WINDOW_SEC', 15 * 60, 1, 86400),
@@ -255,6 +268,8 @@ export function loadConfig(env: Env = process.env): Config {
       ftpTimeoutSec: int('INVENTORY_FTP_TIMEOUT_SEC', 30, 1, 600),
       maxFileBytes: int('INVENTORY_MAX_FILE_MB', 20, 1, 200) * 1024 * 1024,
       ftpCa: readCaFile(str('INVENTORY_FTP_CA'), problems),
+      maxRows: int('INVENTORY_MAX_ROWS', 20_000, 1, 1_000_000),
+      importsAtOnce: int('INVENTORY_IMPORTS_AT_ONCE', 2, 1, 100),
     },
     media,
     observability: { metricsToken, otlpEndpoint },

@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ensureAdmin } from './bootstrap.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDb } from './db/db.ts';
+import { openFilesWarning, softOpenFileLimit } from './lib/open-files.ts';
 import { migrate } from './db/migrate.ts';
 import { checkSecretKey, KeyMismatchError } from './db/key-check.ts';
 import { seedDemo } from './seed/demo.ts';
@@ -77,6 +78,9 @@ async function main() {
     { engine: db.engine, startToReadyMs: Math.round(performance.now() - startedAt) },
     `Showsuite ready on http://${config.host}:${config.port} (docs at /docs): console and API at ${config.mail.publicUrl}, buyer's pages at ${config.pagesUrl}`,
   );
+  const openFiles = softOpenFileLimit();
+  const warning = openFilesWarning(openFiles, config.sse.maxStreams);
+  if (warning) app.log.warn({ openFileLimit: openFiles, sseMaxStreams: config.sse.maxStreams }, warning);
 }
 
 main().catch((err: unknown) => {

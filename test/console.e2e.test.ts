@@ -39,7 +39,7 @@ const COLLEAGUE_PASSWORD = 'colleague password 1';
 before(async () => {
   // The console at http://localhost:<port>, the buyer's pages at http://127.0.0.1:<port>, as `npm start` serves them.
   const origins = await twoOrigins();
-  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', WEBHOOK_ALLOW_PRIVATE: 'true', ...origins.env } });
+  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', ALLOW_PRIVATE_TARGETS: 'true', ...origins.env } });
   await t.app.listen({ port: origins.port, host: '127.0.0.1' });
   base = origins.consoleBase;
   pagesBase = origins.pagesBase;

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { buildApp } from '../src/app.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
 import {
   buildTestApp,
@@ -14,6 +15,7 @@ import {
   openTestDb,
   slug,
   tempDir,
+  testConfig,
   TEST_JWT_SECRET,
   TestClock,
   userWithToken,
@@ -328,6 +330,66 @@ describe(`public live feed (${ENGINE})`, () => {
       assert.ok(!stream.messages.some((m) => m.data.includes('lead')), 'the hold lead is not public');
     } finally {
       stream.close();
+    }
+  });
+});
+
+describe(`live-feed bounds (${ENGINE})`, () => {
+  test('past SSE_STREAMS_PER_CLIENT per address or SSE_MAX_STREAMS per node → 429 with Retry-After; /health still answers', async () => {
+    const bounded = await buildApp({ config: testConfig({ SSE_STREAMS_PER_CLIENT: '3', SSE_MAX_STREAMS: '5', HOLD_SWEEP_SEC: '0' }), db: t.db, logger: false });
+    await bounded.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(bounded.server.address() as AddressInfo).port}`;
+    const ns = slug();
+    await createProject(t.app, owner.auth, { query: { namespace: ns } });
+    const feed = `${url}/public/projects/${ns}/events`;
+    const from = (localAddress: string) => SseClient.open(feed, {}, { localAddress });
+    const open: SseClient[] = [];
+    try {
+      for (let i = 0; i < 3; i += 1) open.push(await from('127.0.0.1'));
+      assert.deepEqual(
+        open.map((s) => s.status),
+        [200, 200, 200],
+      );
+      const fourth = await from('127.0.0.1');
+      assert.equal(fourth.status, 429);
+      assert.match(String(fourth.headers['content-type']), /^application\/problem\+json/);
+      assert.equal(fourth.headers['retry-after'], '30');
+      assert.equal(JSON.parse(fourth.body).code, 'rate_limited');
+      assert.equal(JSON.parse(fourth.body).limit, 3);
+      assert.match(JSON.parse(fourth.body).detail, /SSE_STREAMS_PER_CLIENT/);
+      // Another address still gets its own, up to the node's bound.
+      for (let i = 0; i < 2; i += 1) open.push(await from('127.0.0.2'));
+      assert.equal(open.at(-1)!.status, 200);
+      const pastNode = await from('127.0.0.3');
+      assert.equal(pastNode.status, 429);
+      assert.equal(pastNode.headers['retry-after'], '30');
+      assert.match(JSON.parse(pastNode.body).detail, /SSE_MAX_STREAMS/);
+      // At the bound the node still answers everything else.
+      const health = await fetch(`${url}/health`);
+      assert.equal(health.status, 200);
+      // A closed stream gives its place back (once the server has seen the close), and a 404 holds none.
+      open.shift()!.close();
+      const whenFree = async (localAddress: string) => {
+        for (;;) {
+          const s = await from(localAddress);
+          if (s.status !== 429) return s;
+          await new Promise((r) => setImmediate(r));
+        }
+      };
+      const again = await whenFree('127.0.0.3');
+      assert.equal(again.status, 200);
+      open.push(again);
+      open.shift()!.close();
+      let missing: SseClient;
+      do missing = await SseClient.open(`${url}/public/projects/${slug()}/events`, {}, { localAddress: '127.0.0.4' });
+      while (missing.status === 429);
+      assert.equal(missing.status, 404);
+      const last = await from('127.0.0.4');
+      assert.equal(last.status, 200, 'the 404 gave its place back');
+      open.push(last);
+    } finally {
+      for (const s of open) s.close();
+      await bounded.close();
     }
   });
 });

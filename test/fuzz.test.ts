@@ -46,15 +46,6 @@ function envInt(name: string, fallback: number): number {
 
 type MultipartCase = 'well-formed' | 'malformed' | 'missing part' | 'empty file';
 
-/**
- * Failures tolerated only until the branch that fixes them is merged (multipart parsing errors answered 500
- * instead of 400), and only for the multipart cases named. The coordinator empties this list at the merge.
- */
-const KNOWN_UNTIL_MERGE: { operation: string; cases: MultipartCase[] }[] = [
-  { operation: 'POST /media', cases: ['malformed', 'missing part', 'empty file'] },
-  { operation: 'POST /projects/{id}/inventory/import', cases: ['malformed', 'missing part', 'empty file'] },
-];
-
 type Schema = {
   type?: string | string[];
   $ref?: string;
@@ -762,7 +753,6 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
 
   let stale = true;
   let sent = 0;
-  let tolerated = 0;
   const failures: string[] = [];
   const succeeded = new Set<string>();
   for (const o of selected) {
@@ -772,17 +762,12 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
         fixture = await seed();
         stale = false;
       }
-      const known = KNOWN_UNTIL_MERGE.find((k) => k.operation === name);
       const details = await fc.check(
         fc.asyncProperty(requestOf(o), async (r) => {
           sent++;
           const res = await send(o, r);
           if (res.status < 400) succeeded.add(name);
           const why = judge(res);
-          if (why && known && r.multipart && known.cases.includes(r.multipart)) {
-            tolerated++;
-            return true;
-          }
           if (why) throw new Error(why);
           return true;
         }),
@@ -802,7 +787,7 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
       }
     });
   }
-  t.diagnostic(`fuzz seed ${SEED}: ${sent} requests, ${tolerated} tolerated known failures (KNOWN_UNTIL_MERGE), ${failures.length} operations failing`);
+  t.diagnostic(`fuzz seed ${SEED}: ${sent} requests, ${failures.length} operations failing`);
   // Where the generated requests never got past validation or access, the fuzzer reaches only the refusals: worth knowing.
   const refusedOnly = selected.map((o) => `${o.method} ${o.path}`).filter((n) => !succeeded.has(n));
   if (refusedOnly.length) t.diagnostic(`fuzz: no request succeeded on ${refusedOnly.join(', ')}`);

@@ -34,7 +34,8 @@ before(async () => {
   sftp = await startSftpServer({ username: USER, password: PASSWORD });
   for (const server of [ftp, ftps, sftp]) server.put('exports/inventory.csv', CSV);
   testDb = await openTestDb();
-  const config = testConfig({ INVENTORY_FTP_CA: tls.certFile, INVENTORY_FTP_TIMEOUT_SEC: '5', INVENTORY_SYNC_MINUTES: '15' });
+  // The servers listen on loopback, which project settings may reach only with ALLOW_PRIVATE_TARGETS.
+  const config = testConfig({ INVENTORY_FTP_CA: tls.certFile, INVENTORY_FTP_TIMEOUT_SEC: '5', INVENTORY_SYNC_MINUTES: '15', ALLOW_PRIVATE_TARGETS: 'true' });
   secretKey = config.secretKey.toString('hex');
   // Every log line at the most talkative level, to prove no credential ever reaches it.
   const stream = new Writable({
@@ -217,7 +218,7 @@ describe('inventory feed', () => {
       }
       // PGlite is one process's database: two app instances on it stand in for two nodes.
       const other = await buildApp({
-        config: testConfig({ INVENTORY_SYNC_MINUTES: '15', SECRET_KEY: secretKey, INVENTORY_FTP_TIMEOUT_SEC: '5' }),
+        config: testConfig({ INVENTORY_SYNC_MINUTES: '15', SECRET_KEY: secretKey, INVENTORY_FTP_TIMEOUT_SEC: '5', ALLOW_PRIVATE_TARGETS: 'true' }),
         db: t.db,
         logger: false,
         clock: { now: () => at },
@@ -330,3 +331,79 @@ function nodeTick(at: number): Promise<string[]> {
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`feed node exited ${code}: ${err}`))));
   });
 }
+
+describe('inventory feed: loopback and private targets', () => {
+  test('ftpUrl at a loopback or private address, in any spelling → 400 naming ftpUrl; a name resolving there later → a failed pull naming why', async () => {
+    // A node with the rule in force (no ALLOW_PRIVATE_TARGETS), on the same database; the owner's token works on both.
+    const strict = await buildApp({ config: testConfig({ INVENTORY_SYNC_MINUTES: '15', SECRET_KEY: secretKey }), db: t.db, clock, logger: false });
+    await strict.ready();
+    strict.feedScheduler.stop();
+    try {
+      const strictCall = caller(strict, owner.auth);
+      const p = await feedProject({});
+      for (const ftpUrl of [
+        `sftp://127.0.0.1:${sftp.port}`,
+        `sftp://127.1:${sftp.port}`,
+        'sftp://2130706433',
+        'ftps://0x7f.1',
+        'ftp://0177.0.0.1',
+        '10.0.0.1',
+        'ftp://169.254.169.254',
+        'sftp://[::1]',
+        'sftp://[::ffff:7f00:1]',
+        'sftp://[::127.0.0.1]',
+        'sftp://[::ffff:0:7f00:1]',
+        'sftp://[2002:7f00:1::]',
+        'ftp://[64:ff9b::a00:1]',
+        'sftp://[fd00::1]',
+        'localhost',
+      ]) {
+        const res = await strictCall('PATCH', `/project/${p._id}`, { ftpUrl });
+        assert.equal(res.statusCode, 400, `${ftpUrl}: ${res.body}`);
+        assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+        assert.equal(res.json().errors[0].path, '/ftpUrl', ftpUrl);
+        assert.match(res.json().errors[0].message, /loopback or private/, ftpUrl);
+      }
+      const created = await strictCall('POST', '/projects?name=Feed', { ftpUrl: `sftp://127.0.0.1:${sftp.port}` });
+      assert.equal(created.statusCode, 400);
+      assert.equal(created.json().errors[0].path, '/ftpUrl');
+      assert.equal((await strictCall('PATCH', `/project/${p._id}`, { ftpUrl: 'sftp://files.example.com' })).statusCode, 200, 'a public name is kept');
+
+      // Set while the name pointed elsewhere, it now resolves to loopback: refused before connecting, the same answer
+      // for an open port (the SFTP server) and a closed one.
+      await sql`update projects set data = data - 'ftpUrl'`.execute(t.db.kysely);
+      const closed = await startFtpServer({ username: USER, password: PASSWORD });
+      await closed.close();
+      const answers = [];
+      for (const port of [sftp.port, closed.port]) {
+        const q = await feedProject({});
+        await sql`update projects set data = data || ${JSON.stringify({ ftpUrl: `sftp://localhost:${port}` })}::jsonb where id = ${q._id}`.execute(t.db.kysely);
+        const res = await strictCall('POST', `/projects/${q._id}/inventory/sync`);
+        assert.equal(res.statusCode, 502, res.body);
+        const body = res.json();
+        assert.equal(body.reason, 'private_address');
+        assert.match(body.detail, /localhost resolves to (127\.0\.0\.1|::1), a loopback or private address/);
+        const records = await syncs(q._id);
+        assert.equal(records[0].status, 'failed');
+        assert.equal(records[0].summary.reason, 'private_address');
+        answers.push({ status: res.statusCode, reason: body.reason, detail: body.detail.replace(`:${port}`, ':<port>') });
+        await sql`update projects set data = data - 'ftpUrl' where id = ${q._id}`.execute(t.db.kysely);
+      }
+      assert.deepEqual(answers[0], answers[1], 'an open and a closed port answer alike');
+
+      // The schedule fails the same way, naming the reason.
+      const q = await feedProject({});
+      await sql`update projects set data = data || ${JSON.stringify({ ftpUrl: `sftp://localhost:${sftp.port}` })}::jsonb where id = ${q._id}`.execute(
+        t.db.kysely,
+      );
+      const tick = await strict.feedScheduler.tick();
+      assert.deepEqual(
+        tick.pulled.filter((x) => x.project === q._id),
+        [{ project: q._id, status: 'failed', reason: 'private_address' }],
+      );
+      assert.equal((await syncs(q._id))[0].summary.reason, 'private_address');
+    } finally {
+      await strict.close();
+    }
+  });
+});

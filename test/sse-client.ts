@@ -15,10 +15,11 @@ export class SseClient {
   #buffer = '';
   #waiters: (() => void)[] = [];
 
-  static open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  /** `localAddress`: the client address to connect from (any of 127.0.0.0/8 works on loopback). */
+  static open(url: string, headers: Record<string, string> = {}, opts: { localAddress?: string } = {}): Promise<SseClient> {
     const client = new SseClient();
     return new Promise((resolve, reject) => {
-      const req = request(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+      const req = request(url, { headers: { accept: 'text/event-stream', ...headers }, ...opts }, (res) => {
         client.status = res.statusCode ?? 0;
         client.headers = res.headers;
         res.setEncoding('utf8');

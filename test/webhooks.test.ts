@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { sql } from 'kysely';
 import {
   buildTestApp,
   caller,
@@ -74,7 +75,7 @@ let owner: Awaited<ReturnType<typeof userWithToken>>;
 const receivers: Receiver[] = [];
 
 before(async () => {
-  t = await buildTestApp({ clock, env: { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '500', OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0' } });
+  t = await buildTestApp({ clock, env: { ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_TIMEOUT_MS: '500', OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0' } });
   owner = await userWithToken(t);
 });
 after(async () => {
@@ -156,7 +157,7 @@ describe(`webhooks: management (${ENGINE})`, () => {
     assert.equal((await asAdmin('GET', `/projects/${p._id}/webhooks/${created._id}`)).statusCode, 404);
   });
 
-  test('loopback and private targets are refused, also by a host name resolving to 127.0.0.1, unless WEBHOOK_ALLOW_PRIVATE', async () => {
+  test('loopback and private targets are refused, also by a host name resolving to 127.0.0.1, unless ALLOW_PRIVATE_TARGETS', async () => {
     const strict = await buildTestApp({ env: { OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0' } });
     try {
       const me = await userWithToken(strict);
@@ -170,6 +171,16 @@ describe(`webhooks: management (${ENGINE})`, () => {
         'http://[::1]:8080/x',
         'http://[::ffff:127.0.0.1]/x',
         'http://0.0.0.0/',
+        'http://2130706433/',
+        'http://0x7f.1/',
+        'http://127.1:8080/',
+        'http://0177.0.0.1/',
+        'http://[::127.0.0.1]/',
+        'http://[::ffff:0:7f00:1]/',
+        'http://[2002:7f00:1::]/',
+        'http://[64:ff9b::7f00:1]/',
+        'http://[fd00::1]/',
+        'http://[fe80::1]/',
       ]) {
         const res = await strict.app.inject({ method: 'POST', url: `/projects/${p._id}/webhooks`, headers: me.auth, payload: { url, events: ['*'] } });
         assert.equal(res.statusCode, 400, `${url}: ${res.body}`);
@@ -191,10 +202,19 @@ describe(`webhooks: management (${ENGINE})`, () => {
         payload: { url: 'http://localhost/x' },
       });
       assert.equal(moved.statusCode, 400);
+
+      // A name that was public when saved and resolves to loopback at delivery: refused before connecting, named.
+      const r = await receiver();
+      await sql`update webhooks set url = ${r.url.replace('127.0.0.1', 'localhost')} where id = ${hook._id}`.execute(strict.db.kysely);
+      await strict.app.inject({ method: 'PATCH', url: `/project/${p._id}`, headers: me.auth, payload: { name: 'Moved' } });
+      await strict.app.outbox.drain();
+      assert.equal(r.received.length, 0, 'nothing reached the receiver');
+      const [d] = (await strict.app.inject({ method: 'GET', url: `/projects/${p._id}/webhooks/${hook._id}/deliveries`, headers: me.auth })).json();
+      assert.match(d.attempts[0].error, /localhost resolves to (127\.0\.0\.1|::1), a loopback or private address/);
     } finally {
       await strict.close();
     }
-    // Allowed in this file's app (WEBHOOK_ALLOW_PRIVATE=true): the receivers below live on loopback.
+    // Allowed in this file's app (ALLOW_PRIVATE_TARGETS=true): the receivers below live on loopback.
     const p = await createProject(t.app, owner.auth);
     await subscribe(t.app, p._id, 'http://localhost:9/x');
   });
@@ -203,7 +223,7 @@ describe(`webhooks: management (${ENGINE})`, () => {
 describe(`webhooks: deliveries (${ENGINE})`, () => {
   test('a matching event is POSTed once, signed per Standard Webhooks (verified with the standardwebhooks package)', async () => {
     // On the real clock, so the package's check of webhook-timestamp against the time now applies too.
-    const live = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0' } });
+    const live = await buildTestApp({ env: { ALLOW_PRIVATE_TARGETS: 'true', OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0' } });
     try {
       const me = await userWithToken(live);
       const r = await receiver();
@@ -401,7 +421,7 @@ describe(`webhooks: a receiver down while the service restarts (${ENGINE})`, () 
   after(() => shared.drop());
 
   test('the pending delivery survives the restart and is delivered once the receiver is back', async () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0', SECRET_KEY: 'b'.repeat(64) };
+    const env = { ALLOW_PRIVATE_TARGETS: 'true', OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0', SECRET_KEY: 'b'.repeat(64) };
     // Reserve a port, then close the receiver: connections are refused.
     const r = await new Receiver().listen();
     const port = r.port;

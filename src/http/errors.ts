@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   precondition_failed: 'Precondition failed',
   gone: 'Gone',
   payload_too_large: 'Payload too large',
+  too_many_rows: 'Too many rows',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused',
   rate_limited: 'Too many requests',
@@ -143,8 +144,17 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return sendProblem(reply, problem(415, 'unsupported_media_type', 'Request bodies must be application/json'));
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return sendProblem(reply, problem(413, 'payload_too_large', 'Request body exceeds 1 MiB'));
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      // Each route's own limit (an import takes far more than a JSON record), named in words and as a number.
+      const maxBytes = request.routeOptions.bodyLimit;
+      const size = maxBytes % 1048576 === 0 ? `${maxBytes / 1048576} MiB` : `${maxBytes} bytes`;
+      return sendProblem(reply, {
+        ...problem(413, 'payload_too_large', `Request body exceeds ${size}, the most this route takes`, {
+          errors: [{ path: '/', message: `is larger than ${maxBytes} bytes` }],
+        }),
+        maxBytes,
+      } as Problem);
+    }
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       if (/forbidden prototype property/.test(error.message)) {
         // The parser refuses it before anything can be polluted; it does not say where, so the body is named.

@@ -4,12 +4,14 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { LiveFeed } from './live-feed.ts';
+import { StreamLimits } from './stream-limits.ts';
 import { findProjectIdByNamespace } from './public.repo.ts';
 
 const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
 
 /** GET /public/projects/{namespace}/events: the presentation's live feed (Server-Sent Events). */
 export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed }> = async (app, { ctx, feed }) => {
+  const limits = new StreamLimits(ctx.config.sse.streamsPerClient, ctx.config.sse.maxStreams);
   app.get(
     '/public/projects/:namespace/events',
     {
@@ -19,18 +21,25 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
         description:
           'A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), ' +
           'each as `id: <seq>` and `data: {"seq","type","_id","changes"?}`. Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. ' +
-          `A comment line comes at least every ${ctx.config.sseKeepAliveSec} s. See docs/events.md.`,
+          `A comment line comes at least every ${ctx.config.sseKeepAliveSec} s. ` +
+          `At most ${ctx.config.sse.streamsPerClient} streams per client address and ${ctx.config.sse.maxStreams} per node are open at once; ` +
+          'past either → 429 with `Retry-After`. See docs/events.md.',
         security: [],
         params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
         querystring: Type.Object({ lastEventId: Type.Optional(LastEventId) }, { additionalProperties: false }),
         headers: Type.Object({ 'last-event-id': Type.Optional(LastEventId) }),
         response: {
           200: { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-          ...problems(400, 404),
+          ...problems(400, 404, 429),
         },
       },
     },
     async (request, reply) => {
+      // The place is taken before anything is awaited (so a burst cannot slip past the count) and given back when
+      // the connection closes, whether it was a stream, a 404 or a client that left early.
+      const release = limits.take(request.ip);
+      reply.raw.on('close', release);
+      if (request.raw.socket.destroyed) release();
       const projectId = await findProjectIdByNamespace(ctx.db.kysely, request.params.namespace);
       if (projectId === undefined) throw notFound('Presentation');
       const raw = request.headers['last-event-id'] ?? request.query.lastEventId;

@@ -6,7 +6,12 @@ import { testConfig } from '../helpers.ts';
 
 const now = Number(process.env.FEED_NOW);
 const db = await openDb({ databaseUrl: process.env.DATABASE_URL, poolSize: 4 });
-const config = testConfig({ INVENTORY_SYNC_MINUTES: '15', SECRET_KEY: process.env.FEED_SECRET_KEY!, INVENTORY_FTP_TIMEOUT_SEC: '5' });
+const config = testConfig({
+  INVENTORY_SYNC_MINUTES: '15',
+  SECRET_KEY: process.env.FEED_SECRET_KEY!,
+  INVENTORY_FTP_TIMEOUT_SEC: '5',
+  ALLOW_PRIVATE_TARGETS: 'true',
+});
 const app = await buildApp({ config, db, logger: false, clock: { now: () => now } });
 await app.ready();
 app.feedScheduler.stop();

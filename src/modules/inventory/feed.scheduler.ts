@@ -37,6 +37,8 @@ export class FeedScheduler {
       if (!(await claimFeedPull(db, id, new Date(this.ctx.clock.now()), this.intervalMs))) continue;
       const project = await findProject(db, id);
       if (!project) continue;
+      // The schedule waits for a place among the node's running imports rather than being refused one.
+      const release = await this.service.gate.acquire();
       try {
         const outcome = await this.service.pull(project, { dryRun: false, skipErrors: false, ifMatch: undefined, userId: null });
         result.pulled.push({ project: id, status: outcome.status === 200 ? 'applied' : 'rejected' });
@@ -48,6 +50,8 @@ export class FeedScheduler {
         result.pulled.push({ project: id, status: 'failed', reason });
         if (err instanceof AppError) this.log.warn({ project: id, reason, detail: err.detail }, 'inventory feed pull failed');
         else this.log.error({ project: id, err }, 'inventory feed pull failed');
+      } finally {
+        release();
       }
     }
     return result;

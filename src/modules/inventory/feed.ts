@@ -1,9 +1,11 @@
 import { posix } from 'node:path';
+import { isIP } from 'node:net';
 import { Writable } from 'node:stream';
 import { commonJs } from '../../lib/cjs.ts';
+import { RefusedTarget, resolveTarget } from '../../lib/outbound.ts';
 
 /** Why a pull failed, in words a sales team can act on. */
-export type FeedFailure = 'unreachable' | 'login_refused' | 'file_missing' | 'too_large' | 'misconfigured' | 'failed';
+export type FeedFailure = 'unreachable' | 'private_address' | 'login_refused' | 'file_missing' | 'too_large' | 'misconfigured' | 'failed';
 
 export class FeedError extends Error {
   constructor(
@@ -72,28 +74,67 @@ export interface FetchOptions {
   maxBytes: number;
   /** Extra certificate authorities (PEM) trusted for ftps, besides the system ones. */
   ca?: string | undefined;
+  /** Let the feed reach loopback and private addresses (ALLOW_PRIVATE_TARGETS). */
+  allowPrivate: boolean;
 }
 
 /** Downloads the feed file. Every failure is a FeedError naming what failed, never carrying a credential. */
 export async function fetchFeedFile(target: FeedTarget, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
-  return target.protocol === 'sftp' ? fetchSftp(target, creds, opts) : fetchFtp(target, creds, opts);
+  // Resolved and checked once; the clients connect to that address (a private one is refused before any packet).
+  const address = await feedAddress(target, opts.allowPrivate);
+  return target.protocol === 'sftp' ? fetchSftp(target, address, creds, opts) : fetchFtp(target, address, creds, opts);
 }
 
-async function fetchFtp(target: FeedTarget, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
+/** The address a feed connects to, or a FeedError naming why there is none. */
+export async function feedAddress(target: Pick<FeedTarget, 'host' | 'display'>, allowPrivate: boolean): Promise<string> {
+  try {
+    return (await resolveTarget(target.host, allowPrivate)).address;
+  } catch (err) {
+    if (!(err instanceof RefusedTarget)) throw err;
+    if (err.reason === 'private_address') throw new FeedError('private_address', `Refused ${target.display}: ${err.message}`);
+    throw new FeedError('unreachable', `Could not reach ${target.display} (${err.message})`);
+  }
+}
+
+/**
+ * The host of an ftpUrl as a feed would read it (a bare host name or an ftp://, ftps:// or sftp:// URL), or
+ * undefined when the value is not one: the settings' check of where a feed may point.
+ */
+export function feedHost(ftpUrl: string): string | undefined {
+  const raw = ftpUrl.trim();
+  if (!raw) return undefined;
+  try {
+    return new URL(raw.includes('://') ? raw : `ftp://${raw}`).hostname.replace(/^\[|\]$/g, '') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function fetchFtp(target: FeedTarget, address: string, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
   // The FTP and SFTP clients (ssh2 among them) load on a feed's first pull, not at every start.
   const { Client: FtpClient } = commonJs(await import('basic-ftp'));
-  const client = new FtpClient(opts.timeoutMs);
+  // Data connections go to the control connection's address (checked above), whatever a PASV answer names.
+  const client = new FtpClient(opts.timeoutMs, { allowSeparateTransferHost: false });
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     await step(target, 'connect', () =>
       client.access({
-        host: target.host,
+        host: address,
         port: target.port,
         user: creds.username ?? 'anonymous',
         password: creds.password ?? '',
         secure: target.protocol === 'ftps',
-        ...(target.protocol === 'ftps' && opts.ca ? { secureOptions: { ca: opts.ca, servername: target.host } } : {}),
+        // The certificate is checked against the name in ftpUrl, not the address connected to.
+        ...(target.protocol === 'ftps'
+          ? {
+              secureOptions: {
+                host: target.host,
+                ...(isIP(target.host) ? {} : { servername: target.host }),
+                ...(opts.ca ? { ca: opts.ca } : {}),
+              },
+            }
+          : {}),
       }),
     );
     const sink = new Writable({
@@ -114,14 +155,14 @@ async function fetchFtp(target: FeedTarget, creds: FeedCredentials, opts: FetchO
   }
 }
 
-async function fetchSftp(target: FeedTarget, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
+async function fetchSftp(target: FeedTarget, address: string, creds: FeedCredentials, opts: FetchOptions): Promise<Buffer> {
   const { default: SftpClient } = await import('ssh2-sftp-client');
   const client = new SftpClient();
   let connected = false;
   try {
     await step(target, 'connect', () =>
       client.connect({
-        host: target.host,
+        host: address,
         port: target.port,
         username: creds.username ?? '',
         password: creds.password ?? '',

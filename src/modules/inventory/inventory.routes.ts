@@ -9,7 +9,8 @@ import { useJsonStringify } from '../../http/serializer.ts';
 import { findProject, findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
-import { parseCsv } from './csv.ts';
+import type { ParsedTable } from './csv.ts';
+import { jsonRowCounter, readCsv } from './import.bounds.ts';
 import { listSyncs } from './inventory.repo.ts';
 import { ImportAnswerSchema, ImportJsonBody, ImportQuery, ImportRejectedSchema, SyncListQuery, SyncSchema } from './inventory.schemas.ts';
 import { InventoryService, jsonTable, type ImportOutcome } from './inventory.service.ts';
@@ -43,9 +44,18 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
   useJsonStringify(app);
   const db = ctx.db.kysely;
   const bodyLimit = ctx.config.inventory.maxFileBytes;
-  app.addContentTypeParser(CSV_TYPES, { parseAs: 'string', bodyLimit }, (_request, body, done) => {
-    done(null, body);
+  const { maxRows } = ctx.config.inventory;
+  /** A CSV upload as read while it streamed in; the body the validator sees is only a stand-in. */
+  const tables = new WeakMap<FastifyRequest, ParsedTable>();
+  app.addContentTypeParser(CSV_TYPES, async (request: FastifyRequest, payload: FastifyRequest['raw']) => {
+    tables.set(request, await readCsv(payload, { maxRows, maxBytes: bodyLimit }));
+    return '';
   });
+
+  /** A place among the imports running on this node (429 when none is free), held until the answer is sent. */
+  const takePlace = (reply: FastifyReply) => {
+    reply.raw.on('close', service.gate.take());
+  };
 
   function send(reply: FastifyReply, outcome: ImportOutcome) {
     reply.header('ETag', outcome.etag);
@@ -80,6 +90,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
     '/projects/:id/inventory/import',
     {
       bodyLimit,
+      // Before the body is read: the place, then (JSON) the row count as the bytes pass.
+      preParsing: async (request, reply, payload) => {
+        takePlace(reply);
+        return /^application\/json/i.test(request.headers['content-type'] ?? '') ? payload.pipe(jsonRowCounter(maxRows)) : payload;
+      },
       schema: {
         tags: ['inventory'],
         summary: "Import the project's units from a CSV file or JSON rows (owner and administrators)",
@@ -91,7 +106,10 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
           '`dryRun=true` answers what would change and changes nothing; its `ETag` sent back as `If-Match` applies exactly that ' +
           '(412 if any floor or unit changed since). ' +
           'Row errors apply nothing (400 with the same answer) unless `skipErrors=true`. A unit held right now keeps its ' +
-          'availability (listed in `kept`). See docs/inventory.md.',
+          'availability (listed in `kept`). ' +
+          `At most ${maxRows} rows (413 \`too_many_rows\`, counted while the file is read) and ${Math.round(bodyLimit / 1048576)} MiB (413); ` +
+          `at most ${ctx.config.inventory.importsAtOnce} imports run at once per node (429 with \`Retry-After\`). ` +
+          '`changes` lists the first 1,000 rows (`truncated: true` when there are more; `summary` counts all). See docs/inventory.md.',
         params: IdParams,
         querystring: ImportQuery,
         headers: Type.Object({
@@ -104,7 +122,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
         response: {
           200: answered('The import answer (dry run: what would change; else: what changed)'),
           400: rejected,
-          ...problems(401, 403, 404, 412, 413, 415),
+          ...problems(401, 403, 404, 412, 413, 415, 429),
         },
       },
     },
@@ -113,7 +131,9 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       const body = request.body as Static<typeof ImportJsonBody> | string | Record<string, never>;
       // Fastify validates a body by its content type: one sent with none (or none at all) arrives unvalidated as {}.
       if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
-      const table = typeof body === 'string' ? parseCsv(body) : jsonTable(body.rows);
+      const table = typeof body === 'string' ? tables.get(request) : jsonTable(body.rows);
+      // The CSV parser always leaves its table; a string body without one never passes it.
+      if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or the rows as application/json');
       return send(reply, await service.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options }));
     },
   );
@@ -133,11 +153,12 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
         params: IdParams,
         querystring: ImportQuery,
         headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
-        response: { 200: answered('The import answer of the pulled file'), 400: rejected, ...problems(401, 403, 404, 412, 502) },
+        response: { 200: answered('The import answer of the pulled file'), 400: rejected, ...problems(401, 403, 404, 412, 413, 429, 502) },
       },
     },
     async (request, reply) => {
       const { project, options } = await managedImport(request);
+      takePlace(reply);
       return send(reply, await service.pull(project, options));
     },
   );

@@ -7,7 +7,9 @@ import { unitUpdateChanges } from '../units/units.change.ts';
 import { toUnit } from '../units/units.repo.ts';
 import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
 import type { ProjectRow } from '../projects/projects.repo.ts';
-import { parseCsv, type ParsedTable } from './csv.ts';
+import { Readable } from 'node:stream';
+import type { ParsedTable } from './csv.ts';
+import { ImportGate, readCsv, tooManyRows } from './import.bounds.ts';
 import { FeedError, feedTarget, fetchFeedFile } from './feed.ts';
 import { planImport, summarise, type ImportPlan, type ImportSettings, type InventoryState, type RowError } from './import.plan.ts';
 import {
@@ -38,7 +40,9 @@ export interface ImportRequest {
 export interface ImportAnswer {
   dryRun: boolean;
   summary: ReturnType<typeof summarise>;
+  /** The first CHANGES_LISTED rows; `truncated` when there were more (`summary` counts all). */
   changes: ImportPlan['changes'];
+  truncated: boolean;
   errors: RowError[];
   unknownColumns: string[];
   kept: ImportPlan['kept'];
@@ -61,7 +65,12 @@ const matchesEtag = (header: string, etag: string) =>
 
 /** Imports (uploads and feed pulls) of one project's inventory: plan, then apply in one transaction. */
 export class InventoryService {
-  constructor(private readonly ctx: Ctx) {}
+  /** Imports and pulls running at once on this node (INVENTORY_IMPORTS_AT_ONCE). */
+  readonly gate: ImportGate;
+
+  constructor(private readonly ctx: Ctx) {
+    this.gate = new ImportGate(ctx.config.inventory.importsAtOnce);
+  }
 
   async import(req: ImportRequest): Promise<ImportOutcome> {
     const startedAt = new Date(this.ctx.clock.now());
@@ -147,6 +156,7 @@ export class InventoryService {
           timeoutMs: this.ctx.config.inventory.ftpTimeoutSec * 1000,
           maxBytes: this.ctx.config.inventory.maxFileBytes,
           ca: this.ctx.config.inventory.ftpCa,
+          allowPrivate: this.ctx.config.allowPrivateTargets,
         },
       );
     } catch (err) {
@@ -167,11 +177,17 @@ export class InventoryService {
       });
     }
     let table: Pick<ParsedTable, 'headers' | 'rows'>;
+    const { maxRows, maxFileBytes } = this.ctx.config.inventory;
     try {
-      table = typeof project.data.ftpFileName === 'string' && /\.json$/i.test(project.data.ftpFileName) ? jsonFile(file) : parseCsv(file);
+      table =
+        typeof project.data.ftpFileName === 'string' && /\.json$/i.test(project.data.ftpFileName)
+          ? jsonFile(file, maxRows)
+          : await readCsv(Readable.from([file]), { maxRows, maxBytes: maxFileBytes });
     } catch (err) {
-      if (!opts.dryRun && err instanceof AppError)
-        await this.recordFailure(project.id, 'ftp', startedAt, { reason: 'unreadable' }, [{ row: null, column: null, message: err.detail }], opts.userId);
+      if (!opts.dryRun && err instanceof AppError) {
+        const reason = err.code === 'too_many_rows' ? 'too_many_rows' : 'unreadable';
+        await this.recordFailure(project.id, 'ftp', startedAt, { reason }, [{ row: null, column: null, message: err.detail }], opts.userId);
+      }
       throw err;
     }
     return this.import({
@@ -304,7 +320,7 @@ export function jsonTable(rows: Record<string, unknown>[]): Pick<ParsedTable, 'h
 }
 
 /** A feed file named *.json: `{ "rows": [...] }` or a bare array of row objects. */
-function jsonFile(file: Buffer): Pick<ParsedTable, 'headers' | 'rows'> {
+function jsonFile(file: Buffer, maxRows: number): Pick<ParsedTable, 'headers' | 'rows'> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(file.toString('utf8').replace(/^\uFEFF/, ''));
@@ -317,9 +333,21 @@ function jsonFile(file: Buffer): Pick<ParsedTable, 'headers' | 'rows'> {
       { path: '/rows', message: 'must be an array of objects' },
     ]);
   }
+  if (rows.length > maxRows) throw tooManyRows(maxRows);
   return jsonTable(rows as Record<string, unknown>[]);
 }
 
+/** Rows of `changes` an answer lists: enough to review, not a copy of a 20,000-row file. */
+export const CHANGES_LISTED = 1000;
+
 function answerOf(plan: ImportPlan, dryRun: boolean): ImportAnswer {
-  return { dryRun, summary: summarise(plan), changes: plan.changes, errors: plan.errors, unknownColumns: plan.unknownColumns, kept: plan.kept };
+  return {
+    dryRun,
+    summary: summarise(plan),
+    changes: plan.changes.length > CHANGES_LISTED ? plan.changes.slice(0, CHANGES_LISTED) : plan.changes,
+    truncated: plan.changes.length > CHANGES_LISTED,
+    errors: plan.errors,
+    unknownColumns: plan.unknownColumns,
+    kept: plan.kept,
+  };
 }

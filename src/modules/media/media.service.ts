@@ -88,6 +88,7 @@ export class MediaService {
       }
       if (part.file.truncated) throw tooLarge();
       if (!(await next()).done) throw onlyOnePart();
+      if (head.length === 0) throw new AppError(400, 'invalid_body', 'file: is empty', [{ path: '/file', message: 'is empty' }]);
       const kind = sniff(head);
       if (!kind) throw unsupported();
       let stored: { name: string; kind: MediaKind; size: number };
@@ -184,16 +185,32 @@ function bufferStream(buf: Buffer): Readable {
   return Readable.from([buf]);
 }
 
-const tooLarge = () => new AppError(413, 'payload_too_large', 'The file is larger than 20 MiB');
+const tooLarge = () =>
+  new AppError(
+    413,
+    'payload_too_large',
+    `The file is larger than ${MEDIA_MAX_BYTES / 1048576} MiB, the most an upload may be`,
+    [{ path: '/file', message: `is larger than ${MEDIA_MAX_BYTES} bytes` }],
+    undefined,
+    { maxBytes: MEDIA_MAX_BYTES },
+  );
 const unsupported = (why = 'it is not one of them') => new AppError(415, 'unsupported_media_type', `Files must be ${ACCEPTED}; ${why}`);
 
 const onlyOnePart = () =>
   new AppError(400, 'invalid_body', 'file: send exactly one multipart part, named "file"', [{ path: '/file', message: 'must be the only part' }]);
 
+const malformed = () =>
+  new AppError(400, 'invalid_body', 'The body is not readable multipart/form-data (a boundary, a part header or the end of the form is missing)', [
+    { path: '/', message: 'is not valid multipart/form-data' },
+  ]);
+
+/** What reading the parts can throw, as the client's problem; only the server's own failures (disk, files) stay 500s. */
 function uploadError(err: unknown): unknown {
-  const code = (err as { code?: string }).code;
+  if (err instanceof AppError) return err;
+  const { code, syscall } = err as { code?: string; syscall?: string };
   if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge();
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return onlyOnePart();
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return unsupported();
-  return err;
+  if (syscall !== undefined) return err;
+  // The multipart reader's own complaints (no boundary, a broken part header, an unexpected end of form).
+  return malformed();
 }

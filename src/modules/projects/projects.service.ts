@@ -23,6 +23,8 @@ import {
 } from './projects.repo.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 import { unitIdsInProject } from '../units/units.repo.ts';
+import { feedHost } from '../inventory/feed.ts';
+import { RefusedTarget, resolveTarget } from '../../lib/outbound.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
 const COLUMN_OF = {
@@ -56,6 +58,7 @@ export class ProjectService {
     const id = newObjectId(this.ctx.clock.now());
     // A new project has no units yet, so any unit named here is another project's.
     await this.#checkOwnUnits(db, id, fields.commercialSpaces);
+    await this.#checkFeedTarget(fields.ftpUrl);
     const change = this.#toChange({ ...PROJECT_DEFAULTS, ...fields }, {});
     return insertProject(db, {
       id,
@@ -103,6 +106,7 @@ export class ProjectService {
     const newFloorOrder = childOrder(floors as string[] | undefined, row.floor_ids, 'floors', 'is not a floor of this project');
 
     if (!Object.keys(changes).length && !allocationsChanged && !newFloorOrder) return row;
+    await this.#checkFeedTarget(changes.ftpUrl);
     const change = this.#toChange(changes, row.secrets, allocationsChanged ? (allocations as AllocationIn[]) : undefined);
     const logged = this.#logged(current, row, changes, change, newFloorOrder);
     const db = this.ctx.db.kysely;
@@ -126,6 +130,21 @@ export class ProjectService {
     const { row } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'own');
     const ifVersion = parseIfMatch(ifMatch, row.version);
     if (!(await deleteProject(this.ctx.db.kysely, id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
+  }
+
+  /**
+   * A feed may not point at a loopback or private address (unless ALLOW_PRIVATE_TARGETS): refused when set. A name
+   * that does not resolve yet is kept (the pull reports it); one that resolves to a private address later fails there.
+   */
+  async #checkFeedTarget(ftpUrl: unknown) {
+    const host = typeof ftpUrl === 'string' ? feedHost(ftpUrl) : undefined;
+    if (host === undefined) return;
+    try {
+      await resolveTarget(host, this.ctx.config.allowPrivateTargets);
+    } catch (err) {
+      if (!(err instanceof RefusedTarget)) throw err;
+      if (err.reason === 'private_address') invalid([{ path: '/ftpUrl', message: err.message }]);
+    }
   }
 
   async #reread(id: string): Promise<ProjectRow> {
