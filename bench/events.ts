@@ -77,10 +77,10 @@ async function seed(url: string): Promise<Seed> {
 }
 
 /** An open stream: resolves `wait(seq)` when a message with that id (or later) arrives. */
-function openStream(url: string): Promise<{ arrivals: Map<number, number>; close(): void }> {
+function openStream(url: string, localAddress?: string): Promise<{ arrivals: Map<number, number>; close(): void }> {
   return new Promise((resolve, reject) => {
     const arrivals = new Map<number, number>();
-    const req = request(url, { headers: { accept: 'text/event-stream' }, agent: false }, (res: IncomingMessage) => {
+    const req = request(url, { headers: { accept: 'text/event-stream' }, agent: false, ...(localAddress ? { localAddress } : {}) }, (res: IncomingMessage) => {
       if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
       let buf = '';
       res.setEncoding('utf8');
@@ -102,6 +102,12 @@ function openStream(url: string): Promise<{ arrivals: Map<number, number>; close
   });
 }
 
+/** Streams come from many visitors: 20 per loopback address (the default per-client bound), as 127.1.x.y. */
+const visitorAddress = (i: number) => {
+  const n = Math.floor(i / 20);
+  return `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+};
+
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
@@ -112,11 +118,21 @@ async function liveFeed(node: Child, s: Seed, change: (i: number) => Promise<num
   const streams = [];
   for (let i = 0; i < STREAMS; i += 100) {
     streams.push(
-      ...(await Promise.all(Array.from({ length: Math.min(100, STREAMS - i) }, () => openStream(`${node.base}/public/projects/${s.namespace}/events`)))),
+      ...(await Promise.all(
+        Array.from({ length: Math.min(100, STREAMS - i) }, (_, j) => openStream(`${node.base}/public/projects/${s.namespace}/events`, visitorAddress(i + j))),
+      )),
     );
   }
   await new Promise((r) => setTimeout(r, 1000));
   const after = rssKiB(node.process.pid!);
+  // At the node's bound (SSE_MAX_STREAMS, 5,000 by default): one more stream is refused, /health still answers.
+  const past = await fetch(`${node.base}/public/projects/${s.namespace}/events`);
+  const refusedStatus = past.status;
+  await past.body?.cancel();
+  const h0 = performance.now();
+  const healthStatus = (await fetch(`${node.base}/health`)).status;
+  const healthMs = performance.now() - h0;
+  console.log(`  with ${STREAMS} streams open: one more → ${refusedStatus}; /health → ${healthStatus} in ${healthMs.toFixed(1)} ms`);
   const delays: number[] = [];
   const lastDelays: number[] = [];
   for (let i = 1; i <= CHANGES; i++) {
@@ -144,7 +160,7 @@ async function main() {
   const db = await createBenchDb();
   onCleanup(() => db.drop());
   // From the sources (tsx).
-  const node = await startNode('service', 'src/main.ts', serviceEnv({ DATABASE_URL: db.url, WEBHOOK_ALLOW_PRIVATE: 'true', HOLD_SWEEP_SEC: '0' }));
+  const node = await startNode('service', 'src/main.ts', serviceEnv({ DATABASE_URL: db.url, ALLOW_PRIVATE_TARGETS: 'true', HOLD_SWEEP_SEC: '0' }));
   onCleanup(() => node.stop());
   const s = await seed(db.url);
   const auth = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };

@@ -181,6 +181,8 @@ interface Answer {
   dryRun: boolean;
   summary: Record<string, number>;
   changes: { row: number; action: string; name: string; floor: string | null; fields: Record<string, [unknown, unknown]> }[];
+  /** The server lists the first 1,000 rows of `changes`; the summary counts all. */
+  truncated?: boolean;
   errors: { row: number | null; column: string | null; message: string }[];
   unknownColumns: string[];
   kept: { row: number; name: string }[];
@@ -205,6 +207,7 @@ export function describeAnswer(a: Answer): string {
       ),
     );
   } else out.push('No unit changes.');
+  if (a.truncated) out.push(`\n(Only the first ${a.changes.length} rows are listed; the summary below counts every row.)`);
   if (a.kept.length) out.push(`\nHeld right now, availability kept: ${a.kept.map((k) => `${k.name} (row ${k.row})`).join(', ')}`);
   if (a.errors.length)
     out.push(

@@ -138,3 +138,19 @@ test('resolveTarget: an address in any spelling is judged without DNS; a name by
   assert.deepEqual(await resolveTarget('[2606:4700:4700::1111]', false), { address: '2606:4700:4700::1111', family: 6 });
   await assert.rejects(resolveTarget('no-such-host.invalid', false), (e: unknown) => e instanceof RefusedTarget && e.reason === 'unresolved');
 });
+
+test('ALLOW_PRIVATE_TARGETS lifts the rule for webhooks and feeds; WEBHOOK_ALLOW_PRIVATE is its alias; the new name wins', async () => {
+  const { loadConfig } = await import('../../src/config.ts');
+  const base = { DATA_DIR: '/nonexistent-not-written', JWT_SECRET: 'j'.repeat(32), SECRET_KEY: 'a'.repeat(64) };
+  const allow = (env: Record<string, string>) => {
+    const c = loadConfig({ ...base, ...env });
+    assert.equal(c.webhooks.allowPrivate, c.allowPrivateTargets);
+    return c.allowPrivateTargets;
+  };
+  assert.equal(allow({}), false);
+  assert.equal(allow({ ALLOW_PRIVATE_TARGETS: 'true' }), true);
+  assert.equal(allow({ WEBHOOK_ALLOW_PRIVATE: 'true' }), true);
+  assert.equal(allow({ ALLOW_PRIVATE_TARGETS: 'false', WEBHOOK_ALLOW_PRIVATE: 'true' }), false);
+  assert.throws(() => loadConfig({ ...base, SSE_MAX_STREAMS: '0' }), /SSE_MAX_STREAMS/);
+  assert.throws(() => loadConfig({ ...base, INVENTORY_MAX_ROWS: 'many' }), /INVENTORY_MAX_ROWS/);
+});

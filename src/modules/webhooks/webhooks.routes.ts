@@ -18,7 +18,7 @@ const EventName = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.L
 const Url = Type.String({
   minLength: 1,
   maxLength: 2000,
-  description: 'http(s) URL; loopback and private addresses are refused unless WEBHOOK_ALLOW_PRIVATE=true',
+  description: 'http(s) URL; loopback, private and other non-public addresses are refused, in any spelling, unless ALLOW_PRIVATE_TARGETS=true',
 });
 const Description = Type.String({ maxLength: 500 });
 

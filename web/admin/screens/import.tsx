@@ -16,6 +16,8 @@ interface ImportAnswer {
   dryRun: boolean;
   summary: { created: number; updated: number; unchanged: number; kept: number; errors: number };
   changes: Change[];
+  /** `changes` lists the first 1,000 rows; the summary counts all. */
+  truncated?: boolean;
   errors: { row: number; column?: string; message: string }[];
   unknownColumns: string[];
   kept: { row: number; unit?: string; name?: string }[];
@@ -122,6 +124,7 @@ export function Import({ project, manager, onApplied }: { project: Project; mana
             {a.summary.kept ? `, ${a.summary.kept} held units keep their status` : ''}
             {a.summary.errors ? `, ${a.summary.errors} rows with errors (fix them to apply)` : ''}.
           </p>
+          {a.truncated && <Notice kind="warn">Only the first {a.changes.length} rows are listed below; the counts above cover every row.</Notice>}
           {a.unknownColumns.length > 0 && <Notice kind="warn">Ignored columns: {a.unknownColumns.join(', ')}</Notice>}
           {a.errors.length > 0 && (
             <ul class="errors">
