@@ -552,7 +552,9 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await p.getByRole('link', { name: 'Sign in' }).click();
     // The sign-in screen, shown and settled, before typing (a CI run under load once timed out after this step).
     await p.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    await p.waitForLoadState('networkidle');
+    // Not 'networkidle': Chromium does not report it here once the session answers carry Cache-Control: no-store.
+    await p.getByLabel('E-mail').waitFor();
+    await p.waitForFunction(() => document.activeElement !== null && document.readyState === 'complete');
     await p.getByLabel('E-mail').pressSequentially(COLLEAGUE);
     await p.getByLabel('Password').pressSequentially('a brand new password');
     assert.equal(await p.getByLabel('E-mail').inputValue(), COLLEAGUE, 'what was typed is what the form holds');

@@ -24,7 +24,8 @@ function servedOnPagesHost(route: string): boolean {
 
 /** A request's host name, lower case, without its port (`[::1]:3000` → `[::1]`). */
 function hostnameOf(request: FastifyRequest): string {
-  const host = request.host.toLowerCase();
+  // An HTTP/1.0 request may come without Host.
+  const host = ((request.host as string | undefined) ?? '').toLowerCase();
   return host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '');
 }
 
