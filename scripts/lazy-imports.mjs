@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import ts from 'typescript';
 
-/** The wrapper that reads `default ?? namespace` (src/lib/cjs.ts). */
+/** The wrapper that reads a name from the namespace, else from its `default` (src/lib/cjs.ts). */
 const WRAPPER = 'commonJs';
 
 /**
@@ -118,7 +118,7 @@ export async function checkLazyImports({ root, metafile }) {
         const where = `${input}:${use.line}: import('${specifier}')`;
         const fix = `write it as \`const { name } = ${WRAPPER}(await import('${specifier}'))\` (src/lib/cjs.ts)`;
         if (use.unclear) problems.push(`${where} is used in a form this check cannot follow; ${fix}`);
-        const value = use.viaCommonJs ? (namespace.default ?? namespace) : namespace;
+        const value = use.viaCommonJs ? { ...(namespace.default ?? {}), ...namespace } : namespace;
         for (const name of use.names) {
           if (value === null || value === undefined || !(name in Object(value)))
             problems.push(`${where} takes "${name}", which the built chunk ${chunk} does not export (a CommonJS package's chunk has only "default"); ${fix}`);

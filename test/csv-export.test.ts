@@ -151,7 +151,7 @@ describe('OpenAPI for the inventory routes', () => {
     assert.ok(['dryRun', 'skipErrors'].every((q) => params.some((p) => p.name === q)));
     assert.ok(params.some((p) => p.name.toLowerCase() === 'if-match' && p.in === 'header'));
     const answer = doc.components.schemas.InventoryImport;
-    assert.deepEqual(Object.keys(answer.properties).sort(), ['changes', 'dryRun', 'errors', 'kept', 'summary', 'sync', 'unknownColumns']);
+    assert.deepEqual(Object.keys(answer.properties).sort(), ['changes', 'dryRun', 'errors', 'kept', 'summary', 'sync', 'truncated', 'unknownColumns']);
     assert.ok(doc.paths['/projects/{id}/inventory/sync'].post.responses['502']);
     assert.ok(doc.paths['/projects/{id}/inventory/syncs'].get.responses['200']);
   });

@@ -231,7 +231,8 @@ for (const kind of ['local', 's3'] as const) {
       const logo = (await upload('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 3"><rect width="10" height="3"/></svg>')).url;
       const namespace = `media-${Math.random().toString(36).slice(2, 8)}`;
       await createProject(t.app, auth, { query: { namespace }, body: { projectImageUrl: hero, sharePageLogo: logo } });
-      const html = (await get(`/p/${namespace}`)).body;
+      // The page is served on the pages host (testConfig: PAGES_URL http://pages.localhost).
+      const html = (await get(`/p/${namespace}`, { host: 'pages.localhost' })).body;
       const heroImg = /<img class="hero-img"[^>]*>/.exec(html)?.[0] ?? '';
       assert.match(heroImg, new RegExp(`srcset="[^"]*${hero}\\?w=640 640w[^"]*${hero}\\?w=2560 2560w"`));
       assert.match(heroImg, /sizes="100vw"/);
