@@ -63,6 +63,9 @@ describe(`the built server: metrics, traces, the SECRET_KEY check (${ENGINE})`, 
     env = {
       PORT: String(port),
       HOST: '127.0.0.1',
+      // The API at 127.0.0.1, the buyer's pages on the other loopback name (as test/built.ts does).
+      PUBLIC_URL: base,
+      PAGES_URL: `http://localhost:${port}`,
       JWT_SECRET: TEST_JWT_SECRET,
       SECRET_KEY: randomBytes(32).toString('hex'),
       SEED_DEMO: 'false',
