@@ -407,3 +407,18 @@ describe('inventory feed: loopback and private targets', () => {
     }
   });
 });
+
+describe('inventory feed: bounds', () => {
+  test('a feed file past INVENTORY_MAX_ROWS → 413 too_many_rows naming the limit, a failed sync record, no change', async () => {
+    ftp.put('exports/big.csv', ['Unidad;Precio', ...Array.from({ length: 20_001 }, (_, i) => `Z${i};1`)].join('\n') + '\n');
+    const p = await feedProject({ ftpUrl: `ftp://127.0.0.1:${ftp.port}`, ftpFileName: 'big.csv' });
+    const res = await sync(p._id);
+    assert.equal(res.statusCode, 413, res.body);
+    assert.equal(res.json().code, 'too_many_rows');
+    assert.equal(res.json().maxRows, 20_000);
+    assert.deepEqual(await units(p._id), {});
+    const [record] = await syncs(p._id);
+    assert.equal(record.status, 'failed');
+    assert.equal(record.summary.reason, 'too_many_rows');
+  });
+});
