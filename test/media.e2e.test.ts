@@ -1,9 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { launchBrowser, skip } from './support/browser.ts';
+import { launchBrowser, skip, twoOrigins } from './support/browser.ts';
 import { buildTestApp, createFloor, createProject, createUnit, userWithToken, type TestApp } from './helpers.ts';
 
 /** A plain picture of one colour, `width` × `height`, as a PNG. */
@@ -20,14 +19,17 @@ describe("the buyer's page asks for uploaded pictures at the width it draws them
   let unitId: string;
 
   before(async () => {
-    t = await buildTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    // The API on localhost, the buyer's pages on 127.0.0.1 (one port), as `npm start` serves them.
+    const origins = await twoOrigins();
+    t = await buildTestApp({ env: origins.env });
+    await t.app.listen({ port: origins.port, host: '127.0.0.1' });
+    base = origins.pagesBase;
+    const api = origins.consoleBase;
     const { auth } = await userWithToken(t);
     const upload = async (body: Buffer) => {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(body)]), 'p.png');
-      const res = await fetch(`${base}/media`, { method: 'POST', body: form, headers: auth });
+      const res = await fetch(`${api}/media`, { method: 'POST', body: form, headers: auth });
       assert.equal(res.status, 201);
       return ((await res.json()) as { url: string }).url;
     };
