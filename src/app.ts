@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import type { Db } from './db/db.ts';
 import { Auth } from './http/auth.ts';
+import { jsonWithEmptyAsNone, notModifiedOnMatch } from './http/conditional.ts';
 import { connectRedis, MemoryCounters, RedisCounters, type Counters } from './http/counters.ts';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
 import { csrfGuard, noStore } from './http/csrf.ts';
@@ -88,6 +89,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.setNotFoundHandler((request, reply) => sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   // Only JSON bodies: without a text/plain parser such bodies get 415 instead of reaching validation as strings.
   app.removeContentTypeParser('text/plain');
+  jsonWithEmptyAsNone(app);
+  notModifiedOnMatch(app);
   app.decorateRequest('principal', undefined);
 
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;

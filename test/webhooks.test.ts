@@ -157,6 +157,53 @@ describe(`webhooks: management (${ENGINE})`, () => {
     assert.equal((await asAdmin('GET', `/projects/${p._id}/webhooks/${created._id}`)).statusCode, 404);
   });
 
+  test('a webhook is a versioned record: __v and ETag, If-Match on PATCH and DELETE (stale → 412), If-None-Match → 304, Idempotency-Key on create', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const base = `/projects/${p._id}/webhooks`;
+    const payload = { url: 'http://127.0.0.1:9/v', events: ['*'] };
+    const create = (key: string, body: object = payload) =>
+      t.app.inject({ method: 'POST', url: base, headers: { ...owner.auth, 'idempotency-key': key }, payload: body });
+    const first = await create('hook-key-1');
+    assert.equal(first.statusCode, 201, first.body);
+    assert.equal(first.json().__v, 1);
+    assert.equal(first.headers.etag, '"1"');
+    const again = await create('hook-key-1');
+    assert.equal(again.statusCode, 201);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.json(), first.json(), 'the first answer, secret included');
+    assert.equal(again.headers.location, first.headers.location);
+    assert.equal((await t.app.inject({ method: 'GET', url: base, headers: owner.auth })).json().length, 1, 'one webhook from a retried create');
+    const reused = await create('hook-key-1', { ...payload, description: 'other' });
+    assert.equal(reused.statusCode, 422);
+    assert.equal(reused.json().code, 'idempotency_key_reused');
+    const stored = await t.db.kysely.selectFrom('idempotency_keys').selectAll().execute();
+    assert.ok(!JSON.stringify(stored).includes(first.json().secret.slice(6)), 'the stored answer holds no secret');
+
+    const one = `${base}/${first.json()._id}`;
+    const got = await t.app.inject({ method: 'GET', url: one, headers: owner.auth });
+    assert.equal(got.headers.etag, '"1"');
+    const cached = await t.app.inject({ method: 'GET', url: one, headers: { ...owner.auth, 'if-none-match': '"1"' } });
+    assert.equal(cached.statusCode, 304);
+    assert.equal(cached.body, '');
+    assert.equal(cached.headers.etag, '"1"');
+
+    const patch = (ifMatch: string, body: object) =>
+      t.app.inject({ method: 'PATCH', url: one, headers: { ...owner.auth, 'if-match': ifMatch }, payload: body });
+    const changed = await patch('"1"', { description: 'CRM' });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.equal(changed.json().__v, 2);
+    assert.equal(changed.headers.etag, '"2"');
+    const stale = await patch('"1"', { description: 'lost update' });
+    assert.equal(stale.statusCode, 412);
+    assert.equal(stale.json().code, 'precondition_failed');
+    assert.equal((await patch('"1"', {})).statusCode, 412, 'stale even when nothing would change');
+    assert.equal((await t.app.inject({ method: 'GET', url: one, headers: { ...owner.auth, 'if-none-match': '"1"' } })).statusCode, 200);
+    const staleDelete = await t.app.inject({ method: 'DELETE', url: one, headers: { ...owner.auth, 'if-match': '"1"' } });
+    assert.equal(staleDelete.statusCode, 412);
+    assert.equal((await t.app.inject({ method: 'GET', url: one, headers: owner.auth })).json().description, 'CRM');
+    assert.equal((await t.app.inject({ method: 'DELETE', url: one, headers: { ...owner.auth, 'if-match': '"2"' } })).statusCode, 204);
+  });
+
   test('loopback and private targets are refused, also by a host name resolving to 127.0.0.1, unless ALLOW_PRIVATE_TARGETS', async () => {
     const strict = await buildTestApp({ env: { OUTBOX_POLL_MS: '0', HOLD_SWEEP_SEC: '0' } });
     try {

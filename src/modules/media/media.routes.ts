@@ -1,3 +1,4 @@
+import { etagListed } from '../../http/conditional.ts';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -104,7 +105,7 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
         const vary = reply.getHeader('vary');
         reply.header('Vary', vary ? `${String(vary)}, Accept` : 'Accept');
       }
-      if (matches(request.headers['if-none-match'], file.etag)) {
+      if (etagListed(request.headers['if-none-match'], file.etag)) {
         file.body.destroy();
         return reply.code(304).send();
       }
@@ -112,12 +113,3 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     },
   );
 };
-
-/** Whether an If-None-Match header names this ETag (or is `*`); weak and strong forms match alike. */
-function matches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}

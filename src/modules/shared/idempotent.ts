@@ -23,6 +23,8 @@ export async function createIdempotently(
   resource: string,
   locationOf: (id: string) => string,
   work: (trx: Transaction<Database>) => Promise<Created>,
+  /** Adds to the first answer and to every replay what the stored answer must not hold (a secret shown at creation). */
+  reveal?: (body: Created['record']) => Promise<Created['record']>,
 ) {
   const key = idempotencyKey(request.headers['idempotency-key']);
   const scope = `create:${resource}:${principalOf(request).id}`;
@@ -32,6 +34,7 @@ export async function createIdempotently(
   });
   if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
   if (outcome.etag) reply.header('ETag', outcome.etag);
-  const body = outcome.body as { _id: string };
-  return reply.code(201).header('Location', locationOf(body._id)).send(body);
+  const stored = outcome.body as Created['record'] & { _id: string };
+  const body = reveal ? await reveal(stored) : stored;
+  return reply.code(201).header('Location', locationOf(stored._id)).send(body);
 }

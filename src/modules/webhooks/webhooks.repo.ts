@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { versionedUpdate } from '../../db/versioned.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -21,6 +22,7 @@ const COLUMNS = ['id', 'project_id', 'url', 'events', 'description', 'secret', '
 export function toWebhook(row: WebhookRow) {
   return {
     _id: row.id,
+    __v: row.version,
     project: row.project_id,
     url: row.url,
     events: row.events,
@@ -48,17 +50,16 @@ export function insertWebhook(db: Q, w: { id: string; projectId: string; url: st
     .executeTakeFirstOrThrow() as Promise<WebhookRow>;
 }
 
-export function updateWebhook(db: Q, id: string, set: Partial<{ url: string; events: string[]; description: string | null }>) {
-  return db
-    .updateTable('webhooks')
-    .set({ ...set, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow() as Promise<WebhookRow>;
+/** The versioned update (version + 1, updated_at, If-Match guard); false when stale or gone. */
+export function updateWebhook(db: Q, id: string, set: Partial<{ url: string; events: string[]; description: string | null }>, ifVersion?: number) {
+  return versionedUpdate(db, 'webhooks', id, set, ifVersion);
 }
 
-export async function deleteWebhook(db: Q, id: string) {
-  await db.deleteFrom('webhooks').where('id', '=', id).execute();
+/** Deletes the webhook (and its deliveries); with `ifVersion`, only while it is at that version. False when nothing was deleted. */
+export async function deleteWebhook(db: Q, id: string, ifVersion?: number): Promise<boolean> {
+  let q = db.deleteFrom('webhooks').where('id', '=', id);
+  if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
+  return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
 }
 
 export interface DeliveryRow {

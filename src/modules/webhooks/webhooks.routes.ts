@@ -3,13 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
-import { DateTime, NoContent, ObjectId, problems } from '../../http/schemas.ts';
+import { DateTime, NoContent, ObjectId, problems, Version } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { EVENT_TYPES } from '../events/events.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
-import { invalid } from '../shared/records.ts';
+import { createIdempotently } from '../shared/idempotent.ts';
+import { ifMatchVersion, invalid, staleWrite, withEtag } from '../shared/records.ts';
 import { checkTarget, newWebhookSecret, RefusedTarget } from './send.ts';
 import type { WebhookDispatcher } from './webhooks.service.ts';
 import { deleteWebhook, findWebhook, insertWebhook, listDeliveries, listWebhooks, toDelivery, toWebhook, updateWebhook } from './webhooks.repo.ts';
@@ -21,10 +22,12 @@ const Url = Type.String({
   description: 'http(s) URL; loopback, private and other non-public addresses are refused, in any spelling, unless ALLOW_PRIVATE_TARGETS=true',
 });
 const Description = Type.String({ maxLength: 500 });
+const ETag = { ETag: { type: 'string' } };
 
 export const WebhookSchema = Type.Object(
   {
     _id: ObjectId,
+    __v: Version,
     project: ObjectId,
     url: Type.String(),
     events: Type.Array(Type.String()),
@@ -118,26 +121,35 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
           { url: Url, events: Type.Array(EventName, { minItems: 1, maxItems: 20, uniqueItems: true }), description: Type.Optional(Description) },
           { additionalProperties: false },
         ),
-        response: { 201: { ...CreatedWebhook, headers: { Location: { type: 'string' } } }, ...problems(400, 401, 403, 404, 415) },
+        response: { 201: { ...CreatedWebhook, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
       },
     },
     async (request, reply) => {
       await manage(request, request.params.id);
       const { url, events, description } = request.body;
       await checkUrl(url);
-      const secret = newWebhookSecret();
-      const row = await insertWebhook(db, {
-        id: newObjectId(ctx.clock.now()),
-        projectId: request.params.id,
-        url,
-        events,
-        description: description ?? null,
-        secret: ctx.secrets.seal(secret),
-      });
-      return reply
-        .code(201)
-        .header('Location', `/projects/${row.project_id}/webhooks/${row.id}`)
-        .send({ ...toWebhook(row), secret });
+      const projectId = request.params.id;
+      return createIdempotently(
+        db,
+        request,
+        reply,
+        'webhooks',
+        (id) => `/projects/${projectId}/webhooks/${id}`,
+        async (trx) => {
+          const row = await insertWebhook(trx, {
+            id: newObjectId(ctx.clock.now()),
+            projectId,
+            url,
+            events,
+            description: description ?? null,
+            secret: ctx.secrets.seal(newWebhookSecret()),
+          });
+          return { record: toWebhook(row), version: row.version };
+        },
+        // The secret is kept sealed on the webhook, never in the stored answer: it is opened for the first answer
+        // and for a replay of it (the same caller, key and request), and for nobody else.
+        async (record) => ({ ...record, secret: ctx.secrets.open((await hook(projectId, String(record._id))).secret) }),
+      );
     },
   );
 
@@ -164,12 +176,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
         tags: ['webhooks'],
         summary: 'One webhook (owner and administrators)',
         params: HookParams,
-        response: { 200: Type.Ref('Webhook'), ...problems(400, 401, 403, 404) },
+        response: { 200: { ...Type.Ref('Webhook'), headers: ETag }, ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await manage(request, request.params.id);
-      return toWebhook(await hook(request.params.id, request.params.hookId));
+      const row = await hook(request.params.id, request.params.hookId);
+      withEtag(reply, row.version);
+      return toWebhook(row);
     },
   );
 
@@ -179,7 +193,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
       schema: {
         tags: ['webhooks'],
         summary: 'Change a webhook’s URL, events or description',
-        description: 'Deliveries not yet made go to the new URL. `description: null` clears it. The secret cannot change: delete and create again.',
+        description:
+          'Deliveries not yet made go to the new URL. `description: null` clears it. The secret cannot change: delete and create again. `If-Match` with a stale ETag → 412.',
         params: HookParams,
         body: Type.Object(
           {
@@ -189,17 +204,24 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
           },
           { additionalProperties: false },
         ),
-        response: { 200: Type.Ref('Webhook'), ...problems(400, 401, 403, 404, 415) },
+        response: { 200: { ...Type.Ref('Webhook'), headers: ETag }, ...problems(400, 401, 403, 404, 412, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await manage(request, request.params.id);
       const current = await hook(request.params.id, request.params.hookId);
+      // A stale If-Match → 412 before anything is checked or written, even when nothing would change.
+      const ifVersion = ifMatchVersion(request, current.version);
       const { url, events, description } = request.body;
       if (url !== undefined) await checkUrl(url);
       const set = { ...(url !== undefined ? { url } : {}), ...(events !== undefined ? { events } : {}), ...(description !== undefined ? { description } : {}) };
-      if (!Object.keys(set).length) return toWebhook(current);
-      return toWebhook(await updateWebhook(db, current.id, set));
+      let row = current;
+      if (Object.keys(set).length) {
+        if (!(await updateWebhook(db, current.id, set, ifVersion))) throw staleWrite();
+        row = await hook(request.params.id, current.id);
+      }
+      withEtag(reply, row.version);
+      return toWebhook(row);
     },
   );
 
@@ -209,13 +231,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: We
       schema: {
         tags: ['webhooks'],
         summary: 'Delete a webhook and its deliveries',
+        description: '`If-Match` with a stale ETag → 412 and nothing is deleted.',
         params: HookParams,
-        response: { 204: NoContent, ...problems(400, 401, 403, 404) },
+        response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
       },
     },
     async (request, reply) => {
       await manage(request, request.params.id);
-      await deleteWebhook(db, (await hook(request.params.id, request.params.hookId)).id);
+      const row = await hook(request.params.id, request.params.hookId);
+      if (!(await deleteWebhook(db, row.id, ifMatchVersion(request, row.version)))) throw staleWrite();
       return reply.code(204).send();
     },
   );
