@@ -292,8 +292,8 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
         p.$ref ? p.$ref === `#/components/parameters/${SHARED_HEADERS[name.toLowerCase()]}` : String(p.name).toLowerCase() === name.toLowerCase(),
       );
     // If-Match is a header of one record's PATCH or DELETE; a bulk change names each item's version in its body.
-    const oneRecord = path.endsWith('}');
-    if (responses['412'] && oneRecord && !hasParam('If-Match') && (method === 'PATCH' || method === 'DELETE')) params.push(ref('parameters', 'IfMatch'));
+    if (responses['412'] && !BULK.has(`${method} ${path}`) && !hasParam('If-Match') && (method === 'PATCH' || method === 'DELETE'))
+      params.push(ref('parameters', 'IfMatch'));
     // Every 200 with an ETag answers If-None-Match naming it with 304 (one hook, http/conditional.ts).
     if (method === 'GET' && responses['200']?.headers?.ETag && !responses['304']) {
       responses['304'] = { description: 'Not modified: the If-None-Match ETag is still current; no body', headers: { ETag: HEADERS.ETag } };
@@ -352,6 +352,8 @@ function addExamples(doc: Json, op: Json) {
 
 /** Creates whose inputs may come as query parameters, and that honour Idempotency-Key. */
 const CREATES = new Set(['/projects', '/groups', '/floors', '/units']);
+/** Changes of many records: each item carries its own `ifMatch`, so they take no If-Match header. */
+const BULK = new Set(['PATCH /units']);
 /** Other creates that honour Idempotency-Key (their inputs come in the body only). */
 const IDEMPOTENT_CREATES = new Set(['/projects/{id}/webhooks']);
 /** The inputs each create refuses to do without (400 `is required` when neither the query nor the body has it). */

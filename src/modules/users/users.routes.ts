@@ -9,6 +9,7 @@ import { UserService } from './users.service.ts';
 
 /** The User record (users.schemas.ts UserSchema, registered once in app.ts). */
 const User = Type.Ref('User');
+const ETag = { ETag: { type: 'string' } };
 
 /** Account routes; all need an access token. */
 export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -21,7 +22,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         tags: ['users'],
         summary: 'Create a user (platform administrators only)',
         body: CreateUserBody,
-        response: { 201: User, ...problems(400, 401, 403, 409, 415) },
+        response: { 201: { ...User, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 409, 415) },
       },
     },
     async (request, reply) => {
@@ -34,7 +35,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
 
   app.get(
     '/users/me',
-    { schema: { tags: ['users'], summary: "The caller's User record", response: { 200: User, ...problems(401) } } },
+    { schema: { tags: ['users'], summary: "The caller's User record", response: { 200: { ...User, headers: ETag }, ...problems(401) } } },
     async (request, reply) => {
       const user = await service.me(principalOf(request));
       withEtag(reply, user.__v);
@@ -52,7 +53,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           'Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. ' +
           'A password change ends every session of the user, this one included: log in again.',
         body: PatchMeBody,
-        response: { 200: User, ...problems(400, 401, 412, 415) },
+        response: { 200: { ...User, headers: ETag }, ...problems(400, 401, 412, 415) },
       },
     },
     async (request, reply) => {
