@@ -116,20 +116,28 @@ describe('the presentation page in Chromium: the contact form, holds, custom fie
       await patchProject({ customFormEnabled: false, formsRedirectURL: '' });
     }
   });
-  test('sold units stay on the plan (even with hideSold) and offer the waitlist; the waitlist form sends a "waitlist" lead', async () => {
+  test('hideSold: a sold room stays on the plan as a nameless sold shape; a shown sold unit offers the waitlist, which sends a "waitlist" lead', async () => {
     await patchUnit('C2', { availability: 'sold' });
     await patchProject({ hideSold: true, waitlistEnabled: true });
     try {
       for (const size of BOTH) {
+        const hidden = await openPage(size, `/p/${namespace}?view=plan&floor=${floors['Level 3']}`);
+        await hidden.waitForSelector('path.shape.stub[data-availability="sold"]');
+        assert.deepEqual(await texts(hidden, 'text.shape-label'), ['C1', 'C3', 'C4'], 'the sold room is drawn, unnamed');
+        assert.equal(await hidden.locator(`#shape-${units.C2}`).count(), 0);
+        assert.ok(!(await hidden.content()).includes(units.C2!), 'the page names the hidden sold unit nowhere');
+        assert.ok((await texts(hidden, '.legend li')).includes('Sold'));
+        await (size === 'phone' ? hidden.locator('#view-list').tap() : hidden.click('#view-list'));
+        await hidden.waitForSelector('#results[data-view="list"]');
+        assert.equal(await hidden.locator(`#unit-${units.C2}`).count(), 0, 'hidden from the list');
+        assert.deepEqual(noise.get(hidden), []);
+        await close(hidden);
+      }
+      await patchProject({ hideSold: false });
+      for (const size of BOTH) {
         const page = await openPage(size, `/p/${namespace}?view=plan&floor=${floors['Level 3']}`);
         await page.waitForSelector(`#shape-${units.C2}[data-availability="sold"]`);
         assert.deepEqual(await texts(page, 'text.shape-label'), ['C1', 'C2', 'C3', 'C4'], 'no blank room');
-        assert.ok((await texts(page, '.legend li')).includes('Sold'));
-        await (size === 'phone' ? page.locator('#view-list').tap() : page.click('#view-list'));
-        await page.waitForSelector('#results[data-view="list"]');
-        assert.equal(await page.locator(`#unit-${units.C2}`).count(), 0, 'hidden from the list');
-        await page.goBack();
-        await page.waitForSelector(`#shape-${units.C2}`);
         const shape = page.locator(`#shape-${units.C2}`);
         if (size === 'phone') {
           await shape.tap();

@@ -256,14 +256,16 @@ describe('the presentation page, as served', () => {
     }
   });
 
-  test('hideSold: the bundle keeps a sold unit out of the units but names its room on its floor (name and shape only)', async () => {
+  test('hideSold: the bundle keeps a sold unit out of the units and names it nowhere; its floor keeps the shape only', async () => {
     await patchUnit('C4', { availability: 'sold' });
     await patchProject({ hideSold: true });
     try {
-      const b = (await t.app.inject({ method: 'GET', url: `/public/projects/${namespace}` })).json();
+      const served = await t.app.inject({ method: 'GET', url: `/public/projects/${namespace}` });
+      const b = served.json();
       const l3 = b.floors.find((f: { name: string }) => f.name === 'Level 3');
       assert.ok(!l3.units.some((u: { _id: string }) => u._id === units.C4));
-      assert.deepEqual(l3.soldUnits, [{ _id: units.C4, name: 'C4', path: SHAPES[3] }]);
+      assert.ok(!served.body.includes(units.C4!) && !served.body.includes('"C4"'), 'the sold unit is named nowhere');
+      assert.deepEqual(l3.soldShapes, [SHAPES[3]]);
     } finally {
       await patchProject({ hideSold: false });
       await patchUnit('C4', { availability: 'available' });

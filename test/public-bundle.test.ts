@@ -90,8 +90,17 @@ describe('GET /public/projects/{namespace}', () => {
     });
     const f = await createFloor(t.app, owner.auth, p._id);
     const open = await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 123456, payableAmount: 1000 } });
-    await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 999999, availability: 'sold' } });
-    const b = (await get(`/public/projects/${namespace}`)).json();
+    const soldName = `Sold-${randomBytes(3).toString('hex')}`;
+    const sold = await createUnit(t.app, owner.auth, p._id, {
+      name: soldName,
+      floor: f._id,
+      body: { price: 999999, availability: 'sold', path: 'M0 0h10v10z' },
+    });
+    const served = await get(`/public/projects/${namespace}`);
+    const b = served.json();
+    // The sold unit is named nowhere (no id, no name): its floor keeps only its room's shape, to draw as sold.
+    assert.ok(!served.body.includes(sold._id) && !served.body.includes(soldName), 'no sold unit named in the bundle');
+    assert.deepEqual(b.floors[0].soldShapes, ['M0 0h10v10z']);
     assert.deepEqual(
       b.floors[0].units.map((u: { _id: string }) => u._id),
       [open._id],

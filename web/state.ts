@@ -82,7 +82,7 @@ export const unitUrl = (unitId: string) => new URL(pathBase ? `${pathBase}/units
 
 // ---------- what follows from the bundle ----------
 
-/** Every unit; sold units of a project that hides them only as stubs (name and shape). */
+/** Every unit; sold units of a project that hides them only as stubs (a shape, no identity). */
 export function allUnits(): Room[] {
   const b = state.bundle;
   if (!b) return [];
@@ -90,7 +90,7 @@ export function allUnits(): Room[] {
 }
 
 export function stubs(f: Floor): Room[] {
-  return (f.soldUnits ?? []).map((s) => ({ ...s, availability: 'sold' as const, floor: f._id, stub: true as const }));
+  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const }));
 }
 
 export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));

@@ -16,18 +16,18 @@ export type Unit = Static<typeof UnitSchema>;
 type BundleShape = Static<typeof BundleSchema>;
 type FloorData = { [K in keyof typeof floorDataFields]?: Static<(typeof floorDataFields)[K]> };
 
-/** A sold unit of a project that hides sold units, as its floor lists it: name and shape only. */
+/** The room of a sold unit of a project that hides sold units: its floor gives the shape only; the id is the page's own. */
 export interface SoldUnit {
   _id: string;
-  name: string;
-  path?: string;
+  name: '';
+  path: string;
 }
 
 /** What the plan and the building draw: a unit, or the room of a hidden sold one (`stub`, drawn as sold). */
 export type Room = (Unit & { stub?: undefined }) | (SoldUnit & { availability: 'sold'; floor: string; stub: true } & { [K in Exclude<keyof Unit, keyof SoldUnit | 'availability' | 'floor'>]?: undefined });
 
 /** A floor of the bundle: its public data fields (and any other the project keeps), its units, its hidden sold units. */
-export type Floor = Omit<BundleShape['floors'][number], 'units'> & FloorData & Dict & { units: Unit[]; soldUnits?: SoldUnit[] };
+export type Floor = Omit<BundleShape['floors'][number], 'units'> & FloorData & Dict & { units: Unit[]; soldShapes?: string[] };
 
 /** The project's public fields: its settings by name (the schema lets any through). */
 export type Project = BundleShape['project'] & Dict;

@@ -51,15 +51,15 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
   const [floors, units] = await Promise.all([listBundleFloors(db, head.id), listBundleUnits(db, head.id)]);
   const settings = head.data;
   const byFloor = new Map<string | null, Record<string, unknown>[]>();
-  // A hidden sold unit still occupies its room on the plan: its floor lists it by name and shape only, so a
-  // page can draw the room as sold instead of a blank hole (and offer the waitlist), but never its details.
-  const soldByFloor = new Map<string, { _id: string; name: string; path?: unknown }[]>();
+  // A hidden sold unit still occupies its room on the plan: its floor lists the room's shape only, so a page can
+  // draw it as sold instead of a blank hole. Nothing names the unit: no id, no name, no details.
+  const soldByFloor = new Map<string, string[]>();
   for (const row of units) {
     const unit = publicUnit(row, settings, now);
     if (!visibleUnit(settings, unit)) {
-      if (row.floor_id !== null) {
+      if (row.floor_id !== null && typeof unit.path === 'string' && unit.path !== '') {
         const list = soldByFloor.get(row.floor_id) ?? [];
-        list.push({ _id: row.id, name: row.name, ...(typeof unit.path === 'string' ? { path: unit.path } : {}) });
+        list.push(unit.path);
         soldByFloor.set(row.floor_id, list);
       }
       continue;
@@ -77,7 +77,7 @@ export async function buildBundle(db: Q, head: BundleHead, now: number) {
       name: f.name,
       position: f.position,
       units: byFloor.get(f.id) ?? [],
-      ...(soldByFloor.has(f.id) ? { soldUnits: soldByFloor.get(f.id) } : {}),
+      ...(soldByFloor.has(f.id) ? { soldShapes: soldByFloor.get(f.id) } : {}),
     })),
     unassignedUnits: byFloor.get(null) ?? [],
   };

@@ -10,7 +10,20 @@ export const BundleSchema = Type.Object(
       { additionalProperties: true, description: 'Public Project fields (see docs/public-api.md for what is left out)' },
     ),
     floors: Type.Array(
-      Type.Object({ _id: ObjectId, name: Type.String(), position: Type.Number(), units: Type.Array(Type.Ref('Unit')) }, { additionalProperties: true }),
+      Type.Object(
+        {
+          _id: ObjectId,
+          name: Type.String(),
+          position: Type.Number(),
+          units: Type.Array(Type.Ref('Unit')),
+          soldShapes: Type.Optional(
+            Type.Array(Type.String(), {
+              description: 'When the project hides sold units: the plan shapes (SVG path data) of its sold units, to draw as sold; nothing names those units',
+            }),
+          ),
+        },
+        { additionalProperties: true },
+      ),
       { description: 'Floors in position order, each with its units in position order' },
     ),
     unassignedUnits: Type.Array(Type.Ref('Unit'), { description: 'Units not placed on a floor' }),

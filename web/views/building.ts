@@ -24,6 +24,7 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
             'div',
             { class: 'cells' },
             ...units.map((u) => {
+              if (u.stub) return h('span', { class: 'cell s-sold stub', 'data-availability': 'sold', 'aria-label': statusText('sold') });
               const price = priceText(u);
               return h(
                 'button',

@@ -76,6 +76,8 @@ function drawShapes(floor: Floor) {
   const focused = document.activeElement?.id;
   svg.replaceChildren(
     ...units.map((u) => {
+      // A hidden sold unit's room: drawn as sold, nothing to open, no name to say.
+      if (u.stub) return s('path', { d: u.path, class: 'shape s-sold stub', 'data-availability': 'sold', 'aria-label': statusText('sold') });
       const p = s('path', {
         d: u.path,
         class: `shape s-${u.availability}${matches(u) ? '' : ' dim'}`,
@@ -123,10 +125,12 @@ export function labelShapes() {
   if (!root?.isConnected) return;
   for (const old of svg.querySelectorAll('text')) old.remove();
   for (const shape of svg.querySelectorAll<SVGPathElement>('path.shape')) {
+    // A hidden sold unit's room carries no name.
+    if (!shape.dataset.name) continue;
     const box = shape.getBBox();
     if (!box.width || !box.height) continue;
     const label = s('text', { class: 'shape-label', x: box.x + box.width / 2, y: box.y + box.height / 2, 'font-size': Math.max(9, Math.min(15, box.height / 5, box.width / 5)), 'aria-hidden': 'true' });
-    label.textContent = shape.dataset.name ?? '';
+    label.textContent = shape.dataset.name;
     shape.after(label);
   }
 }
