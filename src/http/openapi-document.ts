@@ -201,7 +201,9 @@ and \`token\`; send it as \`Authorization: Bearer <token>\`. Login also sets two
 
 Every record carries \`_id\` (24 hex characters), \`__v\` (its version), \`createdAt\` and \`updatedAt\`. Single-record answers carry \`ETag:
 "<__v>"\`. Send \`If-Match\` with that value (from a list item too) on PATCH or DELETE: if someone changed the record since, the answer is 412 and
-nothing is written. A PATCH changes only the fields it sends; server-kept fields (\`_id\`, \`__v\`, \`createdAt\`, \`updatedAt\`,
+nothing is written. A GET of one record with \`If-None-Match\` naming its current ETag → 304 with no body. The bulk \`PATCH /units\` takes each
+unit's ETag in its item's \`ifMatch\`, not as a header. An empty body with \`Content-Type: application/json\` is no body. A PATCH changes
+only the fields it sends; server-kept fields (\`_id\`, \`__v\`, \`createdAt\`, \`updatedAt\`,
 \`configuredSecrets\`) may be sent back and are ignored. Secrets are write-only: \`configuredSecrets\` names those that are set.
 
 ## Lists
@@ -218,7 +220,7 @@ Errors are RFC 9457 problem details (\`application/problem+json\`) with a stable
 
 ## Idempotency
 
-\`POST /projects\`, \`/groups\`, \`/floors\`, \`/units\`, \`/public/leads\`, \`/public/waitlist\` and \`/public/units/{id}/hold\` honour an
+\`POST /projects\`, \`/groups\`, \`/floors\`, \`/units\`, \`/projects/{id}/webhooks\`, \`/public/leads\`, \`/public/waitlist\` and \`/public/units/{id}/hold\` honour an
 \`Idempotency-Key\` header: a retry with the same key and request gets the first answer again (\`Idempotent-Replayed: true\`) and writes nothing more;
 the same key with another request → 422 \`idempotency_key_reused\`.
 
