@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
@@ -19,7 +18,7 @@ import {
   login,
   createUser,
   openTestDb,
-  PG_ADMIN_URL,
+  throwawayDatabase,
   slug,
   SPEC_SECRET_FIELDS,
   tempDir,
@@ -39,26 +38,6 @@ const run = (cmd: string, args: string[]) => {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });
   assert.equal(r.status, 0, `${cmd} ${args.join(' ')}:\n${r.stderr}`);
 };
-
-/** A database with no tables at all, as `createdb` makes it. */
-async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `showsuite_restore_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 function multipartPdf() {
@@ -141,7 +120,7 @@ describe(`backup and restore (${ENGINE})`, { skip: ENGINE !== 'postgres' && 'pg_
     run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--file=${dump}`, source.url!]);
     run('tar', ['-C', config.mediaDir, '-czf', mediaTar, '.']);
 
-    const target = await emptyDatabase();
+    const target = await throwawayDatabase('showsuite_restore');
     let restored: Db | undefined;
     let restoredApp: FastifyInstance | undefined;
     try {

@@ -2,12 +2,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDb, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { distIsStale } from '../scripts/dist-fresh.mjs';
-import { freePort, PG_ADMIN_URL, tempDir, TEST_JWT_SECRET } from './helpers.ts';
+import { freePort, tempDir, TEST_JWT_SECRET, throwawayDatabase } from './helpers.ts';
 
 /**
  * The server as `npm start` runs it (what ships is what is tested): `node --max-semi-space-size=8 scripts/start.mjs`,
@@ -161,24 +160,15 @@ export interface SharedPostgres {
  * engine is one process's).
  */
 export async function sharedPostgres(): Promise<SharedPostgres> {
-  const name = `showsuite_b_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString(), poolSize: 4 });
+  const created = await throwawayDatabase('showsuite_b');
+  const db = await openDb({ databaseUrl: created.url, poolSize: 4 });
   await migrate(db);
   return {
-    url: url.toString(),
+    url: created.url,
     db,
     async drop() {
       await db.close();
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await created.drop();
     },
   };
 }

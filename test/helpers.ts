@@ -70,20 +70,31 @@ export async function openTestDb(opts: { migrate?: boolean } = {}): Promise<Test
     if (opts.migrate !== false) await migrate(db);
     return { db, url: undefined, drop: () => db.close() };
   }
-  const name = `showsuite_t_${randomBytes(6).toString('hex')}`;
+  const created = await throwawayDatabase('showsuite_t');
+  const db = await openDb({ databaseUrl: created.url, poolSize: 10 });
+  if (opts.migrate !== false) await migrate(db);
+  return {
+    db,
+    url: created.url,
+    async drop() {
+      await db.close();
+      await created.drop();
+    },
+  };
+}
+
+/** An empty PostgreSQL database of its own (as `createdb` makes it) on the test server, and how to drop it. */
+export async function throwawayDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString(), poolSize: 10 });
-  if (opts.migrate !== false) await migrate(db);
   return {
-    db,
     url: url.toString(),
     async drop() {
-      await db.close();
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);
