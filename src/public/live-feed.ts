@@ -108,6 +108,11 @@ export class LiveFeed {
     await this.#stopListening?.();
   }
 
+  /** The seq of the project's last committed change (0 when none): where a new stream starts. */
+  lastSeq(projectId: string): Promise<number> {
+    return findLastEventSeq(this.#db, projectId);
+  }
+
   /** Adds an open response to a project's streams; with `lastEventId`, first sends what it missed. */
   open(projectId: string, res: ServerResponse, lastEventId: number | undefined) {
     let channel = this.#channels.get(projectId);

@@ -43,7 +43,9 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
       const projectId = await findProjectIdByNamespace(ctx.db.kysely, request.params.namespace);
       if (projectId === undefined) throw notFound('Presentation');
       const raw = request.headers['last-event-id'] ?? request.query.lastEventId;
-      const lastEventId = raw === undefined ? undefined : Number(raw);
+      // A new stream starts after the last change committed now, read before the client can see the stream open:
+      // a change it makes right after `: open` arrives is then one the stream sends, never one counted as seen.
+      const lastEventId = raw === undefined ? await feed.lastSeq(projectId) : Number(raw);
       // From here on the response is written by hand; the headers the hooks set (CORS, security, request id) go with it.
       reply.hijack();
       const res = reply.raw;
