@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Ctx } from '../../context.ts';
+import { repeatWithoutOverlap } from '../../lib/repeat.ts';
 import { AppError } from '../../http/errors.ts';
 import { findProject } from '../projects/projects.repo.ts';
 import { claimFeedPull, feedProjectIds } from './inventory.repo.ts';
@@ -16,8 +17,7 @@ export interface TickResult {
  * across all nodes (a conditional upsert of the project's last-run row, see claimFeedPull).
  */
 export class FeedScheduler {
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
+  #repeat: { stop(): void } | undefined;
 
   constructor(
     private readonly ctx: Ctx,
@@ -60,22 +60,17 @@ export class FeedScheduler {
   start() {
     if (this.intervalMs <= 0) return;
     const every = Math.min(this.intervalMs, 60_000);
-    this.#timer = setInterval(() => {
-      if (this.#running) return;
-      this.#running = true;
-      this.tick()
-        .catch((err: unknown) => {
-          this.log.warn({ err }, 'inventory feed schedule tick failed');
-        })
-        .finally(() => {
-          this.#running = false;
-        });
-    }, every);
-    this.#timer.unref();
+    this.#repeat = repeatWithoutOverlap(
+      every,
+      () => this.tick(),
+      (err: unknown) => {
+        this.log.warn({ err }, 'inventory feed schedule tick failed');
+      },
+    );
   }
 
   stop() {
-    clearInterval(this.#timer);
+    this.#repeat?.stop();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Ctx } from '../../context.ts';
+import { repeatWithoutOverlap } from '../../lib/repeat.ts';
 import { claimMediaSweep, forgetOrphans, markOrphans, referencedMediaNames } from './media.repo.ts';
 import { MEDIA_NAME } from './media.service.ts';
 import type { MediaStore } from './media.store.ts';
@@ -25,8 +26,7 @@ export type OrphanSweepResult =
  * transaction while it talks to the store, so the embedded database's one connection stays free.
  */
 export class OrphanSweeper {
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
+  #repeat: { stop(): void } | undefined;
 
   constructor(
     private readonly ctx: Pick<Ctx, 'config' | 'db' | 'clock'>,
@@ -86,22 +86,17 @@ export class OrphanSweeper {
 
   start() {
     if (this.intervalMs <= 0) return;
-    this.#timer = setInterval(() => {
-      if (this.#running) return;
-      this.#running = true;
-      this.tick()
-        .catch((err: unknown) => {
-          this.log.warn({ err }, 'media orphan sweep failed');
-        })
-        .finally(() => {
-          this.#running = false;
-        });
-    }, this.intervalMs);
-    this.#timer.unref();
+    this.#repeat = repeatWithoutOverlap(
+      this.intervalMs,
+      () => this.tick(),
+      (err: unknown) => {
+        this.log.warn({ err }, 'media orphan sweep failed');
+      },
+    );
   }
 
   stop() {
-    clearInterval(this.#timer);
+    this.#repeat?.stop();
   }
 }
 
