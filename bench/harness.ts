@@ -261,3 +261,20 @@ export function cleanupOnSignals() {
     });
   }
 }
+
+/**
+ * The inventory benches' set-up: a fresh database (dropped at clean-up), the service on it with `admin` as its
+ * administrator, that administrator's token, and one new project; `importUrl` is its import route.
+ */
+export async function serviceWithProject(admin: { username: string; password: string }, project: { name: string; namespace: string }) {
+  const db = await createBenchDb();
+  onCleanup(db.drop);
+  const service = await startService({ DATABASE_URL: db.url, ADMIN_EMAIL: admin.username, ADMIN_PASSWORD: admin.password, INVENTORY_SYNC_MINUTES: '0' });
+  onCleanup(service.stop);
+  const login = await fetch(`${service.base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+  const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };
+  const qs = new URLSearchParams(project);
+  const created = (await (await fetch(`${service.base}/projects?${qs}`, { method: 'POST', headers: auth })).json()) as { _id: string };
+  const importUrl = (q = '') => `${service.base}/projects/${created._id}/inventory/import${q}`;
+  return { db, service, pid: service.process.pid!, auth, project: created, importUrl };
+}

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { cleanupOnSignals, createBenchDb, fmt, machine, onCleanup, runCleanups, startService, table, writeResults } from './harness.ts';
+import { cleanupOnSignals, fmt, machine, runCleanups, serviceWithProject, table, writeResults } from './harness.ts';
 
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '20000' }, mb: { type: 'string', default: '20' } } });
 const ROWS = Number(values.rows);
@@ -30,15 +30,7 @@ function file(rows: number, round: number, padTo = 0): string {
 
 async function main() {
   cleanupOnSignals();
-  const db = await createBenchDb();
-  onCleanup(db.drop);
-  const service = await startService({ DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, INVENTORY_SYNC_MINUTES: '0' });
-  onCleanup(service.stop);
-  const pid = service.process.pid!;
-  const login = await fetch(`${service.base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const auth = { authorization: `Bearer ${(await login.json()).access_token}` };
-  const project = await (await fetch(`${service.base}/projects?name=Bounds%20Tower&namespace=bench-bounds`, { method: 'POST', headers: auth })).json();
-  const importUrl = (q = '') => `${service.base}/projects/${project._id}/inventory/import${q}`;
+  const { pid, auth, importUrl } = await serviceWithProject(ADMIN, { name: 'Bounds Tower', namespace: 'bench-bounds' });
   const post = (url: string, body: string) => fetch(url, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv' }, body });
 
   console.log(`creating ${ROWS} units…`);

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { cleanupOnSignals, createBenchDb, fmt, machine, median, onCleanup, runCleanups, startService, table, writeResults } from './harness.ts';
+import { cleanupOnSignals, fmt, machine, median, runCleanups, serviceWithProject, table, writeResults } from './harness.ts';
 
 const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' }, rows: { type: 'string', default: '5000' } } });
 const REPEAT = Number(values.repeat);
@@ -39,15 +39,7 @@ function file(round: number): string {
 
 async function main() {
   cleanupOnSignals();
-  const db = await createBenchDb();
-  onCleanup(db.drop);
-  const service = await startService({ DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, INVENTORY_SYNC_MINUTES: '0' });
-  onCleanup(service.stop);
-  const pid = service.process.pid!;
-  const login = await fetch(`${service.base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const auth = { authorization: `Bearer ${(await login.json()).access_token}` };
-  const project = await (await fetch(`${service.base}/projects?name=Bench%20Tower&namespace=bench-inventory`, { method: 'POST', headers: auth })).json();
-  const importUrl = (q = '') => `${service.base}/projects/${project._id}/inventory/import${q}`;
+  const { db, service, pid, auth, project, importUrl } = await serviceWithProject(ADMIN, { name: 'Bench Tower', namespace: 'bench-inventory' });
   const post = (url: string, body: string, headers: Record<string, string> = {}) =>
     fetch(url, { method: 'POST', headers: { ...auth, 'content-type': 'text/csv', ...headers }, body });
 
