@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { newObjectId } from '../src/lib/object-id.ts';
 import {
+  HIGH_RATE_LIMITS,
   accessClaims,
   buildTestApp,
   createFloor,
@@ -192,12 +193,7 @@ test(`fuzz: every operation of the OpenAPI document (${ENGINE})`, async (t) => {
   try {
     app = await buildTestApp({
       env: {
-        LOGIN_RATE_PER_MINUTE: '100000',
-        PUBLIC_LEADS_PER_MINUTE: '100000',
-        HOLD_REQUESTS_PER_MINUTE: '100000',
-        LOGIN_MAX_FAILURES: '1000',
-        PASSWORD_RESETS_PER_HOUR: '1000',
-        ACCOUNT_REQUESTS_PER_MINUTE: '100000',
+        ...HIGH_RATE_LIMITS,
         HOLDS_PER_CLIENT: '1000',
         // The seeded webhook points at HOOK_URL, on loopback.
         WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -56,6 +56,16 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
+/** Rate limits and lockouts set far out of reach, for tests that send thousands of requests from one address. */
+export const HIGH_RATE_LIMITS = {
+  LOGIN_RATE_PER_MINUTE: '100000',
+  PUBLIC_LEADS_PER_MINUTE: '100000',
+  HOLD_REQUESTS_PER_MINUTE: '100000',
+  LOGIN_MAX_FAILURES: '1000',
+  PASSWORD_RESETS_PER_HOUR: '1000',
+  ACCOUNT_REQUESTS_PER_MINUTE: '100000',
+};
+
 export interface TestDb {
   db: Db;
   /** Connection URL of the throwaway database (postgres engine only). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { MAX_DEPTH } from '../src/http/input-guard.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { buildTestApp, createFloor, createProject, createUnit, createUser, ENGINE, sessionToken, slug, type TestApp } from './helpers.ts';
+import { buildTestApp, HIGH_RATE_LIMITS, createFloor, createProject, createUnit, createUser, ENGINE, sessionToken, slug, type TestApp } from './helpers.ts';
 
 /**
  * Every operation of the live OpenAPI document, with every hostile input that has ever given a 500: U+0000 and
@@ -47,12 +47,7 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
   before(async () => {
     t = await buildTestApp({
       env: {
-        LOGIN_RATE_PER_MINUTE: '100000',
-        PUBLIC_LEADS_PER_MINUTE: '100000',
-        HOLD_REQUESTS_PER_MINUTE: '100000',
-        LOGIN_MAX_FAILURES: '1000',
-        PASSWORD_RESETS_PER_HOUR: '1000',
-        ACCOUNT_REQUESTS_PER_MINUTE: '100000',
+        ...HIGH_RATE_LIMITS,
       },
     });
     const admin = await createUser(t.db, { role: 'admin' });
