@@ -139,7 +139,15 @@ export async function startNode(name: string, script: string, env: Record<string
   const started = performance.now();
   const child = spawn(cmd, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    // The benchmarks talk to the API at 127.0.0.1, so the buyer's pages go to the other loopback name.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      PAGES_URL: `http://localhost:${port}`,
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
