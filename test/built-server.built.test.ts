@@ -156,7 +156,7 @@ describe('the built server (npm start)', () => {
     assert.equal(mail.parsed.subject, 'Reset your Showsuite password');
   });
 
-  test('/docs: the reference page and its files', async () => {
+  test('/docs: the reference page, its files and a guide', async () => {
     const html = await fetch(`${a.url}/docs`);
     assert.equal(html.status, 200);
     assert.match(String(html.headers.get('content-type')), /text\/html/);
@@ -166,6 +166,10 @@ describe('the built server (npm start)', () => {
     const file = await fetch(`${a.url}/${asset.startsWith('docs/') ? asset : `docs/${asset}`}`);
     assert.equal(file.status, 200, asset);
     assert.ok((await file.arrayBuffer()).byteLength > 100);
+    // The guides are rendered by marked, loaded on the first guide request.
+    const guide = await fetch(`${a.url}/docs/guides/errors`);
+    assert.equal(guide.status, 200);
+    assert.match(await guide.text(), /<h1 id=/);
   });
 
   test('CORS in Chromium: a page on another origin PATCHes and DELETEs with a bearer token and reads ETag and X-Total-Count', { skip: noBrowser }, async () => {
