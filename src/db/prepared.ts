@@ -63,45 +63,39 @@ async function run<Row>(db: Kysely<Database>, query: CompiledQuery<Row>, paramet
   return result.rows as Row[];
 }
 
-/**
- * Runs this statement text as a named statement from now on. For queries built per request whose texts come from a
- * small fixed set of shapes (a list's filters and sort), so the set of names stays bounded.
- */
-export function named(sql: string): void {
+/** Runs this statement text as a named statement from now on (the name is the text's place in `NAMED`). */
+function named(sql: string): void {
   if (!NAMED.has(sql)) NAMED.set(sql, `showsuite_${NAMED.size + 1}`);
 }
 
-/**
- * A hot-path query built and compiled once per Kysely instance, then run with new parameters: Kysely otherwise
- * rebuilds and recompiles the same SQL on every request, and PostgreSQL re-plans it. The builder receives
- * placeholders in the order the compiled statement will take its parameters.
- */
-export function prepared<Row, P extends unknown[]>(build: (db: Kysely<Database>, ...placeholders: P) => Compilable<Row>, placeholders: P) {
-  const cache = new WeakMap<Kysely<Database>, CompiledQuery<Row>>();
-  return async (db: Kysely<Database>, ...params: P): Promise<Row[]> => {
-    let compiled = cache.get(db);
-    if (!compiled) {
-      compiled = build(db, ...placeholders).compile();
-      if (compiled.parameters.length !== params.length) throw new Error('prepared query: parameter count mismatch');
-      named(compiled.sql);
-      cache.set(db, compiled);
-    }
-    return run(db, compiled, params);
-  };
+/** What a statement's builder gets for each value: a mark standing where the value will go. */
+type Placeholders<V> = { [K in keyof V]: V[K] };
+
+/** A named statement: call it with the database and the values (and the shape, when it has shapes). */
+export interface NamedStatement<Row, V extends Record<string, unknown>, S> {
+  (db: Kysely<Database>, values: V, ...shape: S extends undefined ? [] : [S]): Promise<Row[]>;
+  /** The SQL text this shape compiles to (PostgreSQL's dialect), for the snapshots of the hot statements. */
+  text(db: Kysely<Database>, values: V, ...shape: S extends undefined ? [] : [S]): string;
 }
 
 /**
- * A query whose text depends on a few choices (its shape: which filters, which sort) and whose values vary per call.
- * Each shape is built and compiled once per Kysely instance and runs as a named statement; a call only puts its values
- * in place. The builder gets a placeholder for each value (it must decide the text from the shape alone, never from
- * a value); the compiled statement's parameters are matched back to the names of those placeholders.
+ * The one mechanism for hot statements: built and compiled once per shape and Kysely instance, then run as a named
+ * (server-side prepared) statement with each call's values put in place. Kysely otherwise rebuilds and recompiles
+ * the same SQL on every request, and PostgreSQL re-plans it.
+ *
+ * `build` gets a placeholder for each value, by name, and the shape (which filters, which sort; `undefined` for a
+ * statement with one shape). It must decide the text from the shape alone, never from a value: a value of its own
+ * in the compiled statement is refused. The compiled statement's parameters are matched back to the placeholders'
+ * names, so a value may be used twice or in any order.
  */
-export function shaped<Row, V extends Record<string, unknown>, S>(build: (db: Kysely<Database>, values: V, shape: S) => Compilable<Row>) {
+export function namedStatement<Row, V extends Record<string, unknown>, S = undefined>(
+  build: (db: Kysely<Database>, values: Placeholders<V>, shape: S) => Compilable<Row>,
+): NamedStatement<Row, V, S> {
   const cache = new WeakMap<Kysely<Database>, Map<string, { query: CompiledQuery<Row>; order: (keyof V)[] }>>();
-  return async (db: Kysely<Database>, shape: S, values: V): Promise<Row[]> => {
+  const compiled = (db: Kysely<Database>, values: V, shape: S) => {
     let shapes = cache.get(db);
     if (!shapes) cache.set(db, (shapes = new Map<string, { query: CompiledQuery<Row>; order: (keyof V)[] }>()));
-    const key = JSON.stringify(shape);
+    const key = shape === undefined ? '' : JSON.stringify(shape);
     let entry = shapes.get(key);
     if (!entry) {
       const marks = new Map<unknown, keyof V>();
@@ -111,20 +105,25 @@ export function shaped<Row, V extends Record<string, unknown>, S>(build: (db: Ky
         marks.set(mark, name);
         placeholders[name] = mark;
       }
-      const query = build(db, placeholders as V, shape).compile();
+      const query = build(db, placeholders as Placeholders<V>, shape).compile();
       const order = query.parameters.map((p) => {
         const name = marks.get(p);
-        if (name === undefined) throw new Error(`shaped query: a parameter is not one of the placeholders (${String(p)})`);
+        if (name === undefined) throw new Error(`named statement: a parameter is not one of the placeholders (${String(p)})`);
         return name;
       });
       named(query.sql);
       shapes.set(key, (entry = { query, order }));
     }
-    const { query, order } = entry;
+    return entry;
+  };
+  const statement = async (db: Kysely<Database>, values: V, ...rest: [S?]) => {
+    const { query, order } = compiled(db, values, rest[0] as S);
     return run(
       db,
       query,
       order.map((name) => values[name]),
     );
   };
+  statement.text = (db: Kysely<Database>, values: V, ...rest: [S?]) => compiled(db, values, rest[0] as S).query.sql;
+  return statement;
 }

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { shaped } from '../../db/prepared.ts';
+import { namedStatement } from '../../db/prepared.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;
@@ -54,10 +54,10 @@ export function findGroup(db: Q, id: string): Promise<GroupRow | undefined> {
 export function listGroups(db: Q, principal: Principal, page: VisiblePage) {
   const shape = visibleShape(principal, page);
   const values = visibleValues(principal, page);
-  return pageWithTotal((skip, limit) => listGroupsQuery(db, shape, { ...values, skip, limit }), page);
+  return pageWithTotal((skip, limit) => listGroupsQuery(db, { ...values, skip, limit }, shape), page);
 }
 
-const listGroupsQuery = shaped((db, v: VisibleValues, s: VisibleShape) =>
+export const listGroupsQuery = namedStatement((db, v: VisibleValues, s: VisibleShape) =>
   visibleList(db.selectFrom('groups as g').select([...COLUMNS, projectIds]), 'g', s, v),
 );
 

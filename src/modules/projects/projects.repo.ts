@@ -3,7 +3,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { bumpVersions, jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
-import { shaped } from '../../db/prepared.ts';
+import { namedStatement } from '../../db/prepared.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 import { PROJECT_SECRETS } from './projects.schemas.ts';
 
@@ -145,10 +145,10 @@ export function listProjects(db: Q, principal: Principal, params: ProjectListPar
     pattern: name ? `%${(params.name ?? '').replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined,
     type: params.projectType,
   };
-  return pageWithTotal((skip, limit) => listProjectsQuery(db, shape, { ...values, skip, limit }), params);
+  return pageWithTotal((skip, limit) => listProjectsQuery(db, { ...values, skip, limit }, shape), params);
 }
 
-const listProjectsQuery = shaped(
+export const listProjectsQuery = namedStatement(
   (db, v: VisibleValues & { pattern: string | undefined; type: string | undefined }, s: VisibleShape & { name: boolean; type: boolean }) => {
     let q = db.selectFrom('projects as p').select(sql<string>`${sql.raw(PROJECT_RECORD_SQL)}`.as('item'));
     if (s.name) q = q.where(sql<boolean>`p.name ilike ${v.pattern}`);

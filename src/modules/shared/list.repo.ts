@@ -38,7 +38,7 @@ export function visibleValues(principal: Principal, page: VisiblePage): VisibleV
  * The one list of records the caller can see (projects, groups): owned, administered or edited by the caller (a
  * platform administrator sees all), changed at or after `updatedSince`, sorted from the whitelist with `_id` breaking
  * ties so pages are stable, with the count before paging. `q` selects the record's columns from the table as `alias`,
- * with any filters of its own. Built once per shape (`shaped` in db/prepared.ts), so the values here are placeholders.
+ * with any filters of its own. Built once per shape (`namedStatement` in db/prepared.ts), so the values here are placeholders.
  */
 export function visibleList<DB, TB extends keyof DB, O>(q: SelectQueryBuilder<DB, TB, O>, alias: string, shape: VisibleShape, v: VisibleValues) {
   const col = (name: string) => sql.ref(`${alias}.${name}`);

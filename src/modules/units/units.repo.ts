@@ -1,6 +1,6 @@
 import { documentText, withFields } from '../../db/json-text.ts';
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import { prepared } from '../../db/prepared.ts';
+import { namedStatement } from '../../db/prepared.ts';
 import type { Database, UnitsTable } from '../../db/schema.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
@@ -58,19 +58,17 @@ export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
   return out;
 }
 
-const findUnitQuery = prepared(
-  (db, id: string) =>
-    db
-      .selectFrom('units as u')
-      .innerJoin('projects as p', 'p.id', 'u.project_id')
-      .select([...COLUMNS, ...MEMBERSHIP])
-      .where('u.id', '=', id),
-  [''],
+export const findUnitQuery = namedStatement((db, v: { id: string }) =>
+  db
+    .selectFrom('units as u')
+    .innerJoin('projects as p', 'p.id', 'u.project_id')
+    .select([...COLUMNS, ...MEMBERSHIP])
+    .where('u.id', '=', v.id),
 );
 
 /** The unit with its project's membership, for the access check, in one query (compiled once). */
 export async function findUnit(db: Q, id: string): Promise<UnitWithAccess | undefined> {
-  return (await findUnitQuery(db, id))[0];
+  return (await findUnitQuery(db, { id }))[0];
 }
 
 /** The record's own keys: kept in columns, so a stored document never carries them (removed in SQL to be sure). */
@@ -78,14 +76,12 @@ export const UNIT_RECORD_KEYS = ['_id', '__v', 'project', 'name', 'position', 'a
 
 export type UnitDocumentRow = Omit<UnitWithAccess, 'data'> & { document: string };
 
-const findUnitDocumentQuery = prepared(
-  (db, id: string) =>
-    db
-      .selectFrom('units as u')
-      .innerJoin('projects as p', 'p.id', 'u.project_id')
-      .select([...COLUMNS.filter((c) => c !== 'u.data'), ...MEMBERSHIP, documentText('u.data', UNIT_RECORD_KEYS).as('document')])
-      .where('u.id', '=', id),
-  [''],
+export const findUnitDocumentQuery = namedStatement((db, v: { id: string }) =>
+  db
+    .selectFrom('units as u')
+    .innerJoin('projects as p', 'p.id', 'u.project_id')
+    .select([...COLUMNS.filter((c) => c !== 'u.data'), ...MEMBERSHIP, documentText('u.data', UNIT_RECORD_KEYS).as('document')])
+    .where('u.id', '=', v.id),
 );
 
 /**
@@ -93,7 +89,7 @@ const findUnitDocumentQuery = prepared(
  * own JSON text, which `unitJson` completes without parsing it. One named statement.
  */
 export async function findUnitDocument(db: Q, id: string): Promise<UnitDocumentRow | undefined> {
-  return (await findUnitDocumentQuery(db, id))[0];
+  return (await findUnitDocumentQuery(db, { id }))[0];
 }
 
 /**
