@@ -200,7 +200,6 @@ export function toEvent(row: EventRow) {
     data: row.data,
   };
 }
-export type ApiEvent = ReturnType<typeof toEvent>;
 
 /** A project's events after `after`, oldest first; lead events only when asked for. */
 export function listEvents(db: Q, projectId: string, opts: { after: number; limit: number; withLeads: boolean; types?: readonly string[] }) {

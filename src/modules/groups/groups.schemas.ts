@@ -110,5 +110,4 @@ export const GROUP_SCHEMAS = [GroupSchema];
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Group = Static<typeof GroupSchema>;
-export type GroupPatch = Static<typeof GroupPatchSchema>;
 export type GroupCreateQuery = Static<typeof GroupCreateQuery>;

@@ -111,8 +111,6 @@ export const INVENTORY_SCHEMAS = [ImportAnswerSchema, SyncSchema];
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type ImportAnswer = Static<typeof ImportAnswerSchema>;
-export type ImportRejected = Static<typeof ImportRejectedSchema>;
-export type Sync = Static<typeof SyncSchema>;
 export type ImportQuery = Static<typeof ImportQuery>;
 export type ImportJsonBody = Static<typeof ImportJsonBody>;
 export type SyncListQuery = Static<typeof SyncListQuery>;

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { etagListed } from '../../http/conditional.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
@@ -56,13 +57,6 @@ export interface ImportOutcome {
   answer: ImportAnswer;
 }
 
-const matchesEtag = (header: string, etag: string) =>
-  header.trim() === '*' ||
-  header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .includes(etag);
-
 /** Imports (uploads and feed pulls) of one project's inventory: plan, then apply in one transaction. */
 export class InventoryService {
   /** Imports and pulls running at once on this node (INVENTORY_IMPORTS_AT_ONCE). */
@@ -93,7 +87,7 @@ export class InventoryService {
       if (!(await lockProject(trx, req.projectId))) throw new AppError(404, 'not_found', 'Project not found');
       const state = await loadInventory(trx, req.projectId, true);
       const etag = inventoryEtag(state);
-      if (req.ifMatch !== undefined && !matchesEtag(req.ifMatch, etag)) {
+      if (req.ifMatch !== undefined && !etagListed(req.ifMatch, etag)) {
         throw new AppError(412, 'precondition_failed', `The inventory changed since ${req.ifMatch} (now ${etag}); preview the import again`);
       }
       const now = this.ctx.clock.now();

@@ -2,7 +2,7 @@ import { isoTextSql, recordTextSql } from '../../db/json-text.ts';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ProjectsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { bumpVersions, jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { namedStatement } from '../../db/prepared.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 import { PROJECT_SECRETS } from './projects.schemas.ts';
@@ -219,9 +219,6 @@ export function updateProject(db: Q, id: string, change: ProjectChange, ifVersio
   const set = { ...change.columns, data: jsonMerge('data', change.data), secrets: secretsMerge(change.secretsRemove, change.secretsSet) };
   return versionedUpdate(db, 'projects', id, set, ifVersion);
 }
-
-/** Kept for the floor routes; new callers use `bumpVersions(db, 'projects', ids)`. */
-export const bumpProjectVersion = (db: Q, id: string) => bumpVersions(db, 'projects', [id]);
 
 /**
  * Deletes the project (floors, units, leads and group memberships go by ON DELETE CASCADE) and, in the same

@@ -352,6 +352,5 @@ export const PROJECT_SCHEMAS = [ProjectSchema];
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Project = Static<typeof ProjectSchema>;
-export type ProjectPatch = Static<typeof ProjectPatchSchema>;
 export type ProjectCreateQuery = Static<typeof ProjectCreateQuery>;
 export type ProjectListQuery = Static<typeof ProjectListQuery>;

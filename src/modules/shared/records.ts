@@ -1,5 +1,6 @@
 import { dequal } from 'dequal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { etagListed } from '../../http/conditional.ts';
 import { AppError, fieldErrorText, type FieldError } from '../../http/errors.ts';
 
 /** Fields a client may send back from a fetched record; they are ignored. */
@@ -20,9 +21,7 @@ export function ifMatchVersion(request: FastifyRequest, currentVersion: number):
 /** If-Match (a list of ETags, weak or strong, or `*`) against the current version: the version to write at, or 412. */
 export function parseIfMatch(header: string | undefined, currentVersion: number): number | undefined {
   if (header === undefined) return undefined;
-  if (header.trim() === '*') return currentVersion;
-  const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (!tags.includes(etagOf(currentVersion))) {
+  if (!etagListed(header, etagOf(currentVersion))) {
     throw new AppError(412, 'precondition_failed', `If-Match ${header} does not match the current ETag ${etagOf(currentVersion)}`);
   }
   return currentVersion;

@@ -11,6 +11,7 @@ import { updateUnits, type UnitSet } from '../inventory/inventory.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
+import { etagListed } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import {
@@ -44,16 +45,10 @@ interface CheckedItem {
 export class UnitService {
   constructor(private readonly ctx: Ctx) {}
 
-  /** The hot read: one prepared query. A lapsed hold found here is written back as available first. */
-  async get(principal: Principal, id: string, now: number): Promise<UnitWithAccess> {
-    const db = this.ctx.db.kysely;
-    const { row } = authorize(principal, await findUnit(db, id), 'read', 'Unit');
-    if (!holdExpired(row, now)) return row;
-    await this.releaseHold(row, now);
-    return found(await findUnit(db, row.id));
-  }
-
-  /** GET /units/{id}: as `get`, with the stored document as text for `unitJson` (the hottest read, one statement). */
+  /**
+   * GET /units/{id}, the hottest read: one named statement, the stored document as text for `unitJson`. A lapsed hold
+   * found here is written back as available first.
+   */
   async getDocument(principal: Principal, id: string, now: number): Promise<UnitDocumentRow> {
     const db = this.ctx.db.kysely;
     const { row } = authorize(principal, await findUnitDocument(db, id), 'read', 'Unit');
@@ -197,7 +192,7 @@ export class UnitService {
   async patchMany(principal: Principal, items: readonly BulkUnitItem[], now: number): Promise<UnitWithAccess[]> {
     const db = this.ctx.db.kysely;
     const checked = await this.#checkItems(principal, items, now);
-    const stale = checked.filter(({ item, row }) => item.ifMatch !== undefined && !matches(item.ifMatch, row.version)).map((c) => c.i);
+    const stale = checked.filter(({ item, row }) => item.ifMatch !== undefined && !etagListed(item.ifMatch, etagOf(row.version))).map((c) => c.i);
     if (stale.length) throw staleItems(stale);
 
     // One statement per thousand items; with ifMatch an item is written only at that version, so a change between
@@ -290,15 +285,6 @@ function unitSet(row: UnitRow, plan: PlannedUnitChange, guarded: boolean): UnitS
     ...(guarded ? { ifVersion: row.version } : {}),
     data: plan.change.data,
   };
-}
-
-/** `If-Match` semantics for one item: `*`, or one of a comma-separated list of (weak or strong) tags. */
-function matches(ifMatch: string, version: number) {
-  if (ifMatch.trim() === '*') return true;
-  return ifMatch
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .includes(etagOf(version));
 }
 
 function staleItems(indexes: number[]) {
