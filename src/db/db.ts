@@ -149,7 +149,7 @@ const TEMPLATE = fileURLToPath(new URL('./pglite-template.tar', import.meta.url)
  * code executed; V8's default is 1,800,000). PostgreSQL's boot and first queries ran enough of its code to send
  * hundreds of large functions to TurboFan at every start: ~0.35 s of CPU, most of a start on a migrated directory,
  * for code that mostly runs once. A hundred times the default leaves that code to the baseline compiler; what a
- * running service executes over and over is still optimised, somewhat later (docs/performance.md#start-up).
+ * running service executes over and over is still optimised, somewhat later (docs/performance.md, "The map").
  */
 const PGLITE_TIERING_BUDGET = 180_000_000;
 

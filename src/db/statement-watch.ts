@@ -20,7 +20,7 @@ const SEEN = Symbol('showsuite.statementSeenAt');
  *
  * pg's own `query_timeout` does this with a timer per statement. Each timer's closure holds its query and, through
  * it, the rows it is receiving; with a timer per request that kept most rows of a busy server alive across two
- * young-generation collections, so they were copied and promoted (docs/performance.md, "Stop 20"). The watch costs
+ * young-generation collections, so they were copied and promoted (docs/performance.md, "The map"). The watch costs
  * nothing per statement and holds no statement: it stamps the statement object itself.
  */
 export function watchStatements(pool: pg.Pool, limitMs: number, everyMs = 1000): () => void {

@@ -1,6 +1,6 @@
 /**
  * `http_request_duration_seconds`, kept by hand rather than as a prom-client Histogram: prom-client builds and hashes
- * the label set at every observation (about a microsecond on this machine, measured in docs/performance.md#metrics);
+ * the label set at every observation (about a microsecond on this machine, measured in docs/performance.md, "The map");
  * here an answer costs three Map lookups and a few additions, and the text is written only when scraped.
  */
 
