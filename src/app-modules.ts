@@ -25,8 +25,9 @@ import { authRoutes } from './modules/users/auth.routes.ts';
 import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { UserSchema } from './modules/users/users.schemas.ts';
-import { DeliverySchema, WebhookSchema, webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
-import type { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { WEBHOOK_SCHEMAS } from './modules/webhooks/webhooks.schemas.ts';
+import type { WebhookDispatcher } from './modules/webhooks/webhooks.dispatcher.ts';
 import { presentationRoutes } from './presentation/presentation.routes.ts';
 import type { LiveFeed } from './public/live-feed.ts';
 import { publicRoutes } from './public/public.routes.ts';
@@ -81,5 +82,5 @@ export const MODULES: readonly AppModule[] = [
   { name: 'stream', public: [streamRoutes] },
   { name: 'admin', public: [adminRoutes] },
   { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
-  { name: 'webhooks', authenticated: [webhookRoutes], schemas: [WebhookSchema, DeliverySchema] },
+  { name: 'webhooks', authenticated: [webhookRoutes], schemas: WEBHOOK_SCHEMAS },
 ];

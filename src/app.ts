@@ -31,7 +31,7 @@ import { InventoryService } from './modules/inventory/inventory.service.ts';
 import { MODULES, type ModuleDeps } from './app-modules.ts';
 import { sweepOnce } from './public/hold-sweeper.ts';
 import { EventLog } from './modules/events/event-log.ts';
-import { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
+import { WebhookDispatcher } from './modules/webhooks/webhooks.dispatcher.ts';
 import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
 import { LiveFeed } from './public/live-feed.ts';
 import { openMediaStore } from './modules/media/media.store.ts';

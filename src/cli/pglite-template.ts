@@ -4,7 +4,7 @@ import { openPGlite } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { systemClock } from '../lib/clock.ts';
 import { MAIL_KIND } from '../mail/mail.ts';
-import { WEBHOOK_KIND } from '../modules/webhooks/webhooks.service.ts';
+import { WEBHOOK_KIND } from '../modules/webhooks/webhooks.dispatcher.ts';
 import { Outbox } from '../outbox/outbox.ts';
 
 /**

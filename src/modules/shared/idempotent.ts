@@ -11,11 +11,59 @@ export interface Created {
   version: number;
 }
 
+/** A create as its idempotency sees it: whose, under which key (if any), and what was asked. */
+export interface CreateRequest {
+  principalId: string;
+  key: string | undefined;
+  asked: { query: unknown; body: unknown };
+}
+
+/** The create request of an HTTP request: the caller, its `Idempotency-Key` (400 when malformed), query and body. */
+export function createRequestOf(request: FastifyRequest): CreateRequest {
+  return {
+    principalId: principalOf(request).id,
+    key: idempotencyKey(request.headers['idempotency-key']),
+    asked: { query: request.query ?? null, body: request.body ?? null },
+  };
+}
+
+/** The answer to a create: the record (with what `reveal` adds), its ETag, and whether it is a replay. */
+export interface CreateOutcome {
+  record: Created['record'] & { _id: string };
+  etag: string | undefined;
+  replayed: boolean;
+}
+
 /**
- * An authenticated create that honours `Idempotency-Key` as the public ones do: the key is the
- * caller's own, the write and the stored answer commit together, a retry with the same key, query and body gets
- * the first 201 again (with `Idempotent-Replayed: true`) and writes nothing; another request under the key → 422.
+ * An authenticated create that honours `Idempotency-Key` as the public ones do: the key is the caller's own, the write
+ * and the stored answer commit together, a retry with the same key, query and body gets the first answer again
+ * (`replayed`) and writes nothing; another request under the key → 422.
  */
+export async function createOnce(
+  db: Kysely<Database>,
+  resource: string,
+  req: CreateRequest,
+  work: (trx: Transaction<Database>) => Promise<Created>,
+  /** Adds to the first answer and to every replay what the stored answer must not hold (a secret shown at creation). */
+  reveal?: (body: Created['record']) => Promise<Created['record']>,
+): Promise<CreateOutcome> {
+  const outcome = await runIdempotent(db, `create:${resource}:${req.principalId}`, req.key, req.asked, async (trx) => {
+    const { record, version } = await work(trx);
+    return { status: 201, body: record, etag: etagOf(version) };
+  });
+  const stored = outcome.body as Created['record'] & { _id: string };
+  const record = (reveal ? await reveal(stored) : stored) as CreateOutcome['record'];
+  return { record, etag: outcome.etag, replayed: outcome.replayed };
+}
+
+/** 201 with `Location`, the ETag, and `Idempotent-Replayed: true` on a replay. */
+export function sendCreated(reply: FastifyReply, outcome: CreateOutcome, location: string) {
+  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
+  if (outcome.etag) reply.header('ETag', outcome.etag);
+  return reply.code(201).header('Location', location).send(outcome.record);
+}
+
+/** `createOnce` for a route: the create request from the HTTP request, the answer sent as `sendCreated` does. */
 export async function createIdempotently(
   db: Kysely<Database>,
   request: FastifyRequest,
@@ -23,18 +71,8 @@ export async function createIdempotently(
   resource: string,
   locationOf: (id: string) => string,
   work: (trx: Transaction<Database>) => Promise<Created>,
-  /** Adds to the first answer and to every replay what the stored answer must not hold (a secret shown at creation). */
   reveal?: (body: Created['record']) => Promise<Created['record']>,
 ) {
-  const key = idempotencyKey(request.headers['idempotency-key']);
-  const scope = `create:${resource}:${principalOf(request).id}`;
-  const outcome = await runIdempotent(db, scope, key, { query: request.query ?? null, body: request.body ?? null }, async (trx) => {
-    const { record, version } = await work(trx);
-    return { status: 201, body: record, etag: etagOf(version) };
-  });
-  if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-  if (outcome.etag) reply.header('ETag', outcome.etag);
-  const stored = outcome.body as Created['record'] & { _id: string };
-  const body = reveal ? await reveal(stored) : stored;
-  return reply.code(201).header('Location', locationOf(stored._id)).send(body);
+  const outcome = await createOnce(db, resource, createRequestOf(request), work, reveal);
+  return sendCreated(reply, outcome, locationOf(outcome.record._id));
 }

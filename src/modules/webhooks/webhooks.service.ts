@@ -1,113 +1,121 @@
-import type { Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../lib/clock.ts';
-import type { SecretBox } from '../../lib/secret-box.ts';
-import type { Outbox } from '../../outbox/outbox.ts';
-import { toEvent, type EventRow } from '../events/events.repo.ts';
-import { findDeliveryForAttempt, findDeliveryTurn, findEarlierPending, findHeadPending, insertAttempt, lockWebhook, settleDelivery } from './webhooks.repo.ts';
-import { postSigned } from './send.ts';
+import type { Ctx } from '../../context.ts';
+import type { Principal } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import { findProjectMembership } from '../projects/projects.repo.ts';
+import { authorize } from '../shared/access.ts';
+import { createOnce, type CreateRequest } from '../shared/idempotent.ts';
+import { etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { checkTarget, newWebhookSecret, RefusedTarget } from './send.ts';
+import type { WebhookDispatcher } from './webhooks.dispatcher.ts';
+import { deleteWebhook, findWebhook, insertWebhook, listDeliveries, listWebhooks, toDelivery, toWebhook, updateWebhook } from './webhooks.repo.ts';
+import type { DeliveriesPage, WebhookCreate, WebhookPatch } from './webhooks.schemas.ts';
 
-type Q = Kysely<Database>;
+/** A project's webhooks, owner and administrators only: access first, then the statement. */
+export class WebhookService {
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly dispatcher: WebhookDispatcher,
+  ) {}
 
-export const WEBHOOK_KIND = 'webhook';
-/** About 5 s, 30 s, 2 min, 10 min, 1 h, then hourly, for 24 h after the event. */
-export const RETRY_DELAYS_SEC = [5, 30, 120, 600, 3600] as const;
+  list = async (principal: Principal, projectId: string) => {
+    await this.#manage(principal, projectId);
+    return (await listWebhooks(this.ctx.db.kysely, projectId)).map(toWebhook);
+  };
 
-export interface WebhookJob {
-  deliveryId: string;
-  /** A retry asked for through the API: one attempt, out of the schedule. */
-  manual?: boolean;
-}
+  get = async (principal: Principal, projectId: string, hookId: string) => {
+    await this.#manage(principal, projectId);
+    const row = await this.#hook(projectId, hookId);
+    return { record: toWebhook(row), etag: etagOf(row.version) };
+  };
 
-/**
- * Delivers events to webhooks through the outbox. A webhook's deliveries go out in `seq` order: only its oldest
- * pending delivery has a job; delivering it (or giving it up after 24 h) queues the next one in the same
- * transaction. The webhook's row lock orders that hand-over against events being appended, so none is lost.
- */
-export class WebhookDispatcher {
-  constructor(private readonly deps: { db: Q; clock: Clock; secrets: SecretBox; config: Config; outbox: Outbox; log: FastifyBaseLogger }) {}
+  /** The answer carries the signing secret, opened for the first answer and for a replay of it, never stored in it. */
+  create = async (principal: Principal, projectId: string, input: WebhookCreate, req: CreateRequest) => {
+    await this.#manage(principal, projectId);
+    await this.#checkUrl(input.url);
+    const { clock, secrets } = this.ctx;
+    return createOnce(
+      this.ctx.db.kysely,
+      'webhooks',
+      req,
+      async (trx) => {
+        const row = await insertWebhook(trx, {
+          id: newObjectId(clock.now()),
+          projectId,
+          url: input.url,
+          events: input.events,
+          description: input.description ?? null,
+          secret: secrets.seal(newWebhookSecret()),
+        });
+        return { record: toWebhook(row), version: row.version };
+      },
+      async (record) => ({ ...record, secret: secrets.open((await this.#hook(projectId, String(record._id))).secret) }),
+    );
+  };
 
-  register() {
-    const { outbox, config } = this.deps;
-    outbox.register<WebhookJob>({
-      name: WEBHOOK_KIND,
-      retryDelaysSec: RETRY_DELAYS_SEC,
-      giveUpAfterSec: 24 * 3600,
-      timeoutSec: Math.ceil(config.webhooks.timeoutMs / 1000) + 5,
-      handle: (job) => this.#attempt(job),
-      onGiveUp: (job) => this.#settle(job.deliveryId, 'failed'),
-    });
-  }
-
-  /** Gives each new head delivery its job, in the event's transaction. */
-  async enqueue(trx: Q, deliveryIds: string[]) {
-    for (const id of deliveryIds) await this.deps.outbox.enqueue(trx, WEBHOOK_KIND, { deliveryId: id } satisfies WebhookJob, { key: id });
-  }
-
-  /** POST …/retry: one more attempt now, whatever the delivery's state. */
-  async retryNow(deliveryId: string) {
-    await this.deps.outbox.enqueue(this.deps.db, WEBHOOK_KIND, { deliveryId, manual: true } satisfies WebhookJob);
-    this.deps.outbox.wake();
-  }
-
-  async #attempt(job: WebhookJob) {
-    const { db, clock, secrets, config } = this.deps;
-    const d = await findDeliveryForAttempt(db, job.deliveryId);
-    // Deleted with its webhook, or settled by an earlier job: nothing to do.
-    if (!d || (!job.manual && d.status !== 'pending')) return;
-    if (!job.manual) {
-      const earlier = await findEarlierPending(db, d.webhook_id, d.seq);
-      // Not this one's turn: the earlier one, when settled, queues this one again.
-      if (earlier) return;
+  /** A stale If-Match → 412 before anything is checked or written, even when nothing would change. */
+  update = async (principal: Principal, projectId: string, hookId: string, patch: WebhookPatch, ifMatch: string | undefined) => {
+    await this.#manage(principal, projectId);
+    const current = await this.#hook(projectId, hookId);
+    const ifVersion = parseIfMatch(ifMatch, current.version);
+    const { url, events, description } = patch;
+    if (url !== undefined) await this.#checkUrl(url);
+    const set = { ...(url !== undefined ? { url } : {}), ...(events !== undefined ? { events } : {}), ...(description !== undefined ? { description } : {}) };
+    let row = current;
+    if (Object.keys(set).length) {
+      if (!(await updateWebhook(this.ctx.db.kysely, current.id, set, ifVersion))) throw staleWrite();
+      row = await this.#hook(projectId, current.id);
     }
-    const event: EventRow = {
-      id: d.e_id,
-      project_id: d.project_id,
-      seq: d.e_seq,
-      type: d.type,
-      actor_kind: d.actor_kind,
-      actor_id: d.actor_id,
-      data: d.data,
-      created_at: d.created_at,
-    };
-    const result = await postSigned(d.url, {
-      secret: secrets.open(d.secret),
-      id: d.id,
-      timestampSec: Math.floor(clock.now() / 1000),
-      body: JSON.stringify(toEvent(event)),
-      timeoutMs: config.webhooks.timeoutMs,
-      allowPrivate: config.webhooks.allowPrivate,
-    });
-    await insertAttempt(db, {
-      deliveryId: d.id,
-      at: new Date(clock.now()),
-      responseStatus: result.status ?? null,
-      error: result.error ?? null,
-      durationMs: result.durationMs,
-      manual: job.manual === true,
-    });
-    if (result.ok) await this.#settle(d.id, 'delivered');
-    else if (!job.manual) throw new Error(result.error ?? 'delivery failed');
+    return { record: toWebhook(row), etag: etagOf(row.version) };
+  };
+
+  remove = async (principal: Principal, projectId: string, hookId: string, ifMatch: string | undefined) => {
+    await this.#manage(principal, projectId);
+    const row = await this.#hook(projectId, hookId);
+    if (!(await deleteWebhook(this.ctx.db.kysely, row.id, parseIfMatch(ifMatch, row.version)))) throw staleWrite();
+  };
+
+  deliveries = async (principal: Principal, projectId: string, hookId: string, page: DeliveriesPage) => {
+    await this.#manage(principal, projectId);
+    const row = await this.#hook(projectId, hookId);
+    return (await listDeliveries(this.ctx.db.kysely, row.id, page)).map(toDelivery);
+  };
+
+  /** One more attempt now, whatever the delivery's state. */
+  retry = async (principal: Principal, projectId: string, hookId: string, deliveryId: string) => {
+    await this.#manage(principal, projectId);
+    const row = await this.#hook(projectId, hookId);
+    const delivery = (await listDeliveries(this.ctx.db.kysely, row.id, { limit: 1, id: deliveryId }))[0];
+    if (!delivery) throw notFound('Delivery');
+    await this.dispatcher.retryNow(delivery.id);
+    return toDelivery(delivery);
+  };
+
+  async #manage(principal: Principal, projectId: string) {
+    authorize(principal, await findProjectMembership(this.ctx.db.kysely, projectId), 'manage');
   }
 
-  /** Marks a pending delivery delivered or failed and hands its webhook's turn to the next pending one. */
-  async #settle(deliveryId: string, status: 'delivered' | 'failed') {
-    const { db, clock } = this.deps;
-    const next = await db.transaction().execute(async (trx) => {
-      const d = await findDeliveryTurn(trx, deliveryId);
-      if (!d) return undefined;
-      await lockWebhook(trx, d.webhook_id);
-      // Settling one out of turn (a manual retry) leaves the turn with the earlier one, which has its job.
-      const earlier = await findEarlierPending(trx, d.webhook_id, d.seq);
-      const settled = await settleDelivery(trx, deliveryId, status, new Date(clock.now()));
-      // A manual retry of a delivery already settled changes no turn.
-      if (!settled || earlier) return undefined;
-      const head = await findHeadPending(trx, d.webhook_id);
-      if (head) await this.enqueue(trx, [head.id]);
-      return head;
-    });
-    if (next) this.deps.outbox.wake();
+  async #hook(projectId: string, hookId: string) {
+    const row = await findWebhook(this.ctx.db.kysely, projectId, hookId);
+    if (!row) throw notFound('Webhook');
+    return row;
+  }
+
+  /** http(s) only, no credentials in it; every address the host resolves to must be public (unless allowed). */
+  async #checkUrl(url: string) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return invalid([{ path: '/url', message: 'is not a URL' }]);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') invalid([{ path: '/url', message: 'must be http or https' }]);
+    if (parsed.username || parsed.password) invalid([{ path: '/url', message: 'must not carry credentials' }]);
+    try {
+      await checkTarget(parsed, this.ctx.config.webhooks.allowPrivate);
+    } catch (err) {
+      if (err instanceof RefusedTarget) invalid([{ path: '/url', message: err.message }]);
+      throw err;
+    }
   }
 }
