@@ -21,6 +21,8 @@ import { LeadInputSchema, LeadSchema } from './modules/shared/fields.ts';
 import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
 import { UNIT_SCHEMAS } from './modules/units/units.schemas.ts';
+import { apiTokenRoutes } from './modules/tokens/tokens.routes.ts';
+import { ApiTokenSchema } from './modules/tokens/tokens.schemas.ts';
 import { authRoutes } from './modules/users/auth.routes.ts';
 import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
@@ -68,6 +70,7 @@ export interface AppModule {
 export const MODULES: readonly AppModule[] = [
   { name: 'health', public: [healthRoutes] },
   { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes], schemas: [UserSchema] },
+  { name: 'tokens', authenticated: [apiTokenRoutes], schemas: [ApiTokenSchema] },
   { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },
   { name: 'floors', authenticated: [floorRoutes], schemas: FLOOR_SCHEMAS },
   { name: 'units', authenticated: [unitRoutes, unitBulkRoutes], schemas: UNIT_SCHEMAS },
