@@ -150,7 +150,8 @@ export class Auth {
     const found = Auth.tokenFrom(request);
     // An API token counts only in the header (a browser never holds one as the cookie).
     const apiToken = found !== undefined && looksLikeApiToken(found.token);
-    const principal = found && (apiToken ? found.via === 'header' && (await this.principalFromApiToken(found.token)) : await this.principalFromToken(found.token));
+    const principal =
+      found && (apiToken ? found.via === 'header' && (await this.principalFromApiToken(found.token)) : await this.principalFromToken(found.token));
     if (!principal) {
       throw new AppError(
         401,

@@ -29,7 +29,11 @@ export async function lockUser(db: Q, userId: string): Promise<boolean> {
 }
 
 export async function countApiTokens(db: Q, userId: string): Promise<number> {
-  const row = await db.selectFrom('api_tokens').select(sql<string>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('api_tokens')
+    .select(sql<string>`count(*)`.as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

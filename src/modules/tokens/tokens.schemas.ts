@@ -31,7 +31,8 @@ export const CreatedApiTokenSchema = Type.Object(
     ...ApiTokenSchema.properties,
     token: Type.String({
       pattern: '^sst_',
-      description: 'The secret (`sst_` and 43 base64url characters): shown only in this answer (only its SHA-256 is kept). Send it as `Authorization: Bearer <token>`.',
+      description:
+        'The secret (`sst_` and 43 base64url characters): shown only in this answer (only its SHA-256 is kept). Send it as `Authorization: Bearer <token>`.',
     }),
   },
   { additionalProperties: false },
