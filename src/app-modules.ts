@@ -30,6 +30,7 @@ import { UserSchema } from './modules/users/users.schemas.ts';
 import { DeliverySchema, WebhookSchema, webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import type { WebhookDispatcher } from './modules/webhooks/webhooks.service.ts';
 import { presentationRoutes } from './presentation/presentation.routes.ts';
+import type { BundleMemo } from './public/bundle-memo.ts';
 import type { LiveFeed } from './public/live-feed.ts';
 import { publicRoutes } from './public/public.routes.ts';
 import { PUBLIC_SCHEMAS } from './public/public.schemas.ts';
@@ -45,6 +46,8 @@ export interface ModuleDeps {
   dispatcher: WebhookDispatcher;
   /** The node's live feed of public changes. */
   feed: LiveFeed;
+  /** What each public bundle address last answered with (src/public/bundle-memo.ts). */
+  bundleMemo: BundleMemo;
 }
 
 export type RoutePlugin = FastifyPluginAsyncTypebox<ModuleDeps>;
