@@ -90,14 +90,25 @@ function projectData(rand: () => number, name: string) {
   };
 }
 
+/** What seeding needs of a database: parameterised statements (a pg client, or the embedded database through Kysely). */
+export interface SeedClient {
+  query(text: string, params?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 export async function seed(databaseUrl: string, opts: SeedOptions): Promise<Seeded> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  return seedWith(client, opts);
+}
+
+/** The same data through any client (bench/bundle-nginx.ts seeds the embedded database with it); ends the client. */
+export async function seedWith(client: SeedClient, opts: SeedOptions): Promise<Seeded> {
   const floorCount = opts.floors ?? 20;
   const unitCount = opts.units ?? 500;
   const projectCount = opts.projects ?? 10_000;
   const strangerCount = opts.strangerProjects ?? 2_000;
   const rand = prng(42);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
   try {
     const userId = newObjectId();
     const strangerId = newObjectId();

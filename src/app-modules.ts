@@ -21,6 +21,8 @@ import { LeadInputSchema, LeadSchema } from './modules/shared/fields.ts';
 import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
 import { UNIT_SCHEMAS } from './modules/units/units.schemas.ts';
+import { apiTokenRoutes } from './modules/tokens/tokens.routes.ts';
+import { ApiTokenSchema } from './modules/tokens/tokens.schemas.ts';
 import { authRoutes } from './modules/users/auth.routes.ts';
 import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
@@ -29,6 +31,7 @@ import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { WEBHOOK_SCHEMAS } from './modules/webhooks/webhooks.schemas.ts';
 import type { WebhookDispatcher } from './modules/webhooks/webhooks.dispatcher.ts';
 import { presentationRoutes } from './presentation/presentation.routes.ts';
+import type { BundleMemo } from './public/bundle-memo.ts';
 import type { LiveFeed } from './public/live-feed.ts';
 import { publicRoutes } from './public/public.routes.ts';
 import { PUBLIC_SCHEMAS } from './public/public.schemas.ts';
@@ -44,6 +47,8 @@ export interface ModuleDeps {
   dispatcher: WebhookDispatcher;
   /** The node's live feed of public changes. */
   feed: LiveFeed;
+  /** What each public bundle address last answered with (src/public/bundle-memo.ts). */
+  bundleMemo: BundleMemo;
 }
 
 export type RoutePlugin = FastifyPluginAsyncTypebox<ModuleDeps>;
@@ -69,6 +74,7 @@ export interface AppModule {
 export const MODULES: readonly AppModule[] = [
   { name: 'health', public: [healthRoutes] },
   { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes], schemas: [UserSchema] },
+  { name: 'tokens', authenticated: [apiTokenRoutes], schemas: [ApiTokenSchema] },
   { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },
   { name: 'floors', authenticated: [floorRoutes], schemas: FLOOR_SCHEMAS },
   { name: 'units', authenticated: [unitRoutes, unitBulkRoutes], schemas: UNIT_SCHEMAS },

@@ -34,6 +34,7 @@ import { EventLog } from './modules/events/event-log.ts';
 import { WebhookDispatcher } from './modules/webhooks/webhooks.dispatcher.ts';
 import { webhooksSection } from './modules/webhooks/webhooks.openapi.ts';
 import { LiveFeed } from './public/live-feed.ts';
+import { BundleMemo } from './public/bundle-memo.ts';
 import { openMediaStore } from './modules/media/media.store.ts';
 import { OrphanSweeper } from './modules/media/orphan.sweeper.ts';
 import { registerMetrics } from './http/metrics.ts';
@@ -167,7 +168,10 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.addHook('onReady', () => feed.start());
   // Open streams would keep the server from closing.
   app.addHook('preClose', () => feed.stop());
-  const deps: ModuleDeps = { ctx, service: inventory, dispatcher: webhooks, feed };
+  // Any write this node answers makes the public bundles be checked again at their next request.
+  const bundleMemo = new BundleMemo();
+  app.addHook('onSend', bundleMemo.afterWrite);
+  const deps: ModuleDeps = { ctx, service: inventory, dispatcher: webhooks, feed, bundleMemo };
   for (const mod of MODULES) for (const routes of mod.public ?? []) await app.register(routes, deps);
   await app.register(async (authenticated) => {
     // Before authenticating, so a 401 carries it too: nothing a session reads is kept by a browser or a proxy.

@@ -250,7 +250,8 @@ describe(`unit history (${ENGINE})`, () => {
 describe(`public live feed (${ENGINE})`, () => {
   test('a unit change reaches an open stream; the public part only; price hidden without showPrices', async () => {
     const ns = slug();
-    const p = await createProject(t.app, owner.auth, { query: { namespace: ns }, body: { showPrices: false } });
+    // hideSold off: a project that hides sold units names none in its feed (test/hide-sold.test.ts).
+    const p = await createProject(t.app, owner.auth, { query: { namespace: ns }, body: { showPrices: false, hideSold: false } });
     const u = await createUnit(t.app, owner.auth, p._id, { name: 'S-1', body: { price: 500 } });
     const stream = await SseClient.open(`${base}/public/projects/${ns}/events`);
     try {
@@ -562,7 +563,7 @@ describe(`bulk PATCH /units in the log (${ENGINE})`, () => {
 
   test('an open stream receives a bulk change, one message per unit, in seq order', async () => {
     const ns = slug();
-    const p = await createProject(t.app, owner.auth, { query: { namespace: ns } });
+    const p = await createProject(t.app, owner.auth, { query: { namespace: ns }, body: { hideSold: false } });
     const a = await createUnit(t.app, owner.auth, p._id, { name: 'SB-1', body: { price: 1 } });
     const b = await createUnit(t.app, owner.auth, p._id, { name: 'SB-2', body: { price: 1 } });
     const stream = await SseClient.open(`${base}/public/projects/${ns}/events`);

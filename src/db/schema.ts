@@ -33,6 +33,17 @@ export interface RefreshTokensTable {
   used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scope: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: Timestamp;
@@ -238,5 +249,6 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
+  api_tokens: ApiTokensTable;
   audit_log: AuditLogTable;
 }

@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
+import { isApiTokenShape, looksLikeApiToken } from '../modules/tokens/api-token.ts';
+import { findApiTokenPrincipal, touchApiToken } from '../modules/tokens/tokens.repo.ts';
 import { findSessionPrincipal, type SessionPrincipal } from '../modules/users/sessions.repo.ts';
 import { AppError } from './errors.ts';
 import { cookieOf } from './cookies.ts';
@@ -22,8 +24,15 @@ export interface Principal {
   id: string;
   username: string;
   role: 'user' | 'admin' | 'integration';
+  /** The login session (a JWT's `sid`); empty for an API token. */
   sid: string;
+  /** Set when the caller sent an API token instead of a session's JWT. */
+  apiToken?: { id: string; scope: 'read' | 'write' };
 }
+
+/** An API token's last use is written at most once per this interval (docs/authentication.md). */
+export const TOKEN_USE_INTERVAL_MS = 60_000;
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -101,6 +110,22 @@ export class Auth {
     return { id: p.id, username: p.username, role: p.role as Principal['role'], sid: claims.sid };
   }
 
+  /**
+   * The user behind an API token, looked up by its hash on every request (no cache: a deleted token fails at once on
+   * every node). Its last use is recorded at most once per TOKEN_USE_INTERVAL_MS.
+   */
+  async principalFromApiToken(token: string): Promise<Principal | undefined> {
+    if (!isApiTokenShape(token)) return undefined;
+    const now = this.clock.now();
+    const found = await findApiTokenPrincipal(this.db.kysely, hashToken(token), new Date(now));
+    if (!found) return undefined;
+    if (!found.lastUsedAt || found.lastUsedAt.getTime() <= now - TOKEN_USE_INTERVAL_MS) {
+      await touchApiToken(this.db.kysely, found.tokenId, new Date(now), new Date(now - TOKEN_USE_INTERVAL_MS + 1));
+    }
+    const scope = found.scope === 'write' ? 'write' : 'read';
+    return { id: found.id, username: found.username, role: found.role as Principal['role'], sid: '', apiToken: { id: found.tokenId, scope } };
+  }
+
   /** This node learns of an ended session at once; the others within sessionCacheSec. */
   forgetSession(sid: string) {
     this.#sessions.delete(sid);
@@ -123,13 +148,19 @@ export class Auth {
   /** onRequest hook of the authenticated scope. */
   authenticate = async (request: FastifyRequest, _reply: FastifyReply) => {
     const found = Auth.tokenFrom(request);
-    const principal = found && (await this.principalFromToken(found.token));
+    // An API token counts only in the header (a browser never holds one as the cookie).
+    const apiToken = found !== undefined && looksLikeApiToken(found.token);
+    const principal =
+      found && (apiToken ? found.via === 'header' && (await this.principalFromApiToken(found.token)) : await this.principalFromToken(found.token));
     if (!principal) {
       throw new AppError(
         401,
         'unauthorized',
-        found ? 'The access token is invalid, expired or its session has ended' : 'Send Authorization: Bearer <token> or the service cookie',
+        found ? 'The token is invalid, expired or revoked, or its session has ended' : 'Send Authorization: Bearer <token> or the service cookie',
       );
+    }
+    if (principal.apiToken?.scope === 'read' && !READ_METHODS.has(request.method)) {
+      throw new AppError(403, 'forbidden', 'This API token has read scope: only GET and HEAD');
     }
     request.principal = principal;
   };

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
-import { publicProject, publicUnit } from '../public/bundle.ts';
+import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
 import { webManifest, WEB_OUT, WEB_SRC } from './build.ts';
 import { inlineStyle, renderGroupPage, renderPage, type GroupCard } from './html.ts';
@@ -92,6 +92,8 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       const row = OBJECT_ID.test(unitId) ? await findProjectUnit(db, head.id, unitId) : undefined;
       if (!row) throw notFound('Unit');
       unit = publicUnit(row, head.data, now) as typeof unit;
+      // A sold unit the project hides answers as an unknown one: its name would be in the title and card tags.
+      if (hiddenSold(head.data, unit?.availability)) throw notFound('Unit');
     }
     const bundleUrl = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
     const path = pathOf(request.url);

@@ -44,7 +44,9 @@ export function publicUnit(row: UnitRow, settings: Record<string, unknown>, now:
   return unit;
 }
 
-const visibleUnit = (settings: Record<string, unknown>, unit: Record<string, unknown>) => !(settings.hideSold === true && unit.availability === 'sold');
+/** A sold unit of a project that hides sold units: no public answer names it (bundle, unit page, holds, live feed). */
+export const hiddenSold = (settings: Record<string, unknown>, availability: unknown) => settings.hideSold === true && availability === 'sold';
+const visibleUnit = (settings: Record<string, unknown>, unit: Record<string, unknown>) => !hiddenSold(settings, unit.availability);
 
 /** The whole presentation: public project fields, floors in position order, each with its units in order. */
 export async function buildBundle(db: Q, head: BundleHead, now: number) {

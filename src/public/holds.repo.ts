@@ -9,11 +9,11 @@ type Q = Kysely<Database>;
 export function findHoldTarget(
   db: Q,
   unitId: string,
-): Promise<{ id: string; name: string; project_id: string; settings: Record<string, unknown> } | undefined> {
+): Promise<{ id: string; name: string; project_id: string; availability: string; settings: Record<string, unknown> } | undefined> {
   return db
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')
-    .select(['u.id', 'u.name', 'u.project_id', 'p.data as settings'])
+    .select(['u.id', 'u.name', 'u.project_id', 'u.availability', 'p.data as settings'])
     .where('u.id', '=', unitId)
     .executeTakeFirst();
 }

@@ -6,7 +6,7 @@ import { newObjectId } from '../lib/object-id.ts';
 import type { EventLog } from '../modules/events/event-log.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
-import { publicUnit } from './bundle.ts';
+import { hiddenSold, publicUnit } from './bundle.ts';
 import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
 
 export interface Visitor {
@@ -29,7 +29,8 @@ export async function placeHold(
   input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog },
 ) {
   const unit = await findHoldTarget(trx, input.unitId);
-  if (!unit) throw notFound('Unit');
+  // A sold unit the project hides answers as an unknown one (not 409 or 403), so a hold tells nothing of it.
+  if (!unit || hiddenSold(unit.settings, unit.availability)) throw notFound('Unit');
   const settings = unit.settings;
   if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
 

@@ -16,8 +16,29 @@ const MAX_BUFFERED = 1024 * 1024;
 export interface PublicChange {
   seq: number;
   type: string;
-  _id: string;
+  /** Left out where it would name a unit a `hideSold` project hides. */
+  _id?: string;
   changes?: Record<string, [unknown, unknown]>;
+}
+
+/** What the feed needs to know of an event's project and unit beyond the event itself. */
+export interface ChangeContext {
+  showPrices: boolean;
+  hideSold: boolean;
+  /** The unit's availability now (null when it is gone or the event is not about a unit). */
+  availabilityNow: string | null;
+}
+
+/**
+ * Under `hideSold` the feed names no sold unit, as the bundle names none: an event about a unit that is sold now, was
+ * sold or became sold (or one deleted, whose last state is unknown) goes out as `{ seq, type }` alone. A page only
+ * revalidates its bundle on a message, so it still learns that something changed, never which sold unit.
+ */
+function namesHiddenSold(row: { type: string; data: Record<string, unknown> }, ctx: ChangeContext): boolean {
+  if (!ctx.hideSold || !row.type.startsWith('unit.')) return false;
+  if (row.type === 'unit.deleted' || ctx.availabilityNow === 'sold') return true;
+  const availability = (row.data.changes as Record<string, unknown> | undefined)?.availability;
+  return Array.isArray(availability) && availability.includes('sold');
 }
 
 interface Stream {
@@ -35,7 +56,12 @@ interface Channel {
 }
 
 /** The public part of one event, or undefined when a visitor would see nothing change. */
-export function publicChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, showPrices: boolean): PublicChange | undefined {
+export function publicChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, ctx: ChangeContext): PublicChange | undefined {
+  const change = visibleChange(row, ctx.showPrices);
+  return change && namesHiddenSold(row, ctx) ? { seq: change.seq, type: change.type } : change;
+}
+
+function visibleChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, showPrices: boolean): PublicChange | undefined {
   const out: PublicChange = { seq: Number(row.seq), type: row.type, _id: String(row.data._id) };
   if (row.type !== 'unit.updated' && row.type !== 'unit.held' && row.type !== 'unit.hold_expired')
     return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
@@ -170,7 +196,7 @@ export class LiveFeed {
     const changes: PublicChange[] = [];
     for (const r of rows) {
       if (!PUBLIC_TYPES.includes(r.type)) continue;
-      const c = publicChange(r, r.show_prices);
+      const c = publicChange(r, { showPrices: r.show_prices, hideSold: r.hide_sold, availabilityNow: r.subject_availability });
       if (c) changes.push(c);
     }
     const last = rows.at(-1);

@@ -21,14 +21,28 @@ export interface PublicEventRow {
   type: string;
   data: Record<string, unknown>;
   show_prices: boolean;
+  hide_sold: boolean;
+  /** The availability of the unit the event is about, as stored now; null when it is gone or not a unit. */
+  subject_availability: string | null;
 }
 
-/** A project's events after `after` (up to `upTo`), in seq order, at most `limit`, each with whether the project shows prices. */
+/**
+ * A project's events after `after` (up to `upTo`), in seq order, at most `limit`, each with whether the project shows
+ * prices and hides sold units, and its unit's availability now.
+ */
 export function listEventsAfter(db: Q, projectId: string, after: number, upTo: number | undefined, limit: number): Promise<PublicEventRow[]> {
   let q = db
     .selectFrom('events as e')
     .innerJoin('projects as p', 'p.id', 'e.project_id')
-    .select(['e.seq', 'e.type', 'e.data', sql<boolean>`(p.data->'showPrices') is distinct from 'false'::jsonb`.as('show_prices')])
+    .leftJoin('units as u', (j) => j.onRef('u.id', '=', 'e.subject_id').onRef('u.project_id', '=', 'e.project_id'))
+    .select([
+      'e.seq',
+      'e.type',
+      'e.data',
+      sql<boolean>`(p.data->'showPrices') is distinct from 'false'::jsonb`.as('show_prices'),
+      sql<boolean>`(p.data->'hideSold') = 'true'::jsonb`.as('hide_sold'),
+      'u.availability as subject_availability',
+    ])
     .where('e.project_id', '=', projectId)
     .where('e.seq', '>', String(after));
   if (upTo !== undefined) q = q.where('e.seq', '<=', String(upTo));

@@ -7,6 +7,7 @@ import { notFound } from '../http/errors.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
+import type { BundleMemo } from './bundle-memo.ts';
 import { findBundleHead } from './bundle.repo.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
@@ -39,7 +40,7 @@ const IdempotencyHeader = Type.Object({
 });
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
-export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: BundleMemo }> = async (app, { ctx, bundleMemo }) => {
   const db = ctx.db.kysely;
   const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
@@ -47,22 +48,29 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
     const now = ctx.clock.now();
-    const head = await findBundleHead(db, by, now);
-    if (!head) throw notFound('Presentation');
-    const etag = bundleEtag(head);
-    // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
-    const preview = head.data.previewMode === true;
-    reply.header('ETag', etag).header('Cache-Control', preview ? 'private, no-store' : 'public, max-age=5');
-    if (preview) reply.header('X-Robots-Tag', 'noindex');
+    const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
     const inm = request.headers['if-none-match'];
-    if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return reply.code(304).send();
-    let body = cache.get(head.id, etag);
-    if (body === undefined) {
-      // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
-      // a 560 kB allocation each that pushed the peak RSS under load.
-      body = Buffer.from(JSON.stringify(await buildBundle(db, head, now)));
-      cache.set(head.id, etag, body);
+    const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
+    let checked = bundleMemo.fresh(key, now);
+    let body = checked && cache.get(checked.projectId, checked.etag);
+    if (!checked || (body === undefined && !notModified(checked.etag))) {
+      const generation = bundleMemo.generation;
+      const head = await findBundleHead(db, by, now);
+      if (!head) throw notFound('Presentation');
+      // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
+      checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true };
+      body = cache.get(head.id, checked.etag);
+      if (body === undefined && !notModified(checked.etag)) {
+        // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
+        // a 560 kB allocation each that pushed the peak RSS under load.
+        body = Buffer.from(JSON.stringify(await buildBundle(db, head, now)));
+        cache.set(head.id, checked.etag, body);
+      }
+      bundleMemo.remember(key, checked, now, generation);
     }
+    reply.header('ETag', checked.etag).header('Cache-Control', checked.preview ? 'private, no-store' : 'public, max-age=5');
+    if (checked.preview) reply.header('X-Robots-Tag', 'noindex');
+    if (notModified(checked.etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(body);
   }
 

@@ -20,7 +20,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
         summary: 'Live changes of a presentation (Server-Sent Events)',
         description:
           'A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), ' +
-          'each as `id: <seq>` and `data: {"seq","type","_id","changes"?}`. Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. ' +
+          'each as `id: <seq>` and `data: {"seq","type","_id"?,"changes"?}` (no `_id` or `changes` for a sold unit of a project with `hideSold`). Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. ' +
           `A comment line comes at least every ${ctx.config.sseKeepAliveSec} s. ` +
           `At most ${ctx.config.sse.streamsPerClient} streams per client address and ${ctx.config.sse.maxStreams} per node are open at once; ` +
           'past either → 429 with `Retry-After`. See docs/events.md.',

@@ -9,6 +9,7 @@ import { ProjectShell } from './screens/project.tsx';
 import { LeadsInbox } from './screens/leads.tsx';
 import { Holds } from './screens/holds.tsx';
 import { GroupList, GroupScreen } from './screens/groups.tsx';
+import { Profile } from './screens/profile.tsx';
 import type { User } from './types.ts';
 import { FEATURES } from './features.ts';
 
@@ -48,6 +49,7 @@ function App() {
   else if (pathname === '/admin/leads') screen = <LeadsInbox path={path} />;
   else if (pathname === '/admin/holds') screen = <Holds />;
   else if (pathname === '/admin/groups') screen = <GroupList />;
+  else if (pathname === '/admin/profile') screen = <Profile user={user} />;
   else if ((m = match('/admin/groups/:id', pathname))) screen = <GroupScreen id={m.id!} user={user} />;
   else screen = <p>Nothing here. <a href="/admin">Back to projects</a></p>;
 
@@ -91,6 +93,9 @@ function App() {
         {user && !open && (
           <div class="who">
             <span class="muted">{user.username}</span>
+            <a href="/admin/profile" aria-current={current('profile')}>
+              Profile
+            </a>
             <button type="button" class="secondary" onClick={signOut}>
               Sign out
             </button>

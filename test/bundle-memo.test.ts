@@ -1,0 +1,65 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BUNDLE_RECHECK_MS } from '../src/public/bundle-memo.ts';
+import {
+  buildTestApp,
+  caller,
+  createFloor,
+  createProject,
+  createUnit,
+  ENGINE,
+  openTestDb,
+  slug,
+  TestClock,
+  userWithToken,
+  type TestApp,
+  type TestDb,
+} from './helpers.ts';
+
+/**
+ * The bundle's hot path (src/public/bundle-memo.ts) keeps it fresh: a write on this node shows at once, a write on
+ * another node within BUNDLE_RECHECK_MS (well inside the contract's 5 s), and both nodes then serve the same bytes.
+ */
+const clock = new TestClock();
+let testDb: TestDb;
+let a: TestApp;
+let b: TestApp;
+before(async () => {
+  testDb = await openTestDb();
+  a = await buildTestApp({ testDb, clock });
+  b = await buildTestApp({ testDb, clock });
+});
+after(async () => {
+  await b.close();
+  await a.close();
+  await testDb.drop();
+});
+
+test(`a write shows at once on its node and within ${BUNDLE_RECHECK_MS} ms on another (${ENGINE})`, async () => {
+  const owner = await userWithToken(a);
+  const ns = slug();
+  const p = await createProject(a.app, owner.auth, { query: { namespace: ns } });
+  const f = await createFloor(a.app, owner.auth, p._id);
+  const u = await createUnit(a.app, owner.auth, p._id, { floor: f._id, body: { price: 100 } });
+  const bundle = (t: TestApp) => t.app.inject({ method: 'GET', url: `/public/projects/${ns}` });
+  const price = async (t: TestApp) => (await bundle(t)).json().floors[0].units[0].price;
+  assert.equal(await price(a), 100);
+  assert.equal(await price(b), 100);
+
+  assert.equal((await caller(a.app, owner.auth)('PATCH', `/units/${u._id}`, { price: 200 })).statusCode, 200);
+  assert.equal(await price(a), 200, 'the node that wrote shows it at once');
+  const onB = await price(b);
+  assert.ok(onB === 100 || onB === 200);
+  clock.advance(BUNDLE_RECHECK_MS);
+  const [ra, rb] = [await bundle(a), await bundle(b)];
+  assert.equal(rb.json().floors[0].units[0].price, 200, 'the other node within the recheck interval');
+  assert.equal(ra.headers.etag, rb.headers.etag);
+  assert.equal(ra.body, rb.body, 'the same bytes from both nodes');
+  assert.equal(rb.headers['content-length'], String(Buffer.byteLength(rb.body)));
+
+  // Revalidation from the memo: 304 with the same headers, no body.
+  const again = await b.app.inject({ method: 'GET', url: `/public/projects/${ns}`, headers: { 'if-none-match': String(rb.headers.etag) } });
+  assert.equal(again.statusCode, 304);
+  assert.equal(again.headers['cache-control'], 'public, max-age=5');
+  assert.equal(again.body, '');
+});
