@@ -1,6 +1,6 @@
 /**
  * What the route schemas cannot say about the API as a whole, added to the generated OpenAPI document in one
- * place: verb operationIds, defined tags, `style: deepObject` on object-valued queries, the conditional and
+ * place: verb operationIds, defined tags, object-valued queries as bracket-named parameters, the conditional and
  * idempotency headers, response headers, server-kept fields as readOnly, one example per operation, and the
  * guide an integrator reads first (info.description).
  */
@@ -286,8 +286,8 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
   for (const { method, path, op } of operations(doc)) {
     op.operationId = operationIdOf(method, path);
     const params = (op.parameters ??= []) as Json[];
+    params.splice(0, params.length, ...params.flatMap(bracketParams));
     params.forEach((p, i) => {
-      if (p.in === 'query' && p.schema?.type === 'object') Object.assign(p, { style: 'deepObject', explode: true });
       const shared = p.in === 'header' ? SHARED_HEADERS[String(p.name).toLowerCase()] : undefined;
       if (shared) params[i] = ref('parameters', shared);
     });
@@ -358,6 +358,24 @@ function addGlobalAnswers(method: string, path: string, op: Json) {
     delete responses[status];
     responses[status] = response;
   }
+}
+
+/**
+ * An object-valued query (`filters`, `options`) as one parameter per field in bracket form (`filters[priceMin]`),
+ * the form the service reads. As one `style: deepObject` parameter, some generators send `[object Object]`; as
+ * plain parameters every generator sends each field as it is (test/openapi-clients.test.ts).
+ */
+function bracketParams(p: Json): Json[] {
+  const props = p.in === 'query' && p.schema?.type === 'object' ? (p.schema.properties as Json | undefined) : undefined;
+  if (!props) return [p];
+  const required = new Set<string>(p.required ? ((p.schema.required as string[] | undefined) ?? []) : []);
+  return Object.entries<Json>(props).map(([key, schema]) => ({
+    in: 'query',
+    name: `${p.name}[${key}]`,
+    required: required.has(key),
+    ...(schema.description ? { description: schema.description } : {}),
+    schema,
+  }));
 }
 
 const SHARED_HEADERS: Record<string, string> = { 'if-match': 'IfMatch', 'if-none-match': 'IfNoneMatch', 'idempotency-key': 'IdempotencyKey' };
