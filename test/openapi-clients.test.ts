@@ -259,54 +259,58 @@ describe(`generated clients from the live document (${ENGINE})`, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('four generators (and swagger-typescript-api) generate from the served document; all of it compiles under strict, with the scenarios', { timeout: 240_000 }, async () => {
-    const document = join(dir, 'openapi.json');
-    mkdirSync(join(dir, 'openapi-fetch'));
-    writeFileSync(join(dir, 'openapi-fetch', 'schema.ts'), astToString(await openapiTS(pathToFileURL(document))));
-    await heyApi({
-      input: document,
-      output: { path: join(dir, 'hey-api') },
-      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
-      logs: { level: 'silent' },
-    });
-    // Header parameters (If-Match, Idempotency-Key) as an argument of each function; the base URL from `servers`.
-    await orval({
-      input: { target: document },
-      output: {
-        target: join(dir, 'orval', 'api.ts'),
-        client: 'fetch',
-        headers: true,
-        baseUrl: { getBaseUrlFromSpecification: true },
-        // JSON answers only: GET /units and /leads also offer text/csv, which would make every list `string | Unit[]`.
-        override: { contentType: { exclude: ['text/csv'] } },
-      },
-    });
-    mkdirSync(join(dir, 'oazapfts'));
-    writeFileSync(join(dir, 'oazapfts', 'api.ts'), await oazapfts(document, {}));
-    await generateApi({ input: document, output: join(dir, 'sta'), fileName: 'api.ts', httpClientType: 'fetch', silent: true });
+  test(
+    'four generators (and swagger-typescript-api) generate from the served document; all of it compiles under strict, with the scenarios',
+    { timeout: 240_000 },
+    async () => {
+      const document = join(dir, 'openapi.json');
+      mkdirSync(join(dir, 'openapi-fetch'));
+      writeFileSync(join(dir, 'openapi-fetch', 'schema.ts'), astToString(await openapiTS(pathToFileURL(document))));
+      await heyApi({
+        input: document,
+        output: { path: join(dir, 'hey-api') },
+        plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+        logs: { level: 'silent' },
+      });
+      // Header parameters (If-Match, Idempotency-Key) as an argument of each function; the base URL from `servers`.
+      await orval({
+        input: { target: document },
+        output: {
+          target: join(dir, 'orval', 'api.ts'),
+          client: 'fetch',
+          headers: true,
+          baseUrl: { getBaseUrlFromSpecification: true },
+          // JSON answers only: GET /units and /leads also offer text/csv, which would make every list `string | Unit[]`.
+          override: { contentType: { exclude: ['text/csv'] } },
+        },
+      });
+      mkdirSync(join(dir, 'oazapfts'));
+      writeFileSync(join(dir, 'oazapfts', 'api.ts'), await oazapfts(document, {}));
+      await generateApi({ input: document, output: join(dir, 'sta'), fileName: 'api.ts', httpClientType: 'fetch', silent: true });
 
-    const roots = [...Object.keys(SCENARIOS).map((name) => join(dir, `${name}.scenario.ts`)), join(dir, 'sta', 'api.ts')];
-    const program = ts.createProgram(roots, {
-      strict: true,
-      noEmit: true,
-      noUncheckedIndexedAccess: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-      types: [],
-      skipLibCheck: true,
-    });
-    const diagnostics = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n') + (d.file ? ` (${d.file.fileName.slice(dir.length)})` : ''));
-    assert.deepEqual(diagnostics.slice(0, 20), []);
-    // No cast anywhere in the scenarios: every type comes from the generated code.
-    for (const [name, source] of Object.entries(SCENARIOS)) {
-      const code = source.replace(/^import .*$/gm, '');
-      assert.doesNotMatch(code, /\bas\s+(?!const\b)[A-Za-z{[]/, `${name} scenario has no cast`);
-    }
-  });
+      const roots = [...Object.keys(SCENARIOS).map((name) => join(dir, `${name}.scenario.ts`)), join(dir, 'sta', 'api.ts')];
+      const program = ts.createProgram(roots, {
+        strict: true,
+        noEmit: true,
+        noUncheckedIndexedAccess: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+        types: [],
+        skipLibCheck: true,
+      });
+      const diagnostics = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n') + (d.file ? ` (${d.file.fileName.slice(dir.length)})` : ''));
+      assert.deepEqual(diagnostics.slice(0, 20), []);
+      // No cast anywhere in the scenarios: every type comes from the generated code.
+      for (const [name, source] of Object.entries(SCENARIOS)) {
+        const code = source.replace(/^import .*$/gm, '');
+        assert.doesNotMatch(code, /\bas\s+(?!const\b)[A-Za-z{[]/, `${name} scenario has no cast`);
+      }
+    },
+  );
 
   for (const name of Object.keys(SCENARIOS)) {
     test(`the ${name} scenario runs against the service`, { timeout: 60_000 }, async () => {

@@ -15,7 +15,13 @@ const API_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** What the router serves that is not API: pages for people (the reference, the guides, the console, the buyer's pages, their assets). */
 const NOT_API = (url: string) =>
-  HTML_ROUTES.has(url) || url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/') || url.startsWith('/p/assets/') || url.startsWith('/admin/assets/') || url.includes('*');
+  HTML_ROUTES.has(url) ||
+  url === '/openapi.json' ||
+  url === '/docs' ||
+  url.startsWith('/docs/') ||
+  url.startsWith('/p/assets/') ||
+  url.startsWith('/admin/assets/') ||
+  url.includes('*');
 const OBJECT_ID = '65f0c0ffee00000000000001';
 
 /** Every (method, path) the router holds, read from its printed tree (Fastify has no other way to list routes). */
