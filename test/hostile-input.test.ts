@@ -152,7 +152,8 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
         // The document names an object's fields in bracket form (`filters[priceMin]`); errors name them as pointers.
         const field = `/${p.name.replace(/\[([^\]]*)\]/g, '/$1')}`;
         assertNamed(await send(o, q('a%00b')), field, `${o.method} ${o.path} ?${p.name}=a%00b`);
-        assertNamed(await send(o, q(LONE_SURROGATE_URL)), field, `${o.method} ${o.path} ?${p.name}=${LONE_SURROGATE_URL}`);
+        // Undecodable text is named by the query name as sent.
+        assertNamed(await send(o, q(LONE_SURROGATE_URL)), `/${p.name}`, `${o.method} ${o.path} ?${p.name}=${LONE_SURROGATE_URL}`);
         for (const n of ['Infinity', '-Infinity', 'NaN', '1e400', '9223372036854775808', '-9223372036854775809']) {
           const res = await send(o, q(n));
           // A double holds 2^63; an integer parameter does not take it exactly, and nothing takes Infinity.

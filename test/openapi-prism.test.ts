@@ -258,7 +258,7 @@ describe(`live traffic through Prism's validating proxy (${ENGINE})`, () => {
     await expectStatus(415, 'PATCH', `/units/${unit._id}`, { headers: { ...auth, 'content-type': 'application/xml' }, raw: '<a/>', bad: true });
     await expectStatus(414, 'GET', `/units/${'a'.repeat(101)}`, { headers: auth, bad: true });
     let limited = 0;
-    for (let i = 0; i < 5 && limited !== 429; i++) limited = (await send('POST', '/users/password-reset', { json: { email: 'nobody@example.com' } })).status;
+    for (let i = 0; i < 5 && limited !== 429; i++) limited = (await send('POST', '/users/password-reset', { json: { username: 'nobody@example.com' } })).status;
     assert.equal(limited, 429);
 
     // Clean-up by the documented routes, and the session's end.

@@ -311,6 +311,12 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
     for (const p of params) if (p.in !== 'path' && p.schema?.default !== undefined) p.required = false;
     addGlobalAnswers(method, path, op);
     if (!params.length) delete op.parameters;
+    // A route that takes a body gets `{}` when none is sent (app.ts): the body is required only when `{}` is not valid.
+    const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
+    const bodySchema: Json | undefined = body?.$ref ? doc.components.schemas[refName(body.$ref)] : body;
+    if (bodySchema?.type === 'object' && !bodySchema.required?.length && !bodySchema.anyOf) op.requestBody.required = false;
+    // A 304 has no body, whatever the route's schema made of its description.
+    if (responses['304']) delete responses['304'].content;
     // A request body that a create can do without (its inputs may all come as query parameters).
     if (CREATES.has(path) && method === 'POST') documentCreateInputs(op, params, CREATE_REQUIRED[path] ?? []);
     const oneOf = ONE_OF_REQUIRED[`${method} ${path}`];
