@@ -7,7 +7,7 @@ import { buildTestApp, createProject, ENGINE, freePort, userWithToken, type Test
 /**
  * The reference page (/docs) as an integrator uses it, in a real headless Chromium against the real service on a
  * socket: authorise with a token typed key by key, open listProjects, "Try it out" with `filters` and `options`,
- * execute. The request Swagger UI sends follows the document (`style: deepObject`), so the service answers 200.
+ * execute. The request Swagger UI sends follows the document (`filters[name]`, `options[limit]`), so the service answers 200.
  * Screenshots go to test-results/docs-<state>-<engine>.png.
  */
 
@@ -38,7 +38,7 @@ describe(`the reference page in a browser (${ENGINE})`, { skip }, () => {
 
   const shot = (page: Page, state: string) => page.screenshot({ path: `${SHOTS}/docs-${state}-${ENGINE}.png`, fullPage: false });
 
-  test('authorise, then "Try it out" on listProjects with filters and options: deep-object query, 200 with the page asked for', async () => {
+  test('authorise, then "Try it out" on listProjects with filters and options: bracket-form query, 200 with the page asked for', async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(20_000);
     // Every error the page reports, with the step it came in.
@@ -75,18 +75,20 @@ describe(`the reference page in a browser (${ENGINE})`, { skip }, () => {
     const tryOut = op.locator('.try-out__btn');
     if ((await tryOut.innerText()).trim() === 'Try it out') await tryOut.click();
     assert.equal((await tryOut.innerText()).trim(), 'Cancel', 'in "Try it out" mode');
-    const filters = op.locator('tr[data-param-name="filters"] textarea');
-    const options = op.locator('tr[data-param-name="options"] textarea');
-    await filters.waitFor();
+    // One field per filter and option (`filters[name]`, `options[limit]`, `options[sort]`), as the document declares them.
+    const nameBox = op.locator('tr[data-param-name="filters[name]"] input');
+    const limitBox = op.locator('tr[data-param-name="options[limit]"] input');
+    await nameBox.waitFor();
     for (const [box, value] of [
-      [filters, `{"name":"${names[0]}"}`],
-      [options, '{"limit":2,"sort":"-updatedAt"}'],
+      [nameBox, names[0]!],
+      [limitBox, '2'],
     ] as const) {
       await box.click();
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.press('Delete');
       await box.pressSequentially(value);
     }
+    await op.locator('tr[data-param-name="options[sort]"] select').selectOption('-updatedAt');
     await shot(page, 'filled');
     step = 'execute';
     await op.locator('button.execute').click();
@@ -98,7 +100,7 @@ describe(`the reference page in a browser (${ENGINE})`, { skip }, () => {
     assert.equal((await status.innerText()).trim(), '200');
     const url = decodeURIComponent(await op.locator('.request-url pre').innerText());
     assert.ok(url.startsWith(`${base}/projects?`), url);
-    assert.match(url, /options\[limit\]=2/, 'options as a deep object');
+    assert.match(url, /options\[limit\]=2/, 'options in bracket form');
     assert.match(url, /options\[sort\]=-updatedAt/);
     assert.match(url, /filters\[name\]=Docs Tower/);
     const curl = await op.locator('.curl-command').innerText();

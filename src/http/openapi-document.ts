@@ -1,10 +1,11 @@
 /**
  * What the route schemas cannot say about the API as a whole, added to the generated OpenAPI document in one
- * place: verb operationIds, defined tags, `style: deepObject` on object-valued queries, the conditional and
+ * place: verb operationIds, defined tags, object-valued queries as bracket-named parameters, the conditional and
  * idempotency headers, response headers, server-kept fields as readOnly, one example per operation, and the
  * guide an integrator reads first (info.description).
  */
 import { exampleOf, recordFieldDescription, refName } from './openapi-fields.ts';
+import { PROBLEM_TEXT } from './schemas.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
    @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
@@ -13,8 +14,6 @@ type Json = Record<string, any>;
 
 /** Routes that answer HTML for people, not JSON for programs: they stay out of the API document. */
 export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace', '/admin']);
-/** Plural aliases of the singular project paths: served, but one operation each in the document. */
-export const ALIAS_ROUTES = new Set(['/projects/:id']);
 
 const OPERATION_IDS: Record<string, string> = {
   'GET /health': 'checkHealth',
@@ -42,6 +41,10 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /project/{id}': 'getProject',
   'PATCH /project/{id}': 'updateProject',
   'DELETE /project/{id}': 'deleteProject',
+  // The plural aliases the interface also serves (CONTRACT: `PATCH /project/{id}` also `/projects/{id}`).
+  'GET /projects/{id}': 'getProjectAlias',
+  'PATCH /projects/{id}': 'updateProjectAlias',
+  'DELETE /projects/{id}': 'deleteProjectAlias',
   'POST /floors': 'createFloor',
   'GET /floors': 'listFloors',
   'GET /floors/{id}': 'getFloor',
@@ -283,8 +286,8 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
   for (const { method, path, op } of operations(doc)) {
     op.operationId = operationIdOf(method, path);
     const params = (op.parameters ??= []) as Json[];
+    params.splice(0, params.length, ...params.flatMap(bracketParams));
     params.forEach((p, i) => {
-      if (p.in === 'query' && p.schema?.type === 'object') Object.assign(p, { style: 'deepObject', explode: true });
       const shared = p.in === 'header' ? SHARED_HEADERS[String(p.name).toLowerCase()] : undefined;
       if (shared) params[i] = ref('parameters', shared);
     });
@@ -304,7 +307,16 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
     const idempotent = method === 'POST' && (hasParam('Idempotency-Key') || CREATES.has(path) || IDEMPOTENT_CREATES.has(path));
     if (idempotent && !hasParam('Idempotency-Key')) params.push(ref('parameters', 'IdempotencyKey'));
     if (idempotent && !responses['422']) responses['422'] = problemResponse('Idempotency-Key reused with another request');
+    // A parameter with a default may be left out: the service fills it in.
+    for (const p of params) if (p.in !== 'path' && p.schema?.default !== undefined) p.required = false;
+    addGlobalAnswers(method, path, op);
     if (!params.length) delete op.parameters;
+    // A route that takes a body gets `{}` when none is sent (app.ts): the body is required only when `{}` is not valid.
+    const body = op.requestBody?.content?.['application/json']?.schema as Json | undefined;
+    const bodySchema: Json | undefined = body?.$ref ? doc.components.schemas[refName(body.$ref)] : body;
+    if (bodySchema?.type === 'object' && !bodySchema.required?.length && !bodySchema.anyOf) op.requestBody.required = false;
+    // A 304 has no body, whatever the route's schema made of its description.
+    if (responses['304']) delete responses['304'].content;
     // A request body that a create can do without (its inputs may all come as query parameters).
     if (CREATES.has(path) && method === 'POST') documentCreateInputs(op, params, CREATE_REQUIRED[path] ?? []);
     const oneOf = ONE_OF_REQUIRED[`${method} ${path}`];
@@ -324,6 +336,52 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
     }
   }
   return doc;
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What the buyer's pages host serves besides pages (http/pages-host.ts); anything else there is 404. */
+const ON_PAGES_HOST = (path: string) => path.startsWith('/public/') || path === '/media/{name}' || path === '/health' || path === '/ready';
+
+/**
+ * The answers hooks and handlers shared by every route can give before or around its own (test/openapi-coverage.test.ts
+ * provokes each one on every route): body limit and media type (413, 415) wherever a body may come, an over-long
+ * path segment (414), no or bad credentials in the authenticated scope (401), a cookie-authenticated change from
+ * another site or a read-only token writing (403), the pages host refusing what it does not serve (404), and an
+ * unavailable database or store (500, 503). Rate limits (429) are each route's own and declared by it.
+ */
+function addGlobalAnswers(method: string, path: string, op: Json) {
+  const statuses = [500, 503];
+  if (WRITES.has(method)) statuses.push(413, 415);
+  if (path.includes('{')) statuses.push(414);
+  if (op.security === undefined) statuses.push(401);
+  if (WRITES.has(method) && !path.startsWith('/public/')) statuses.push(403);
+  if (!ON_PAGES_HOST(path)) statuses.push(404);
+  const responses = op.responses as Json;
+  for (const status of statuses) responses[status] ??= problemResponse(PROBLEM_TEXT[status] ?? 'Error');
+  // In status order, as a reader looks them up.
+  for (const status of Object.keys(responses).sort()) {
+    const response = responses[status];
+    delete responses[status];
+    responses[status] = response;
+  }
+}
+
+/**
+ * An object-valued query (`filters`, `options`) as one parameter per field in bracket form (`filters[priceMin]`),
+ * the form the service reads. As one `style: deepObject` parameter, some generators send `[object Object]`; as
+ * plain parameters every generator sends each field as it is (test/openapi-clients.test.ts).
+ */
+function bracketParams(p: Json): Json[] {
+  const props = p.in === 'query' && p.schema?.type === 'object' ? (p.schema.properties as Json | undefined) : undefined;
+  if (!props) return [p];
+  const required = new Set<string>(p.required ? ((p.schema.required as string[] | undefined) ?? []) : []);
+  return Object.entries<Json>(props).map(([key, schema]) => ({
+    in: 'query',
+    name: `${p.name}[${key}]`,
+    required: required.has(key),
+    ...(schema.description ? { description: schema.description } : {}),
+    schema,
+  }));
 }
 
 const SHARED_HEADERS: Record<string, string> = { 'if-match': 'IfMatch', 'if-none-match': 'IfNoneMatch', 'idempotency-key': 'IdempotencyKey' };

@@ -359,7 +359,24 @@ const SAMPLES: Record<string, unknown> = {
   bedrooms: '2',
   availability: 'available',
   message: 'Is the corner unit still available?',
+  // Each kind of value as itself, never an id standing in for it (issue 24).
+  status: 'ok',
+  token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl',
+  access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl',
+  refresh_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDIifQ.c2lnbmF0dXJl',
+  url: 'https://example.org/hooks/showsuite',
+  events: 'unit.updated',
+  source: 'presentation',
+  contentType: 'image/png',
+  column: 'Price',
+  unknownColumns: 'Parking spots',
+  configuredSecrets: 'sfSecret',
 };
+/** Keys whose strings are record ids even where their schema has no id pattern. */
+const ID_KEY = /^(_id|id|project|floor|unit|user|group|groups|projects|floors|units|editors|administrators)$|Id$/;
+const OBJECT_ID_PATTERN = '^[0-9a-f]{24}$';
+/** A mailed link's token (URL-safe, no dots) where a signed token does not fit. */
+const LINK_TOKEN = 'kV3qL9xT2mZ8rW5nB7cY4hJ6dF1gS0aP';
 const KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt']);
 const OBJECT_ID = '65f0c0ffee00000000000001';
 const DATE = '2026-03-01T09:30:00.000Z';
@@ -377,7 +394,9 @@ function exampleString(s: Json, key: string | undefined): string | undefined {
   const sample = key !== undefined ? SAMPLES[key] : undefined;
   // A pattern that opens with a literal prefix (`^whsec_`) takes that prefix and a word.
   const prefix = typeof s.pattern === 'string' ? /^\^([A-Za-z0-9_]+)/.exec(s.pattern)?.[1] : undefined;
-  for (const c of [sample, OBJECT_ID, 'example', 'example.org', 'available', 'a', prefix && `${prefix}c2VjcmV0`])
+  const id = s.pattern === OBJECT_ID_PATTERN || (key !== undefined && ID_KEY.test(key)) ? OBJECT_ID : undefined;
+  const token = key !== undefined && /token/i.test(key) ? LINK_TOKEN : undefined;
+  for (const c of [sample, id, token, prefix && `${prefix}c2VjcmV0`, 'example', 'example.org', 'available', 'a'])
     if (typeof c === 'string' && fits(c, s)) return c;
   if (s.minLength !== undefined) return 'x'.repeat(s.minLength as number);
   return undefined;
@@ -391,6 +410,7 @@ export function exampleOf(schema: Json | undefined, doc: Json, key?: string, dep
   if (!schema || depth > 12) return undefined;
   if (schema.$ref) return exampleOf(doc.components.schemas[refName(schema.$ref)], doc, key, depth + 1, request);
   if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) return schema.enum[0];
   const options = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
@@ -406,7 +426,8 @@ export function exampleOf(schema: Json | undefined, doc: Json, key?: string, dep
     case 'boolean':
       return true;
     case 'array': {
-      const item = exampleOf(schema.items as Json, doc, undefined, depth + 1, request);
+      // An item is the same kind of value as its list (`events` → an event name).
+      const item = exampleOf(schema.items as Json, doc, key, depth + 1, request);
       return item === undefined ? [] : [item];
     }
     case 'object':

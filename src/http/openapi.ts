@@ -5,7 +5,7 @@ import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 import { GUIDES_PATH, renderGuides, type RenderedGuides } from './guides.ts';
-import { ALIAS_ROUTES, finishDocument, HTML_ROUTES } from './openapi-document.ts';
+import { finishDocument, HTML_ROUTES } from './openapi-document.ts';
 
 /** OpenAPI 3.1 from the same schemas that validate requests, at /openapi.json, and a reference page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown>; publicUrl: string }) {
@@ -35,8 +35,8 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
         { name: 'operations', description: 'Health and readiness' },
       ],
     },
-    // Pages for people and the plural aliases stay out of the API document; operationIds are set as verbs later.
-    transform: ({ schema, url }) => (HTML_ROUTES.has(url) || ALIAS_ROUTES.has(url) ? { schema: { ...schema, hide: true }, url } : { schema, url }),
+    // Pages for people stay out of the API document; operationIds are set as verbs later.
+    transform: ({ schema, url }) => (HTML_ROUTES.has(url) ? { schema: { ...schema, hide: true }, url } : { schema, url }),
     transformObject: (document) =>
       'openapiObject' in document ? finishDocument(document.openapiObject, { publicUrl: extra.publicUrl }) : document.swaggerObject,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

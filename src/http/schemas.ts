@@ -37,7 +37,7 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details' },
 );
 
-const PROBLEM_TEXT: Record<number, string> = {
+export const PROBLEM_TEXT: Record<number, string> = {
   304: 'Not modified',
   400: 'Invalid input; `errors` names each bad field',
   401: 'Missing, invalid or expired credentials',
@@ -48,12 +48,13 @@ const PROBLEM_TEXT: Record<number, string> = {
   412: 'If-Match does not match the current ETag',
   410: 'The link was used, revoked or has expired',
   413: 'Body larger than 1 MiB',
+  414: 'A path segment is longer than 100 characters',
   415: 'Body is not application/json',
   422: 'Idempotency-Key reused with another body',
   429: 'Rate limited; see Retry-After',
   500: 'Unexpected error; the body carries a request id',
   502: 'An upstream server (an inventory feed) failed; `detail` names what failed',
-  503: 'Database unavailable',
+  503: 'Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After',
 };
 
 /** Problem responses for the listed statuses, as OpenAPI sees them (the error handler writes the bodies). */

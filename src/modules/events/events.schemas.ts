@@ -88,7 +88,7 @@ export const HistoryQuery = Type.Object(
 export const HistoryEntry = Type.Object(
   {
     seq: Type.Integer({ minimum: 1 }),
-    type: Type.String({ description: 'The event type (unit.created, unit.updated, unit.held, unit.hold_expired)' }),
+    type: Type.String({ description: 'The event type (unit.created, unit.updated, unit.held, unit.hold_expired)', examples: ['unit.updated'] }),
     at: DateTime,
     actor: Type.Ref('EventActor'),
     changes: Type.Optional(Type.Ref('EventChanges')),

@@ -76,7 +76,9 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
           'Served with `Cache-Control: public, max-age=31536000, immutable` and an `ETag` (the name is the hash of the content); ' +
           '`If-None-Match` with that ETag → 304. With `w`, a resized variant, negotiated on `Accept` (`Vary: Accept`), kept and cached the same way.',
         security: [],
-        params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
+        params: Type.Object({
+          name: Type.String({ maxLength: 64, description: 'The stored name: content hash and extension', examples: ['9f86d081884c7d659a2feaa0c55ad015.png'] }),
+        }),
         querystring: Type.Object({ w: Type.Optional(WIDTH) }),
         response: {
           200: {

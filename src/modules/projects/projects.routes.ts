@@ -75,14 +75,14 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
   );
 
   for (const base of ['/project', '/projects']) {
-    const hide = base === '/projects';
+    const alias = base === '/projects';
     app.get(
       `${base}/:id`,
       {
         schema: {
           tags: ['projects'],
           summary: 'Fetch one project',
-          ...(hide ? { description: 'Alias of GET /project/{id}.' } : {}),
+          ...(alias ? { description: 'Alias of GET /project/{id}.' } : {}),
           params: IdParams,
           response: { 200: { ...Project, headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 404) },
         },
@@ -103,7 +103,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           description:
             'Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. ' +
             "Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412." +
-            (hide ? ' Alias of PATCH /project/{id}.' : ''),
+            (alias ? ' Alias of PATCH /project/{id}.' : ''),
           params: IdParams,
           body: ProjectPatchSchema,
           response: { 200: { ...Project, headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 403, 404, 409, 412, 415) },
@@ -122,6 +122,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         schema: {
           tags: ['projects'],
           summary: 'Delete a project (owner only), with its floors, units and leads',
+          ...(alias ? { description: 'Alias of DELETE /project/{id}.' } : {}),
           params: IdParams,
           response: { 204: NoContent, ...problems(400, 401, 403, 404, 412) },
         },
