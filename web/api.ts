@@ -43,3 +43,13 @@ export async function post(url: string, body: unknown): Promise<PostAnswer> {
 export const sendLead = (body: unknown) => post('/public/leads', body);
 export const sendWaitlist = (body: unknown) => post('/public/waitlist', body);
 export const sendHold = (unitId: string, body: unknown) => post(`/public/units/${encodeURIComponent(unitId)}/hold`, body);
+
+/** A hold token's request (GET the hold, DELETE it, POST …/extend). Status 0: the network failed. */
+export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string, action = ''): Promise<PostAnswer> {
+  try {
+    const res = await fetch(`/public/holds/${encodeURIComponent(token)}${action}`, { method, cache: 'no-store' });
+    return { status: res.status, body: res.status === 204 ? {} : await res.json().catch(() => ({})) };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
