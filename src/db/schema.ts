@@ -104,7 +104,12 @@ export interface LeadsTable {
   id: string;
   project_id: string;
   data: Json;
+  status: Generated<string>;
+  notes: Nullable<string>;
+  assignee: Nullable<string>;
+  version: Generated<number>;
   created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /** A visitor's hold (0027): `units.held_by` names it while it holds its unit. */

@@ -13,6 +13,8 @@ export interface CheckedBundle {
   projectId: string;
   etag: string;
   preview: boolean;
+  /** false: a draft, answered only with its preview token. */
+  published: boolean;
 }
 
 interface Entry extends CheckedBundle {

@@ -13,6 +13,7 @@ import { findBundleHead } from './bundle.repo.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
 import { HoldTokenParams, PublicHoldSchema, PublicLeadInputSchema, Visitor } from './public.schemas.ts';
+import { isPublished, PREVIEW_PARAM, previewSigner } from './drafts.ts';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
@@ -33,6 +34,7 @@ const PublicLead = Type.Object(
 );
 
 const HoldBody = Type.Object(Visitor, { additionalProperties: false });
+const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
 const RevalidateHeader = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
 });
@@ -45,6 +47,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
   const db = ctx.db.kysely;
   const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
+  const previews = previewSigner(ctx.config);
 
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
@@ -59,7 +62,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
       const head = await findBundleHead(db, by, now);
       if (!head) throw notFound('Presentation');
       // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
-      checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true };
+      checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
       body = cache.get(head.id, checked.etag);
       if (body === undefined && !notModified(checked.etag)) {
         // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
@@ -69,8 +72,14 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
       }
       bundleMemo.remember(key, checked, now, generation);
     }
-    reply.header('ETag', checked.etag).header('Cache-Control', checked.preview ? 'private, no-store' : 'public, max-age=5');
-    if (checked.preview) reply.header('X-Robots-Tag', 'noindex');
+    // A draft is not there for anyone without its preview token.
+    if (!checked.published && !previews.verify(checked.projectId, (request.query as { preview?: string }).preview, now)) {
+      throw notFound('Presentation');
+    }
+    // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
+    const unlisted = checked.preview || !checked.published;
+    reply.header('ETag', checked.etag).header('Cache-Control', unlisted ? 'private, no-store' : 'public, max-age=5');
+    if (unlisted) reply.header('X-Robots-Tag', 'noindex');
     if (notModified(checked.etag)) return reply.code(304).send();
     return reply.type('application/json; charset=utf-8').send(body);
   }
@@ -88,9 +97,11 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
         tags: ['public'],
         summary: 'The presentation bundle of a project, by namespace',
         description:
-          'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304.',
+          'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304. ' +
+          'A draft (`published: false`) answers 404 unless `preview` carries its preview token (then `Cache-Control: private, no-store`).',
         security: [],
         params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
+        querystring: PreviewQuery,
         headers: RevalidateHeader,
         response: bundleResponses,
       },
@@ -106,6 +117,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
         summary: 'The presentation bundle of a project, by host name',
         security: [],
         params: Type.Object({ hostName: Type.String({ maxLength: 253 }) }),
+        querystring: PreviewQuery,
         headers: RevalidateHeader,
         response: bundleResponses,
       },
