@@ -78,11 +78,13 @@ function open(id: string) {
   writeAddress('push');
   closeSheet();
   openDetail(id);
+  trackScreen(state.view.view, id);
 }
 
 function closed() {
   if (!state.view.unit) return;
   state.view.unit = undefined;
+  trackScreen(state.view.view, undefined);
   if (pushedUnit) {
     pushedUnit = false;
     history.back();
