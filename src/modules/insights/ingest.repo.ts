@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { LOCKS } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
+import { shaped } from '../../db/prepared.ts';
 import type { EventType } from './insights.schemas.ts';
 
 type Q = Kysely<Database>;
@@ -64,22 +65,23 @@ const COLUMN_OF: Record<EventType, string> = {
  */
 export function recordEventSql(e: StoredEvent) {
   const column = sql.ref(COLUMN_OF[e.type]);
-  const isUnitView = e.type === 'unit_view';
+  // A literal, not a parameter: the type is the statement's shape, so each type's text is prepared once.
+  const isUnitView = sql.lit(e.type === 'unit_view');
   return sql<{ ok: boolean }>`
     with unit_ok as (
       select ${e.unitId}::text is null or exists (select 1 from units where id = ${e.unitId}::text and project_id = ${e.projectId}::text) as ok
     ), seen as (
       insert into insight_visitor_days as v (project_id, day, visitor, unit_viewer)
-      select ${e.projectId}::text, ${e.day}::date, ${e.visitor}::bytea, ${isUnitView}::boolean from unit_ok where ok
+      select ${e.projectId}::text, ${e.day}::date, ${e.visitor}::bytea, ${isUnitView} from unit_ok where ok
       on conflict (project_id, day, visitor) do update set unit_viewer = true where not v.unit_viewer and excluded.unit_viewer
       returning (xmax = 0) as fresh
     ), raw as (
       insert into insight_events (project_id, at, type, unit_id, path, referrer, utm_source, utm_medium, utm_campaign, visitor)
-      select ${e.projectId}::text, ${e.at}::timestamptz, ${e.type}::text, ${e.unitId}::text, ${e.path}::text, ${e.referrer}::text, ${e.utmSource}::text, ${e.utmMedium}::text, ${e.utmCampaign}::text, ${e.visitor}::bytea
+      select ${e.projectId}::text, ${e.at}::timestamptz, ${sql.lit(e.type)}::text, ${e.unitId}::text, ${e.path}::text, ${e.referrer}::text, ${e.utmSource}::text, ${e.utmMedium}::text, ${e.utmCampaign}::text, ${e.visitor}::bytea
       from unit_ok where ok
     ), unit_day as (
       insert into insight_daily_units as d (project_id, day, unit_id, views)
-      select ${e.projectId}::text, ${e.day}::date, ${e.unitId}::text, 1 from unit_ok where ok and ${isUnitView}::boolean and ${e.unitId}::text is not null
+      select ${e.projectId}::text, ${e.day}::date, ${e.unitId}::text, 1 from unit_ok where ok and ${isUnitView} and ${e.unitId}::text is not null
       on conflict (project_id, day, unit_id) do update set views = d.views + 1
     ), source_day as (
       insert into insight_daily_sources as s (project_id, day, source, visitors)
@@ -89,7 +91,7 @@ export function recordEventSql(e: StoredEvent) {
       insert into insight_daily as d (project_id, day, visitors, unit_viewers, ${column})
       select ${e.projectId}::text, ${e.day}::date,
         (select count(*) from seen where fresh)::int,
-        (select count(*) from seen where ${isUnitView}::boolean)::int,
+        (select count(*) from seen where ${isUnitView})::int,
         1
       from unit_ok where ok
       on conflict (project_id, day) do update set
@@ -100,9 +102,16 @@ export function recordEventSql(e: StoredEvent) {
     select ok from unit_ok`;
 }
 
+type EventValues = Omit<StoredEvent, 'type'>;
+/** One text per event type, compiled once and run as a named statement (src/db/prepared.ts). */
+const recordEventQuery = shaped<{ ok: boolean }, EventValues, EventType>((db, values, type) => ({
+  compile: () => recordEventSql({ ...values, type }).compile(db),
+}));
+
 export async function recordEvent(db: Q, e: StoredEvent): Promise<boolean> {
-  const r = await recordEventSql(e).execute(db);
-  return r.rows[0]?.ok === true;
+  const { type, ...values } = e;
+  const rows = await recordEventQuery(db, type, values);
+  return rows[0]?.ok === true;
 }
 
 /**
