@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import {
   cleanupOnSignals,
+  cpuMs,
   createBenchDb,
   fmt,
   machine,
@@ -181,6 +182,8 @@ async function ingest() {
 
   const run = async (base: string, seconds: number) => {
     let i = 0;
+    const pid = base === svc.base ? svc.process.pid : bare.process.pid;
+    const cpu0 = cpuMs(pid) ?? NaN;
     const rows0 = Number((await client.query<{ n: string }>('select count(*) as n from insight_events')).rows[0]!.n);
     const r = await autocannon({
       url: `${base}/public/events`,
@@ -203,7 +206,9 @@ async function ingest() {
     });
     const rows = Number((await client.query<{ n: string }>('select count(*) as n from insight_events')).rows[0]!.n) - rows0;
     const ok = r['2xx'];
+    const cpuUs = (((cpuMs(pid) ?? NaN) - cpu0) * 1000) / Math.max(1, r.requests.total);
     return {
+      cpuUs,
       perSec: (r.requests.average * ok) / Math.max(1, r.requests.total),
       ok,
       non2xx: r.requests.total - ok,
@@ -230,7 +235,7 @@ async function ingest() {
   const b = median(baseline.map((r) => r.perSec));
   console.log(
     table(
-      ['POST /public/events', 'beacons/s (median)', 'p50 ms', 'p99 ms', 'rows written', 'non-2xx'],
+      ['POST /public/events', 'beacons/s (median)', 'server CPU µs per beacon', 'p50 ms', 'p99 ms', 'rows written', 'non-2xx'],
       [
         [
           'service',
@@ -251,7 +256,9 @@ async function ingest() {
       ],
     ),
   );
-  console.log(`service / bare = ${fmt(s / b, 2)} (target ≥ 0.80)`);
+  console.log(
+    `service / bare = ${fmt(s / b, 2)} by beacons per second (target ≥ 0.80); bare / service by server CPU per beacon = ${fmt(median(baseline.map((r) => r.cpuUs)) / median(throughService.map((r) => r.cpuUs)), 2)}`,
+  );
   writeResults('insights-ingest', { machine: machine(), duration, rounds, connections, service: throughService, baseline, ratio: s / b });
 }
 

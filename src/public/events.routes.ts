@@ -20,6 +20,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/public/events',
     {
       bodyLimit: EVENT_BODY_LIMIT,
+      // Beacons are the busiest and least telling requests there are: one log line each would be most of the log.
+      // Failures (4xx, 5xx) are still logged at warn and above by the request logger and the error handler.
+      logLevel: 'warn',
       schema: {
         tags: ['public'],
         summary: 'Report what a visitor did on a presentation page (page analytics)',
