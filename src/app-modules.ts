@@ -37,6 +37,9 @@ import { publicRoutes } from './public/public.routes.ts';
 import { PUBLIC_SCHEMAS } from './public/public.schemas.ts';
 import { streamRoutes } from './public/stream.routes.ts';
 import { waitlistRoutes } from './public/waitlist.routes.ts';
+import { eventRoutes as publicEventRoutes } from './public/events.routes.ts';
+import { insightsRoutes } from './modules/insights/insights.routes.ts';
+import { INSIGHT_SCHEMAS } from './modules/insights/insights.schemas.ts';
 
 /** What every route plugin is given: the context, and the per-app services some take (named as their plugins name them). */
 export interface ModuleDeps {
@@ -89,4 +92,5 @@ export const MODULES: readonly AppModule[] = [
   { name: 'admin', public: [adminRoutes] },
   { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
   { name: 'webhooks', authenticated: [webhookRoutes], schemas: WEBHOOK_SCHEMAS },
+  { name: 'insights', public: [publicEventRoutes], authenticated: [insightsRoutes], schemas: INSIGHT_SCHEMAS },
 ];

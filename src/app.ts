@@ -39,6 +39,8 @@ import { openMediaStore } from './modules/media/media.store.ts';
 import { OrphanSweeper } from './modules/media/orphan.sweeper.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerTracing } from './http/tracing.ts';
+import { InsightsSchedule } from './modules/insights/insights.schedule.ts';
+import { registerReports } from './modules/insights/report.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -246,7 +248,15 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   app.addHook('onReady', async () => {
     mediaSweeper.start();
   });
+  // Insights: weekly reports (once per project and week across nodes) and retention; every node ticks (docs/insights.md).
+  registerReports(ctx, app.log);
+  const insightsSchedule = new InsightsSchedule(ctx, app.log);
+  app.decorate('insightsSchedule', insightsSchedule);
+  app.addHook('onReady', async () => {
+    insightsSchedule.start();
+  });
   app.addHook('onClose', async () => {
+    insightsSchedule.stop();
     mediaSweeper.stop();
     feedScheduler.stop();
     clearTimeout(outboxRetry);

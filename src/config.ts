@@ -49,6 +49,16 @@ export interface Config {
   pagesUrl: string;
   media: MediaConfig;
   observability: ObservabilityConfig;
+  insights: InsightsConfig;
+}
+
+/** Page analytics and the weekly report (docs/insights.md). */
+export interface InsightsConfig {
+  /** Raw events older than this many days are deleted; daily totals are kept. */
+  retentionDays: number;
+  /** The weekly report goes out on this ISO weekday (1 Monday … 7 Sunday) at reportHour:00 UTC. */
+  reportWeekday: number;
+  reportHour: number;
 }
 
 /** Where uploads live and how long unreferenced ones are kept (docs/media.md). */
@@ -103,6 +113,8 @@ export interface Limits {
   publicLeadsPerMinute: number;
   holdsPerClient: number;
   holdRequestsPerMinute: number;
+  /** POST /public/events per client address per minute (→ 429). */
+  publicEventsPerMinute: number;
   /** How long a node may trust a session it has checked; logout reaches every node within this. */
   sessionCacheSec: number;
   holdSweepSec: number;
@@ -249,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
       publicLeadsPerMinute: int('PUBLIC_LEADS_PER_MINUTE', 30, 1, 100000),
       holdsPerClient: int('HOLDS_PER_CLIENT', 3, 1, 1000),
       holdRequestsPerMinute: int('HOLD_REQUESTS_PER_MINUTE', 120, 1, 100000),
+      publicEventsPerMinute: int('PUBLIC_EVENTS_PER_MINUTE', 120, 1, 1_000_000),
       sessionCacheSec: int('SESSION_CACHE_SEC', 30, 0, 60),
       holdSweepSec: int('HOLD_SWEEP_SEC', 30, 0, 3600),
     },
@@ -273,6 +286,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     media,
     observability: { metricsToken, otlpEndpoint },
+    insights: {
+      retentionDays: int('INSIGHTS_RETENTION_DAYS', 400, 1, 36500),
+      reportWeekday: int('REPORT_WEEKDAY', 1, 1, 7),
+      reportHour: int('REPORT_HOUR', 8, 0, 23),
+    },
     argon2: {
       memoryCost: int('ARGON2_MEMORY_KIB', 19456, 1024, 1048576),
       timeCost: int('ARGON2_TIME_COST', 2, 1, 20),

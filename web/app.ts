@@ -17,6 +17,7 @@ import { listView } from './views/list.ts';
 import { locked, lockScreen } from './views/lock.ts';
 import { labelShapes, planView } from './views/plan.ts';
 import type { Bundle, Unit } from './types.ts';
+import { track, trackFilter, trackScreen, watchClicks } from './beacon.ts';
 
 const app = byId('app')!;
 const results = h('section', { id: 'results', class: 'results' });
@@ -53,6 +54,7 @@ const actions = {
   },
   setFilter(key: keyof typeof state.view.filters, value: string) {
     state.view.filters[key] = value;
+    trackFilter();
     // Typing is not navigation: one history entry is rewritten, and only the results are redrawn.
     writeAddress('replace');
     draw();
@@ -77,11 +79,13 @@ function open(id: string) {
   writeAddress('push');
   closeSheet();
   openDetail(id);
+  trackScreen(state.view.view, id);
 }
 
 function closed() {
   if (!state.view.unit) return;
   state.view.unit = undefined;
+  trackScreen(state.view.view, undefined);
   if (pushedUnit) {
     pushedUnit = false;
     history.back();
@@ -172,6 +176,7 @@ function draw() {
   // On the first draw the plan's names wait for `finishShell` (measuring them forces a layout).
   if (v.view === 'plan' && !pending) labelShapes();
   if (focused && document.activeElement?.id !== focused) byId(focused)?.focus({ preventScroll: true });
+  trackScreen(v.view, v.unit && findUnit(v.unit) ? v.unit : undefined);
   if (!pending) app.setAttribute('aria-busy', 'false');
   // The open unit follows the address (back/forward) and the bundle (a sale while it is open).
   if (v.unit && findUnit(v.unit)) {
@@ -216,6 +221,8 @@ async function start() {
   }
   starting = false;
   draw();
+  track('page_view');
+  watchClicks(() => state.view.unit);
 }
 
 window.addEventListener('popstate', () => {

@@ -11,6 +11,10 @@ export const LOCKS = {
   outboxStart: 7_346_002,
   /** One sweep of lapsed holds per interval across every node. */
   holdSweep: 7_346_003,
+  /** Insights: one node at a time deletes raw events past INSIGHTS_RETENTION_DAYS (per batch). */
+  insightsRetention: 7_346_029,
+  /** Insights: one node at a time claims the weekly reports that are due. */
+  insightsReports: 7_346_030,
 } as const;
 
 /** Namespaces of the two-int form: the second key is `hashtext` of the item locked. */

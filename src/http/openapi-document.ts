@@ -126,6 +126,7 @@ const TAGS = [
   { name: 'inventory', description: 'Spreadsheet and feed imports of a project’s units, with dry runs and a sync history.' },
   { name: 'events', description: 'The per-project change log (sequence numbers, oldest first) and a unit’s history.' },
   { name: 'webhooks', description: 'Signed HTTP callbacks for project events (Standard Webhooks), with delivery logs and retries.' },
+  { name: 'insights', description: 'Page analytics counted without cookies, the sales dashboard of a project and its weekly report.' },
   { name: 'invites', description: 'Reading and accepting an invitation link (no token needed).' },
   { name: 'media', description: 'Uploaded images and PDFs, served with long-lived caching.' },
   { name: 'public', description: 'What anonymous presentation visitors reach: the presentation bundle, enquiries, holds, the waitlist.' },

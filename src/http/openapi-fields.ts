@@ -391,6 +391,7 @@ function fits(value: string, s: Json) {
 
 function exampleString(s: Json, key: string | undefined): string | undefined {
   if (s.format === 'date-time') return DATE;
+  if (s.format === 'date') return DATE.slice(0, 10);
   if (s.format === 'email') return 'ana@example.com';
   if (s.format === 'uri') return 'https://example.org/a.png';
   const sample = key !== undefined ? SAMPLES[key] : undefined;

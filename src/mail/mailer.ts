@@ -15,6 +15,8 @@ export interface Mail {
   html: string;
   /** When the message was made (ms since epoch): its Date header. */
   date: number;
+  /** Files sent with the message (text: a report's CSV). */
+  attachments?: { filename: string; content: string; contentType: string }[] | undefined;
 }
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;
@@ -70,6 +72,7 @@ export class Mailer {
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
     });
     if (!this.toFiles) return;
     const message = (info as { message: Buffer }).message;

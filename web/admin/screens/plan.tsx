@@ -8,6 +8,8 @@ import { sized } from '../media.ts';
 type Pt = [number, number];
 const W = 600;
 const H = 300;
+/** The coordinate space unit shapes are drawn in (the plan editor's, the insights map's). */
+export const PLAN_VIEWBOX = `0 0 ${W} ${H}`;
 const GRID = 10;
 const MAGNET = 8;
 
@@ -40,7 +42,7 @@ export function parsePath(d: string | undefined): Pt[] | undefined {
 }
 
 export const toPath = (pts: Pt[]) => (pts.length ? `M${pts.map(([x, y]) => `${x} ${y}`).join(' L')} Z` : '');
-const centre = (pts: Pt[]): Pt => [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
+export const centre = (pts: Pt[]): Pt => [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
 
 export function PlanEditor({ project, floorId }: { project: Project; floorId: string }) {
   const floor = useLoad(() => api.get<Floor>(`/floors/${floorId}`), [floorId]);

@@ -8,12 +8,14 @@ import { Units } from './units.tsx';
 import { Team } from './team.tsx';
 import { FEATURES, pageUrl } from '../features.ts';
 import { Webhooks } from './webhooks.tsx';
+import { Insights } from './insights.tsx';
 
 const TABS: [string, string][] = [
   ['settings', 'Settings'],
   ['floors', 'Floors & plans'],
   ['units', 'Units'],
   ['team', 'Team'],
+  ['insights', 'Insights'],
   ...(FEATURES.webhooks ? ([['webhooks', 'Webhooks']] as [string, string][]) : []),
 ];
 
@@ -33,6 +35,7 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   else if (tab === 'floors') body = <Floors project={p} user={user} onProject={setProject} />;
   else if (tab === 'units') body = <Units project={p} user={user} path={path} />;
   else if (tab === 'team') body = <Team kind="projects" record={p} user={user} onChange={(r) => setProject(r as Project)} />;
+  else if (tab === 'insights') body = <Insights project={p} user={user} />;
   else if (tab === 'webhooks' && FEATURES.webhooks) body = <Webhooks project={p} user={user} />;
   else body = <p>Unknown section.</p>;
   return (
