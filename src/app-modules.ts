@@ -2,6 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { Ctx } from './context.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { allocationRoutes } from './modules/allocations/allocations.routes.ts';
+import { worksheetPublicRoutes, worksheetRoutes } from './modules/worksheets/worksheets.routes.ts';
+import { WorksheetSchema } from './modules/worksheets/worksheets.schemas.ts';
 import { healthRoutes } from './http/health.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
 import { ALL_EVENT_SCHEMAS } from './modules/events/events.schemas.ts';
@@ -82,4 +85,6 @@ export const MODULES: readonly AppModule[] = [
   { name: 'admin', public: [adminRoutes] },
   { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
   { name: 'webhooks', authenticated: [webhookRoutes], schemas: [WebhookSchema, DeliverySchema] },
+  { name: 'allocations', public: [allocationRoutes] },
+  { name: 'worksheets', public: [worksheetPublicRoutes], authenticated: [worksheetRoutes], schemas: [WorksheetSchema] },
 ];

@@ -103,6 +103,10 @@ export interface Limits {
   publicLeadsPerMinute: number;
   holdsPerClient: number;
   holdRequestsPerMinute: number;
+  /** Tries at opening a realtor's allocation per client address per minute (→ 429). */
+  allocationOpensPerMinute: number;
+  /** Worksheets an allocation may have waiting for the sales team at once (→ 409). */
+  worksheetsPerAllocation: number;
   /** How long a node may trust a session it has checked; logout reaches every node within this. */
   sessionCacheSec: number;
   holdSweepSec: number;
@@ -249,6 +253,8 @@ export function loadConfig(env: Env = process.env): Config {
       publicLeadsPerMinute: int('PUBLIC_LEADS_PER_MINUTE', 30, 1, 100000),
       holdsPerClient: int('HOLDS_PER_CLIENT', 3, 1, 1000),
       holdRequestsPerMinute: int('HOLD_REQUESTS_PER_MINUTE', 120, 1, 100000),
+      allocationOpensPerMinute: int('ALLOCATION_OPENS_PER_MINUTE', 10, 1, 100000),
+      worksheetsPerAllocation: int('WORKSHEETS_PER_ALLOCATION', 200, 1, 100000),
       sessionCacheSec: int('SESSION_CACHE_SEC', 30, 0, 60),
       holdSweepSec: int('HOLD_SWEEP_SEC', 30, 0, 3600),
     },

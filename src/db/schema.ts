@@ -89,6 +89,20 @@ export interface UnitsTable {
   updated_at: Timestamp;
 }
 
+export interface WorksheetsTable {
+  id: string;
+  project_id: string;
+  allocation: string;
+  buyer: Json;
+  choices: string[];
+  notes: Nullable<string>;
+  status: Generated<string>;
+  unit_id: Nullable<string>;
+  version: Generated<number>;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
 export interface LeadsTable {
   id: string;
   project_id: string;
@@ -233,6 +247,7 @@ export interface Database {
   floors: FloorsTable;
   units: UnitsTable;
   leads: LeadsTable;
+  worksheets: WorksheetsTable;
   groups: GroupsTable;
   group_projects: GroupProjectsTable;
   users: UsersTable;

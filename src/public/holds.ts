@@ -6,7 +6,8 @@ import { newObjectId } from '../lib/object-id.ts';
 import type { EventLog } from '../modules/events/event-log.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
-import { publicUnit } from './bundle.ts';
+import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
+import { hasAllocations, publicUnit } from './bundle.ts';
 import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
 
 export interface Visitor {
@@ -14,6 +15,11 @@ export interface Visitor {
   lastName: string;
   email: string;
   phone: string;
+}
+
+/** The allocation token a hold request carried: `verify` answers the allocation it opens (401 when it is not valid). */
+export interface AllocationCheck {
+  verify(trx: Transaction<Database>, projectId: string): Promise<string | undefined>;
 }
 
 /** Lead fields that are not content: left out of a lead.created event's changes. */
@@ -26,12 +32,16 @@ export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
  */
 export async function placeHold(
   trx: Transaction<Database>,
-  input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog },
+  input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog; allocation?: AllocationCheck },
 ) {
   const unit = await findHoldTarget(trx, input.unitId);
   if (!unit) throw notFound('Unit');
   const settings = unit.settings;
   if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
+  // An allocated unit is held only by its realtor, through the allocation's token (§18).
+  const viewer = await input.allocation?.verify(trx, unit.project_id);
+  const owner = hasAllocations(settings) ? await findUnitAllocation(trx, unit.project_id, unit.id) : undefined;
+  if (owner !== undefined && owner !== viewer) throw new AppError(409, 'conflict', 'This unit is not available');
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
   await lockClientHolds(trx, input.client);
@@ -57,7 +67,7 @@ export async function placeHold(
     data: {
       ...input.visitor,
       unit: unit.id,
-      source: 'hold',
+      source: owner !== undefined ? `allocation:${owner}` : 'hold',
       message: `Hold on unit ${unit.name} until ${until}`,
     },
   });

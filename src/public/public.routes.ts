@@ -11,6 +11,9 @@ import { findBundleHead } from './bundle.repo.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
 import { PublicLeadInputSchema, Visitor } from './public.schemas.ts';
+import { Allocations } from '../modules/allocations/allocations.ts';
+import { AllocationTokenHeader, allocationToken } from '../modules/allocations/token-header.ts';
+import { createHash } from 'node:crypto';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
@@ -33,9 +36,14 @@ const PublicLead = Type.Object(
 const HoldBody = Type.Object(Visitor, { additionalProperties: false });
 const RevalidateHeader = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
+  'x-allocation-token': Type.Optional(AllocationTokenHeader),
 });
 const IdempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
+});
+const HoldHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
+  'x-allocation-token': Type.Optional(AllocationTokenHeader),
 });
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
@@ -43,19 +51,26 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   const db = ctx.db.kysely;
   const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
+  const allocations = new Allocations(ctx);
 
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
     const now = ctx.clock.now();
     const head = await findBundleHead(db, by, now);
     if (!head) throw notFound('Presentation');
-    const etag = bundleEtag(head);
+    // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
+    const viewer = await allocations.verify(db, allocationToken(request), head.id);
+    const etag = viewer ? bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`) : bundleEtag(head);
     // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
     const preview = head.data.previewMode === true;
-    reply.header('ETag', etag).header('Cache-Control', preview ? 'private, no-store' : 'public, max-age=5');
+    reply
+      .header('ETag', etag)
+      .header('Cache-Control', preview ? 'private, no-store' : viewer ? 'private, max-age=0' : 'public, max-age=5')
+      .header('Vary', 'X-Allocation-Token');
     if (preview) reply.header('X-Robots-Tag', 'noindex');
     const inm = request.headers['if-none-match'];
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return reply.code(304).send();
+    if (viewer) return reply.type('application/json; charset=utf-8').send(JSON.stringify(await buildBundle(db, head, now, viewer.name)));
     let body = cache.get(head.id, etag);
     if (body === undefined) {
       // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
@@ -69,7 +84,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   const bundleResponses = {
     200: { ...Type.Ref('Bundle'), headers: { ETag: { type: 'string' }, 'Cache-Control': { type: 'string' } } },
     304: { description: 'Not modified (If-None-Match matched)', type: 'null' },
-    ...problems(400, 404),
+    ...problems(400, 401, 404),
   };
 
   app.get(
@@ -141,14 +156,20 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           'Records a lead with source "hold". One client address may hold a few units at once and send a bounded number of requests per minute (429). Honours `Idempotency-Key`.',
         security: [],
         params: IdParams,
-        headers: IdempotencyHeader,
+        headers: HoldHeaders,
         body: HoldBody,
-        response: { 200: Type.Ref('Unit'), ...problems(400, 403, 404, 409, 415, 422, 429) },
+        response: { 200: Type.Ref('Unit'), ...problems(400, 401, 403, 404, 409, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.holdRequestsPerMinute) },
     },
     async (request, reply) => {
-      const outcome = await service.hold(idempotencyKey(request.headers['idempotency-key']), request.params.id, request.ip, request.body);
+      const outcome = await service.hold(
+        idempotencyKey(request.headers['idempotency-key']),
+        request.params.id,
+        request.ip,
+        request.body,
+        allocationToken(request),
+      );
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       if (outcome.etag) reply.header('ETag', outcome.etag);
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { Allocations } from '../modules/allocations/allocations.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';
@@ -23,7 +26,10 @@ type Replayable<B> = Outcome<B> & { replayed: boolean };
  * Idempotency-Key (a retry replays the first answer), and the lead, its mail and its event commit together.
  */
 export class PublicService {
-  constructor(private readonly ctx: Ctx) {}
+  readonly #allocations: Allocations;
+  constructor(private readonly ctx: Ctx) {
+    this.#allocations = new Allocations(ctx);
+  }
 
   /** POST /public/leads: a lead with source "presentation" (unless sent), when the project takes enquiries. */
   async enquire(key: string | undefined, body: FormTarget & Record<string, unknown>): Promise<Replayable<Record<string, unknown>>> {
@@ -66,10 +72,19 @@ export class PublicService {
   }
 
   /** POST /public/units/{id}/hold: the unit held for the visitor (a lead with source "hold" and its mail with it). */
-  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor): Promise<Replayable<unknown>> {
+  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor, token?: string): Promise<Replayable<unknown>> {
+    const allocation = { verify: async (trx: Kysely<Database>, projectId: string) => (await this.#allocations.verify(trx, token, projectId))?.name };
     const outcome = await runIdempotent(this.ctx.db.kysely, `public-hold:${unitId}`, key, visitor, async (trx) => {
       const now = this.ctx.clock.now();
-      const { unit, version, lead } = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events });
+      const { unit, version, lead } = await placeHold(trx, {
+        unitId,
+        client,
+        visitor,
+        now,
+        limits: this.ctx.config.limits,
+        events: this.ctx.events,
+        allocation,
+      });
       await queueLeadMail(trx, this.ctx.mail, lead.project_id, toLead(lead) as unknown as LeadForMail, now);
       return { status: 200, body: unit, etag: etagOf(version) };
     });

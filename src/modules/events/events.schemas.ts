@@ -32,6 +32,11 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'unit.held': 'A visitor put an available unit on hold (actor public)',
   'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
   'lead.created': 'A lead arrived (owner and administrators only): changes hold its fields from null',
+  'worksheet.submitted':
+    'A realtor submitted a worksheet through their allocation (owner and administrators only): changes hold its allocation, buyer, choices and notes from null',
+  'worksheet.accepted':
+    'The sales team accepted a worksheet (owner and administrators only): changes hold status and unit; the unit turned reserved in the same transaction (its unit.updated just before)',
+  'worksheet.declined': 'The sales team declined a worksheet (owner and administrators only): changes hold status',
   'inventory.imported':
     'An import or feed pull was applied (actor user for an upload, sync for a feed pull): `_id` is its record in GET /projects/{id}/inventory/syncs; changes hold its source, status, startedAt, finishedAt and summary from null. The floors and units it wrote have their own events (floor.created, unit.created, unit.updated) just before it, in the same transaction',
 };
