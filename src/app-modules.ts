@@ -3,6 +3,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { Ctx } from './context.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { allocationRoutes } from './modules/allocations/allocations.routes.ts';
+import { priorityRoutes } from './modules/priority/priority.routes.ts';
 import { worksheetPublicRoutes, worksheetRoutes } from './modules/worksheets/worksheets.routes.ts';
 import { WorksheetSchema } from './modules/worksheets/worksheets.schemas.ts';
 import { healthRoutes } from './http/health.ts';
@@ -86,5 +87,6 @@ export const MODULES: readonly AppModule[] = [
   { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
   { name: 'webhooks', authenticated: [webhookRoutes], schemas: [WebhookSchema, DeliverySchema] },
   { name: 'allocations', public: [allocationRoutes] },
+  { name: 'priority', authenticated: [priorityRoutes] },
   { name: 'worksheets', public: [worksheetPublicRoutes], authenticated: [worksheetRoutes], schemas: [WorksheetSchema] },
 ];

@@ -19,4 +19,6 @@ export const KEYED_LOCKS = {
   clientHolds: 7_346,
   /** One allocation's worksheets are counted and submitted one request at a time (its bound holds under concurrency). */
   allocationWorksheets: 7_347,
+  /** One unit's waiting list is ranked, re-ranked and offered one transaction at a time. */
+  unitWaitingList: 7_348,
 } as const;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { Allocations } from '../modules/allocations/allocations.ts';
+import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';
@@ -66,7 +67,14 @@ export class PublicService {
       const target = await findFormProject(trx, by);
       if (!target) throw notFound('Project');
       if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
-      const row = await insertLead(trx, { id: newObjectId(this.ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
+      // An entry for a unit is ranked by arrival (§18): the priority list offers a unit that comes free in rank order.
+      let rank: number | undefined;
+      if (typeof entry.unit === 'string' && entry.unit !== '') {
+        await lockWaitingList(trx, target.id, entry.unit);
+        rank = await nextRank(trx, target.id, entry.unit);
+      }
+      const data = { ...entry, source: 'waitlist', ...(rank !== undefined ? { rank } : {}) };
+      const row = await insertLead(trx, { id: newObjectId(this.ctx.clock.now()), projectId: target.id, data });
       return { status: 201, body: toLead(row) };
     });
   }
