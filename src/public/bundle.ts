@@ -29,6 +29,8 @@ export function publicProject(head: BundleHead): Record<string, unknown> {
   if (head.namespace !== null) out.namespace = head.namespace;
   if (head.host_name !== null) out.hostName = head.host_name;
   if (head.project_type !== null) out.projectType = head.project_type;
+  // The page offers "Realtor access" only where there is something to open; the allocations themselves stay private.
+  if (hasAllocations(head.data)) out.realtorAccess = true;
   const gtm = head.data.gtmEnabled === true;
   for (const [key, value] of Object.entries(head.data)) {
     if (PRIVATE.has(key) || (GTM.has(key) && !gtm)) continue;
