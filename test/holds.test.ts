@@ -162,8 +162,13 @@ describe('POST /public/units/{id}/hold', () => {
     const second = await hold(u, {}, { ...visitor, firstName: 'Second' }, '192.0.2.31');
     assert.equal(second.statusCode, 200);
     assert.equal(second.json().onHoldExpiresAt, new Date(clock.now() + 60_000).toISOString());
-    const row = await t.db.kysely.selectFrom('units').select(['availability', 'held_by']).where('id', '=', u).executeTakeFirstOrThrow();
-    assert.deepEqual(row, { availability: 'on_hold', held_by: '192.0.2.31' });
+    const row = await t.db.kysely
+      .selectFrom('units as u')
+      .innerJoin('holds as h', 'h.id', 'u.held_by')
+      .select(['u.availability', 'h.client'])
+      .where('u.id', '=', u)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(row, { availability: 'on_hold', client: '192.0.2.31' });
     const leads = (await t.app.inject({ method: 'GET', url: `/leads?project=${p}`, headers: owner.auth })).json();
     assert.deepEqual(
       leads.filter((l: { source: string }) => l.source === 'hold').map((l: { firstName: string }) => l.firstName),

@@ -110,6 +110,19 @@ export interface LeadsTable {
   created_at: Timestamp;
 }
 
+/** A visitor's hold (0027): `units.held_by` names it while it holds its unit. */
+export interface HoldsTable {
+  id: string;
+  unit_id: string;
+  project_id: string;
+  token_hash: string;
+  client: string;
+  lead_id: Nullable<string>;
+  created_at: Timestamp;
+  extended_at: Nullable<Date>;
+  released_at: Nullable<Date>;
+}
+
 export interface GroupsTable {
   id: string;
   user_id: string;
@@ -246,6 +259,7 @@ export interface Database {
   projects: ProjectsTable;
   floors: FloorsTable;
   units: UnitsTable;
+  holds: HoldsTable;
   leads: LeadsTable;
   worksheets: WorksheetsTable;
   groups: GroupsTable;

@@ -31,6 +31,9 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /public/leads': 'submitLead',
   'POST /public/units/{id}/hold': 'holdUnit',
   'POST /public/waitlist': 'joinWaitlist',
+  'GET /public/holds/{holdToken}': 'getHold',
+  'DELETE /public/holds/{holdToken}': 'releaseHold',
+  'POST /public/holds/{holdToken}/extend': 'extendHold',
   'GET /public/projects/{namespace}/events': 'streamPresentationChanges',
   'GET /media/{name}': 'getMedia',
   'POST /media': 'uploadMedia',
@@ -100,6 +103,8 @@ export const OPERATION_VERBS = [
   'revoke',
   'retry',
   'check',
+  'release',
+  'extend',
 ];
 
 const TAGS = [

@@ -37,6 +37,10 @@ const WORDS = {
     resetBody: 'Someone (we hope you) asked to reset the password of your Showsuite account. Choose a new one here:',
     resetAction: 'Choose a new password',
     resetExpiry: 'This link works once, for 1 hour. If you did not ask for it, ignore this message: your password stays as it is.',
+    holdSubject: (p: string, u: string) => `Unit ${u} is held for you: ${p}`,
+    holdBody: (p: string, u: string, until: string) => `Unit ${u} of ${p} is held for you until ${until}. After that it is open to everyone again.`,
+    holdAction: 'See your hold: extend it once, or release it',
+    holdClosing: 'Keep this link to yourself: whoever opens it can release the hold.',
   },
   fr: {
     newEnquiry: (p: string) => `Nouvelle demande : ${p}`,
@@ -67,6 +71,10 @@ const WORDS = {
     resetBody: 'Quelqu’un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte Showsuite. Choisissez-en un nouveau ici :',
     resetAction: 'Choisir un nouveau mot de passe',
     resetExpiry: "Ce lien fonctionne une seule fois, pendant 1 heure. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe ne change pas.",
+    holdSubject: (p: string, u: string) => `Le lot ${u} vous est réservé : ${p}`,
+    holdBody: (p: string, u: string, until: string) => `Le lot ${u} de ${p} vous est réservé jusqu’au ${until}. Ensuite, il sera de nouveau ouvert à tous.`,
+    holdAction: 'Voir votre option : la prolonger une fois, ou la libérer',
+    holdClosing: 'Gardez ce lien pour vous : quiconque l’ouvre peut libérer l’option.',
   },
   es: {
     newEnquiry: (p: string) => `Nueva consulta: ${p}`,
@@ -97,6 +105,11 @@ const WORDS = {
     resetBody: 'Alguien (esperamos que usted) pidió restablecer la contraseña de su cuenta de Showsuite. Elija una nueva aquí:',
     resetAction: 'Elegir una nueva contraseña',
     resetExpiry: 'Este enlace funciona una sola vez, durante 1 hora. Si no lo pidió, ignore este mensaje: su contraseña no cambia.',
+    holdSubject: (p: string, u: string) => `La unidad ${u} está reservada para usted: ${p}`,
+    holdBody: (p: string, u: string, until: string) =>
+      `La unidad ${u} de ${p} está reservada para usted hasta el ${until}. Después volverá a estar abierta a todos.`,
+    holdAction: 'Ver su reserva: prolongarla una vez o liberarla',
+    holdClosing: 'Guarde este enlace para usted: quien lo abra puede liberar la reserva.',
   },
 } as const;
 
@@ -147,6 +160,10 @@ export interface ProjectForMail {
   settings: Record<string, unknown>;
 }
 
+/** The sender's name on a project's mail: its formsFromName, when set. */
+const fromNameOf = (settings: Record<string, unknown>) =>
+  typeof settings.formsFromName === 'string' && settings.formsFromName.trim() ? settings.formsFromName.trim() : undefined;
+
 const FIELD_ORDER = ['firstName', 'lastName', 'email', 'phone', 'unit', 'message', 'source', 'questions', 'customFields', 'createdAt'] as const;
 
 /** The sales team's notice of a lead or a hold: every field, the unit by name, Reply-To the visitor. */
@@ -164,8 +181,7 @@ export function leadNotification(project: ProjectForMail, lead: LeadForMail, uni
     rows.push([w.fields[key], show(value)]);
   }
   const intro = hold && unitName ? w.holdIntro(project.name, unitName) : w.leadIntro(project.name);
-  const fromName =
-    typeof project.settings.formsFromName === 'string' && project.settings.formsFromName.trim() ? project.settings.formsFromName.trim() : undefined;
+  const fromName = fromNameOf(project.settings);
   return {
     to,
     fromName,
@@ -185,8 +201,7 @@ export function visitorConfirmation(project: ProjectForMail, lead: LeadForMail, 
   const lang = langOf(project.settings.projectLang);
   const w = WORDS[lang];
   const message = String(project.settings.formsMessage);
-  const fromName =
-    typeof project.settings.formsFromName === 'string' && project.settings.formsFromName.trim() ? project.settings.formsFromName.trim() : undefined;
+  const fromName = fromNameOf(project.settings);
   const replyTo = typeof project.settings.formsSendTo === 'string' ? project.settings.formsSendTo.split(',')[0]?.trim() : undefined;
   return {
     to: [lead.email],
@@ -226,6 +241,34 @@ export function resetMail(input: { to: string; lang: Lang; link: string; now: nu
     subject: w.resetSubject,
     text: `${w.resetBody}\n\n${input.link}\n\n${w.resetExpiry}\n`,
     html: page(input.lang, `<p>${escapeHtml(w.resetBody)}</p>${linkBlock(input.link, w.resetAction, w.resetExpiry)}`),
+    date: input.now,
+  };
+}
+
+/** An instant as the holder reads it: date and time in the mail's language, in UTC (projects carry no time zone). */
+const instant = (at: Date, lang: Lang) => `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+
+/** The holder's notice of a hold: until when, and the page's link that shows it (extend once, release). */
+export function holdMail(input: {
+  project: ProjectForMail;
+  unitName: string;
+  to: string;
+  firstName: string;
+  until: Date;
+  link: string | undefined;
+  now: number;
+}): Mail {
+  const lang = langOf(input.project.settings.projectLang);
+  const w = WORDS[lang];
+  const body = w.holdBody(input.project.name, input.unitName, instant(input.until, lang));
+  const fromName = fromNameOf(input.project.settings);
+  const hello = w.hello(input.firstName);
+  return {
+    to: [input.to],
+    fromName,
+    subject: w.holdSubject(input.project.name, input.unitName),
+    text: `${hello}\n\n${body}\n` + (input.link ? `\n${w.holdAction}: ${input.link}\n\n${w.holdClosing}\n` : ''),
+    html: page(lang, `<p>${escapeHtml(hello)}</p><p>${escapeHtml(body)}</p>${input.link ? linkBlock(input.link, w.holdAction, w.holdClosing) : ''}`),
     date: input.now,
   };
 }

@@ -9,11 +9,11 @@ type Q = Kysely<Database>;
 export function findHoldTarget(
   db: Q,
   unitId: string,
-): Promise<{ id: string; name: string; project_id: string; settings: Record<string, unknown> } | undefined> {
+): Promise<{ id: string; name: string; project_id: string; project_name: string; namespace: string | null; settings: Record<string, unknown> } | undefined> {
   return db
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')
-    .select(['u.id', 'u.name', 'u.project_id', 'p.data as settings'])
+    .select(['u.id', 'u.name', 'u.project_id', 'p.name as project_name', 'p.namespace', 'p.data as settings'])
     .where('u.id', '=', unitId)
     .executeTakeFirst();
 }
@@ -26,26 +26,124 @@ export async function lockClientHolds(db: Q, client: string): Promise<void> {
 /** How many live holds a client has, and when the first of them lapses. */
 export function countLiveHolds(db: Q, client: string, now: number): Promise<{ n: number; first_lapse: Date | null }> {
   return db
-    .selectFrom('units')
-    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(on_hold_expires_at)`.as('first_lapse')])
-    .where('held_by', '=', client)
-    .where('availability', '=', 'on_hold')
-    .where('on_hold_expires_at', '>', new Date(now))
+    .selectFrom('holds as h')
+    .innerJoin('units as u', 'u.held_by', 'h.id')
+    .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(u.on_hold_expires_at)`.as('first_lapse')])
+    .where('h.client', '=', client)
+    .where('u.availability', '=', 'on_hold')
+    .where('u.on_hold_expires_at', '>', new Date(now))
     .executeTakeFirstOrThrow();
 }
 
 /**
- * Puts an available unit (or one whose hold has lapsed) on hold for `client` until `until`; one conditional
+ * Puts an available unit (or one whose hold has lapsed) on hold by hold `holdId` until `until`; one conditional
  * UPDATE, so of concurrent calls exactly one gets the row. Undefined when the unit was not free.
  */
-export function holdUnit(db: Q, unitId: string, client: string, until: Date, now: number): Promise<UnitRow | undefined> {
+export function holdUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
   return db
     .updateTable('units as u')
-    .set({ availability: 'on_hold', on_hold_expires_at: until, held_by: client, version: sql`u.version + 1`, updated_at: sql`now()` })
+    .set({ availability: 'on_hold', on_hold_expires_at: until, held_by: holdId, version: sql`u.version + 1`, updated_at: sql`now()` })
     .where('u.id', '=', unitId)
     .where((eb) => eb.or([eb('u.availability', '=', 'available'), holdLapsedSql(now, 'u')]))
     .returning(UNIT_COLUMNS)
     .executeTakeFirst();
+}
+
+export interface NewHold {
+  id: string;
+  unitId: string;
+  projectId: string;
+  tokenHash: string;
+  client: string;
+  leadId: string | null;
+  createdAt: Date;
+}
+
+/** The record of a hold just placed (the unit's held_by names it). */
+export async function insertHold(db: Q, hold: NewHold): Promise<void> {
+  await db
+    .insertInto('holds')
+    .values({
+      id: hold.id,
+      unit_id: hold.unitId,
+      project_id: hold.projectId,
+      token_hash: hold.tokenHash,
+      client: hold.client,
+      lead_id: hold.leadId,
+      created_at: hold.createdAt,
+    })
+    .execute();
+}
+
+/** A hold found by its token, with its unit (and whether the unit is still held by it) and its project. */
+export type TokenHold = UnitRow & {
+  hold_id: string;
+  extended_at: Date | null;
+  held_by: string | null;
+  project_name: string;
+  namespace: string | null;
+  settings: Record<string, unknown>;
+};
+
+/**
+ * The hold a token's hash names, its unit and project. With `lock`, the unit's row stays locked until the
+ * transaction ends: every change to a hold (release, extension) happens under its unit's lock, so two requests
+ * with one token, on any nodes, take turns.
+ */
+export function findHoldByToken(db: Q, tokenHash: string, lock: boolean): Promise<TokenHold | undefined> {
+  const q = db
+    .selectFrom('holds as h')
+    .innerJoin('units as u', 'u.id', 'h.unit_id')
+    .innerJoin('projects as p', 'p.id', 'h.project_id')
+    .select([...UNIT_COLUMNS, 'u.held_by', 'h.id as hold_id', 'h.extended_at', 'p.name as project_name', 'p.namespace', 'p.data as settings'])
+    .where('h.token_hash', '=', tokenHash);
+  return (lock ? q.modifyEnd(sql`for update of u`) : q).executeTakeFirst();
+}
+
+/** The condition for a hold that still holds its unit at `now`. */
+const stillHeld = (holdId: string, now: number) =>
+  sql<boolean>`(u.held_by = ${holdId} and u.availability = 'on_hold' and u.on_hold_expires_at > ${new Date(now)})`;
+
+/** Makes the unit of a live hold available again; undefined when the hold no longer holds it. */
+export function releaseHeldUnit(db: Q, unitId: string, holdId: string, now: number): Promise<UnitRow | undefined> {
+  return db
+    .updateTable('units as u')
+    .set({ availability: 'available', on_hold_expires_at: null, held_by: null, version: sql`u.version + 1`, updated_at: sql`now()` })
+    .where('u.id', '=', unitId)
+    .where(stillHeld(holdId, now))
+    .returning(UNIT_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Moves a live hold's expiry to `until`; undefined when the hold no longer holds its unit. */
+export function extendHeldUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
+  return db
+    .updateTable('units as u')
+    .set({ on_hold_expires_at: until, version: sql`u.version + 1`, updated_at: sql`now()` })
+    .where('u.id', '=', unitId)
+    .where(stillHeld(holdId, now))
+    .returning(UNIT_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Marks a hold extended, once: false when it already was. */
+export async function markHoldExtended(db: Q, holdId: string, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('holds')
+    .set({ extended_at: new Date(now) })
+    .where('id', '=', holdId)
+    .where('extended_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Marks a hold released by its holder. */
+export async function markHoldReleased(db: Q, holdId: string, now: number): Promise<void> {
+  await db
+    .updateTable('holds')
+    .set({ released_at: new Date(now) })
+    .where('id', '=', holdId)
+    .execute();
 }
 
 /** Every node competes for it, so one sweep runs per interval however many nodes there are. */

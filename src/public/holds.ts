@@ -8,6 +8,7 @@ import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
 import { hasAllocations, publicUnit } from './bundle.ts';
+import { holdMinutes, recordHold } from './hold-tokens.ts';
 import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
 
 export interface Visitor {
@@ -54,9 +55,9 @@ export async function placeHold(
     });
   }
 
-  const minutes = typeof settings.onHoldMinsDuration === 'number' && settings.onHoldMinsDuration > 0 ? settings.onHoldMinsDuration : 5;
-  const expiresAt = new Date(input.now + minutes * 60_000);
-  const held = await holdUnit(trx, input.unitId, input.client, expiresAt, input.now);
+  const expiresAt = new Date(input.now + holdMinutes(settings) * 60_000);
+  const holdId = newObjectId(input.now);
+  const held = await holdUnit(trx, input.unitId, holdId, expiresAt, input.now);
   if (!held) throw new AppError(409, 'conflict', 'This unit is no longer available');
   // The expiry as stored: the row's on_hold_expires_at is this instant (milliseconds survive the round trip).
   const until = expiresAt.toISOString();
@@ -71,6 +72,7 @@ export async function placeHold(
       message: `Hold on unit ${unit.name} until ${until}`,
     },
   });
+  const token = await recordHold(trx, { id: holdId, unitId: unit.id, projectId: unit.project_id, client: input.client, leadId: lead.id, now: input.now });
   await input.events.append(trx, {
     projectId: unit.project_id,
     type: 'unit.held',
@@ -87,5 +89,5 @@ export async function placeHold(
     changes: createdChanges(toLead(lead), LEAD_KEPT),
     now: input.now,
   });
-  return { unit: publicUnit(held, settings, input.now), version: held.version, lead };
+  return { unit: publicUnit(held, settings, input.now), version: held.version, lead, token, target: unit, expiresAt };
 }

@@ -12,6 +12,12 @@ export interface Outcome<B = unknown> {
   etag?: string | undefined;
 }
 
+/** How a body is kept in the idempotency record and read back (e.g. with a secret in it sealed). */
+export interface BodyCodec<B> {
+  store(body: B): unknown;
+  restore(stored: unknown): B;
+}
+
 const KEY = /^[\x21-\x7e]{1,200}$/;
 
 /** The Idempotency-Key header, checked; undefined when absent. */
@@ -40,6 +46,7 @@ export async function runIdempotent<B>(
   key: string | undefined,
   request: unknown,
   work: (trx: Transaction<Database>) => Promise<Outcome<B>>,
+  codec?: BodyCodec<B>,
 ): Promise<Outcome<B> & { replayed: boolean }> {
   if (key === undefined) return { ...(await db.transaction().execute(work)), replayed: false };
   const hash = createHash('sha256')
@@ -48,7 +55,8 @@ export async function runIdempotent<B>(
   return db.transaction().execute(async (trx) => {
     if (await claimIdempotencyKey(trx, scope, key, hash)) {
       const outcome = await work(trx);
-      await storeIdempotentOutcome(trx, scope, key, outcome.status, { body: outcome.body, etag: outcome.etag });
+      const body = codec ? codec.store(outcome.body) : outcome.body;
+      await storeIdempotentOutcome(trx, scope, key, outcome.status, { body, etag: outcome.etag });
       return { ...outcome, replayed: false };
     }
     const first = await findIdempotencyRecord(trx, scope, key);
@@ -57,6 +65,6 @@ export async function runIdempotent<B>(
     }
     // Stored by this function from `work`'s outcome for the same scope: the same shape.
     const stored = first.body as { body: B; etag?: string };
-    return { status: first.status, body: stored.body, etag: stored.etag, replayed: true };
+    return { status: first.status, body: codec ? codec.restore(stored.body) : stored.body, etag: stored.etag, replayed: true };
   });
 }

@@ -9,7 +9,20 @@ import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 
 /** Unit fields a visitor may see change (price only while the project shows prices). */
 const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
-const PUBLIC_TYPES = ['unit.created', 'unit.updated', 'unit.deleted', 'unit.held', 'unit.hold_expired', 'floor.created', 'floor.updated', 'floor.deleted'];
+const PUBLIC_TYPES = [
+  'unit.created',
+  'unit.updated',
+  'unit.deleted',
+  'unit.held',
+  'unit.hold_expired',
+  'unit.hold_released',
+  'unit.hold_extended',
+  'floor.created',
+  'floor.updated',
+  'floor.deleted',
+];
+/** Types whose public changes are sent (the others only name what changed). */
+const CHANGING_TYPES = ['unit.updated', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended'];
 const PAGE = 500;
 /** A client this far behind (slow reader) is dropped; its EventSource reconnects and resumes with Last-Event-ID. */
 const MAX_BUFFERED = 1024 * 1024;
@@ -38,8 +51,7 @@ interface Channel {
 /** The public part of one event, or undefined when a visitor would see nothing change. */
 export function publicChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, showPrices: boolean): PublicChange | undefined {
   const out: PublicChange = { seq: Number(row.seq), type: row.type, _id: String(row.data._id) };
-  if (row.type !== 'unit.updated' && row.type !== 'unit.held' && row.type !== 'unit.hold_expired')
-    return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
+  if (!CHANGING_TYPES.includes(row.type)) return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
   const changes: Record<string, [unknown, unknown]> = {};
   for (const [k, v] of Object.entries((row.data.changes ?? {}) as Record<string, [unknown, unknown]>)) {
     if (PUBLIC_FIELDS.includes(k) && (k !== 'price' || showPrices)) changes[k] = v;

@@ -6,11 +6,12 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
+import { etagOf } from '../modules/shared/records.ts';
 import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
 import { findBundleHead } from './bundle.repo.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
-import { PublicLeadInputSchema, Visitor } from './public.schemas.ts';
+import { HoldTokenParams, PublicHoldSchema, PublicLeadInputSchema, Visitor } from './public.schemas.ts';
 import { Allocations } from '../modules/allocations/allocations.ts';
 import { AllocationTokenHeader, allocationToken } from '../modules/allocations/token-header.ts';
 import { createHash } from 'node:crypto';
@@ -153,12 +154,13 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         summary: "Hold an available unit for the project's onHoldMinsDuration minutes",
         description:
           'Only when the project has onHoldExperienceEnabled, only from available: of concurrent requests for one unit exactly one gets 200, the others 409. ' +
-          'Records a lead with source "hold". One client address may hold a few units at once and send a bounded number of requests per minute (429). Honours `Idempotency-Key`.',
+          'Records a lead with source "hold". The answer carries `holdToken`, a secret for this hold alone (also mailed to the holder with a link to the page): ' +
+          'with it, GET /public/holds/{holdToken} reads the hold, DELETE releases it, POST …/extend extends it once. One client address may hold a few units at once and send a bounded number of requests per minute (429). Honours `Idempotency-Key`.',
         security: [],
         params: IdParams,
         headers: HoldHeaders,
         body: HoldBody,
-        response: { 200: Type.Ref('Unit'), ...problems(400, 401, 403, 404, 409, 415, 422, 429) },
+        response: { 200: Type.Ref('HeldUnit'), ...problems(400, 401, 403, 404, 409, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.holdRequestsPerMinute) },
     },
@@ -173,6 +175,65 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       if (outcome.etag) reply.header('ETag', outcome.etag);
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));
+    },
+  );
+
+  const holdLimit = { rateLimit: perMinute(ctx.config.limits.holdRequestsPerMinute) };
+  const tokenNote =
+    'No authentication: the hold token is the credential. Unknown token → 404; a hold released, lapsed or changed by the sales team since → 410.';
+
+  app.get(
+    '/public/holds/:holdToken',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'The hold a hold token names: its unit, project and expiry',
+        description: `${tokenNote} Rate-limited per client address like the hold requests.`,
+        security: [],
+        params: HoldTokenParams,
+        response: { 200: Type.Ref('PublicHold'), ...problems(400, 404, 410, 429) },
+      },
+      config: holdLimit,
+    },
+    async (request, reply) =>
+      reply.header('Cache-Control', 'no-store').send((await service.readHold(request.params.holdToken)) as Static<typeof PublicHoldSchema>),
+  );
+
+  app.delete(
+    '/public/holds/:holdToken',
+    {
+      schema: {
+        tags: ['public'],
+        summary: 'Release a hold: the unit is available again',
+        description: `${tokenNote} Appends unit.hold_released to the change log.`,
+        security: [],
+        params: HoldTokenParams,
+        response: { 204: { description: 'Released', type: 'null' }, ...problems(400, 404, 410, 429) },
+      },
+      config: holdLimit,
+    },
+    async (request, reply) => {
+      await service.releaseHold(request.params.holdToken);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/public/holds/:holdToken/extend',
+    {
+      schema: {
+        tags: ['public'],
+        summary: "Extend a hold once by the project's onHoldMinsDuration",
+        description: `${tokenNote} A second extension of the same hold → 409. The answer is the hold with its new onHoldExpiresAt; appends unit.hold_extended to the change log.`,
+        security: [],
+        params: HoldTokenParams,
+        response: { 200: Type.Ref('PublicHold'), ...problems(400, 404, 409, 410, 429) },
+      },
+      config: holdLimit,
+    },
+    async (request, reply) => {
+      const { version, ...hold } = await service.extendHold(request.params.holdToken);
+      return reply.header('Cache-Control', 'no-store').header('ETag', etagOf(version)).send(hold);
     },
   );
 };

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ObjectId } from '../http/schemas.ts';
+import { DateTime, ObjectId } from '../http/schemas.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
 
 /** The presentation bundle: GET /public/projects/{namespace} and /public/hosts/{hostName}. */
@@ -31,6 +31,44 @@ export const BundleSchema = Type.Object(
   { $id: 'Bundle', additionalProperties: false },
 );
 
+/** The hold token in a path: 43 base64url characters (256 random bits). */
+export const HoldTokenParams = Type.Object({
+  holdToken: Type.String({
+    pattern: '^[A-Za-z0-9_-]{43}$',
+    example: 'pX2o9Vq4Zr8yTnK1cW6dLmB3sHj7uQe0aFgYiRtUv5w',
+    description: 'The hold token from the hold answer or the holder’s e-mail',
+  }),
+});
+
+/** The answer to a hold: the unit as the bundle shows it, and the hold's token (returned only here and in the holder's e-mail). */
+export const HeldUnitSchema = Type.Intersect(
+  [
+    Type.Ref('Unit'),
+    Type.Object({
+      holdToken: Type.String({
+        description:
+          'A secret for this hold alone (256 random bits, base64url): GET, DELETE /public/holds/{holdToken} and POST …/extend. The server keeps only its hash',
+      }),
+    }),
+  ],
+  { $id: 'HeldUnit', description: 'The unit now on hold, with the hold token' },
+);
+
+/** What the holder of a hold token sees: GET /public/holds/{holdToken} (and, with onHoldExpiresAt, POST …/extend). */
+export const PublicHoldSchema = Type.Object(
+  {
+    unit: Type.Ref('Unit', { description: 'The held unit as the bundle shows it (availability on_hold, its onHoldExpiresAt)' }),
+    project: Type.Object(
+      { _id: ObjectId, name: Type.String(), namespace: Type.Optional(Type.String({ description: 'The page is at /p/{namespace}' })) },
+      { additionalProperties: false, description: 'The project of the unit' },
+    ),
+    expiresAt: DateTime,
+    extended: Type.Boolean({ description: 'Whether the one extension has been used' }),
+    onHoldExpiresAt: Type.Optional({ ...DateTime, description: 'In the answer to an extension: the new expiry (the same as expiresAt)' }),
+  },
+  { $id: 'PublicHold', additionalProperties: false },
+);
+
 /** Who a visitor is: asked once by every public form (enquiry, hold, waitlist). */
 export const Visitor = {
   firstName: Type.String({ minLength: 1, maxLength: 200 }),
@@ -60,7 +98,7 @@ export const PublicLeadInputSchema = Type.Object(
 );
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
-export const PUBLIC_SCHEMAS = [BundleSchema, PublicLeadInputSchema];
+export const PUBLIC_SCHEMAS = [BundleSchema, PublicLeadInputSchema, HeldUnitSchema, PublicHoldSchema];
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Bundle = Static<typeof BundleSchema>;

@@ -6,10 +6,11 @@ import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts'
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';
-import type { LeadForMail } from '../mail/templates.ts';
+import { holdMail, type LeadForMail } from '../mail/templates.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { etagOf } from '../modules/shared/records.ts';
+import { extendHold, holdLink, readHold, releaseHold, type HoldView } from './hold-tokens.ts';
 import { LEAD_KEPT, placeHold, type Visitor } from './holds.ts';
 import { runIdempotent, type Outcome } from './idempotency.ts';
 import { findFormProject } from './public.repo.ts';
@@ -21,6 +22,8 @@ interface FormTarget {
 }
 
 type Replayable<B> = Outcome<B> & { replayed: boolean };
+/** The hold answer: the unit as a visitor sees it, and the hold's token. */
+type HeldUnit = Record<string, unknown> & { holdToken: string };
 
 /**
  * What anonymous visitors write: enquiries, waitlist entries and holds. Each runs in one transaction under its
@@ -79,25 +82,62 @@ export class PublicService {
     });
   }
 
-  /** POST /public/units/{id}/hold: the unit held for the visitor (a lead with source "hold" and its mail with it). */
-  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor, token?: string): Promise<Replayable<unknown>> {
+  /**
+   * POST /public/units/{id}/hold: the unit held for the visitor, with the hold's token; a lead with source "hold",
+   * its mail, and the holder's own mail (the expiry and the page's link with the token) commit with it.
+   */
+  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor, token?: string): Promise<Replayable<HeldUnit>> {
     const allocation = { verify: async (trx: Kysely<Database>, projectId: string) => (await this.#allocations.verify(trx, token, projectId))?.name };
-    const outcome = await runIdempotent(this.ctx.db.kysely, `public-hold:${unitId}`, key, visitor, async (trx) => {
-      const now = this.ctx.clock.now();
-      const { unit, version, lead } = await placeHold(trx, {
-        unitId,
-        client,
-        visitor,
-        now,
-        limits: this.ctx.config.limits,
-        events: this.ctx.events,
-        allocation,
-      });
-      await queueLeadMail(trx, this.ctx.mail, lead.project_id, toLead(lead) as unknown as LeadForMail, now);
-      return { status: 200, body: unit, etag: etagOf(version) };
-    });
+    const outcome = await runIdempotent(
+      this.ctx.db.kysely,
+      `public-hold:${unitId}`,
+      key,
+      visitor,
+      async (trx) => {
+        const now = this.ctx.clock.now();
+        const held = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events, allocation });
+        await queueLeadMail(trx, this.ctx.mail, held.lead.project_id, toLead(held.lead) as unknown as LeadForMail, now);
+        const { target } = held;
+        await this.ctx.mail.queue(
+          trx,
+          holdMail({
+            project: { name: target.project_name, settings: target.settings },
+            unitName: target.name,
+            to: visitor.email,
+            firstName: visitor.firstName,
+            until: held.expiresAt,
+            link: target.namespace === null ? undefined : holdLink(this.ctx.config.pagesUrl, target.namespace, target.id, held.token),
+            now,
+          }),
+        );
+        return { status: 200, body: { ...held.unit, holdToken: held.token }, etag: etagOf(held.version) };
+      },
+      // A retry gets the same token back; the stored answer keeps it sealed with SECRET_KEY, never in clear.
+      {
+        store: ({ holdToken, ...unit }) => ({ ...unit, sealedHoldToken: this.ctx.secrets.seal(holdToken) }),
+        restore: (stored) => {
+          const { sealedHoldToken, ...unit } = stored as Record<string, unknown> & { sealedHoldToken: string };
+          return { ...unit, holdToken: this.ctx.secrets.open(sealedHoldToken) };
+        },
+      },
+    );
     if (!outcome.replayed) this.ctx.mail.wake();
     return outcome;
+  }
+
+  /** GET /public/holds/{holdToken}. */
+  readHold(token: string): Promise<HoldView> {
+    return this.ctx.db.kysely.transaction().execute((trx) => readHold(trx, token, this.ctx.clock.now()));
+  }
+
+  /** DELETE /public/holds/{holdToken}. */
+  releaseHold(token: string): Promise<void> {
+    return this.ctx.db.kysely.transaction().execute((trx) => releaseHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events }));
+  }
+
+  /** POST /public/holds/{holdToken}/extend. */
+  extendHold(token: string) {
+    return this.ctx.db.kysely.transaction().execute((trx) => extendHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events }));
   }
 }
 

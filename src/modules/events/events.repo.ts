@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'unit.deleted',
   'unit.held',
   'unit.hold_expired',
+  'unit.hold_released',
+  'unit.hold_extended',
   'lead.created',
   'inventory.imported',
   'worksheet.submitted',

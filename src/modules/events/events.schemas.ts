@@ -31,6 +31,8 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'unit.deleted': 'A unit was deleted',
   'unit.held': 'A visitor put an available unit on hold (actor public)',
   'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
+  'unit.hold_released': 'The holder released a hold with its hold token: the unit is available again (actor public)',
+  'unit.hold_extended': 'The holder extended a hold once with its hold token: changes hold the old and new onHoldExpiresAt (actor public)',
   'lead.created': 'A lead arrived (owner and administrators only): changes hold its fields from null',
   'worksheet.submitted':
     'A realtor submitted a worksheet through their allocation (owner and administrators only): changes hold its allocation, buyer, choices and notes from null',
@@ -93,7 +95,7 @@ export const HistoryQuery = Type.Object(
 export const HistoryEntry = Type.Object(
   {
     seq: Type.Integer({ minimum: 1 }),
-    type: Type.String({ description: 'The event type (unit.created, unit.updated, unit.held, unit.hold_expired)' }),
+    type: Type.String({ description: 'The event type (unit.created, unit.updated, unit.held, unit.hold_expired, unit.hold_released, unit.hold_extended)' }),
     at: DateTime,
     actor: Type.Ref('EventActor'),
     changes: Type.Optional(Type.Ref('EventChanges')),

@@ -26,7 +26,7 @@ interface Delivery {
   attempts: Attempt[];
 }
 
-const TYPES = ['*', 'project.updated', 'floor.created', 'floor.updated', 'floor.deleted', 'unit.created', 'unit.updated', 'unit.deleted', 'lead.created', 'unit.held', 'unit.hold_expired', 'inventory.imported'];
+const TYPES = ['*', 'project.updated', 'floor.created', 'floor.updated', 'floor.deleted', 'unit.created', 'unit.updated', 'unit.deleted', 'lead.created', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended', 'inventory.imported'];
 
 export function Webhooks({ project, user }: { project: Project; user: User }) {
   const base = `/projects/${project._id}/webhooks`;
