@@ -9,6 +9,7 @@ import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
 import { hasAllocations, publicUnit } from './bundle.ts';
 import { holdMinutes, recordHold } from './hold-tokens.ts';
+import { reservedForWaitingList } from '../modules/priority/priority.ts';
 import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
 
 export interface Visitor {
@@ -43,6 +44,8 @@ export async function placeHold(
   const viewer = await input.allocation?.verify(trx, unit.project_id);
   const owner = hasAllocations(settings) ? await findUnitAllocation(trx, unit.project_id, unit.id) : undefined;
   if (owner !== undefined && owner !== viewer) throw new AppError(409, 'conflict', 'This unit is not available');
+  // A unit with people waiting for it goes to them first, in rank (§18), even while a lapsed priority hold awaits the sweep.
+  if (await reservedForWaitingList(trx, settings, unit.project_id, unit.id)) throw new AppError(409, 'conflict', 'This unit goes to its waiting list first');
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
   await lockClientHolds(trx, input.client);

@@ -131,8 +131,12 @@ export class PublicService {
   }
 
   /** DELETE /public/holds/{holdToken}. */
-  releaseHold(token: string): Promise<void> {
-    return this.ctx.db.kysely.transaction().execute((trx) => releaseHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events }));
+  async releaseHold(token: string): Promise<void> {
+    await this.ctx.db.kysely
+      .transaction()
+      .execute((trx) => releaseHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events, priority: this.ctx }));
+    // A priority hold offered to the next in rank is mailed once this commits.
+    this.ctx.mail.wake();
   }
 
   /** POST /public/holds/{holdToken}/extend. */

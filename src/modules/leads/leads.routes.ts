@@ -3,10 +3,12 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { ObjectId, problems } from '../../http/schemas.ts';
+import { IdParams, ObjectId, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
 import { LeadService } from './leads.service.ts';
+import { toLead } from './leads.repo.ts';
+import { rerankLead } from '../priority/waiting-list.ts';
 import { LeadSchema } from '../shared/fields.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 
@@ -52,5 +54,23 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       if (csv) return sendCsv(reply, `leads-${project}.csv`, toCsv(leads, LEAD_COLUMNS));
       return leads;
     },
+  );
+
+  // Minimal until the sales team's lead fields (status, notes, assignee) land: only `rank` (§18).
+  app.patch(
+    '/leads/:id',
+    {
+      schema: {
+        tags: ['leads'],
+        summary: "Move a waitlist entry in its unit's waiting list (owner and administrators, with specialRankEnabled)",
+        description:
+          '`rank`: the place to move the entry to (1 is first; past the end is last); the others close up and the list is renumbered 1..n. ' +
+          "Without the project's specialRankEnabled → 403; a lead that is not a waitlist entry for a unit → 400 naming rank.",
+        params: IdParams,
+        body: Type.Object({ rank: Type.Integer({ minimum: 1, maximum: 100000 }) }, { additionalProperties: false }),
+        response: { 200: Type.Ref('Lead'), ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request) => toLead(await rerankLead(ctx, principalOf(request), request.params.id, request.body.rank)),
   );
 };

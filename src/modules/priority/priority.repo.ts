@@ -80,3 +80,18 @@ export function listWaitingLeads(db: Q, projectId: string, unitId: string) {
     .orderBy('l.id')
     .execute();
 }
+
+/** A lead with its project's membership and settings, for the access check of a re-rank. */
+export function findLeadForRank(db: Q, id: string) {
+  return db
+    .selectFrom('leads as l')
+    .innerJoin('projects as p', 'p.id', 'l.project_id')
+    .select(['l.id', 'l.project_id', 'l.data', 'p.user_id', 'p.administrators', 'p.editors', 'p.data as settings'])
+    .where('l.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** One lead by id. */
+export function findLeadRow(db: Q, id: string) {
+  return db.selectFrom('leads as l').selectAll('l').where('l.id', '=', id).executeTakeFirst();
+}

@@ -18,7 +18,7 @@ export const priorityRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         summary: "A unit's waiting list in rank order (owner and administrators)",
         description:
           'The waitlist entries (leads with source "waitlist") for this unit, first in rank first. `offeredAt` marks an entry the priority list has offered the unit to. ' +
-          'With the project\'s specialRankEnabled, PATCH /leads/{id} `{ rank }` moves an entry.',
+          "With the project's specialRankEnabled, PATCH /leads/{id} `{ rank }` moves an entry.",
         params: IdParams,
         response: { 200: Type.Array(Type.Ref('Lead')), ...problems(400, 401, 403, 404) },
       },

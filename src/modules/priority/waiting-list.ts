@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
-import { listWaiting, lockWaitingList, writeRanks } from './priority.repo.ts';
+import type { Ctx } from '../../context.ts';
+import type { Principal } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { authorize } from '../shared/access.ts';
+import { findLeadForRank, findLeadRow, listWaiting, lockWaitingList, writeRanks } from './priority.repo.ts';
 
 /**
  * Moves a waitlist entry to `rank` in its unit's waiting list (1 is first; past the end is last): the others close
@@ -29,4 +32,17 @@ export async function moveInWaitingList(
   order.splice(at - 1, 0, lead.id);
   await writeRanks(trx, order);
   return at;
+}
+
+/**
+ * PATCH /leads/{id} `{ rank }` (owner and administrators, with specialRankEnabled): the entry moves in its unit's
+ * waiting list, the list renumbered in one transaction. Answers the lead as it is now.
+ */
+export async function rerankLead(ctx: Pick<Ctx, 'db'>, principal: Principal, id: string, rank: number) {
+  const db = ctx.db.kysely;
+  const { row } = authorize(principal, await findLeadForRank(db, id), 'read-leads', 'Lead');
+  await db.transaction().execute((trx) => moveInWaitingList(trx, row, row.settings, rank));
+  const lead = await findLeadRow(db, id);
+  if (!lead) throw notFound('Lead');
+  return lead;
 }
