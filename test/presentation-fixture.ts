@@ -53,11 +53,11 @@ export const PROJECT = {
 // Four shapes of the demo drawing.
 export const SHAPES = ['M15 15 h190 v115 h-190 Z', 'M205 15 h190 v115 h-190 Z', 'M395 15 h190 v115 h-190 Z', 'M15 170 h200 v115 h-200 Z'];
 
-/** Registers the file's set-up: the service on a socket, a project with three floors of four units, one browser. */
-export function usePresentation() {
+/** Registers the file's set-up: the service on a socket, a project with three floors of four units, one browser. `env`: more settings, read when it starts. */
+export function usePresentation(opts: { env?: () => Record<string, string> } = {}) {
   before(async () => {
     const origins = await twoOrigins();
-    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', ...origins.env } });
+    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', ...origins.env, ...opts.env?.() } });
     await t.app.listen({ port: origins.port, host: '127.0.0.1' });
     base = origins.pagesBase;
     pagesHost = origins.pagesHost;

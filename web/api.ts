@@ -66,3 +66,13 @@ export const sendWaitlist = (body: unknown) => post('/public/waitlist', body);
 export const sendHold = (unitId: string, body: unknown) => post(`/public/units/${encodeURIComponent(unitId)}/hold`, body);
 export const openAllocation = (namespace: string, password: string) => post('/public/allocations/open', { namespace, password });
 export const sendWorksheet = (body: unknown) => post('/public/worksheets', body);
+
+/** A hold token's request (GET the hold, DELETE it, POST …/extend). Status 0: the network failed. */
+export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string, action = ''): Promise<PostAnswer> {
+  try {
+    const res = await fetch(`/public/holds/${encodeURIComponent(token)}${action}`, { method, cache: 'no-store' });
+    return { status: res.status, body: res.status === 204 ? {} : await res.json().catch(() => ({})) };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}

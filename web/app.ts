@@ -7,6 +7,7 @@ import { byId, h, nextTask, safeUrl, sized } from './dom.ts';
 import { t, useLanguage } from './i18n.ts';
 import { prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
+import { holdsFollow, placedHold, startHolds } from './holds.ts';
 import { bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View } from './state.ts';
 import { applyTheme } from './theme.ts';
 import { buildControls, closeSheet, updateControls } from './views/controls.ts';
@@ -138,7 +139,7 @@ function ensureDetail() {
   setupDetail({
     closed,
     held(unit: Unit) {
-      if (unit.onHoldExpiresAt) state.holds.set(unit._id, unit.onHoldExpiresAt);
+      placedHold(unit);
       replaceUnit(unit);
       draw();
     },
@@ -192,6 +193,7 @@ function onBundle(bundle: Bundle) {
   state.bundle = bundle;
   // A hold that lapsed is no longer ours to count down.
   for (const [id, until] of state.holds) if (Date.parse(until) <= Date.now()) state.holds.delete(id);
+  holdsFollow(bundle);
   if (first) void start();
   // A newer bundle during the start is drawn by it.
   else if (!starting) draw();
@@ -224,6 +226,18 @@ window.addEventListener('popstate', () => {
   pushedUnit = false;
   state.view = fromAddress(defaults());
   draw();
+});
+
+// The visitor's own holds (kept tokens, the e-mailed ?hold= link): web/holds.ts.
+startHolds({
+  changed: () => {
+    if (state.bundle && !starting) draw();
+  },
+  unit(u) {
+    replaceUnit(u);
+    if (!starting) draw();
+  },
+  refresh: () => live.refresh(),
 });
 
 live = startLive(bundleUrl, {

@@ -9,6 +9,8 @@ import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './list.ts';
+import { holdKey, myHold } from '../holds.ts';
+import { holdBadge, holdPanel } from './hold.ts';
 import type { Room } from '../types.ts';
 
 const dialog = h('dialog', { id: 'unit-dialog', class: 'sheet', 'aria-labelledby': 'unit-title' });
@@ -88,11 +90,11 @@ export function renderDetail() {
     dialog.close();
     return;
   }
-  const key = JSON.stringify([u, state.holds.get(u._id), notices.get(u._id), document.documentElement.lang]);
+  const key = JSON.stringify([u, state.holds.get(u._id), holdKey(u._id), notices.get(u._id), document.documentElement.lang]);
   if (key === infoKey) return;
   infoKey = key;
   const mine = state.holds.get(u._id);
-  byId('unit-title')!.replaceChildren(u.name, ' ', badge(u));
+  byId('unit-title')!.replaceChildren(u.name, ' ', myHold(u._id) ? holdBadge() : badge(u));
   const price = priceText(u);
   const per = perArea(u);
   const info = settings().showAdditionalInfo === false ? [] : ((u.additionalInfo as { label?: string; value?: string }[] | undefined) ?? []);
@@ -113,6 +115,7 @@ export function renderDetail() {
     h(
       'div',
       { class: 'detail' },
+      holdPanel(u),
       layouts.length ? h('figure', { class: 'layout' }, h('img', { ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'), src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
       price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
       facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
@@ -123,7 +126,6 @@ export function renderDetail() {
       layout || model
         ? h('p', { class: 'links' }, layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout) : undefined, model ? h('a', { href: model, target: '_blank', rel: 'noopener', id: 'unit-3d' }, t().tour3d) : undefined)
         : undefined,
-      mine ? h('p', { class: 'held', id: 'hold-countdown', role: 'timer' }) : undefined,
       !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`) : undefined,
       notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
     ),

@@ -1,0 +1,80 @@
+/**
+ * The holder's panel in a unit's sheet: "Held for you" with the countdown (ticked by the sheet), until when, and
+ * Extend (once) and Release. After a release, or when the hold has ended, a line saying so.
+ */
+import { h } from '../dom.ts';
+import { clock } from '../format.ts';
+import { extendMine, holdBusy, holdNotes, myHold, releaseMine, type HoldNote } from '../holds.ts';
+import { settings } from '../state.ts';
+
+const WORDS = {
+  en: {
+    until: 'until',
+    heldForYou: 'Held for you',
+    extend: (m: number) => `Extend by ${m} min`,
+    release: 'Release',
+    releaseLabel: (u: string) => `Release my hold on ${u}`,
+    extendedOnce: 'Extended: a hold can be extended once.',
+    notes: {
+      released: 'Released: this home is open to everyone again.',
+      ended: 'Your hold on this home has ended.',
+      failed: 'That did not go through; please try again.',
+    } satisfies Record<HoldNote, string>,
+  },
+  fr: {
+    until: 'jusqu’à',
+    heldForYou: 'Réservé pour vous',
+    extend: (m: number) => `Prolonger de ${m} min`,
+    release: 'Libérer',
+    releaseLabel: (u: string) => `Libérer mon option sur ${u}`,
+    extendedOnce: 'Prolongée : une option se prolonge une seule fois.',
+    notes: {
+      released: 'Libéré : ce logement est de nouveau ouvert à tous.',
+      ended: 'Votre option sur ce logement a pris fin.',
+      failed: 'Cela n’a pas abouti ; veuillez réessayer.',
+    },
+  },
+  es: {
+    until: 'hasta las',
+    heldForYou: 'Reservada para usted',
+    extend: (m: number) => `Prolongar ${m} min`,
+    release: 'Liberar',
+    releaseLabel: (u: string) => `Liberar mi reserva de ${u}`,
+    extendedOnce: 'Prolongada: una reserva se prolonga una sola vez.',
+    notes: {
+      released: 'Liberada: esta unidad vuelve a estar abierta a todos.',
+      ended: 'Su reserva de esta unidad ha terminado.',
+      failed: 'No se pudo completar; inténtelo de nuevo.',
+    },
+  },
+};
+
+const words = () => WORDS[document.documentElement.lang as keyof typeof WORDS] ?? WORDS.en;
+
+/** The sheet's status badge for the holder's own unit (others see "On hold"). */
+export const holdBadge = () => h('span', { class: 'badge s-available', id: 'held-badge' }, words().heldForYou);
+
+/** The panel for unit `u`, or nothing when the visitor has no hold on it and nothing to say about one. */
+export function holdPanel(u: { _id: string; name: string }): HTMLElement | undefined {
+  const w = words();
+  const mine = myHold(u._id);
+  const note = holdNotes.get(u._id);
+  const noteLine = note ? h('p', { class: note === 'released' ? 'held' : 'notice', id: 'hold-note', role: note === 'failed' ? 'alert' : 'status' }, w.notes[note]) : undefined;
+  if (!mine) return noteLine ? h('section', { class: 'hold-panel', id: 'hold-panel' }, noteLine) : undefined;
+  const minutes = typeof settings().onHoldMinsDuration === 'number' && (settings().onHoldMinsDuration as number) > 0 ? (settings().onHoldMinsDuration as number) : 5;
+  const busy = holdBusy(u._id);
+  return h(
+    'section',
+    { class: 'hold-panel mine', id: 'hold-panel', 'aria-labelledby': 'hold-countdown' },
+    h('p', { class: 'held', id: 'hold-countdown', role: 'timer' }),
+    h('p', { class: 'hold-until', id: 'hold-mine-until' }, `${w.until} ${clock(mine.expiresAt)}`),
+    h(
+      'div',
+      { class: 'hold-actions' },
+      mine.extended ? undefined : h('button', { type: 'button', class: 'secondary', id: 'hold-extend', disabled: busy, onclick: () => void extendMine(u._id) }, w.extend(minutes)),
+      h('button', { type: 'button', class: 'secondary', id: 'hold-release', disabled: busy, 'aria-label': w.releaseLabel(u.name), onclick: () => void releaseMine(u._id) }, w.release),
+    ),
+    mine.extended ? h('p', { class: 'hold-until', id: 'hold-extended' }, w.extendedOnce) : undefined,
+    noteLine,
+  );
+}
