@@ -91,7 +91,9 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     const input = h('input', { id: 'realtor-password', type: 'password', autocomplete: 'current-password', required: true, maxlength: '200' });
     const status = h('p', { class: 'notice', role: 'alert', id: 'realtor-status' });
     const button = h('button', { type: 'submit', class: 'primary', id: 'realtor-open' }, w.open);
-    const form = h('form', { class: 'contact', id: 'realtor-form' }, h('label', { class: 'field' }, w.password, input), button, status);
+    // A password manager keys the password to the project: the hidden name field says which.
+    const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', value: namespace, hidden: true, tabindex: '-1' });
+    const form = h('form', { class: 'contact', id: 'realtor-form' }, username, h('label', { class: 'field' }, w.password, input), button, status);
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       button.disabled = true;
