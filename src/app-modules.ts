@@ -2,6 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { Ctx } from './context.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { allocationRoutes } from './modules/allocations/allocations.routes.ts';
+import { priorityRoutes } from './modules/priority/priority.routes.ts';
+import { worksheetPublicRoutes, worksheetRoutes } from './modules/worksheets/worksheets.routes.ts';
+import { WorksheetSchema } from './modules/worksheets/worksheets.schemas.ts';
 import { healthRoutes } from './http/health.ts';
 import { eventRoutes } from './modules/events/events.routes.ts';
 import { ALL_EVENT_SCHEMAS } from './modules/events/events.schemas.ts';
@@ -93,4 +97,7 @@ export const MODULES: readonly AppModule[] = [
   { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
   { name: 'webhooks', authenticated: [webhookRoutes], schemas: WEBHOOK_SCHEMAS },
   { name: 'insights', public: [publicEventRoutes], authenticated: [insightsRoutes], schemas: INSIGHT_SCHEMAS },
+  { name: 'allocations', public: [allocationRoutes] },
+  { name: 'priority', authenticated: [priorityRoutes] },
+  { name: 'worksheets', public: [worksheetPublicRoutes], authenticated: [worksheetRoutes], schemas: [WorksheetSchema] },
 ];

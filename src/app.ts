@@ -207,13 +207,21 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   if (config.limits.holdSweepSec > 0) {
     app.addHook('onReady', async () => {
       sweeper = setInterval(() => {
-        sweepOnce(db.kysely, clock.now(), ctx.events).catch((err: unknown) => {
-          app.log.warn({ err }, 'hold sweep failed');
-        });
+        // Priority holds the sweep offers (§18) are mailed through the outbox once it commits.
+        sweepOnce(db.kysely, clock.now(), ctx.events, ctx)
+          .then(() => { ctx.mail.wake(); })
+          .catch((err: unknown) => {
+            app.log.warn({ err }, 'hold sweep failed');
+          });
       }, config.limits.holdSweepSec * 1000);
       sweeper.unref();
     });
   }
+  app.decorate('sweepHolds', async () => {
+    const result = await sweepOnce(db.kysely, clock.now(), ctx.events, ctx);
+    ctx.mail.wake();
+    return result;
+  });
   // Operations and tests reach the queue here (drain, jobs); routes use ctx.outbox.
   app.decorate('outbox', outbox);
   // A database that is down when the app starts must not stop it (503 meanwhile, recovery by itself):

@@ -115,6 +115,10 @@ export interface Limits {
   holdRequestsPerMinute: number;
   /** POST /public/events per client address per minute (→ 429). */
   publicEventsPerMinute: number;
+  /** Tries at opening a realtor's allocation per client address per minute (→ 429). */
+  allocationOpensPerMinute: number;
+  /** Worksheets an allocation may have waiting for the sales team at once (→ 409). */
+  worksheetsPerAllocation: number;
   /** How long a node may trust a session it has checked; logout reaches every node within this. */
   sessionCacheSec: number;
   holdSweepSec: number;
@@ -262,6 +266,8 @@ export function loadConfig(env: Env = process.env): Config {
       holdsPerClient: int('HOLDS_PER_CLIENT', 3, 1, 1000),
       holdRequestsPerMinute: int('HOLD_REQUESTS_PER_MINUTE', 120, 1, 100000),
       publicEventsPerMinute: int('PUBLIC_EVENTS_PER_MINUTE', 120, 1, 1_000_000),
+      allocationOpensPerMinute: int('ALLOCATION_OPENS_PER_MINUTE', 10, 1, 100000),
+      worksheetsPerAllocation: int('WORKSHEETS_PER_ALLOCATION', 200, 1, 100000),
       sessionCacheSec: int('SESSION_CACHE_SEC', 30, 0, 60),
       holdSweepSec: int('HOLD_SWEEP_SEC', 30, 0, 3600),
     },

@@ -1,12 +1,33 @@
 /** The public API the page uses, and nothing else: a third-party page could do the same (docs/public-api.md). */
 import type { Bundle, Problem } from './types.ts';
 
+/**
+ * A realtor's allocation token (§18), once opened: sent on the bundle and every POST, so the bundle shows the
+ * realtor's units and holds on them work. Kept per tab (sessionStorage) until it expires.
+ */
+let allocationToken: string | undefined;
+export function setAllocationToken(token: string | undefined) {
+  allocationToken = token;
+}
+const withToken = (headers: Record<string, string>) => (allocationToken ? { ...headers, 'X-Allocation-Token': allocationToken } : headers);
+/** Called when the server no longer takes the token (expired, password replaced): the page forgets it. */
+let onTokenRefused: () => void = () => {};
+export function whenTokenRefused(handler: () => void) {
+  onTokenRefused = handler;
+}
+
 export type BundleAnswer = { status: 200; etag: string | undefined; bundle: Bundle } | { status: 304 | 404 | 0 | number };
 
 /** The bundle, revalidated with the ETag the page has (304: unchanged). Status 0: the network failed. */
 export async function getBundle(url: string, etag: string | undefined): Promise<BundleAnswer> {
   try {
-    const res = await fetch(url, { headers: etag ? { 'If-None-Match': etag } : {} });
+    let res = await fetch(url, { headers: withToken(etag ? { 'If-None-Match': etag } : {}) });
+    if (res.status === 401 && allocationToken) {
+      await res.arrayBuffer().catch(() => undefined);
+      allocationToken = undefined;
+      onTokenRefused();
+      res = await fetch(url);
+    }
     // Read to the end even when there is nothing to read (304): a response left unread is cancelled by the
     // browser, which reports every revalidation as an aborted request.
     if (res.status !== 200) {
@@ -30,7 +51,7 @@ export async function post(url: string, body: unknown): Promise<PostAnswer> {
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      headers: withToken({ 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }),
       body: JSON.stringify(body),
     });
     const retry = Number(res.headers.get('Retry-After'));
@@ -43,6 +64,8 @@ export async function post(url: string, body: unknown): Promise<PostAnswer> {
 export const sendLead = (body: unknown) => post('/public/leads', body);
 export const sendWaitlist = (body: unknown) => post('/public/waitlist', body);
 export const sendHold = (unitId: string, body: unknown) => post(`/public/units/${encodeURIComponent(unitId)}/hold`, body);
+export const openAllocation = (namespace: string, password: string) => post('/public/allocations/open', { namespace, password });
+export const sendWorksheet = (body: unknown) => post('/public/worksheets', body);
 
 /** A hold token's request (GET the hold, DELETE it, POST …/extend). Status 0: the network failed. */
 export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string, action = ''): Promise<PostAnswer> {

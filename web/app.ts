@@ -16,6 +16,7 @@ import { closeDetail, openDetail, renderDetail, setupDetail } from './views/deta
 import { listView } from './views/list.ts';
 import { locked, lockScreen } from './views/lock.ts';
 import { labelShapes, planView } from './views/plan.ts';
+import { realtorEntry } from './views/realtor.ts';
 import type { Bundle, Unit } from './types.ts';
 import { track, trackFilter, trackScreen, watchClicks } from './beacon.ts';
 
@@ -101,6 +102,8 @@ function buildShell() {
   const heroText = document.querySelector('#hero .hero-text');
   const model = safeUrl(s._3dModelUrl);
   if (heroText && model) heroText.append(h('a', { class: 'hero-link', id: 'project-3d', href: model, target: '_blank', rel: 'noopener' }, t().tour3d));
+  // Realtors open their allocation from here (§18); only a project with allocations offers it.
+  if (heroText && flag('realtorAccess')) heroText.append(realtorEntry(() => live.refresh()));
   if (heroText && flag('dayNightEnabled')) {
     heroText.append(
       h('button', { type: 'button', class: 'hero-link', id: 'day-night', 'aria-pressed': 'false', onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))) }, t().dayNight),

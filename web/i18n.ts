@@ -1,6 +1,7 @@
 /** The page's own words. `projectLang` picks the language; unknown languages fall back to English. */
 const en = {
   floors: 'Floors',
+  yours: 'Yours',
   allFloors: 'All floors',
   list: 'List',
   plan: 'Floor plan',
@@ -105,6 +106,7 @@ export type Words = typeof en;
 
 const fr: Words = {
   ...en,
+  yours: 'À vous',
   building: 'Immeuble',
   chooseFloor: 'Choisissez un étage',
   homes: (n: number) => (n <= 1 ? `${n} logement` : `${n} logements`),
@@ -192,6 +194,7 @@ const fr: Words = {
 
 const es: Words = {
   ...en,
+  yours: 'Suya',
   building: 'Edificio',
   chooseFloor: 'Elija una planta',
   homes: (n: number) => (n === 1 ? '1 vivienda' : `${n} viviendas`),

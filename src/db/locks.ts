@@ -21,4 +21,8 @@ export const LOCKS = {
 export const KEYED_LOCKS = {
   /** One client's holds are counted and placed one request at a time. */
   clientHolds: 7_346,
+  /** One allocation's worksheets are counted and submitted one request at a time (its bound holds under concurrency). */
+  allocationWorksheets: 7_347,
+  /** One unit's waiting list is ranked, re-ranked and offered one transaction at a time. */
+  unitWaitingList: 7_348,
 } as const;

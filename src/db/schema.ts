@@ -100,6 +100,20 @@ export interface UnitsTable {
   updated_at: Timestamp;
 }
 
+export interface WorksheetsTable {
+  id: string;
+  project_id: string;
+  allocation: string;
+  buyer: Json;
+  choices: string[];
+  notes: Nullable<string>;
+  status: Generated<string>;
+  unit_id: Nullable<string>;
+  version: Generated<number>;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
 export interface LeadsTable {
   id: string;
   project_id: string;
@@ -263,6 +277,7 @@ export interface Database {
   units: UnitsTable;
   holds: HoldsTable;
   leads: LeadsTable;
+  worksheets: WorksheetsTable;
   groups: GroupsTable;
   group_projects: GroupProjectsTable;
   users: UsersTable;

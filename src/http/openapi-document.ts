@@ -123,13 +123,17 @@ const TAGS = [
   { name: 'units', description: 'Units (apartments, lots, parkings, amenities): list with ranges, create, change one or many, delete.' },
   { name: 'groups', description: 'Groups of projects, with their own team and page settings.' },
   { name: 'leads', description: 'Enquiries collected for a project (owners and administrators).' },
+  { name: 'worksheets', description: 'Realtors’ worksheets from their allocations: the sales team’s inbox, accepting with a unit or declining.' },
   { name: 'inventory', description: 'Spreadsheet and feed imports of a project’s units, with dry runs and a sync history.' },
   { name: 'events', description: 'The per-project change log (sequence numbers, oldest first) and a unit’s history.' },
   { name: 'webhooks', description: 'Signed HTTP callbacks for project events (Standard Webhooks), with delivery logs and retries.' },
   { name: 'insights', description: 'Page analytics counted without cookies, the sales dashboard of a project and its weekly report.' },
   { name: 'invites', description: 'Reading and accepting an invitation link (no token needed).' },
   { name: 'media', description: 'Uploaded images and PDFs, served with long-lived caching.' },
-  { name: 'public', description: 'What anonymous presentation visitors reach: the presentation bundle, enquiries, holds, the waitlist.' },
+  {
+    name: 'public',
+    description: 'What anonymous presentation visitors reach: the presentation bundle, enquiries, holds, the waitlist, realtors’ allocations and worksheets.',
+  },
   { name: 'console', description: 'The sales team’s console.' },
   { name: 'operations', description: 'Liveness and readiness probes.' },
 ];

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
 import { toUnit, type UnitRow } from '../modules/units/units.repo.ts';
 import { listBundleFloors, listBundleUnits, type BundleHead } from './bundle.repo.ts';
+import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -28,6 +29,8 @@ export function publicProject(head: BundleHead): Record<string, unknown> {
   if (head.namespace !== null) out.namespace = head.namespace;
   if (head.host_name !== null) out.hostName = head.host_name;
   if (head.project_type !== null) out.projectType = head.project_type;
+  // The page offers "Realtor access" only where there is something to open; the allocations themselves stay private.
+  if (hasAllocations(head.data)) out.realtorAccess = true;
   const gtm = head.data.gtmEnabled === true;
   for (const [key, value] of Object.entries(head.data)) {
     if (PRIVATE.has(key) || (GTM.has(key) && !gtm)) continue;
@@ -48,16 +51,38 @@ export function publicUnit(row: UnitRow, settings: Record<string, unknown>, now:
 export const hiddenSold = (settings: Record<string, unknown>, availability: unknown) => settings.hideSold === true && availability === 'sold';
 const visibleUnit = (settings: Record<string, unknown>, unit: Record<string, unknown>) => !hiddenSold(settings, unit.availability);
 
-/** The whole presentation: public project fields, floors in position order, each with its units in order. */
-export async function buildBundle(db: Q, head: BundleHead, now: number) {
-  const [floors, units] = await Promise.all([listBundleFloors(db, head.id), listBundleUnits(db, head.id)]);
+/** Whether a project has any allocations, so the bundle and the live feed need to look up whose units are whose. */
+export const hasAllocations = (settings: Record<string, unknown>) => Array.isArray(settings.allocations) && settings.allocations.length > 0;
+
+/**
+ * A unit as the bundle shows it with realtors' allocations (§18): to the public, an allocated unit that is free reads
+ * `unavailable`; to the allocation's own realtor (`viewer`), its units read as they are, marked `allocated: true`.
+ */
+export function allocatedView(unit: Record<string, unknown>, owner: string | undefined, viewer: string | undefined): Record<string, unknown> {
+  if (owner === undefined) return unit;
+  if (owner === viewer) unit.allocated = true;
+  else if (unit.availability === 'available') unit.availability = 'unavailable';
+  return unit;
+}
+
+/**
+ * The whole presentation: public project fields, floors in position order, each with its units in order. `viewer`
+ * is the allocation a token request opened, if any.
+ */
+export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?: string) {
   const settings = head.data;
+  const [floors, units, allocated] = await Promise.all([
+    listBundleFloors(db, head.id),
+    listBundleUnits(db, head.id),
+    hasAllocations(settings) ? listAllocatedUnits(db, head.id) : [],
+  ]);
+  const ownerOf = new Map(allocated.map((a) => [a.unit_id, a.allocation]));
   const byFloor = new Map<string | null, Record<string, unknown>[]>();
   // A hidden sold unit still occupies its room on the plan: its floor lists the room's shape only, so a page can
   // draw it as sold instead of a blank hole. Nothing names the unit: no id, no name, no details.
   const soldByFloor = new Map<string, string[]>();
   for (const row of units) {
-    const unit = publicUnit(row, settings, now);
+    const unit = allocatedView(publicUnit(row, settings, now), ownerOf.get(row.id), viewer);
     if (!visibleUnit(settings, unit)) {
       if (row.floor_id !== null && typeof unit.path === 'string' && unit.path !== '') {
         const list = soldByFloor.get(row.floor_id) ?? [];

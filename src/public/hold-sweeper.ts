@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { EVENTS_ONLY, type EventLog } from '../modules/events/event-log.ts';
 import { SYSTEM, type Changes } from '../modules/events/events.repo.ts';
 import { releaseLapsedHolds, trySweepLock } from './holds.repo.ts';
+import { offerToNext, type PriorityDeps } from '../modules/priority/priority.ts';
 import { forgetIdempotencyKeys } from './public.repo.ts';
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -13,7 +14,7 @@ export type SweepResult = { ran: false } | { ran: true; released: number; forgot
  * Writes lapsed holds back as available and forgets old idempotency records. Holds already read as available
  * the moment they lapse; this only makes the stored row agree. Skips when another node holds the lock.
  */
-export async function sweepOnce(db: Kysely<Database>, now: number, events: EventLog = EVENTS_ONLY): Promise<SweepResult> {
+export async function sweepOnce(db: Kysely<Database>, now: number, events: EventLog = EVENTS_ONLY, priority?: PriorityDeps): Promise<SweepResult> {
   return db.transaction().execute(async (trx) => {
     if (!(await trySweepLock(trx))) return { ran: false };
     // The expiry each row had, for its event: read in the same statement that clears it.
@@ -22,8 +23,17 @@ export async function sweepOnce(db: Kysely<Database>, now: number, events: Event
     for (const r of rows) {
       const changes = { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(r.expired_at).toISOString(), null] } satisfies Changes;
       await events.append(trx, { projectId: r.project_id, type: 'unit.hold_expired', actor: SYSTEM, subjectId: r.id, changes, now });
+      // A unit with a waiting list goes to the next in rank, in this same transaction (§18).
+      if (priority) await offerToNext(trx, priority, r.id, now);
     }
     const forgotten = await forgetIdempotencyKeys(trx, new Date(now - IDEMPOTENCY_TTL_MS));
     return { ran: true, released: rows.length, forgotten };
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One sweep of lapsed holds on this node, with the priority list's hand-on (tests tick it by hand). */
+    sweepHolds(): Promise<SweepResult>;
+  }
 }

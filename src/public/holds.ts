@@ -6,8 +6,10 @@ import { newObjectId } from '../lib/object-id.ts';
 import type { EventLog } from '../modules/events/event-log.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
-import { hiddenSold, publicUnit } from './bundle.ts';
+import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
+import { hasAllocations, hiddenSold, publicUnit } from './bundle.ts';
 import { holdMinutes, recordHold } from './hold-tokens.ts';
+import { reservedForWaitingList } from '../modules/priority/priority.ts';
 import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
 
 export interface Visitor {
@@ -15,6 +17,11 @@ export interface Visitor {
   lastName: string;
   email: string;
   phone: string;
+}
+
+/** The allocation token a hold request carried: `verify` answers the allocation it opens (401 when it is not valid). */
+export interface AllocationCheck {
+  verify(trx: Transaction<Database>, projectId: string): Promise<string | undefined>;
 }
 
 /** Lead fields that are not content: left out of a lead.created event's changes. */
@@ -27,13 +34,19 @@ export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
  */
 export async function placeHold(
   trx: Transaction<Database>,
-  input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog },
+  input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog; allocation?: AllocationCheck },
 ) {
   const unit = await findHoldTarget(trx, input.unitId);
   // A sold unit the project hides answers as an unknown one (not 409 or 403), so a hold tells nothing of it.
   if (!unit || hiddenSold(unit.settings, unit.availability)) throw notFound('Unit');
   const settings = unit.settings;
   if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
+  // An allocated unit is held only by its realtor, through the allocation's token (§18).
+  const viewer = await input.allocation?.verify(trx, unit.project_id);
+  const owner = hasAllocations(settings) ? await findUnitAllocation(trx, unit.project_id, unit.id) : undefined;
+  if (owner !== undefined && owner !== viewer) throw new AppError(409, 'conflict', 'This unit is not available');
+  // A unit with people waiting for it goes to them first, in rank (§18), even while a lapsed priority hold awaits the sweep.
+  if (await reservedForWaitingList(trx, settings, unit.project_id, unit.id)) throw new AppError(409, 'conflict', 'This unit goes to its waiting list first');
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
   await lockClientHolds(trx, input.client);
@@ -59,7 +72,7 @@ export async function placeHold(
     data: {
       ...input.visitor,
       unit: unit.id,
-      source: 'hold',
+      source: owner !== undefined ? `allocation:${owner}` : 'hold',
       message: `Hold on unit ${unit.name} until ${until}`,
     },
   });

@@ -5,6 +5,7 @@ import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import { EVENTS_CHANNEL } from '../modules/events/events.repo.ts';
 import { findLastEventSeq, listEventsAfter } from './public.repo.ts';
+import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 
 /** Unit fields a visitor may see change (price only while the project shows prices). */
 const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
@@ -211,8 +212,20 @@ export class LiveFeed {
       const c = publicChange(r, { showPrices: r.show_prices, hideSold: r.hide_sold, availabilityNow: r.subject_availability });
       if (c) changes.push(c);
     }
+    if (changes.some((c) => c.changes?.availability)) await this.#maskAllocated(projectId, changes);
     const last = rows.at(-1);
     return { changes, count: rows.length, last: last ? Number(last.seq) : undefined };
+  }
+
+  /** A unit that belongs to a realtor's allocation reads `unavailable` to the public where it would read `available` (§18). */
+  async #maskAllocated(projectId: string, changes: PublicChange[]) {
+    const allocated = new Set((await listAllocatedUnits(this.#db, projectId, { anyStatus: true })).map((a) => a.unit_id));
+    if (!allocated.size) return;
+    for (const c of changes) {
+      const changes = c.changes;
+      if (!changes?.availability || c._id === undefined || !allocated.has(c._id)) continue;
+      changes.availability = changes.availability.map((v) => (v === 'available' ? 'unavailable' : v)) as [unknown, unknown];
+    }
   }
 
   #write(stream: Stream, chunk: string) {

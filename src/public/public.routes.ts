@@ -14,6 +14,9 @@ import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
 import { HoldTokenParams, PublicHoldSchema, PublicLeadInputSchema, Visitor } from './public.schemas.ts';
 import { isPublished, PREVIEW_PARAM, previewSigner } from './drafts.ts';
+import { Allocations } from '../modules/allocations/allocations.ts';
+import { AllocationTokenHeader, allocationToken } from '../modules/allocations/token-header.ts';
+import { createHash } from 'node:crypto';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
@@ -37,9 +40,14 @@ const HoldBody = Type.Object(Visitor, { additionalProperties: false });
 const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
 const RevalidateHeader = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
+  'x-allocation-token': Type.Optional(AllocationTokenHeader),
 });
 const IdempotencyHeader = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
+});
+const HoldHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
+  'x-allocation-token': Type.Optional(AllocationTokenHeader),
 });
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
@@ -48,20 +56,36 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
   const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
   const previews = previewSigner(ctx.config);
+  const allocations = new Allocations(ctx);
 
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
     const now = ctx.clock.now();
-    const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
     const inm = request.headers['if-none-match'];
     const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
+    const previewToken = (request.query as { preview?: string }).preview;
+    reply.header('Vary', 'X-Allocation-Token');
+    const token = allocationToken(request);
+    if (token !== undefined && token !== '') {
+      // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
+      const head = await findBundleHead(db, by, now);
+      if (!head || (!isPublished(head.data) && !previews.verify(head.id, previewToken, now))) throw notFound('Presentation');
+      const viewer = await allocations.verify(db, token, head.id);
+      if (viewer) {
+        const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
+        reply.header('ETag', etag).header('Cache-Control', 'private, max-age=0');
+        if (head.data.previewMode === true || !isPublished(head.data)) reply.header('X-Robots-Tag', 'noindex');
+        if (notModified(etag)) return reply.code(304).send();
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(await buildBundle(db, head, now, viewer.name)));
+      }
+    }
+    const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
     let checked = bundleMemo.fresh(key, now);
     let body = checked && cache.get(checked.projectId, checked.etag);
     if (!checked || (body === undefined && !notModified(checked.etag))) {
       const generation = bundleMemo.generation;
       const head = await findBundleHead(db, by, now);
       if (!head) throw notFound('Presentation');
-      // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
       checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
       body = cache.get(head.id, checked.etag);
       if (body === undefined && !notModified(checked.etag)) {
@@ -73,7 +97,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
       bundleMemo.remember(key, checked, now, generation);
     }
     // A draft is not there for anyone without its preview token.
-    if (!checked.published && !previews.verify(checked.projectId, (request.query as { preview?: string }).preview, now)) {
+    if (!checked.published && !previews.verify(checked.projectId, previewToken, now)) {
       throw notFound('Presentation');
     }
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
@@ -87,7 +111,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
   const bundleResponses = {
     200: { ...Type.Ref('Bundle'), headers: { ETag: { type: 'string' }, 'Cache-Control': { type: 'string' } } },
     304: { description: 'Not modified (If-None-Match matched)', type: 'null' },
-    ...problems(400, 404),
+    ...problems(400, 401, 404),
   };
 
   app.get(
@@ -163,14 +187,20 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
           'with it, GET /public/holds/{holdToken} reads the hold, DELETE releases it, POST …/extend extends it once. One client address may hold a few units at once and send a bounded number of requests per minute (429). Honours `Idempotency-Key`.',
         security: [],
         params: IdParams,
-        headers: IdempotencyHeader,
+        headers: HoldHeaders,
         body: HoldBody,
-        response: { 200: Type.Ref('HeldUnit'), ...problems(400, 403, 404, 409, 415, 422, 429) },
+        response: { 200: Type.Ref('HeldUnit'), ...problems(400, 401, 403, 404, 409, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.holdRequestsPerMinute) },
     },
     async (request, reply) => {
-      const outcome = await service.hold(idempotencyKey(request.headers['idempotency-key']), request.params.id, request.ip, request.body);
+      const outcome = await service.hold(
+        idempotencyKey(request.headers['idempotency-key']),
+        request.params.id,
+        request.ip,
+        request.body,
+        allocationToken(request),
+      );
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
       if (outcome.etag) reply.header('ETag', outcome.etag);
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify(outcome.body));

@@ -1,4 +1,8 @@
+import type { Kysely } from 'kysely';
 import type { Ctx } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { Allocations } from '../modules/allocations/allocations.ts';
+import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';
@@ -26,7 +30,10 @@ type HeldUnit = Record<string, unknown> & { holdToken: string };
  * Idempotency-Key (a retry replays the first answer), and the lead, its mail and its event commit together.
  */
 export class PublicService {
-  constructor(private readonly ctx: Ctx) {}
+  readonly #allocations: Allocations;
+  constructor(private readonly ctx: Ctx) {
+    this.#allocations = new Allocations(ctx);
+  }
 
   /** POST /public/leads: a lead with source "presentation" (unless sent), when the project takes enquiries. */
   async enquire(key: string | undefined, body: FormTarget & Record<string, unknown>): Promise<Replayable<Record<string, unknown>>> {
@@ -63,7 +70,14 @@ export class PublicService {
       const target = await findFormProject(trx, by);
       if (!target) throw notFound('Project');
       if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
-      const row = await insertLead(trx, { id: newObjectId(this.ctx.clock.now()), projectId: target.id, data: { ...entry, source: 'waitlist' } });
+      // An entry for a unit is ranked by arrival (§18): the priority list offers a unit that comes free in rank order.
+      let rank: number | undefined;
+      if (typeof entry.unit === 'string' && entry.unit !== '') {
+        await lockWaitingList(trx, target.id, entry.unit);
+        rank = await nextRank(trx, target.id, entry.unit);
+      }
+      const data = { ...entry, source: 'waitlist', ...(rank !== undefined ? { rank } : {}) };
+      const row = await insertLead(trx, { id: newObjectId(this.ctx.clock.now()), projectId: target.id, data });
       return { status: 201, body: toLead(row) };
     });
   }
@@ -72,7 +86,8 @@ export class PublicService {
    * POST /public/units/{id}/hold: the unit held for the visitor, with the hold's token; a lead with source "hold",
    * its mail, and the holder's own mail (the expiry and the page's link with the token) commit with it.
    */
-  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor): Promise<Replayable<HeldUnit>> {
+  async hold(key: string | undefined, unitId: string, client: string, visitor: Visitor, token?: string): Promise<Replayable<HeldUnit>> {
+    const allocation = { verify: async (trx: Kysely<Database>, projectId: string) => (await this.#allocations.verify(trx, token, projectId))?.name };
     const outcome = await runIdempotent(
       this.ctx.db.kysely,
       `public-hold:${unitId}`,
@@ -80,7 +95,7 @@ export class PublicService {
       visitor,
       async (trx) => {
         const now = this.ctx.clock.now();
-        const held = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events });
+        const held = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events, allocation });
         await queueLeadMail(trx, this.ctx.mail, held.lead.project_id, toLead(held.lead) as unknown as LeadForMail, now);
         const { target } = held;
         await this.ctx.mail.queue(
@@ -116,8 +131,12 @@ export class PublicService {
   }
 
   /** DELETE /public/holds/{holdToken}. */
-  releaseHold(token: string): Promise<void> {
-    return this.ctx.db.kysely.transaction().execute((trx) => releaseHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events }));
+  async releaseHold(token: string): Promise<void> {
+    await this.ctx.db.kysely
+      .transaction()
+      .execute((trx) => releaseHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events, priority: this.ctx }));
+    // A priority hold offered to the next in rank is mailed once this commits.
+    this.ctx.mail.wake();
   }
 
   /** POST /public/holds/{holdToken}/extend. */

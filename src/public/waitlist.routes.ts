@@ -35,6 +35,7 @@ const WaitlistLead = Type.Object(
     message: Type.Optional(Type.String()),
     customFields: Type.Optional(LeadFields.customFields),
     source: Type.Literal('waitlist'),
+    rank: Type.Optional(Type.Integer({ minimum: 1, description: "For an entry about a unit: its place in that unit's waiting list (1 is first), by arrival" })),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

@@ -70,7 +70,7 @@ function build(floor: Floor) {
 
 function drawShapes(floor: Floor) {
   const units = floorUnits(floor).filter((u) => u.path);
-  const key = JSON.stringify([units.map((u) => [u._id, u.availability, u.path, u.price, matches(u)]), document.documentElement.lang]);
+  const key = JSON.stringify([units.map((u) => [u._id, u.availability, u.path, u.price, matches(u), u.allocated]), document.documentElement.lang]);
   if (key === shapesKey) return;
   shapesKey = key;
   const focused = document.activeElement?.id;
@@ -80,13 +80,14 @@ function drawShapes(floor: Floor) {
       if (u.stub) return s('path', { d: u.path, class: 'shape s-sold stub', 'data-availability': 'sold', 'aria-label': statusText('sold') });
       const p = s('path', {
         d: u.path,
-        class: `shape s-${u.availability}${matches(u) ? '' : ' dim'}`,
+        class: `shape s-${u.availability}${matches(u) ? '' : ' dim'}${u.allocated ? ' mine' : ''}`,
         tabindex: '0',
         role: 'button',
         id: `shape-${u._id}`,
         'data-unit': u._id,
         'data-name': u.name,
         'data-availability': u.availability,
+        'data-allocated': u.allocated ? 'true' : undefined,
         'aria-label': `${u.name}: ${statusText(u.availability)}${priceText(u) ? `, ${priceText(u)}` : ''}`,
       });
       p.addEventListener('click', (e) => {

@@ -19,8 +19,14 @@ export const EVENT_TYPES = [
   'lead.created',
   'lead.updated',
   'inventory.imported',
+  'worksheet.submitted',
+  'worksheet.accepted',
+  'worksheet.declined',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Events about people (buyers' names, e-mails and phones): only for those who may read leads. */
+export const PERSONAL_EVENT_TYPES: readonly EventType[] = ['lead.created', 'lead.updated', 'worksheet.submitted', 'worksheet.accepted', 'worksheet.declined'];
 
 /** Who made a change: a signed-in user, an anonymous visitor, a feed/import, or the service itself (hold expiry). */
 export interface Actor {
@@ -216,7 +222,7 @@ export function toEvent(row: EventRow) {
 /** A project's events after `after`, oldest first; lead events only when asked for. */
 export function listEvents(db: Q, projectId: string, opts: { after: number; limit: number; withLeads: boolean; types?: readonly string[] }) {
   let q = db.selectFrom('events').select(COLUMNS).where('project_id', '=', projectId).where('seq', '>', String(opts.after));
-  if (!opts.withLeads) q = q.where('type', 'not like', 'lead.%');
+  if (!opts.withLeads) q = q.where('type', 'not in', PERSONAL_EVENT_TYPES as EventType[]);
   if (opts.types) q = q.where('type', 'in', opts.types as string[]);
   return q.orderBy('seq').limit(opts.limit).execute() as Promise<EventRow[]>;
 }

@@ -29,12 +29,18 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'unit.created': 'A unit was created: changes hold every field from null',
   'unit.updated': 'A unit changed',
   'unit.deleted': 'A unit was deleted',
-  'unit.held': 'A visitor put an available unit on hold (actor public)',
+  'unit.held':
+    'A visitor put an available unit on hold (actor public), or the priority list offered a unit that came free to the first in its waiting list (actor system)',
   'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
   'unit.hold_released': 'The holder released a hold with its hold token: the unit is available again (actor public)',
   'unit.hold_extended': 'The holder extended a hold once with its hold token: changes hold the old and new onHoldExpiresAt (actor public)',
   'lead.created': 'A lead arrived (owner and administrators only): changes hold its fields from null',
   'lead.updated': "The sales team changed a lead's status, notes or assignee (owner and administrators only)",
+  'worksheet.submitted':
+    'A realtor submitted a worksheet through their allocation (owner and administrators only): changes hold its allocation, buyer, choices and notes from null',
+  'worksheet.accepted':
+    'The sales team accepted a worksheet (owner and administrators only): changes hold status and unit; the unit turned reserved in the same transaction (its unit.updated just before)',
+  'worksheet.declined': 'The sales team declined a worksheet (owner and administrators only): changes hold status',
   'inventory.imported':
     'An import or feed pull was applied (actor user for an upload, sync for a feed pull): `_id` is its record in GET /projects/{id}/inventory/syncs; changes hold its source, status, startedAt, finishedAt and summary from null. The floors and units it wrote have their own events (floor.created, unit.created, unit.updated) just before it, in the same transaction',
 };

@@ -59,6 +59,14 @@ const LeadPatchBody = Type.Object(
     assignee: Type.Optional(
       Type.Union([ObjectId, Type.Null()], { description: "A user of the project's team (owner, administrator, editor); null unassigns" }),
     ),
+    rank: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100000,
+        description:
+          "A waitlist entry's place in its unit's waiting list (1 is first; past the end is last; the others close up), with the project's specialRankEnabled (else 403); a lead that is no waitlist entry for a unit → 400",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -124,7 +132,7 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     {
       schema: {
         tags: ['leads'],
-        summary: 'Work a lead: its status, notes and assignee (owner and administrators; editors → 403)',
+        summary: "Work a lead: its status, notes, assignee, and a waitlist entry's rank (owner and administrators; editors → 403)",
         description:
           "Changes only the fields sent; the visitor's own fields cannot change. `assignee` must be the project's owner, one of its administrators or editors (else 400). " +
           "Appends `lead.updated` to the project's change log (and sends it to webhooks). `If-Match` with a stale ETag → 412.",

@@ -6,6 +6,7 @@ import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { totalOf, type Page } from '../shared/list.ts';
 import { changedFields, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { rerankLead } from '../priority/waiting-list.ts';
 import { findLead, findLeadWithTeam, listLeads, toLead, updateLead, type LeadFilters, type LeadRow } from './leads.repo.ts';
 
 /** What PATCH /leads/{id} may change. */
@@ -36,7 +37,14 @@ export class LeadService {
    * PATCH: the sent fields that differ change, in one versioned statement with its `lead.updated` event. The
    * assignee must be on the project's team (owner, administrator or editor).
    */
-  async patch(principal: Principal, id: string, body: LeadPatch, ifMatch: string | undefined): Promise<LeadRow> {
+  /** The sales team's fields, then (with `rank`) the entry's place in its unit's waiting list (§18). */
+  async patch(principal: Principal, id: string, body: LeadPatch & { rank?: number }, ifMatch: string | undefined): Promise<LeadRow> {
+    const { rank, ...fields } = body;
+    const row = await this.#work(principal, id, fields, ifMatch);
+    return rank === undefined ? row : ((await rerankLead(this.ctx, principal, id, rank)));
+  }
+
+  async #work(principal: Principal, id: string, body: LeadPatch, ifMatch: string | undefined): Promise<LeadRow> {
     const db = this.ctx.db.kysely;
     const { row } = authorize(principal, await findLeadWithTeam(db, id), 'read-leads', 'Lead');
     const ifVersion = parseIfMatch(ifMatch, row.version);

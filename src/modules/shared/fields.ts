@@ -69,6 +69,12 @@ export const LeadSchema = Type.Object(
     ),
     assignee: Type.Union([ObjectId, Type.Null()], { description: "The member of the project's team working this lead, or null" }),
     notes: Type.Union([LeadNotes, Type.Null()], { description: "The sales team's notes (never shown to the visitor), or null" }),
+    rank: Type.Optional(
+      Type.Integer({ minimum: 1, description: "A waitlist entry for a unit: its place in the unit's waiting list (1 is first); see the priority list" }),
+    ),
+    offeredAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'A waitlist entry the priority list has offered its unit to (a priority hold): when' }),
+    ),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -85,6 +91,8 @@ export const LeadInputSchema = Type.Object(
     status: Type.Optional(Type.String()),
     assignee: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     notes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    rank: Type.Optional(Type.Integer({ minimum: 1 })),
+    offeredAt: Type.Optional(DateTime),
     createdAt: Type.Optional(DateTime),
     updatedAt: Type.Optional(DateTime),
   },

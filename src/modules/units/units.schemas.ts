@@ -107,6 +107,9 @@ export const UnitSchema = Type.Object(
     availability: AvailabilityOut,
     onHoldExpiresAt: Type.Optional(DateTime),
     ...optional(unitDataFields),
+    allocated: Type.Optional(
+      Type.Boolean({ readOnly: true, description: "Only in a bundle read with X-Allocation-Token: the unit belongs to that realtor's allocation (§18)" }),
+    ),
     createdAt: DateTime,
     updatedAt: DateTime,
   },

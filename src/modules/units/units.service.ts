@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
+import { offerToNext } from '../priority/priority.ts';
 import type { Database } from '../../db/schema.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
@@ -72,7 +73,10 @@ export class UnitService {
         changes: { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at).toISOString(), null] },
         now,
       });
+      // A unit with a waiting list goes to the next in rank, in this same transaction (§18).
+      await offerToNext(trx, this.ctx, unit.id, now);
     });
+    this.ctx.mail.wake();
   }
 
   /** A page of the project's units (`limit` unless the query names one) and the count before paging. */
@@ -162,7 +166,10 @@ export class UnitService {
           changes: plan.logged,
           now,
         });
+        // Made available by hand: a waiting list gets it first (§18), in this same transaction.
+        if (plan.logged.availability?.[1] === 'available') await offerToNext(trx, this.ctx, unit.id, now);
       });
+      this.ctx.mail.wake();
     }
     return found(await findUnit(db, unit.id));
   }
@@ -216,8 +223,10 @@ export class UnitService {
             plan ? [{ projectId: row.project_id, type: 'unit.updated' as const, actor, subjectId: row.id, changes: plan.logged, batch, now }] : [],
           ),
         );
+        for (const { row, plan } of writes) if (plan.logged.availability?.[1] === 'available') await offerToNext(trx, this.ctx, row.id, now);
       });
     }
+    if (writes.length) this.ctx.mail.wake();
     const ids = items.map((i) => i._id);
     const updated = new Map((await findUnitsByIds(db, ids)).map((r) => [r.id, r]));
     return items.map((item) => found(updated.get(item._id)));

@@ -1,0 +1,133 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { KEYED_LOCKS } from '../../db/locks.ts';
+import type { Database, WorksheetsTable } from '../../db/schema.ts';
+import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../units/units.repo.ts';
+import { windowTotal } from '../shared/list.ts';
+
+type Q = Kysely<Database>;
+export type WorksheetRow = Selectable<WorksheetsTable>;
+
+const COLUMNS = ['id', 'project_id', 'allocation', 'buyer', 'choices', 'notes', 'status', 'unit_id', 'version', 'created_at', 'updated_at'] as const;
+
+export function toWorksheet(row: WorksheetRow) {
+  return {
+    _id: row.id,
+    __v: row.version,
+    project: row.project_id,
+    status: row.status as 'submitted' | 'accepted' | 'declined',
+    allocation: row.allocation,
+    buyer: row.buyer as { firstName: string; lastName: string; email: string; phone: string },
+    choices: row.choices,
+    ...(row.notes !== null ? { notes: row.notes } : {}),
+    ...(row.unit_id !== null ? { unit: row.unit_id } : {}),
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Until the transaction ends, one allocation's worksheets are counted and submitted one at a time. */
+export async function lockAllocationWorksheets(db: Q, projectId: string, allocation: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${KEYED_LOCKS.allocationWorksheets}, hashtext(${projectId + ':' + allocation}))`.execute(db);
+}
+
+/** How many of an allocation's worksheets wait for the sales team. */
+export async function countPendingWorksheets(db: Q, projectId: string, allocation: string): Promise<number> {
+  const row = await db
+    .selectFrom('worksheets')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('project_id', '=', projectId)
+    .where('allocation', '=', allocation)
+    .where('status', '=', 'submitted')
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** How many of `ids` are units of the project. */
+export async function countProjectUnits(db: Q, projectId: string, ids: string[]): Promise<number> {
+  const row = await db
+    .selectFrom('units')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+export function insertWorksheet(
+  db: Q,
+  w: { id: string; projectId: string; allocation: string; buyer: object; choices: string[]; notes: string | undefined; now: Date },
+): Promise<WorksheetRow> {
+  return db
+    .insertInto('worksheets')
+    .values({
+      id: w.id,
+      project_id: w.projectId,
+      allocation: w.allocation,
+      buyer: JSON.stringify(w.buyer),
+      choices: w.choices,
+      notes: w.notes ?? null,
+      created_at: w.now,
+      updated_at: w.now,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** A project's worksheets, oldest first, one page, each row with the count before paging. */
+export function listWorksheets(db: Q, projectId: string, page: { skip: number; limit: number; status?: string | undefined }) {
+  let q = db
+    .selectFrom('worksheets')
+    .select([...COLUMNS, windowTotal])
+    .where('project_id', '=', projectId);
+  if (page.status) q = q.where('status', '=', page.status);
+  return q.orderBy('created_at').orderBy('id').offset(page.skip).limit(page.limit).execute();
+}
+
+/** A worksheet with its project's membership, for the access check. */
+export function findWorksheet(db: Q, id: string) {
+  return db
+    .selectFrom('worksheets as w')
+    .innerJoin('projects as p', 'p.id', 'w.project_id')
+    .select(['w.id', 'w.project_id', 'w.allocation', 'w.status', 'w.choices', 'w.version', 'p.user_id', 'p.administrators', 'p.editors'])
+    .where('w.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Decides a submitted worksheet; undefined when it was decided already (by a concurrent request too). */
+export function decideWorksheet(db: Q, id: string, status: 'accepted' | 'declined', unitId: string | null, now: Date): Promise<WorksheetRow | undefined> {
+  return db
+    .updateTable('worksheets')
+    .set({ status, unit_id: unitId, version: sql`version + 1`, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'submitted')
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+/**
+ * Reserves a unit for an accepted worksheet: only when it is available (or its hold lapsed), or on hold while it
+ * belongs to the worksheet's allocation (`heldByAllocation`: only that realtor's token can hold an allocated unit).
+ * One conditional UPDATE: of two acceptances racing for one unit, exactly one changes the row.
+ */
+export function reserveUnit(
+  db: Q,
+  unitId: string,
+  projectId: string,
+  heldByAllocation: boolean,
+  now: number,
+): Promise<(UnitRow & { before: string }) | undefined> {
+  return db
+    .updateTable('units as u')
+    .set({ availability: 'reserved', on_hold_expires_at: null, held_by: null, version: sql`u.version + 1`, updated_at: sql`now()` })
+    .where('u.id', '=', unitId)
+    .where('u.project_id', '=', projectId)
+    .where((eb) =>
+      eb.or([
+        eb('u.availability', '=', 'available'),
+        holdLapsedSql(now, 'u'),
+        ...(heldByAllocation ? [eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '>', new Date(now))])] : []),
+      ]),
+    )
+    .returning([...UNIT_COLUMNS, sql<string>`(select availability from units b where b.id = u.id)`.as('before')])
+    .executeTakeFirst();
+}

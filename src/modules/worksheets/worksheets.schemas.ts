@@ -1,0 +1,64 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { LeadFields } from '../shared/fields.ts';
+
+const Buyer = Type.Object(
+  {
+    firstName: Type.String({ minLength: 1, maxLength: 200 }),
+    lastName: Type.String({ minLength: 1, maxLength: 200 }),
+    email: LeadFields.email,
+    phone: Type.String({ minLength: 3, maxLength: 50 }),
+  },
+  { additionalProperties: false, description: 'The buyer the realtor submits the worksheet for' },
+);
+
+const Choices = Type.Array(ObjectId, {
+  minItems: 1,
+  maxItems: 3,
+  uniqueItems: true,
+  description: "Units of the project, 1 to 3, in the buyer's order of preference",
+});
+
+export const WorksheetStatus = Type.Union([Type.Literal('submitted'), Type.Literal('accepted'), Type.Literal('declined')]);
+
+/** A worksheet as the API answers it. */
+export const WorksheetSchema = Type.Object(
+  {
+    _id: ObjectId,
+    __v: Version,
+    project: ObjectId,
+    status: WorksheetStatus,
+    allocation: Type.String({ description: 'The name of the allocation (realtor) that submitted it' }),
+    buyer: Buyer,
+    choices: Choices,
+    notes: Type.Optional(Type.String()),
+    unit: Type.Optional({ ...ObjectId, description: 'When accepted: the unit reserved for it' }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'Worksheet', additionalProperties: false },
+);
+
+export const WorksheetSubmitBody = Type.Object(
+  {
+    buyer: Buyer,
+    choices: Choices,
+    notes: Type.Optional(Type.String({ maxLength: 5000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const WorksheetPatchBody = Type.Union(
+  [
+    Type.Object(
+      { status: Type.Literal('accepted'), unit: { ...ObjectId, description: 'One of its choices, still available or held by its allocation' } },
+      { additionalProperties: false },
+    ),
+    Type.Object({ status: Type.Literal('declined') }, { additionalProperties: false }),
+  ],
+  { description: 'Accept with a unit (the unit turns reserved), or decline' },
+);
+
+export type Worksheet = Static<typeof WorksheetSchema>;
+export type WorksheetSubmit = Static<typeof WorksheetSubmitBody>;
+export type WorksheetPatch = Static<typeof WorksheetPatchBody>;

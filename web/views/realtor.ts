@@ -1,0 +1,234 @@
+/**
+ * Realtor access (§18): a realtor opens their allocation with its password; the page then reads the bundle with the
+ * allocation's token (their units as they are, marked theirs) and offers one worksheet form: the buyer and up to three
+ * units in order of preference, picked from their units or from every unit of the project.
+ */
+import { openAllocation, sendWorksheet, setAllocationToken, whenTokenRefused } from '../api.ts';
+import { h } from '../dom.ts';
+import { statusText } from '../format.ts';
+import { allUnits, namespace } from '../state.ts';
+import type { Unit } from '../types.ts';
+
+interface Opened {
+  name: string;
+  token: string;
+  expiresAt: string;
+}
+
+const WORDS = {
+  en: {
+    entry: 'Realtor access',
+    title: 'Realtor access',
+    password: 'Allocation password',
+    open: 'Open my allocation',
+    wrong: 'That password does not open an allocation.',
+    tooMany: 'Too many tries. Wait a minute and try again.',
+    signedIn: (n: string) => `Signed in as ${n}`,
+    leave: 'Sign out',
+    yours: 'Your units',
+    none: 'No units are allocated to you right now.',
+    add: 'Add to worksheet',
+    worksheet: 'Worksheet',
+    buyer: 'Buyer',
+    firstName: 'First name',
+    lastName: 'Last name',
+    email: 'E-mail',
+    phone: 'Phone',
+    choice: (i: number) => `Choice ${i}`,
+    any: '—',
+    notes: 'Notes',
+    submit: 'Submit worksheet',
+    sent: 'Worksheet submitted. The sales team will confirm.',
+    failed: 'The worksheet was not accepted: ',
+    expired: 'Your realtor access has ended. Open it again with your password.',
+    mine: 'Yours',
+  },
+};
+const w = WORDS.en;
+const storeKey = `showsuite:allocation:${namespace}`;
+
+function stored(): Opened | undefined {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(storeKey) ?? 'null') as Opened | null;
+    return value && Date.parse(value.expiresAt) > Date.now() ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let opened = stored();
+setAllocationToken(opened?.token);
+
+/** The realtor's session, if one is open. */
+export const realtor = () => opened;
+
+/** The entry in the hero, and the dialog it opens. `changed` revalidates the bundle (with or without the token). */
+export function realtorEntry(changed: () => Promise<void>): HTMLElement {
+  const dialog = h('dialog', { class: 'sheet realtor', id: 'realtor', 'aria-labelledby': 'realtor-title' });
+  const body = h('div', { class: 'sheet-body' });
+  const close = () => {
+    dialog.close();
+    document.body.classList.remove('dialog-open');
+  };
+  dialog.append(
+    h('div', { class: 'sheet-head' }, h('h2', { id: 'realtor-title' }, w.title), h('button', { type: 'button', class: 'close', 'aria-label': 'Close', onclick: close }, '×')),
+    body,
+  );
+  dialog.addEventListener('close', () => document.body.classList.remove('dialog-open'));
+  document.body.append(dialog);
+  whenTokenRefused(() => {
+    opened = undefined;
+    sessionStorage.removeItem(storeKey);
+    document.body.dataset.realtor = '';
+    render(w.expired);
+  });
+
+  function render(notice?: string) {
+    body.replaceChildren(opened ? signedIn() : passwordForm(), ...(notice ? [h('p', { class: 'notice', role: 'alert' }, notice)] : []));
+  }
+
+  function passwordForm() {
+    const input = h('input', { id: 'realtor-password', type: 'password', autocomplete: 'current-password', required: true, maxlength: '200' });
+    const status = h('p', { class: 'notice', role: 'alert', id: 'realtor-status' });
+    const button = h('button', { type: 'submit', class: 'primary', id: 'realtor-open' }, w.open);
+    // A password manager keys the password to the project: the hidden name field says which.
+    const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', value: namespace, hidden: true, tabindex: '-1' });
+    const form = h('form', { class: 'contact', id: 'realtor-form' }, username, h('label', { class: 'field' }, w.password, input), button, status);
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      button.disabled = true;
+      const answer = await openAllocation(namespace, input.value);
+      button.disabled = false;
+      if (answer.status !== 200) {
+        status.textContent = answer.status === 429 ? w.tooMany : w.wrong;
+        input.setAttribute('aria-invalid', 'true');
+        return;
+      }
+      opened = { name: String(answer.body.name), token: String(answer.body.token), expiresAt: String(answer.body.expiresAt) };
+      sessionStorage.setItem(storeKey, JSON.stringify(opened));
+      setAllocationToken(opened.token);
+      await changed();
+      render();
+    });
+    return form;
+  }
+
+  function signedIn() {
+    const session = opened!;
+    const units = allUnits().filter((u): u is Unit => !u.stub);
+    const mine = units.filter((u) => u.allocated === true);
+    const choices = [1, 2, 3].map((i) =>
+      h(
+        'select',
+        { id: `choice-${i}`, name: `choice-${i}`, required: i === 1 },
+        h('option', { value: '' }, w.any),
+        ...[...mine, ...units.filter((u) => u.allocated !== true)].map((u) =>
+          h('option', { value: u._id }, `${u.name} · ${statusText(u.availability)}${u.allocated ? ` · ${w.mine}` : ''}`),
+        ),
+      ),
+    );
+    const pick = (id: string) => {
+      const free = choices.find((c) => c.value === '' || c.value === id);
+      if (free) free.value = id;
+    };
+    const list = mine.length
+      ? h(
+          'ul',
+          { class: 'realtor-units', id: 'realtor-units' },
+          ...mine.map((u) =>
+            h(
+              'li',
+              { 'data-unit': u._id },
+              h('span', { class: 'name' }, u.name),
+              h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)),
+              h('button', { type: 'button', class: 'secondary small', onclick: () => pick(u._id) }, w.add),
+            ),
+          ),
+        )
+      : h('p', { class: 'intro' }, w.none);
+    const field = (label: string, attrs: Record<string, unknown>) => h('label', { class: 'field' }, label, h('input', { required: true, ...attrs }));
+    const status = h('p', { class: 'form-status', role: 'status', id: 'worksheet-status' });
+    const button = h('button', { type: 'submit', class: 'primary', id: 'worksheet-submit' }, w.submit);
+    const form = h(
+      'form',
+      { class: 'contact', id: 'worksheet-form' },
+      h('h3', {}, w.worksheet),
+      h(
+        'div',
+        { class: 'two' },
+        field(w.firstName, { name: 'firstName', autocomplete: 'off', maxlength: '200' }),
+        field(w.lastName, { name: 'lastName', autocomplete: 'off', maxlength: '200' }),
+      ),
+      h(
+        'div',
+        { class: 'two' },
+        field(w.email, { name: 'email', type: 'email', autocomplete: 'off' }),
+        field(w.phone, { name: 'phone', type: 'tel', autocomplete: 'off', minlength: '3', maxlength: '50' }),
+      ),
+      ...choices.map((c, i) => h('label', { class: 'field' }, w.choice(i + 1), c)),
+      h('label', { class: 'field' }, w.notes, h('textarea', { name: 'notes', rows: '2', maxlength: '5000' })),
+      button,
+      status,
+    );
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const data = new FormData(form);
+      const picked = [...new Set(choices.map((c) => c.value).filter(Boolean))];
+      const text = (k: string) => String(data.get(k) ?? '').trim();
+      button.disabled = true;
+      const answer = await sendWorksheet({
+        buyer: { firstName: text('firstName'), lastName: text('lastName'), email: text('email'), phone: text('phone') },
+        choices: picked,
+        ...(text('notes') ? { notes: text('notes') } : {}),
+      });
+      button.disabled = false;
+      if (answer.status === 201) {
+        form.reset();
+        status.className = 'form-status';
+        status.textContent = w.sent;
+      } else {
+        status.className = 'notice';
+        status.textContent = w.failed + (answer.body.detail ?? String(answer.status));
+      }
+    });
+    const leave = h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        id: 'realtor-leave',
+        onclick: async () => {
+          opened = undefined;
+          sessionStorage.removeItem(storeKey);
+          setAllocationToken(undefined);
+          await changed();
+          render();
+        },
+      },
+      w.leave,
+    );
+    return h(
+      'div',
+      { class: 'realtor-session' },
+      h('p', { class: 'realtor-name', id: 'realtor-name' }, w.signedIn(session.name), ' ', leave),
+      h('h3', {}, w.yours),
+      list,
+      form,
+    );
+  }
+
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'hero-link',
+      id: 'realtor-entry',
+      onclick: () => {
+        render();
+        dialog.showModal();
+        document.body.classList.add('dialog-open');
+      },
+    },
+    w.entry,
+  );
+}
