@@ -90,7 +90,7 @@ export function allUnits(): Room[] {
 }
 
 export function stubs(f: Floor): Room[] {
-  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const }));
+  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const, position: f.soldPositions?.[i] }));
 }
 
 export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
