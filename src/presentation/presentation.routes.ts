@@ -10,7 +10,7 @@ import { problems } from '../http/schemas.ts';
 import { publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
 import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
-import { inlineStyle, renderGroupPage, renderPage, type GroupCard } from './html.ts';
+import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes, type GroupCard } from './html.ts';
 import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -57,7 +57,12 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   const sheet = asset(readFileSync(join(WEB_OUT, manifest.css)), CSS, true);
   assets.set(manifest.js, asset(readFileSync(join(WEB_OUT, manifest.js)), JS, true)).set(manifest.css, sheet);
   // What the page imports on demand (the 3D viewer), beside it.
-  for (const chunk of manifest.chunks ?? []) assets.set(chunk, asset(readFileSync(join(WEB_OUT, chunk)), JS, true));
+  const viewerStyles: string[] = [];
+  for (const chunk of manifest.chunks ?? []) {
+    const body = readFileSync(join(WEB_OUT, chunk));
+    assets.set(chunk, asset(body, JS, true));
+    viewerStyles.push(...scriptStyleHashes(body.toString('utf8')));
+  }
   const sdk = asset(await embedScript(), JS, false);
   // The project page carries its stylesheet in its HTML (allowed by hash in its CSP); the group page links the file.
   const style = inlineStyle(sheet.body.toString('utf8').trim());
@@ -102,7 +107,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     return send(
       request,
       reply,
-      renderPage({ manifest, style, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
+      renderPage({ manifest, style, viewerStyles, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
     );
   }
 

@@ -74,8 +74,8 @@ export function buildControls(a: ControlActions): HTMLElement {
       h(
         'label',
         { class: 'search' },
-        h('span', { class: 'visually-hidden' }, x().search),
-        h('input', { id: 'f-search', name: 'search', type: 'search', autocomplete: 'off', placeholder: x().searchPlaceholder, value: state.view.filters.search, maxlength: '40', oninput: (e: Event) => actions.setFilter('search', (e.target as HTMLInputElement).value) }),
+        h('span', { class: 'visually-hidden' }, x().searchPlaceholder),
+        h('input', { id: 'f-search', name: 'search', type: 'search', autocomplete: 'off', placeholder: x().search, value: state.view.filters.search, maxlength: '40', oninput: (e: Event) => actions.setFilter('search', (e.target as HTMLInputElement).value) }),
       ),
       shortlistButton(),
       h('button', { type: 'button', id: 'filters-toggle', class: 'chip filters-toggle', 'aria-controls': 'filter-sheet', 'aria-expanded': 'false', onclick: openSheet }, t().filtersButton, ' ', h('span', { id: 'filters-toggle-count', class: 'count-pill' })),

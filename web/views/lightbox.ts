@@ -13,7 +13,7 @@ let index = 0;
 let opener: HTMLElement | undefined;
 
 function build(): HTMLDialogElement {
-  const img = h('img', { id: 'lightbox-img', alt: '', width: '1280', height: '960' });
+  const img = h('img', { id: 'lightbox-img', alt: '', width: '1280', height: '960', draggable: 'false' });
   const dialog = h(
     'dialog',
     { id: 'lightbox', class: 'lightbox', 'aria-label': t().gallery },
@@ -25,6 +25,13 @@ function build(): HTMLDialogElement {
   dialog.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowLeft') go(-1);
     else if (e.key === 'ArrowRight') go(1);
+    else if (e.key === 'Tab') {
+      // Focus goes round the lightbox's buttons, never out of it (a modal dialog alone lets Tab reach the browser).
+      e.preventDefault();
+      const buttons = [...dialog.querySelectorAll<HTMLButtonElement>('button:not([hidden])')];
+      const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+      buttons[(at + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length]?.focus();
+    }
   });
   dialog.addEventListener('click', (e) => {
     if (e.target === dialog || (e.target as Element).classList.contains('lb-figure')) dialog.close();

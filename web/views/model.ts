@@ -27,9 +27,11 @@ export function modelBlock(url: string, name: string): HTMLElement {
         box.replaceChildren(h('p', { class: 'intro', role: 'status' }, x().loading3d));
         await loadViewer();
         const viewer = document.createElement('model-viewer');
-        for (const [k, v] of Object.entries({ src: url, alt: `${x().model3d}: ${name}`, 'camera-controls': '', 'touch-action': 'pan-y', id: 'unit-3d-viewer' })) viewer.setAttribute(k, v);
+        // Asked for: loaded at once, not when scrolled to.
+        for (const [k, v] of Object.entries({ src: url, alt: `${x().model3d}: ${name}`, 'camera-controls': '', 'touch-action': 'pan-y', loading: 'eager', id: 'unit-3d-viewer' })) viewer.setAttribute(k, v);
         box.replaceChildren(viewer);
         button.hidden = true;
+        viewer.scrollIntoView({ block: 'nearest' });
       },
     },
     x().view3d,
