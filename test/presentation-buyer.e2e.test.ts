@@ -1,6 +1,25 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BOTH, browser, close, inViewport, noise, openPage, openUnit, owner, patchProject, patchUnit, shot, SIZES, skip, t, texts, units, usePresentation, type Size } from './presentation-fixture.ts';
+import {
+  BOTH,
+  browser,
+  close,
+  inViewport,
+  noise,
+  openPage,
+  openUnit,
+  owner,
+  patchProject,
+  patchUnit,
+  shot,
+  SIZES,
+  skip,
+  t,
+  texts,
+  units,
+  usePresentation,
+  type Size,
+} from './presentation-fixture.ts';
 import { createFloor, createProject, createUnit } from './helpers.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { monthlyPayment } from '../web/counting.ts';
@@ -12,11 +31,15 @@ import { monthlyPayment } from '../web/counting.ts';
  */
 usePresentation();
 
-const tapOrClick = (size: Size) => (page: import('playwright-core').Page, sel: string) => (size === 'phone' ? page.locator(sel).tap() : page.locator(sel).click());
+const tapOrClick = (size: Size) => (page: import('playwright-core').Page, sel: string) =>
+  size === 'phone' ? page.locator(sel).tap() : page.locator(sel).click();
 
 describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortlist, calculator', { skip }, () => {
   test('forms: errors clear as fields are corrected, the e-mail is checked on leaving it, the sent form stays sent, the next unit starts clean and prefilled', async () => {
-    for (const [size, first, second] of [['phone', 'A1', 'A2'], ['desktop', 'B1', 'B3']] as [Size, string, string][]) {
+    for (const [size, first, second] of [
+      ['phone', 'A1', 'A2'],
+      ['desktop', 'B1', 'B3'],
+    ] as [Size, string, string][]) {
       const page = await openPage(size);
       const press = tapOrClick(size);
       await openUnit(page, size, first);
@@ -61,7 +84,12 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
 
   test('the unit sheet: floor, delivery, deposit terms in the currency, a lightbox (arrows, swipe, Escape, focus back), layouts, brochure, the 3D model loaded only when opened', async () => {
     await patchProject({ payProviderCurrency: 'eur', payProviderDeposit: 5000, _3dModelUrl: '/p/assets/demo-model.glb' });
-    await patchUnit('A2', { deliveryDate: '2027-06-30', payableAmount: 2500, layoutGallery: ['/p/assets/demo-plan-2bed.svg', '/p/assets/demo-plan-3bed.svg'], brochurePDF: '/p/assets/brochure.pdf' });
+    await patchUnit('A2', {
+      deliveryDate: '2027-06-30',
+      payableAmount: 2500,
+      layoutGallery: ['/p/assets/demo-plan-2bed.svg', '/p/assets/demo-plan-3bed.svg'],
+      brochurePDF: '/p/assets/brochure.pdf',
+    });
     try {
       for (const size of BOTH) {
         const page = await openPage(size);
@@ -94,7 +122,8 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         const [y, from, to] = [vp.height / 2, vp.width / 2 - 100, vp.width / 2 + 60];
         if (size === 'phone') {
           const cdp = await page.context().newCDPSession(page);
-          const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+          const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
+            cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
           await touch('touchStart', from);
           for (const x of [from + 40, from + 80, from + 120, to]) await touch('touchMove', x);
           await touch('touchEnd', to);
@@ -104,7 +133,9 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
           await page.mouse.move(to, y, { steps: 4 });
           await page.mouse.up();
         }
-        await page.waitForFunction(() => document.getElementById('lightbox-count')?.textContent === 'Photo 1 of 2').catch(async (e: Error) => assert.fail(`${size}: ${e.message} ${await page.textContent('#lightbox-count')}`));
+        await page
+          .waitForFunction(() => document.getElementById('lightbox-count')?.textContent === 'Photo 1 of 2')
+          .catch(async (e: Error) => assert.fail(`${size}: ${e.message} ${await page.textContent('#lightbox-count')}`));
         assert.equal(await page.textContent('#lightbox-count'), 'Photo 1 of 2');
         for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
         assert.ok(await page.evaluate(() => !!document.activeElement?.closest('#lightbox')), 'focus stays in the lightbox');
@@ -118,13 +149,25 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         await page.locator('#unit-3d-open').scrollIntoViewIfNeeded();
         await press(page, '#unit-3d-open');
         await page
-          .waitForFunction(() => (document.getElementById('unit-3d-viewer') as unknown as { loaded?: boolean } | null)?.loaded === true, undefined, { timeout: 20_000 })
-          .catch(async (e: Error) => assert.fail(`${size} ${e.message}: ${await page.evaluate(() => { const v = document.getElementById('unit-3d-viewer') as unknown as (HTMLElement & { loaded?: boolean; modelIsVisible?: boolean }) | null; return JSON.stringify([!!v, v?.loaded, v?.modelIsVisible, document.getElementById('unit-3d-box')?.innerHTML.slice(0, 200)]); })}`));
+          .waitForFunction(() => (document.getElementById('unit-3d-viewer') as unknown as { loaded?: boolean } | null)?.loaded === true, undefined, {
+            timeout: 20_000,
+          })
+          .catch(async (e: Error) =>
+            assert.fail(
+              `${size} ${e.message}: ${await page.evaluate(() => {
+                const v = document.getElementById('unit-3d-viewer') as unknown as (HTMLElement & { loaded?: boolean; modelIsVisible?: boolean }) | null;
+                return JSON.stringify([!!v, v?.loaded, v?.modelIsVisible, document.getElementById('unit-3d-box')?.innerHTML.slice(0, 200)]);
+              })}`,
+            ),
+          );
         assert.equal(await chunk(), true);
         await page.locator('#unit-3d-viewer').scrollIntoViewIfNeeded();
         await shot(page, 'model', size);
         // The software renderer's performance notes are the test browser's, not the page's.
-        assert.deepEqual(noise.get(page)!.filter((m) => !/GL Driver Message/.test(m)), []);
+        assert.deepEqual(
+          noise.get(page)!.filter((m) => !/GL Driver Message/.test(m)),
+          [],
+        );
         await close(page);
       }
     } finally {
@@ -181,7 +224,11 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
       const page = await openPage('phone', undefined);
       await page.locator('#view-list').tap();
       await page.waitForSelector('.card');
-      const clipped = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('.card .facts, .card .price, .card .name')].filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > el.closest('.card')!.getBoundingClientRect().right).map((el) => el.textContent));
+      const clipped = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.card .facts, .card .price, .card .name')]
+          .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > el.closest('.card')!.getBoundingClientRect().right)
+          .map((el) => el.textContent),
+      );
       assert.deepEqual(clipped, []);
       await shot(page, 'phone-cards', 'phone');
       await page.locator('#view-plan').tap();
@@ -221,7 +268,11 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
 
   test('the building at 25 and 60 units a floor: a legend, a mark per status, no sideways overflow at 1280 and 390, units in their order with hidden sold ones in their place', async () => {
     const ns = `tall-${newObjectId().slice(-10)}`;
-    const p = await createProject(t.app, owner.auth, { name: 'Tall Tower', query: { namespace: ns }, body: { hideSold: true, initialView: 'Building', showPrices: true, enableForms: true } });
+    const p = await createProject(t.app, owner.auth, {
+      name: 'Tall Tower',
+      query: { namespace: ns },
+      body: { hideSold: true, initialView: 'Building', showPrices: true, enableForms: true },
+    });
     const statuses = ['available', 'on_hold', 'reserved', 'sold', 'available', 'leased', 'available'];
     const expected: string[][] = [];
     for (const [i, count] of [25, 60].entries()) {
@@ -231,7 +282,12 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         const availability = statuses[u % statuses.length]!;
         const name = `${i + 1}${String(u + 1).padStart(2, '0')}`;
         // Created out of order: the page orders them by position.
-        await createUnit(t.app, owner.auth, p._id, { name, floor: f._id, position: count - u, body: { availability, price: 400000 + u * 1000, path: `M${u * 10} 0 h10 v10 h-10 Z` } });
+        await createUnit(t.app, owner.auth, p._id, {
+          name,
+          floor: f._id,
+          position: count - u,
+          body: { availability, price: 400000 + u * 1000, path: `M${u * 10} 0 h10 v10 h-10 Z` },
+        });
         names.unshift(availability === 'sold' ? '' : name);
       }
       expected.unshift(names);
@@ -244,10 +300,18 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         const overflow = await page.evaluate(() => [document.scrollingElement!.scrollWidth, innerWidth]);
         assert.ok(overflow[0]! <= overflow[1]!, `no sideways overflow at ${width}: ${overflow}`);
         // Every row's cells, in order; a hidden sold unit's cell has no name but stands in its place.
-        const rows = await page.evaluate(() => [...document.querySelectorAll('#building .cells')].map((c) => [...c.children].map((el) => el.querySelector('.cname')?.textContent ?? '')));
+        const rows = await page.evaluate(() =>
+          [...document.querySelectorAll('#building .cells')].map((c) => [...c.children].map((el) => el.querySelector('.cname')?.textContent ?? '')),
+        );
         assert.deepEqual(rows, expected);
         assert.deepEqual(await texts(page, '#building-legend li'), ['✓Available', '‖On hold', '◆Reserved', '✕Sold', '⌂Leased']);
-        const marks = await page.evaluate(() => [...new Set([...document.querySelectorAll('#building .cell')].map((c) => `${c.getAttribute('data-availability')}:${c.querySelector('.mark')?.textContent}`))].sort());
+        const marks = await page.evaluate(() =>
+          [
+            ...new Set(
+              [...document.querySelectorAll('#building .cell')].map((c) => `${c.getAttribute('data-availability')}:${c.querySelector('.mark')?.textContent}`),
+            ),
+          ].sort(),
+        );
         assert.deepEqual(marks, ['available:✓', 'leased:⌂', 'on_hold:‖', 'reserved:◆', 'sold:✕']);
         await shot(page, `building-${width}`, size, true);
         // The plan of the 60-unit floor: hidden sold rooms hatched and marked, nothing to open.

@@ -68,9 +68,15 @@ window.typed = []; document.addEventListener('showsuite:enquiry_sent', (e) => wi
     await frame.locator('dialog[open] #unit-title').waitFor();
     // A full-screen layer: the frame as tall as the window, in view.
     await page.waitForFunction(() => Math.abs(document.querySelector('iframe')!.getBoundingClientRect().height - innerHeight) <= 1);
-    assert.ok(Math.abs((await page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().top))) <= 1);
+    assert.ok(Math.abs(await page.evaluate(() => document.querySelector('iframe')!.getBoundingClientRect().top)) <= 1);
     await page.screenshot({ path: `${SHOTS}/page-embedded-sheet-desktop-${ENGINE}.png` });
-    for (const [id, text] of [['#contact-firstName', 'Emma'], ['#contact-lastName', 'Bedder'], ['#contact-email', 'emma@example.com'], ['#contact-phone', '+1 555 0199']] as const) await frame.locator(id).pressSequentially(text);
+    for (const [id, text] of [
+      ['#contact-firstName', 'Emma'],
+      ['#contact-lastName', 'Bedder'],
+      ['#contact-email', 'emma@example.com'],
+      ['#contact-phone', '+1 555 0199'],
+    ] as const)
+      await frame.locator(id).pressSequentially(text);
     await frame.locator('#contact-submit').click();
     await frame.locator('#contact-status:has-text("Thank you")').waitFor();
     await frame.locator('#act-hold').click();
@@ -99,7 +105,10 @@ window.typed = []; document.addEventListener('showsuite:enquiry_sent', (e) => wi
     assert.match(await res.text(), /showsuite/);
     // Framed without the SDK (no ?embed=): nothing is posted to the parent.
     const context = await browser.newContext(SIZES.desktop);
-    hostPages.set('/developer-plain', `<!doctype html><script>window.got = []; addEventListener('message', (e) => window.got.push(e.data));</script><iframe src="${base}/p/${namespace}" style="width:100%;height:900px"></iframe>`);
+    hostPages.set(
+      '/developer-plain',
+      `<!doctype html><script>window.got = []; addEventListener('message', (e) => window.got.push(e.data));</script><iframe src="${base}/p/${namespace}" style="width:100%;height:900px"></iframe>`,
+    );
     const page = await context.newPage();
     await page.goto(`${host()}/developer-plain`);
     const frame = page.frameLocator('iframe');

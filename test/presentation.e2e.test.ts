@@ -83,7 +83,11 @@ describe('the presentation page in Chromium', { skip }, () => {
         await shot(page, 'filters-sheet', size);
         await page.locator('#filters-done').tap();
         await page.waitForFunction(() => !document.getElementById('filter-sheet')?.classList.contains('open'));
-        assert.equal(await page.textContent('#filters-toggle-count'), '1', 'the filter button counts the filters that are on (one price range), not the results');
+        assert.equal(
+          await page.textContent('#filters-toggle-count'),
+          '1',
+          'the filter button counts the filters that are on (one price range), not the results',
+        );
       }
       await page.waitForFunction(() => document.getElementById('result-count')?.textContent === '11 homes');
       await page.selectOption('#sort', 'price-desc');

@@ -52,7 +52,9 @@ export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> 
   });
   const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
   // The entry's script, not a chunk of it: the one output an entry point (a script, not the stylesheet) made.
-  const entries = Object.entries(result.metafile.outputs).filter(([f, o]) => o.entryPoint !== undefined && f.endsWith('.js')).map(([f]) => basename(f));
+  const entries = Object.entries(result.metafile.outputs)
+    .filter(([f, o]) => o.entryPoint !== undefined && f.endsWith('.js'))
+    .map(([f]) => basename(f));
   const js = builtFile(entries, '.js', manifestName);
   const chunks = outputs.filter((f) => f.endsWith('.js') && f !== js);
   const manifest: AssetManifest = { js, css: builtFile(outputs, '.css', manifestName), ...(chunks.length ? { chunks } : {}) };

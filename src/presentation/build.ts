@@ -28,7 +28,15 @@ export const EMBED_FILE = 'embed.js';
  */
 export async function buildEmbed(outDir = WEB_OUT): Promise<string> {
   const { build } = await import('esbuild');
-  await build({ entryPoints: [join(WEB_SRC, 'embed', 'sdk.ts')], bundle: true, minify: true, format: 'iife', target: ['es2020'], outfile: join(outDir, EMBED_FILE), logLevel: 'silent' });
+  await build({
+    entryPoints: [join(WEB_SRC, 'embed', 'sdk.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020'],
+    outfile: join(outDir, EMBED_FILE),
+    logLevel: 'silent',
+  });
   return join(outDir, EMBED_FILE);
 }
 

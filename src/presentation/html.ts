@@ -98,7 +98,12 @@ export function gltfModelOrigin(settings: Data): string | undefined {
 
 /** `'sha256-…'` of each <style> element a built script writes (the 3D viewer's own shadow-DOM stylesheet). */
 export function scriptStyleHashes(script: string): string[] {
-  return [...script.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`);
+  return [...script.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '', 'utf8')
+        .digest('base64')}'`,
+  );
 }
 
 /** A tag-manager snippet with this response's nonce on each of its script elements. */

@@ -107,7 +107,17 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     return send(
       request,
       reply,
-      renderPage({ manifest, style, viewerStyles, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
+      renderPage({
+        manifest,
+        style,
+        viewerStyles,
+        project,
+        bundleUrl,
+        namespace: head.namespace ?? '',
+        url: `${origin(request)}${path}`,
+        origin: origin(request),
+        unit,
+      }),
     );
   }
 

@@ -31,7 +31,13 @@ test('monthlyPayment: the annuity formula, a zero rate, a full deposit, nonsense
   assert.equal(monthlyPayment(500_000, 100, 5, 30), 0);
   assert.equal(monthlyPayment(500_000, 150, 5, 30), 0);
   assert.equal(monthlyPayment(0, 20, 5, 30), 0);
-  const bads: [number, number, number, number][] = [[Number.NaN, 20, 5, 30], [500_000, -1, 5, 30], [500_000, 20, -5, 30], [500_000, 20, 5, 0], [500_000, 20, 5, Infinity]];
+  const bads: [number, number, number, number][] = [
+    [Number.NaN, 20, 5, 30],
+    [500_000, -1, 5, 30],
+    [500_000, 20, -5, 30],
+    [500_000, 20, 5, 0],
+    [500_000, 20, 5, Infinity],
+  ];
   for (const bad of bads) {
     assert.equal(monthlyPayment(...bad), undefined, String(bad));
   }
