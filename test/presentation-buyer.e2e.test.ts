@@ -304,7 +304,8 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
           [...document.querySelectorAll('#building .cells')].map((c) => [...c.children].map((el) => el.querySelector('.cname')?.textContent ?? '')),
         );
         assert.deepEqual(rows, expected);
-        assert.deepEqual(await texts(page, '#building-legend li'), ['✓Available', '‖On hold', '◆Reserved', '✕Sold', '⌂Leased']);
+        assert.deepEqual(await texts(page, '#building-legend li'), ['Available', 'On hold', 'Reserved', 'Sold', 'Leased']);
+        assert.deepEqual(await page.$$eval('#building-legend .swatch', (els) => els.map((el) => getComputedStyle(el, '::before').content)), ['"✓"', '"‖"', '"◆"', '"✕"', '"⌂"']);
         const marks = await page.evaluate(() =>
           [
             ...new Set(

@@ -85,8 +85,8 @@ describe('the presentation page in Chromium', { skip }, () => {
         await page.waitForFunction(() => !document.getElementById('filter-sheet')?.classList.contains('open'));
         assert.equal(
           await page.textContent('#filters-toggle-count'),
-          '1',
-          'the filter button counts the filters that are on (one price range), not the results',
+          '2',
+          'the filter button counts the filters that are on (a price bound, an area bound), not the results',
         );
       }
       await page.waitForFunction(() => document.getElementById('result-count')?.textContent === '11 homes');

@@ -132,8 +132,12 @@ export function labelShapes() {
     const box = shape.getBBox();
     if (!box.width || !box.height) continue;
     const label = s('text', { class: 'shape-label', x: box.x + box.width / 2, y: box.y + box.height / 2, 'font-size': Math.max(9, Math.min(15, box.height / 5, box.width / 5)), 'aria-hidden': 'true' });
-    label.textContent = `${shape.dataset.mark ?? ''} ${shape.dataset.name}`.trim();
-    shape.after(label);
+    label.textContent = shape.dataset.name ?? '';
+    // The status's mark above the name (or alone, for a hidden sold room): colour is not the only cue.
+    const size = Number(label.getAttribute('font-size'));
+    const markText = s('text', { class: 'shape-mark', x: box.x + box.width / 2, y: box.y + box.height / 2 - (shape.dataset.name ? size * 1.1 : 0), 'font-size': size, 'aria-hidden': 'true' });
+    markText.textContent = shape.dataset.mark ?? '';
+    shape.after(...(shape.dataset.name ? [markText, label] : [markText]));
   }
 }
 
