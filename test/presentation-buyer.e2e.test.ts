@@ -305,7 +305,13 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         );
         assert.deepEqual(rows, expected);
         assert.deepEqual(await texts(page, '#building-legend li'), ['Available', 'On hold', 'Reserved', 'Sold', 'Leased']);
-        assert.deepEqual(await page.$$eval('#building-legend .swatch', (els) => els.map((el) => getComputedStyle(el, '::before').content)), ['"✓"', '"‖"', '"◆"', '"✕"', '"⌂"']);
+        assert.deepEqual(await page.$$eval('#building-legend .swatch', (els) => els.map((el) => getComputedStyle(el, '::before').content)), [
+          '"✓"',
+          '"‖"',
+          '"◆"',
+          '"✕"',
+          '"⌂"',
+        ]);
         const marks = await page.evaluate(() =>
           [
             ...new Set(
