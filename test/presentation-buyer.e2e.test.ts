@@ -150,7 +150,8 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         await press(page, '#unit-3d-open');
         await page
           .waitForFunction(() => (document.getElementById('unit-3d-viewer') as unknown as { loaded?: boolean } | null)?.loaded === true, undefined, {
-            timeout: 20_000,
+            timeout: 60_000,
+            polling: 250,
           })
           .catch(async (e: Error) =>
             assert.fail(
