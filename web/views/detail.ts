@@ -3,7 +3,7 @@
  * at the top and whose actions (enquire, hold, waitlist, brochure) stay at the bottom while the middle scrolls.
  * Closes with ×, Escape, a tap outside it, or the browser's back button.
  */
-import { byId, h, safeUrl, sized } from '../dom.ts';
+import { byId, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
@@ -197,15 +197,8 @@ async function share() {
   } catch {
     // Cancelled or refused: offer the link instead.
   }
-  let copied = false;
-  try {
-    await navigator.clipboard.writeText(url);
-    copied = true;
-  } catch {
-    copied = false;
-  }
-  const input = h('input', { type: 'text', readonly: true, value: url, id: 'share-link', 'aria-label': t().copyLink });
-  box.replaceChildren(copied ? t().linkCopied : t().copyLink, ' ', input);
+  const [words, input] = await linkToCopy(url, 'share-link', { copied: t().linkCopied, copy: t().copyLink });
+  box.replaceChildren(words, ' ', input);
   box.hidden = false;
   input.select();
 }

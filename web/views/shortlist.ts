@@ -3,7 +3,7 @@
  * them side by side in a sheet of their own. The shortlist is kept in localStorage per project (unit ids only,
  * nothing personal) and can be shared: `?compare=<id>,<id>,<id>` opens the comparison of those homes.
  */
-import { byId, h, safeUrl, sized } from '../dom.ts';
+import { byId, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { x } from '../extra-words.ts';
 import { areaText, factsLine, perArea, priceText } from '../format.ts';
@@ -223,18 +223,9 @@ export function shortlistUrl(ids: string[]): string {
 }
 
 async function shareList() {
-  const url = shortlistUrl(shown);
-  const body = byId('compare-body')!;
-  let copied = false;
-  try {
-    await navigator.clipboard.writeText(url);
-    copied = true;
-  } catch {
-    copied = false;
-  }
+  const [words, input] = await linkToCopy(shortlistUrl(shown), 'compare-link', { copied: t().linkCopied, copy: t().copyLink });
   byId('compare-share-box')?.remove();
-  const input = h('input', { type: 'text', readonly: true, value: url, id: 'compare-link', 'aria-label': t().copyLink });
-  body.prepend(h('p', { class: 'share-box', id: 'compare-share-box' }, copied ? t().linkCopied : t().copyLink, ' ', input));
+  byId('compare-body')!.prepend(h('p', { class: 'share-box', id: 'compare-share-box' }, words, ' ', input));
   input.select();
 }
 
