@@ -94,6 +94,7 @@ describe('GET /public/projects/{namespace}', () => {
     const sold = await createUnit(t.app, owner.auth, p._id, {
       name: soldName,
       floor: f._id,
+      position: 7,
       body: { price: 999999, availability: 'sold', path: 'M0 0h10v10z' },
     });
     const served = await get(`/public/projects/${namespace}`);
@@ -101,6 +102,8 @@ describe('GET /public/projects/{namespace}', () => {
     // The sold unit is named nowhere (no id, no name): its floor keeps only its room's shape, to draw as sold.
     assert.ok(!served.body.includes(sold._id) && !served.body.includes(soldName), 'no sold unit named in the bundle');
     assert.deepEqual(b.floors[0].soldShapes, ['M0 0h10v10z']);
+    // And where it stands among the floor's units (a position, which names nothing), so a page draws it in place.
+    assert.deepEqual(b.floors[0].soldPositions, [7]);
     assert.deepEqual(
       b.floors[0].units.map((u: { _id: string }) => u._id),
       [open._id],

@@ -17,6 +17,9 @@ import { listView } from './views/list.ts';
 import { locked, lockScreen } from './views/lock.ts';
 import { labelShapes, planView } from './views/plan.ts';
 import { realtorEntry } from './views/realtor.ts';
+import { planWithList } from './views/plan-side.ts';
+import { openCompare, renderCompare, setupShortlist, sharedShortlist } from './views/shortlist.ts';
+import { reportSize } from './embed-events.ts';
 import type { Bundle, Unit } from './types.ts';
 import { track, trackFilter, trackScreen, watchClicks } from './beacon.ts';
 
@@ -71,6 +74,8 @@ const actions = {
     draw();
   },
 };
+
+setupShortlist({ changed: () => draw(), open: (id) => open(id) });
 
 function open(id: string) {
   if (state.view.unit === id) return;
@@ -173,7 +178,7 @@ function draw() {
   const focused = document.activeElement && results.contains(document.activeElement) ? document.activeElement.id : '';
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors[0];
-  const view = v.view === 'plan' && floor ? planView(floor, open) : v.view === 'building' && state.bundle.floors.length ? buildingView(open, actions.setFloor) : listView(open);
+  const view = v.view === 'plan' && floor ? planWithList(planView(floor, open), floor, open) : v.view === 'building' && state.bundle.floors.length ? buildingView(open, actions.setFloor) : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
   // On the first draw the plan's names wait for `finishShell` (measuring them forces a layout).
@@ -187,6 +192,7 @@ function draw() {
     openDetail(v.unit);
   } else closeDetail();
   renderDetail();
+  renderCompare();
   if (pending && !finishing) void finishShell();
 }
 
@@ -226,6 +232,10 @@ async function start() {
   draw();
   track('page_view');
   watchClicks(() => state.view.unit);
+  // A shared shortlist (`?compare=`) opens its comparison; an embedded page tells its host its height.
+  const shared = sharedShortlist();
+  if (shared.length && !locked()) openCompare(shared);
+  reportSize();
 }
 
 window.addEventListener('popstate', () => {

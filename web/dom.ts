@@ -63,3 +63,18 @@ export function nextTask(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * A link put on the clipboard (when the browser allows it) and shown selected in a read-only field either way, for
+ * the visitor to copy: the words say which happened. Returns the words and the field.
+ */
+export async function linkToCopy(url: string, id: string, words: { copied: string; copy: string }): Promise<[string, HTMLInputElement]> {
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(url);
+    copied = true;
+  } catch {
+    copied = false;
+  }
+  return [copied ? words.copied : words.copy, h('input', { type: 'text', readonly: true, value: url, id, 'aria-label': words.copy })];
+}

@@ -3,7 +3,7 @@ import type { Bundle, Dict, Floor, Room, Unit } from './types.ts';
 
 export type View = 'building' | 'plan' | 'list';
 export type Sort = 'default' | 'price-asc' | 'price-desc' | 'area-desc' | 'name';
-export const FILTER_KEYS = ['priceMin', 'priceMax', 'areaMin', 'areaMax', 'bedrooms', 'availability'] as const;
+export const FILTER_KEYS = ['priceMin', 'priceMax', 'areaMin', 'areaMax', 'bedrooms', 'availability', 'search'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export interface ViewState {
@@ -22,7 +22,7 @@ export const state = {
 };
 
 export function emptyFilters(): Record<FilterKey, string> {
-  return { priceMin: '', priceMax: '', areaMin: '', areaMax: '', bedrooms: '', availability: '' };
+  return { priceMin: '', priceMax: '', areaMin: '', areaMax: '', bedrooms: '', availability: '', search: '' };
 }
 
 const body = document.body;
@@ -36,7 +36,7 @@ const pathBase = location.pathname.startsWith('/p/') ? `/p/${encodeURIComponent(
 export const settings = (): Dict => state.bundle?.project ?? {};
 export const flag = (name: string) => settings()[name] === true;
 
-const QUERY: Record<FilterKey, string> = { priceMin: 'min', priceMax: 'max', areaMin: 'amin', areaMax: 'amax', bedrooms: 'beds', availability: 'status' };
+const QUERY: Record<FilterKey, string> = { priceMin: 'min', priceMax: 'max', areaMin: 'amin', areaMax: 'amax', bedrooms: 'beds', availability: 'status', search: 'q' };
 
 /** The view state an address describes (defaults from the project where it says nothing). */
 export function fromAddress(defaults: { view: View; floor: string }): ViewState {
@@ -57,9 +57,9 @@ export function fromAddress(defaults: { view: View; floor: string }): ViewState 
 
 export function toAddress(v: ViewState): string {
   const q = new URLSearchParams();
-  // Leave the page's own switches (refresh interval) and a draft's preview token where they are.
+  // Leave the page's own switches (refresh interval, the embedding host) and a draft's preview token where they are.
   const here = new URLSearchParams(location.search);
-  for (const name of ['refresh', 'preview']) {
+  for (const name of ['refresh', 'preview', 'embed']) {
     const keep = here.get(name);
     if (keep) q.set(name, keep);
   }
@@ -95,7 +95,7 @@ export function allUnits(): Room[] {
 }
 
 export function stubs(f: Floor): Room[] {
-  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const }));
+  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const, position: f.soldPositions?.[i] }));
 }
 
 export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
@@ -119,6 +119,8 @@ export function matches(u: Room): boolean {
   if (aMax !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet <= aMax)) return false;
   if (f.bedrooms && String(u.bedrooms ?? '') !== f.bedrooms) return false;
   if (f.availability && u.availability !== f.availability) return false;
+  // The search box: a unit whose name contains what was typed (any case, spaces ignored).
+  if (f.search.trim() && !(u.name ?? '').toLowerCase().replace(/\s+/g, '').includes(f.search.toLowerCase().replace(/\s+/g, ''))) return false;
   return true;
 }
 

@@ -21,13 +21,15 @@ export interface SoldUnit {
   _id: string;
   name: '';
   path: string;
+  /** Its place in the floor's order (the bundle's `soldPositions`), when the bundle says. */
+  position?: number | undefined;
 }
 
 /** What the plan and the building draw: a unit, or the room of a hidden sold one (`stub`, drawn as sold). */
 export type Room = (Unit & { stub?: undefined }) | (SoldUnit & { availability: 'sold'; floor: string; stub: true } & { [K in Exclude<keyof Unit, keyof SoldUnit | 'availability' | 'floor'>]?: undefined });
 
 /** A floor of the bundle: its public data fields (and any other the project keeps), its units, its hidden sold units. */
-export type Floor = Omit<BundleShape['floors'][number], 'units'> & FloorData & Dict & { units: Unit[]; soldShapes?: string[] };
+export type Floor = Omit<BundleShape['floors'][number], 'units'> & FloorData & Dict & { units: Unit[]; soldShapes?: string[]; soldPositions?: number[] };
 
 /** The project's public fields: its settings by name (the schema lets any through). */
 export type Project = BundleShape['project'] & Dict;

@@ -7,7 +7,7 @@ const PAGE_ROUTES = new Set(['/p/:namespace', '/p/:namespace/units/:unitId', '/g
 
 /**
  * What the pages host answers besides the pages: the public API the page calls (bundle, enquiries, holds, waitlist,
- * live feed), uploaded media, the page's own assets, the host-name page at `/`, and the health checks a load
+ * live feed), uploaded media, the page's own assets, the embed SDK (`/embed.js`), the host-name page at `/`, and the health checks a load
  * balancer sends to any name. Nothing here reads a session.
  */
 function servedOnPagesHost(route: string): boolean {
@@ -15,6 +15,7 @@ function servedOnPagesHost(route: string): boolean {
     PAGE_ROUTES.has(route) ||
     route.startsWith('/public/') ||
     route.startsWith('/p/assets/') ||
+    route === '/embed.js' ||
     route === '/media/:name' ||
     route === '/' ||
     route === '/health' ||

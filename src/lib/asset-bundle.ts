@@ -5,6 +5,8 @@ import { basename, join } from 'node:path';
 export interface AssetManifest {
   js: string;
   css: string;
+  /** Scripts the main one imports on demand (code splitting), served beside it. */
+  chunks?: string[];
 }
 
 export interface AssetBundle {
@@ -17,6 +19,11 @@ export interface AssetBundle {
   ownFile: RegExp;
   /** Set for a Preact bundle (JSX with the automatic runtime). */
   jsxImportSource?: string;
+  /**
+   * Names of the chunks a dynamic `import()` becomes (e.g. `app-[name].[hash]`; `ownFile` must match them): set, the
+   * bundle is split and what is imported on demand is fetched only then, never with the main script.
+   */
+  chunkNames?: string;
 }
 
 /**
@@ -25,7 +32,7 @@ export interface AssetBundle {
  * and older builds' files (those `ownFile` matches) are removed only after it.
  */
 export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> {
-  const { outDir, manifestName, ownFile, jsxImportSource } = bundle;
+  const { outDir, manifestName, ownFile, jsxImportSource, chunkNames } = bundle;
   mkdirSync(outDir, { recursive: true });
   // esbuild is a build tool (a devDependency): loaded only when a build actually runs, never by a server start
   // that finds the bundle already built.
@@ -38,17 +45,24 @@ export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> 
     ...(jsxImportSource === undefined ? {} : { jsx: 'automatic' as const, jsxImportSource }),
     target: ['es2022', 'chrome100', 'safari15.4', 'firefox100'],
     entryNames: '[name].[hash]',
+    ...(chunkNames === undefined ? {} : { splitting: true, chunkNames }),
     outdir: outDir,
     metafile: true,
     logLevel: 'silent',
   });
   const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
-  const manifest: AssetManifest = { js: builtFile(outputs, '.js', manifestName), css: builtFile(outputs, '.css', manifestName) };
+  // The entry's script, not a chunk of it: the one output an entry point (a script, not the stylesheet) made.
+  const entries = Object.entries(result.metafile.outputs)
+    .filter(([f, o]) => o.entryPoint !== undefined && f.endsWith('.js'))
+    .map(([f]) => basename(f));
+  const js = builtFile(entries, '.js', manifestName);
+  const chunks = outputs.filter((f) => f.endsWith('.js') && f !== js);
+  const manifest: AssetManifest = { js, css: builtFile(outputs, '.css', manifestName), ...(chunks.length ? { chunks } : {}) };
   const temp = join(outDir, `${manifestName}.${process.pid}.tmp`);
   writeFileSync(temp, JSON.stringify(manifest));
   renameSync(temp, join(outDir, manifestName));
   for (const file of readdirSync(outDir)) {
-    if (ownFile.test(file) && file !== manifest.js && file !== manifest.css) rmSync(join(outDir, file), { force: true });
+    if (ownFile.test(file) && file !== manifest.js && file !== manifest.css && !chunks.includes(file)) rmSync(join(outDir, file), { force: true });
   }
   return manifest;
 }

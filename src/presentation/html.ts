@@ -58,15 +58,17 @@ export function inlineStyle(text: string): InlineStyle {
  * response's nonce), and one with a brand font allows the font service. The policy is per response, so one
  * project's allowances never reach another project's page.
  */
-export function pageCsp(settings: Data, nonce: string | undefined, style?: InlineStyle): string {
+export function pageCsp(settings: Data, nonce: string | undefined, style?: InlineStyle, viewerStyles: string[] = []): string {
   const gtm = nonce !== undefined;
   const font = brandFont(settings) !== undefined;
+  const model = gltfModelOrigin(settings);
   return [
     "default-src 'self'",
-    ['script-src', "'self'", ...(gtm ? [`'nonce-${nonce}'`, ...GTM_SCRIPT] : [])].join(' '),
-    ['style-src', "'self'", ...(style ? [style.source] : []), ...(font ? [FONT_CSS] : [])].join(' '),
-    "img-src 'self' data: https:",
-    ['connect-src', "'self'", ...(gtm ? GTM_CONNECT : [])].join(' '),
+    // The 3D viewer compiles WebAssembly (its mesh decoder): allowed on a page with a glTF model only, never eval.
+    ['script-src', "'self'", ...(model !== undefined ? ["'wasm-unsafe-eval'"] : []), ...(gtm ? [`'nonce-${nonce}'`, ...GTM_SCRIPT] : [])].join(' '),
+    ['style-src', "'self'", ...(style ? [style.source] : []), ...(model !== undefined ? viewerStyles : []), ...(font ? [FONT_CSS] : [])].join(' '),
+    `img-src 'self' data: https:${model !== undefined ? ' blob:' : ''}`,
+    ['connect-src', "'self'", ...(model ? [model] : []), ...(gtm ? GTM_CONNECT : [])].join(' '),
     ['font-src', "'self'", 'data:', ...(font ? [FONT_FILES] : [])].join(' '),
     ...(gtm ? ['frame-src https://www.googletagmanager.com'] : []),
     "object-src 'none'",
@@ -74,6 +76,34 @@ export function pageCsp(settings: Data, nonce: string | undefined, style?: Inlin
     "form-action 'self'",
     'frame-ancestors *',
   ].join('; ');
+}
+
+/**
+ * The origin a project's glTF/GLB model (`_3dModelUrl`) is fetched from, when it has one: '' for this origin (a
+ * relative address), the https origin otherwise; undefined when the project has no such model (a hosted tour is a
+ * link and needs nothing).
+ */
+export function gltfModelOrigin(settings: Data): string | undefined {
+  const v = str(settings._3dModelUrl);
+  if (!v) return undefined;
+  try {
+    const url = new URL(v, 'http://relative.invalid');
+    if (!/\.(glb|gltf)$/i.test(url.pathname)) return undefined;
+    if (url.origin === 'http://relative.invalid') return '';
+    return url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `'sha256-…'` of each <style> element a built script writes (the 3D viewer's own shadow-DOM stylesheet). */
+export function scriptStyleHashes(script: string): string[] {
+  return [...script.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '', 'utf8')
+        .digest('base64')}'`,
+  );
 }
 
 /** A tag-manager snippet with this response's nonce on each of its script elements. */
@@ -86,6 +116,8 @@ export interface PageInput {
    * hashed file.
    */
   style?: InlineStyle | undefined;
+  /** The hashes of the 3D viewer's stylesheets (`scriptStyleHashes`), allowed on a page with a glTF model. */
+  viewerStyles?: string[] | undefined;
   /** The project's public fields (the bundle's `project`). */
   project: Data & { name: string };
   bundleUrl: string;
@@ -158,7 +190,7 @@ ${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
 </body>
 </html>
 `;
-  return { html, csp: pageCsp(s, gtm, input.style) };
+  return { html, csp: pageCsp(s, gtm, input.style, input.viewerStyles) };
 }
 
 export interface GroupCard {

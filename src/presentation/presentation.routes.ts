@@ -10,8 +10,8 @@ import { problems } from '../http/schemas.ts';
 import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
 import { isPublished, PREVIEW_PARAM, previewSigner, visible } from '../public/drafts.ts';
-import { webManifest, WEB_OUT, WEB_SRC } from './build.ts';
-import { inlineStyle, renderGroupPage, renderPage, type GroupCard } from './html.ts';
+import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
+import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes, type GroupCard } from './html.ts';
 import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -23,6 +23,7 @@ const TYPES: Record<string, string> = {
   '.webp': 'image/webp',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
+  '.glb': 'model/gltf-binary',
 };
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 
@@ -57,6 +58,14 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   const assets = new Map<string, Asset>();
   const sheet = asset(readFileSync(join(WEB_OUT, manifest.css)), CSS, true);
   assets.set(manifest.js, asset(readFileSync(join(WEB_OUT, manifest.js)), JS, true)).set(manifest.css, sheet);
+  // What the page imports on demand (the 3D viewer), beside it.
+  const viewerStyles: string[] = [];
+  for (const chunk of manifest.chunks ?? []) {
+    const body = readFileSync(join(WEB_OUT, chunk));
+    assets.set(chunk, asset(body, JS, true));
+    viewerStyles.push(...scriptStyleHashes(body.toString('utf8')));
+  }
+  const sdk = asset(await embedScript(), JS, false);
   // The project page carries its stylesheet in its HTML (allowed by hash in its CSP); the group page links the file.
   const style = inlineStyle(sheet.body.toString('utf8').trim());
   // The demo presentation's drawings and renderings (web/static): served as they are, cached for a day.
@@ -115,6 +124,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       renderPage({
         manifest,
         style,
+        viewerStyles,
         project,
         bundleUrl,
         namespace: head.namespace ?? '',
@@ -222,16 +232,26 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     },
   );
 
-  app.get('/p/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
-    const found = assets.get(request.params.file);
-    if (!found) throw notFound('Asset');
-    // Hashed names never change content: cache for a year. The demo drawings may change between releases.
-    reply.header('Cache-Control', found.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
+  function sendAsset(request: FastifyRequest, reply: FastifyReply, found: Asset) {
     if (!found.text) return reply.type(found.type).send(found.body);
     reply.header('Vary', 'Accept-Encoding');
     const accept = request.headers['accept-encoding'] ?? '';
     if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').type(found.type).send(brotli(found));
     if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').type(found.type).send(gzip(found));
     return reply.type(found.type).send(found.body);
+  }
+
+  app.get('/p/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+    const found = assets.get(request.params.file);
+    if (!found) throw notFound('Asset');
+    // Hashed names never change content: cache for a year. The demo drawings may change between releases.
+    reply.header('Cache-Control', found.immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400');
+    return sendAsset(request, reply, found);
+  });
+
+  // The embed SDK: one stable address developers paste into their sites (docs/presentation.md), so a short cache.
+  app.get('/embed.js', { schema: { hide: true } }, async (request, reply) => {
+    reply.header('Cache-Control', 'public, max-age=300');
+    return sendAsset(request, reply, sdk);
   });
 };

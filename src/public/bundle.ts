@@ -81,6 +81,8 @@ export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?:
   // A hidden sold unit still occupies its room on the plan: its floor lists the room's shape only, so a page can
   // draw it as sold instead of a blank hole. Nothing names the unit: no id, no name, no details.
   const soldByFloor = new Map<string, string[]>();
+  // Where each of those rooms stands in its floor's order (a position, nothing more), so a page draws it in its place.
+  const soldPositions = new Map<string, number[]>();
   for (const row of units) {
     const unit = allocatedView(publicUnit(row, settings, now), ownerOf.get(row.id), viewer);
     if (!visibleUnit(settings, unit)) {
@@ -88,6 +90,7 @@ export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?:
         const list = soldByFloor.get(row.floor_id) ?? [];
         list.push(unit.path);
         soldByFloor.set(row.floor_id, list);
+        soldPositions.set(row.floor_id, [...(soldPositions.get(row.floor_id) ?? []), row.position]);
       }
       continue;
     }
@@ -104,7 +107,7 @@ export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?:
       name: f.name,
       position: f.position,
       units: byFloor.get(f.id) ?? [],
-      ...(soldByFloor.has(f.id) ? { soldShapes: soldByFloor.get(f.id) } : {}),
+      ...(soldByFloor.has(f.id) ? { soldShapes: soldByFloor.get(f.id), soldPositions: soldPositions.get(f.id) } : {}),
     })),
     unassignedUnits: byFloor.get(null) ?? [],
   };

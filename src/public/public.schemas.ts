@@ -21,6 +21,11 @@ export const BundleSchema = Type.Object(
               description: 'When the project hides sold units: the plan shapes (SVG path data) of its sold units, to draw as sold; nothing names those units',
             }),
           ),
+          soldPositions: Type.Optional(
+            Type.Array(Type.Number(), {
+              description: "With soldShapes: each hidden sold unit's position on its floor (the same order), so a page draws it in its place among the units",
+            }),
+          ),
         },
         { additionalProperties: true },
       ),

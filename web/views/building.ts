@@ -3,13 +3,15 @@ import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { floorUnits, matches, state } from '../state.ts';
 import { priceText, statusText } from '../format.ts';
+import { legend, mark } from './legend.ts';
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void): HTMLElement {
   const floors = [...state.bundle!.floors].sort((a, b) => b.position - a.position);
+  const statuses = floors.flatMap((f) => floorUnits(f).map((u) => u.availability));
   return h(
     'div',
     { class: 'building', id: 'building' },
-    h('h2', { class: 'section-title' }, t().chooseFloor),
+    h('div', { class: 'building-head' }, h('h2', { class: 'section-title' }, t().chooseFloor), legend(statuses, 'building-legend')),
     h(
       'ol',
       { class: 'floor-rows', 'aria-label': t().building },
@@ -24,7 +26,7 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
             'div',
             { class: 'cells' },
             ...units.map((u) => {
-              if (u.stub) return h('span', { class: 'cell s-sold stub', 'data-availability': 'sold', 'aria-label': statusText('sold') });
+              if (u.stub) return h('span', { class: 'cell s-sold stub', 'data-availability': 'sold', role: 'img', 'aria-label': statusText('sold') }, h('span', { class: 'mark', 'aria-hidden': 'true' }, mark('sold')));
               const price = priceText(u);
               return h(
                 'button',
@@ -36,7 +38,8 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
                   'aria-label': `${u.name}: ${statusText(u.availability)}${price ? `, ${price}` : ''}`,
                   onclick: () => open(u._id),
                 },
-                u.name,
+                h('span', { class: 'mark', 'aria-hidden': 'true' }, mark(u.availability)),
+                h('span', { class: 'cname' }, u.name),
               );
             }),
           ),

@@ -7,10 +7,12 @@ import { byId, h, safeUrl } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { flag, settings, state } from '../state.ts';
 import type { Problem, Room, Unit } from '../types.ts';
+import { prefillVisitor, saveVisitor } from '../visitor.ts';
+import { clearFormErrors, EMAIL, liveChecks } from './form-help.ts';
+import { x } from '../extra-words.ts';
+import { emit } from '../embed-events.ts';
 
 export type Mode = 'enquire' | 'hold' | 'waitlist';
-const SAVED = 'showsuite:visitor';
-const VISITOR = ['firstName', 'lastName', 'email', 'phone'] as const;
 
 interface CustomField {
   key: string;
@@ -56,20 +58,9 @@ export function contactForm(h_: ContactHooks): HTMLFormElement {
     h('button', { type: 'submit', class: 'primary', id: 'contact-submit' }),
     h('p', { class: 'form-status', id: 'contact-status', role: 'status' }),
   );
-  prefill();
+  liveChecks(form);
+  prefillVisitor(form);
   return form;
-}
-
-function prefill() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(SAVED) ?? '{}') as Record<string, string>;
-    for (const k of VISITOR) {
-      const el = form.elements.namedItem(k) as HTMLInputElement | null;
-      if (el && !el.value && typeof saved[k] === 'string') el.value = saved[k];
-    }
-  } catch {
-    // Storage may be off (private mode, a frame without it): the form simply starts empty.
-  }
 }
 
 const customFields = (): CustomField[] =>
@@ -105,8 +96,15 @@ function drawCustom() {
 
 /** Points the form at a unit and a purpose; what is typed stays. */
 export function setContact(u: Room | undefined, m: Mode, show: boolean) {
+  // Another unit or purpose: a clean form (no errors, no confirmation, the button usable again), with the visit's details.
+  if (m !== mode || u?._id !== unit?._id) {
+    byId('contact-status')!.textContent = '';
+    clearFormErrors(form);
+    byId<HTMLButtonElement>('contact-submit')!.disabled = false;
+    delete form.dataset.sent;
+    prefillVisitor(form);
+  }
   unit = u;
-  if (m !== mode) byId('contact-status')!.textContent = '';
   mode = m;
   form.hidden = !show;
   const words = { enquire: [t().enquire, t().enquireIntro, t().send], hold: [t().hold, t().holdIntro, t().holdSend], waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend] }[m];
@@ -129,8 +127,7 @@ function values(): Record<string, string> {
 }
 
 function showErrors(problem: Problem) {
-  for (const el of form.querySelectorAll('.field-error')) el.textContent = '';
-  for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+  clearFormErrors(form);
   let first: HTMLElement | undefined;
   for (const e of problem.errors ?? []) {
     const name = e.path.replace(/^\//, '').split('/')[0];
@@ -165,6 +162,7 @@ async function submit(e: Event) {
   const customs = mode === 'enquire' ? [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#contact-custom [data-key]')] : [];
   const missing = [
     ...required.filter((k) => !data[k]).map((k) => ({ path: `/${k}`, message: t().required })),
+    ...(data.email && !EMAIL.test(data.email) ? [{ path: '/email', message: x().badEmail }] : []),
     ...customs.filter((c) => c.required && (c instanceof HTMLInputElement && c.type === 'checkbox' ? !c.checked : !c.value.trim())).map((c) => ({ path: `/${c.id.replace('contact-', '')}`, message: t().required })),
   ];
   if (missing.length) {
@@ -184,22 +182,24 @@ async function submit(e: Event) {
     const custom = customs.map((c) => ({ key: c.dataset.key!, value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() })).filter((c) => c.value !== '');
     res = await sendLead({ project, ...visitor, unit: u._id, source: 'presentation', ...(data.message ? { message: data.message } : {}), ...(custom.length ? { customFields: custom } : {}) });
   }
-  submitButton.disabled = false;
   form.setAttribute('aria-busy', 'false');
+  const ok = res.status === 200 || res.status === 201;
+  // Sent once: the button stays off until the form is pointed at another unit or purpose (no double enquiry).
+  submitButton.disabled = ok;
   if (res.status === 400) return showErrors(res.body);
-  if (res.status === 200 || res.status === 201) {
+  if (ok) {
     showErrors({});
-    try {
-      localStorage.setItem(SAVED, JSON.stringify(Object.fromEntries(VISITOR.map((k) => [k, data[k] ?? '']))));
-    } catch {
-      // Not kept: the next form starts empty.
-    }
+    saveVisitor(data);
+    emit(mode === 'hold' ? 'hold_placed' : mode === 'waitlist' ? 'waitlist_joined' : 'enquiry_sent', { unitId: u._id, unitName: u.name });
     if (mode === 'hold') {
       hooks.held(res.body as unknown as Unit);
       return;
     }
+    form.dataset.sent = mode;
     (form.elements.namedItem('message') as HTMLTextAreaElement).value = '';
     status.textContent = mode === 'waitlist' ? t().waitlistSent : t().sent;
+    // In view inside the sheet's scrolling middle, above its action bar.
+    status.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     const redirect = mode === 'enquire' ? safeUrl(settings().formsRedirectURL) : undefined;
     if (redirect) location.assign(redirect);
     return;
@@ -212,7 +212,7 @@ async function submit(e: Event) {
 }
 
 function showErrorsById(errors: { path: string; message: string }[]) {
-  for (const el of form.querySelectorAll('.field-error')) el.textContent = '';
+  clearFormErrors(form);
   let first: HTMLElement | undefined;
   for (const e of errors) {
     const name = e.path.slice(1);

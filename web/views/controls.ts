@@ -6,6 +6,9 @@ import { byId, h, isPhone } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { bound, FILTER_KEYS, filtersActive, flag, listedUnits, settings, state, type FilterKey, type Sort, type View } from '../state.ts';
 import { areaUnit, showsArea, showsPrices, statusText } from '../format.ts';
+import { activeFilterCount } from '../counting.ts';
+import { x } from '../extra-words.ts';
+import { shortlistButton, updateShortlistButton } from './shortlist.ts';
 
 export interface ControlActions {
   setView(view: View): void;
@@ -68,6 +71,13 @@ export function buildControls(a: ControlActions): HTMLElement {
       'div',
       { class: 'bar' },
       h('div', { class: 'tabs', role: 'group', 'aria-label': t().view }, flag('skipFloorStep') ? undefined : tab('building', t().building), tab('plan', t().plan), tab('list', t().list)),
+      h(
+        'label',
+        { class: 'search' },
+        h('span', { class: 'visually-hidden' }, x().searchPlaceholder),
+        h('input', { id: 'f-search', name: 'search', type: 'search', autocomplete: 'off', placeholder: x().search, value: state.view.filters.search, maxlength: '40', oninput: (e: Event) => actions.setFilter('search', (e.target as HTMLInputElement).value) }),
+      ),
+      shortlistButton(),
       h('button', { type: 'button', id: 'filters-toggle', class: 'chip filters-toggle', 'aria-controls': 'filter-sheet', 'aria-expanded': 'false', onclick: openSheet }, t().filtersButton, ' ', h('span', { id: 'filters-toggle-count', class: 'count-pill' })),
     ),
     h('nav', { class: 'floors', id: 'floors', 'aria-label': t().floors }),
@@ -127,7 +137,10 @@ export function updateControls() {
   byId('result-count')!.textContent = t().homes(n);
   byId('clear-filters')!.hidden = !active;
   byId('filters-done')!.textContent = t().showHomes(n);
-  byId('filters-toggle-count')!.textContent = active ? String(n) : '';
+  // The filters that are on (a range is one), not the results: the result count is said beside it.
+  const on = activeFilterCount(v.filters);
+  updateShortlistButton();
+  byId('filters-toggle-count')!.textContent = on ? String(on) : '';
   for (const k of ['priceMin', 'priceMax', 'areaMin', 'areaMax'] as const) {
     const el = byId(`f-${k}`);
     if (el) el.setAttribute('aria-invalid', String(v.filters[k] !== '' && bound(v.filters[k]) === undefined));

@@ -3,7 +3,7 @@
  * at the top and whose actions (enquire, hold, waitlist, brochure) stay at the bottom while the middle scrolls.
  * Closes with ×, Escape, a tap outside it, or the browser's back button.
  */
-import { byId, h, safeUrl, sized } from '../dom.ts';
+import { byId, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
@@ -12,6 +12,13 @@ import { badge } from './list.ts';
 import { holdKey, myHold } from '../holds.ts';
 import { holdBadge, holdPanel } from './hold.ts';
 import type { Room } from '../types.ts';
+import { emit } from '../embed-events.ts';
+import { x } from '../extra-words.ts';
+import { calculator } from './calculator.ts';
+import { thumbnails } from './lightbox.ts';
+import { modelBlock } from './model.ts';
+import { depositAmount, depositTerms, placeFacts } from './sheet-extras.ts';
+import { favButton } from './shortlist.ts';
 
 const dialog = h('dialog', { id: 'unit-dialog', class: 'sheet', 'aria-labelledby': 'unit-title' });
 const notices = new Map<string, string>();
@@ -28,6 +35,7 @@ export function setupDetail(hooks: ContactHooks & { closed(): void }) {
       'div',
       { class: 'sheet-head' },
       h('h2', { id: 'unit-title' }),
+      h('span', { id: 'fav-slot' }),
       h('button', { type: 'button', class: 'icon-btn', id: 'share-unit', onclick: share }, t().share),
       h('button', { type: 'button', class: 'close', id: 'close-dialog', 'aria-label': t().close, onclick: () => dialog.close() }, '×'),
     ),
@@ -74,6 +82,7 @@ export function openDetail(id: string) {
     setContact(u, m ?? 'enquire', m !== undefined);
     byId('share-box')!.hidden = true;
     byId('sheet-body')!.scrollTop = 0;
+    if (!u.stub) emit('unit_view', { unitId: u._id, unitName: u.name });
   }
   if (!dialog.open) {
     dialog.showModal();
@@ -95,14 +104,17 @@ export function renderDetail() {
   infoKey = key;
   const mine = state.holds.get(u._id);
   byId('unit-title')!.replaceChildren(u.name, ' ', myHold(u._id) ? holdBadge() : badge(u));
+  byId('fav-slot')!.replaceChildren(...(u.stub ? [] : [favButton(u, 'fav-unit', 'icon-btn')]));
   const price = priceText(u);
   const per = perArea(u);
   const info = settings().showAdditionalInfo === false ? [] : ((u.additionalInfo as { label?: string; value?: string }[] | undefined) ?? []);
   const images = [...new Set([...(Array.isArray(u.images) ? u.images : []), u.unitImageUrl].map(safeUrl).filter((x): x is string => x !== undefined))];
   const layouts = [...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined))];
   const [layout, model] = [safeUrl(u.layoutUrl), safeUrl(settings()._3dModelUrl)];
+  const many = (list: string[], what: string) => list.slice(0, 8).map((src, i) => ({ src, alt: `${what} ${u.name} (${i + 1}/${Math.min(list.length, 8)})` }));
   const notice = notices.get(u._id);
   const facts = [
+    ...placeFacts(u),
     areaText(u) ? [t().area, areaText(u)!] : undefined,
     per ? [t().perArea, per] : undefined,
     !flag('hideBedrooms') && u.bedrooms ? [t().bedrooms, u.bedrooms] : undefined,
@@ -117,15 +129,15 @@ export function renderDetail() {
       { class: 'detail' },
       holdPanel(u),
       layouts.length ? h('figure', { class: 'layout' }, h('img', { ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'), src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
+      layouts.length > 1 ? h('section', { 'aria-label': x().layouts }, thumbnails(many(layouts, t().layout), 'gallery', '200px', 'unit-layouts')) : undefined,
       price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
+      depositTerms(u),
       facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
       typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
-      images.length && !flag('hideGallery')
-        ? h('section', { class: 'gallery', 'aria-label': t().gallery }, ...images.slice(0, 8).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { ...sized(src, '270px', 960), src, alt: `${u.name} (${i + 1}/${Math.min(images.length, 8)})`, loading: 'lazy', width: '320', height: '240' }))))
-        : undefined,
-      layout || model
-        ? h('p', { class: 'links' }, layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout) : undefined, model ? h('a', { href: model, target: '_blank', rel: 'noopener', id: 'unit-3d' }, t().tour3d) : undefined)
-        : undefined,
+      images.length && !flag('hideGallery') ? h('section', { 'aria-label': t().gallery }, thumbnails(many(images, t().gallery), 'gallery', '270px', 'unit-gallery')) : undefined,
+      layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
+      model ? modelBlock(model, u.name) : undefined,
+      typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
       !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`) : undefined,
       notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
     ),
@@ -152,7 +164,7 @@ export function renderDetail() {
 
 function renderActions(u: Room) {
   const mine = state.holds.has(u._id);
-  const deposit = typeof settings().payProviderDeposit === 'number' && (settings().payProviderDeposit as number) > 0 ? (settings().payProviderDeposit as number) : typeof u.payableAmount === 'number' && u.payableAmount > 0 ? u.payableAmount : undefined;
+  const deposit = depositAmount(u);
   const brochure = safeUrl(u.brochurePDF);
   const act = (id: string, label: string, m: Mode, primary = false) =>
     h('button', { type: 'button', id, class: primary ? 'primary' : 'secondary', 'aria-pressed': String(!byId('contact-form')!.hidden && contactMode() === m), onclick: () => choose(u, m) }, label);
@@ -187,15 +199,8 @@ async function share() {
   } catch {
     // Cancelled or refused: offer the link instead.
   }
-  let copied = false;
-  try {
-    await navigator.clipboard.writeText(url);
-    copied = true;
-  } catch {
-    copied = false;
-  }
-  const input = h('input', { type: 'text', readonly: true, value: url, id: 'share-link', 'aria-label': t().copyLink });
-  box.replaceChildren(copied ? t().linkCopied : t().copyLink, ' ', input);
+  const [words, input] = await linkToCopy(url, 'share-link', { copied: t().linkCopied, copy: t().copyLink });
+  box.replaceChildren(words, ' ', input);
   box.hidden = false;
   input.select();
 }

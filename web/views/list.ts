@@ -5,6 +5,7 @@ import { t } from '../i18n.ts';
 import { listedUnits, settings } from '../state.ts';
 import { factsLine, perArea, priceText, statusText } from '../format.ts';
 import type { Room, Unit } from '../types.ts';
+import { favButton, isSaved } from './shortlist.ts';
 
 const cards = new Map<string, { key: string; el: HTMLElement }>();
 
@@ -19,12 +20,12 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
   const img = unitImage(u, settings().unitImageOnGrid === 'Unit Plan' ? 'plan' : 'photo');
   const price = priceText(u);
   const per = perArea(u);
-  const key = JSON.stringify([u, img, eager, document.documentElement.lang]);
+  const key = JSON.stringify([u, img, eager, document.documentElement.lang, isSaved(u._id)]);
   const hit = cards.get(u._id);
   if (hit?.key === key) return hit.el;
   const el = h(
     'li',
-    {},
+    { class: 'card-item' },
     h(
       'button',
       {
@@ -42,6 +43,8 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
       price ? h('span', { class: 'price' }, price) : undefined,
       per ? h('span', { class: 'per-area' }, per) : undefined,
     ),
+    // Beside the card's button, not in it (a button in a button is invalid): over the card's corner.
+    favButton(u, `fav-${u._id}`, 'on-card'),
   );
   cards.set(u._id, { key, el });
   return el;

@@ -6,6 +6,8 @@ import { sendLead } from '../api.ts';
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { flag, namespace, settings, state } from '../state.ts';
+import { prefillVisitor, saveVisitor } from '../visitor.ts';
+import { liveChecks } from './form-help.ts';
 
 const UNLOCKED = `showsuite:unlocked:${namespace}`;
 
@@ -54,6 +56,7 @@ export function lockScreen(unlocked: () => void): HTMLFormElement {
             return;
           }
         }
+        saveVisitor(data);
         try {
           sessionStorage.setItem(UNLOCKED, '1');
         } catch {
@@ -72,5 +75,7 @@ export function lockScreen(unlocked: () => void): HTMLFormElement {
     h('button', { type: 'submit', class: 'primary', id: 'lock-submit' }, t().enter),
     status,
   );
+  liveChecks(form);
+  prefillVisitor(form);
   return form;
 }

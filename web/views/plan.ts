@@ -8,6 +8,7 @@ import { t } from '../i18n.ts';
 import { floorUnits, matches } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
 import { badge, unitImage } from './list.ts';
+import { legend, mark } from './legend.ts';
 import type { Floor, Room } from '../types.ts';
 
 let root: HTMLElement | undefined;
@@ -53,7 +54,7 @@ function build(floor: Floor) {
       'div',
       { class: 'plan-tools' },
       h('figcaption', {}, floor.name),
-      h('ul', { class: 'legend', 'aria-label': t().legend }),
+      h('ul', { class: 'legend' }),
       h(
         'div',
         { class: 'zoom', role: 'group', 'aria-label': t().zoomReset },
@@ -75,9 +76,11 @@ function drawShapes(floor: Floor) {
   shapesKey = key;
   const focused = document.activeElement?.id;
   svg.replaceChildren(
+    // Sold rooms are hatched as well as coloured: plainly unavailable whatever the eyes.
+    s('defs', {}, s('pattern', { id: 'hatch', patternUnits: 'userSpaceOnUse', width: '10', height: '10', patternTransform: 'rotate(45)' }, s('rect', { width: '10', height: '10', class: 'hatch-bg' }), s('line', { x1: '0', y1: '0', x2: '0', y2: '10', class: 'hatch-line' }))),
     ...units.map((u) => {
       // A hidden sold unit's room: drawn as sold, nothing to open, no name to say.
-      if (u.stub) return s('path', { d: u.path, class: 'shape s-sold stub', 'data-availability': 'sold', 'aria-label': statusText('sold') });
+      if (u.stub) return s('path', { d: u.path, class: 'shape s-sold stub', 'data-availability': 'sold', 'data-mark': mark('sold'), role: 'img', 'aria-label': statusText('sold') });
       const p = s('path', {
         d: u.path,
         class: `shape s-${u.availability}${matches(u) ? '' : ' dim'}${u.allocated ? ' mine' : ''}`,
@@ -86,6 +89,7 @@ function drawShapes(floor: Floor) {
         id: `shape-${u._id}`,
         'data-unit': u._id,
         'data-name': u.name,
+        'data-mark': mark(u.availability),
         'data-availability': u.availability,
         'data-allocated': u.allocated ? 'true' : undefined,
         'aria-label': `${u.name}: ${statusText(u.availability)}${priceText(u) ? `, ${priceText(u)}` : ''}`,
@@ -108,10 +112,8 @@ function drawShapes(floor: Floor) {
       return p;
     }),
   );
-  const legend = root!.querySelector('.legend')!;
-  const statuses = [...new Set(units.map((u) => u.availability))];
-  // Colour is never the only cue (WCAG 1.4.1): a legend names each colour, shapes carry the unit's name.
-  legend.replaceChildren(...statuses.map((st) => h('li', {}, h('span', { class: `swatch s-${st}`, 'aria-hidden': 'true' }), statusText(st))));
+  // Colour is never the only cue (WCAG 1.4.1): a legend names each colour and mark, shapes carry the name and mark.
+  root!.querySelector('.legend')!.replaceWith(legend(units.map((u) => u.availability)));
   if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   if (cardUnit) {
     const u = units.find((x) => x._id === cardUnit);
@@ -127,12 +129,16 @@ export function labelShapes() {
   for (const old of svg.querySelectorAll('text')) old.remove();
   for (const shape of svg.querySelectorAll<SVGPathElement>('path.shape')) {
     // A hidden sold unit's room carries no name.
-    if (!shape.dataset.name) continue;
+    if (!shape.dataset.name && !shape.dataset.mark) continue;
     const box = shape.getBBox();
     if (!box.width || !box.height) continue;
     const label = s('text', { class: 'shape-label', x: box.x + box.width / 2, y: box.y + box.height / 2, 'font-size': Math.max(9, Math.min(15, box.height / 5, box.width / 5)), 'aria-hidden': 'true' });
-    label.textContent = shape.dataset.name;
-    shape.after(label);
+    label.textContent = shape.dataset.name ?? '';
+    // The status's mark above the name (or alone, for a hidden sold room): colour is not the only cue.
+    const size = Number(label.getAttribute('font-size'));
+    const markText = s('text', { class: 'shape-mark', x: box.x + box.width / 2, y: box.y + box.height / 2 - (shape.dataset.name ? size * 1.1 : 0), 'font-size': size, 'aria-hidden': 'true' });
+    markText.textContent = shape.dataset.mark ?? '';
+    shape.after(...(shape.dataset.name ? [markText, label] : [markText]));
   }
 }
 
