@@ -88,7 +88,7 @@ export function MediaField({ label, kind, value, onValue }: { label: string; kin
 }
 
 /** A list of addresses (photos, a gallery): add several at once by upload or drop, reorder, remove. */
-export function MediaList({ label, value, onValue }: { label: string; value: string[] | undefined; onValue: (urls: string[]) => void }) {
+export function MediaList({ label, kind = 'image', value, onValue }: { label: string; kind?: MediaKind; value: string[] | undefined; onValue: (urls: string[]) => void }) {
   const list = value ?? [];
   const move = (i: number, by: number) => {
     const next = list.slice();
@@ -102,7 +102,7 @@ export function MediaList({ label, value, onValue }: { label: string; value: str
         <ul class="thumbs" aria-label={label}>
           {list.map((url, i) => (
             <li key={url}>
-              <Thumb url={url} kind="image" name={`${label} ${i + 1}`} />
+              <Thumb url={url} kind={kind} name={`${label} ${i + 1}`} />
               <div class="row">
                 <button type="button" class="secondary small" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${label.toLowerCase()} ${i + 1} earlier`}>
                   ←
@@ -115,7 +115,7 @@ export function MediaList({ label, value, onValue }: { label: string; value: str
           ))}
         </ul>
       )}
-      <DropZone label={`Add to ${label.toLowerCase()}`} kind="image" multiple onUploaded={(urls) => onValue([...list, ...urls.filter((u) => !list.includes(u))])} />
+      <DropZone label={`Add to ${label.toLowerCase()}`} kind={kind} multiple onUploaded={(urls) => onValue([...list, ...urls.filter((u) => !list.includes(u))])} />
     </div>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { all, api, ApiError, query, etagOf } from '../api.ts';
-import { sized, upload } from '../media.ts';
+import { sized } from '../media.ts';
+import { DropZone } from '../upload.tsx';
 import type { Floor, Project, User } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, useId, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { canManage } from './project.tsx';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
@@ -40,6 +41,16 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
       if (err instanceof ApiError && err.status === 412) onProject(await api.get<Project>(`/projects/${project._id}`));
     }
   };
+  const duplicate = async (f: Floor) => {
+    setError(undefined);
+    try {
+      const copy = await api.post<Floor>(`/floors/${f._id}/duplicate`);
+      setNews(`${f.name} duplicated as “${copy.name}” with its plan, shapes and ${copy.units.length} unit${copy.units.length === 1 ? '' : 's'}.`);
+      onProject(await api.get<Project>(`/projects/${project._id}`));
+    } catch (err) {
+      setError(err);
+    }
+  };
   const remove = async (f: Floor) => {
     if (!confirm(`Delete ${f.name} and all its units?`)) return;
     try {
@@ -75,6 +86,9 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
                 <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
                   Draw units on {f.name}
                 </a>
+                <button type="button" class="secondary" onClick={() => duplicate(f)} aria-label={`Duplicate ${f.name} with its plan, shapes and units`}>
+                  Duplicate
+                </button>
                 {canManage(project, user) && (
                   <button type="button" class="secondary danger" onClick={() => remove(f)}>
                     Delete
@@ -101,8 +115,6 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
 function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
   const [url, setUrl] = useState(floor.floorplanUrl ?? '');
   const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState('');
-  const id = useId();
   const save = async (floorplanUrl: string) => {
     setError(undefined);
     try {
@@ -113,28 +125,10 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
       if (err instanceof ApiError && err.status === 412) onSaved();
     }
   };
-  const onFile = async (e: Event) => {
-    const file = (e.target as HTMLInputElement).files?.[0];
-    if (!file) return;
-    setBusy(`Uploading ${file.name}…`);
-    setError(undefined);
-    try {
-      const media = await upload(file);
-      setUrl(media.url);
-      await save(media.url);
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 415 ? new Error('That file is not a PNG, JPEG, WebP, SVG or PDF.') : err instanceof ApiError && err.status === 413 ? new Error('That file is larger than 20 MB.') : err);
-    } finally {
-      setBusy('');
-    }
-  };
   return (
     <div class="floor-image">
       {floor.floorplanUrl ? <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
-      <div class="field">
-        <label for={id}>Upload a plan for {floor.name} (PNG, JPEG, WebP, SVG)</label>
-        <input id={id} type="file" accept="image/png,image/jpeg,image/webp,image/svg+xml" onChange={onFile} />
-      </div>
+      <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u!), void save(u!))} />
       <form
         class="row wrap"
         onSubmit={(e) => {
@@ -149,7 +143,6 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
           Use this address
         </button>
       </form>
-      <Notice>{busy}</Notice>
       <ErrorNotice error={error} />
     </div>
   );

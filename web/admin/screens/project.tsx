@@ -8,12 +8,14 @@ import { Units } from './units.tsx';
 import { Team } from './team.tsx';
 import { FEATURES, pageUrl } from '../features.ts';
 import { Webhooks } from './webhooks.tsx';
+import { isDraft, Publish } from './publish.tsx';
 
 const TABS: [string, string][] = [
   ['settings', 'Settings'],
   ['floors', 'Floors & plans'],
   ['units', 'Units'],
   ['team', 'Team'],
+  ['publish', 'Publish'],
   ...(FEATURES.webhooks ? ([['webhooks', 'Webhooks']] as [string, string][]) : []),
 ];
 
@@ -33,13 +35,21 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   else if (tab === 'floors') body = <Floors project={p} user={user} onProject={setProject} />;
   else if (tab === 'units') body = <Units project={p} user={user} path={path} />;
   else if (tab === 'team') body = <Team kind="projects" record={p} user={user} onChange={(r) => setProject(r as Project)} />;
+  else if (tab === 'publish') body = <Publish project={p} onProject={setProject} />;
   else if (tab === 'webhooks' && FEATURES.webhooks) body = <Webhooks project={p} user={user} />;
   else body = <p>Unknown section.</p>;
   return (
     <section>
       <p class="crumbs">
         <a href="/admin">Projects</a> ›{' '}
-        {p.namespace ? (
+        {isDraft(p) ? (
+          <>
+            {p.name}{' '}
+            <a class="badge draft" href={`/admin/projects/${id}/publish`}>
+              Draft: not public yet
+            </a>
+          </>
+        ) : p.namespace ? (
           <a href={pageUrl(p.namespace)} target="_blank" rel="noopener noreferrer" id="public-page">
             {p.name} (public page)
           </a>
