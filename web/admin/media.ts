@@ -7,12 +7,6 @@ export interface Media {
   size: number;
 }
 
-/** POST /media with the file as the one part `file`. */
-export async function upload(file: File): Promise<Media> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  return (await request<Media>('POST', '/media', { raw: form })).data;
-}
 
 /** One XMLHttpRequest POST /media: fetch cannot report upload progress, XHR can. */
 function send(file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: unknown }> {

@@ -56,12 +56,15 @@ export interface GridProps {
   onSave: (u: Unit, key: Col['key'], v: string) => void;
   onAction: (action: 'details' | 'duplicate' | 'delete' | 'history', u: Unit) => void;
   onPaste: (text: string) => void;
+  /** When this changes (a new filter), the grid goes back to its first row. */
+  scrollKey: string;
 }
 
 /** The units as a spreadsheet: a row per unit, a cell per field, arrows and Enter to move, paste rows to import. */
-export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAll, onSave, onAction, onPaste }: GridProps) {
+export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAll, onSave, onAction, onPaste, scrollKey }: GridProps) {
   const box = useRef<HTMLDivElement>(null);
   const v = useRows(rows.length, box);
+  useEffect(() => box.current?.scrollTo({ top: 0 }), [scrollKey]);
   const items = v.getVirtualItems();
   const top = items[0]?.start ?? 0;
   const bottom = v.getTotalSize() - (items[items.length - 1]?.end ?? 0);
@@ -143,7 +146,7 @@ function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKe
         <input type="checkbox" aria-label={`Select ${u.name}`} checked={on} onClick={(e) => onToggle(r, (e as MouseEvent).shiftKey)} />
       </td>
       {COLS.map((c, ci) => (
-        <td key={c.key} class={c.key === 'name' ? 'sticky-name' : ''}>
+        <td key={c.key} class={c.key === 'name' ? 'sticky-name' : `col-${c.key}`}>
           <Cell unit={u} col={c} row={r} ci={ci} floors={floors} onSave={onSave} onKey={onKey} />
         </td>
       ))}

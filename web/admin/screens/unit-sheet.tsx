@@ -35,6 +35,8 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
   const [draft, setDraft] = useState<Draft>({});
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  // Finishes are typed one per line; the list is made from the text when saving, so spaces survive the typing.
+  const [finishes, setFinishes] = useState<string>();
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     ref.current!.showModal();
@@ -48,7 +50,8 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
     setError(undefined);
     try {
       const info = draft.additionalInfo?.filter((r) => r.label || r.value);
-      const body = { ...draft, ...(info ? { additionalInfo: info } : {}) };
+      const list = finishes?.split('\n').map((x) => x.trim()).filter(Boolean);
+      const body = { ...draft, ...(info ? { additionalInfo: info } : {}), ...(list ? { finishes: list } : {}) };
       onSaved(await api.patch<Unit>(`/units/${unit._id}`, body, { ifMatch: etagOf(unit) }));
       ref.current?.close();
     } catch (err) {
@@ -57,7 +60,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
       setBusy(false);
     }
   };
-  const changed = Object.keys(draft).length;
+  const changed = Object.keys(draft).length + (finishes === undefined ? 0 : 1);
   return (
     <dialog ref={ref} class="sheet" aria-labelledby="sheet-h" onClose={onClose}>
       <form onSubmit={save}>
@@ -78,7 +81,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
         <h3>Brochure</h3>
         <MediaField label="Brochure" kind="document" value={v('brochurePDF')} onValue={set('brochurePDF')} />
         <InfoRows value={v('additionalInfo') ?? []} onValue={set('additionalInfo')} />
-        <TextArea label="Finishes (one per line)" rows={3} value={(v('finishes') ?? []).join('\n')} onValue={(t) => set('finishes')(t.split('\n').map((s) => s.trim()).filter(Boolean))} />
+        <TextArea label="Finishes (one per line)" rows={3} value={finishes ?? (unit.finishes ?? []).join('\n')} onValue={setFinishes} />
         <ErrorNotice error={error} />
         <div class="row wrap sheet-actions">
           <button type="submit" disabled={!changed || busy}>

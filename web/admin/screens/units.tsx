@@ -178,6 +178,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         onSave={onSave}
         onAction={onAction}
         onPaste={setPasted}
+        scrollKey={JSON.stringify(filter)}
       />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
       {open?.kind === 'history' && <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />}
