@@ -156,7 +156,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     const grid = page.getByTestId('units-grid');
     await grid.evaluate((el) => (el.scrollTop = el.scrollHeight));
     await page.getByLabel('Select B-39').check();
-    await page.getByLabel('Select B-40').check({ modifiers: [] });
+    await page.getByLabel('Select B-40').check();
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const bar = page.getByRole('form', { name: 'Change the selected units' });
     const box = (await bar.boundingBox())!;

@@ -70,34 +70,7 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
       {floors.loading && !floors.data ? <Loading /> : null}
       <ol class="floor-list">
         {list.map((f, i) => (
-          <li key={f._id} class="card floor">
-            <div class="floor-head">
-              <strong>{f.name}</strong>
-              <span class="muted small">
-                {f.units.length} unit{f.units.length === 1 ? '' : 's'}
-              </span>
-              <div class="row">
-                <button type="button" class="secondary" id={`move-up-${f._id}`} disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${f.name} up`}>
-                  ↑
-                </button>
-                <button type="button" class="secondary" id={`move-down-${f._id}`} disabled={i === list.length - 1} onClick={() => move(i, 1)} aria-label={`Move ${f.name} down`}>
-                  ↓
-                </button>
-                <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
-                  Draw units on {f.name}
-                </a>
-                <button type="button" class="secondary" onClick={() => duplicate(f)} aria-label={`Duplicate ${f.name} with its plan, shapes and units`}>
-                  Duplicate
-                </button>
-                {canManage(project, user) && (
-                  <button type="button" class="secondary danger" onClick={() => remove(f)}>
-                    Delete
-                  </button>
-                )}
-              </div>
-            </div>
-            <FloorImage floor={f} onSaved={() => floors.reload()} />
-          </li>
+          <FloorCard key={f._id} floor={f} project={project} first={i === 0} last={i === list.length - 1} manager={canManage(project, user)} onMove={(by) => move(i, by)} onDuplicate={duplicate} onRemove={remove} onSaved={() => floors.reload()} />
         ))}
       </ol>
       <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
@@ -109,6 +82,41 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
         </button>
       </form>
     </section>
+  );
+}
+
+type CardProps = { floor: Floor; project: Project; first: boolean; last: boolean; manager: boolean; onMove: (by: number) => void; onDuplicate: (f: Floor) => void; onRemove: (f: Floor) => void; onSaved: () => void };
+
+function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicate, onRemove, onSaved }: CardProps) {
+  return (
+    <li class="card floor">
+      <div class="floor-head">
+        <strong>{f.name}</strong>
+        <span class="muted small">
+          {f.units.length} unit{f.units.length === 1 ? '' : 's'}
+        </span>
+        <div class="row wrap">
+          <button type="button" class="secondary" id={`move-up-${f._id}`} disabled={first} onClick={() => onMove(-1)} aria-label={`Move ${f.name} up`}>
+            ↑
+          </button>
+          <button type="button" class="secondary" id={`move-down-${f._id}`} disabled={last} onClick={() => onMove(1)} aria-label={`Move ${f.name} down`}>
+            ↓
+          </button>
+          <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
+            Draw units on {f.name}
+          </a>
+          <button type="button" class="secondary" onClick={() => onDuplicate(f)} aria-label={`Duplicate ${f.name} with its plan, shapes and units`}>
+            Duplicate
+          </button>
+          {manager && (
+            <button type="button" class="secondary danger" onClick={() => onRemove(f)}>
+              Delete
+            </button>
+          )}
+        </div>
+      </div>
+      <FloorImage floor={f} onSaved={onSaved} />
+    </li>
   );
 }
 

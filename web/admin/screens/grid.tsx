@@ -65,6 +65,8 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
   const box = useRef<HTMLDivElement>(null);
   const v = useRows(rows.length, box);
   useEffect(() => box.current?.scrollTo({ top: 0 }), [scrollKey]);
+  // For bench/console-grid.ts: when the first rows of this grid are in the document.
+  useEffect(() => void (rows.length && performance.mark('units-grid:first-rows')), [rows.length > 0]);
   const items = v.getVirtualItems();
   const top = items[0]?.start ?? 0;
   const bottom = v.getTotalSize() - (items[items.length - 1]?.end ?? 0);

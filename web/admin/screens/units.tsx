@@ -69,22 +69,12 @@ async function saveCell(u: Unit, key: Col['key'], raw: string): Promise<Unit | u
   return api.patch<Unit>(`/units/${u._id}`, { [key]: value }, { ifMatch: etagOf(u) });
 }
 
-export function Units({ project, user }: { project: Project; user: User; path: string }) {
-  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id]);
-  const units = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [filter, setFilter] = useState(NO_FILTER);
-  const [error, setError] = useState<unknown>();
-  const [news, setNews] = useState('');
-  const [open, setOpen] = useState<{ kind: 'history' | 'details'; unit: Unit }>();
-  const [pasted, setPasted] = useState<string>();
-  const [last, setLast] = useState<LastBulk>();
-  const lastClicked = useRef<number>();
-  const manager = canManage(project, user);
-  const floorList = useMemo(() => (floors.data ?? []).slice().sort((a, b) => a.position - b.position), [floors.data]);
-  const rows = useMemo(() => (units.data ?? []).filter(matches(filter)), [units.data, filter]);
-  if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
+type Loaded<T> = ReturnType<typeof useLoad<T>>;
+type Open = { kind: 'history' | 'details'; unit: Unit };
+type Ctx = { project: Project; units: Pick<Loaded<Unit[]>, 'data' | 'set'>; floorList: Floor[]; filter: Filter; setFilter: (f: Filter) => void; setNews: (m: string) => void; setError: (e: unknown) => void; setOpen: (o: Open) => void };
 
+/** What a row can do: save a cell, be added, duplicated, deleted; each reported in the screen's status line. */
+function useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen }: Ctx) {
   const list = units.data ?? [];
   const replace = (saved: Unit[]) => {
     const byId = new Map(saved.map((u) => [u._id, u]));
@@ -109,19 +99,9 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         throw new Error(`${u.name} was changed by someone else meanwhile; its row now shows their version.`);
       }
     });
-  const onToggle = (i: number, shift: boolean) => {
-    const next = new Set(selected);
-    const on = !next.has(rows[i]!._id);
-    const [a, b] = shift && lastClicked.current !== undefined ? [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)] : [i, i];
-    for (let j = a; j <= b; j++) on ? next.add(rows[j]!._id) : next.delete(rows[j]!._id);
-    lastClicked.current = i;
-    setSelected(next);
-  };
-  const allShown = rows.length > 0 && rows.every((u) => selected.has(u._id));
-  const taken = () => new Set(list.map((u) => u.name));
   const addRow = (from?: Unit) =>
     guard(async () => {
-      const name = nextName(from?.name ?? `Unit ${list.length}`, taken());
+      const name = nextName(from?.name ?? `Unit ${list.length}`, new Set(list.map((u) => u.name)));
       const floor = from?.floor ?? (filter.floor || floorList[0]?._id);
       const u = await api.post<Unit>(`/units${query({ project: project._id, name, floor })}`, from ? copyOf(from, name) : undefined);
       units.set([u, ...list]);
@@ -138,13 +118,66 @@ export function Units({ project, user }: { project: Project; user: User; path: s
     });
   const onAction = (action: 'details' | 'duplicate' | 'delete' | 'history', u: Unit) =>
     action === 'duplicate' ? addRow(u) : action === 'delete' ? remove(u) : setOpen({ kind: action, unit: u });
+  return { list, replace, onSave, addRow, onAction };
+}
+
+/** Row selection with Shift+click ranges over the rows shown. */
+function useSelection(rows: Unit[]) {
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const lastClicked = useRef<number>();
+  const onToggle = (i: number, shift: boolean) => {
+    const next = new Set(selected);
+    const on = !next.has(rows[i]!._id);
+    const [a, b] = shift && lastClicked.current !== undefined ? [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)] : [i, i];
+    for (let j = a; j <= b; j++) on ? next.add(rows[j]!._id) : next.delete(rows[j]!._id);
+    lastClicked.current = i;
+    setSelected(next);
+  };
+  const allShown = rows.length > 0 && rows.every((u) => selected.has(u._id));
+  const onToggleAll = () => setSelected(allShown ? new Set() : new Set([...selected, ...rows.map((u) => u._id)]));
+  return { selected, onToggle, onToggleAll };
+}
+
+const PAGE = 500;
+
+/**
+ * Every unit of a project, with the first page drawn as soon as it arrives (`partial`) and the other pages asked for
+ * together once `X-Total-Count` says how many there are: a 5,000-unit grid shows its first rows after one request.
+ */
+function useUnitsOf(projectId: string) {
+  const [partial, setPartial] = useState<Unit[]>();
+  const units = useLoad(async () => {
+    const url = (skip: number) => `/units${query({ project: projectId, options: { skip, limit: PAGE } })}`;
+    const first = await request<Unit[]>('GET', url(0));
+    setPartial(first.data);
+    const total = first.total ?? first.data.length;
+    const skips = Array.from({ length: Math.max(0, Math.ceil(total / PAGE) - 1) }, (_, i) => (i + 1) * PAGE);
+    const rest = await Promise.all(skips.map((skip) => request<Unit[]>('GET', url(skip)).then((a) => a.data)));
+    return [...first.data, ...rest.flat()];
+  }, [projectId]);
+  return { ...units, data: units.data ?? partial };
+}
+
+export function Units({ project, user }: { project: Project; user: User; path: string }) {
+  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id]);
+  const units = useUnitsOf(project._id);
+  const [filter, setFilter] = useState(NO_FILTER);
+  const [error, setError] = useState<unknown>();
+  const [news, setNews] = useState('');
+  const [open, setOpen] = useState<Open>();
+  const [pasted, setPasted] = useState<string>();
+  const [last, setLast] = useState<LastBulk>();
+  const manager = canManage(project, user);
+  const floorList = useMemo(() => (floors.data ?? []).slice().sort((a, b) => a.position - b.position), [floors.data]);
+  const rows = useMemo(() => (units.data ?? []).filter(matches(filter)), [units.data, filter]);
+  const { selected, onToggle, onToggleAll } = useSelection(rows);
+  const { list, replace, onSave, addRow, onAction } = useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen });
+  if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
   const undo = async () => {
-    const saved = await undoBulk(last!, (id) => list.find((u) => u._id === id));
-    replace(saved);
+    replace(await undoBulk(last!, (id) => list.find((u) => u._id === id)));
     setLast(undefined);
     setNews(`Undone: ${last!.what}`);
   };
-
   return (
     <section>
       <PageTitle>Units</PageTitle>
@@ -168,18 +201,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
       <p class="muted small scroll-hint" aria-hidden="true">
         Swipe the table sideways for price, bedrooms, baths, area and type →
       </p>
-      <UnitGrid
-        rows={rows}
-        floors={floorList}
-        selected={selected}
-        manager={manager}
-        onToggle={onToggle}
-        onToggleAll={() => setSelected(allShown ? new Set() : new Set([...selected, ...rows.map((u) => u._id)]))}
-        onSave={onSave}
-        onAction={onAction}
-        onPaste={setPasted}
-        scrollKey={JSON.stringify(filter)}
-      />
+      <UnitGrid rows={rows} floors={floorList} selected={selected} manager={manager} onToggle={onToggle} onToggleAll={onToggleAll} onSave={onSave} onAction={onAction} onPaste={setPasted} scrollKey={JSON.stringify(filter)} />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
       {open?.kind === 'history' && <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />}
       {open?.kind === 'details' && <UnitSheet unit={open.unit} onSaved={(u) => (replace([u]), setNews(`${u.name}'s details saved.`))} onClose={() => setOpen(undefined)} />}
