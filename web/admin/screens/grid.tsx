@@ -106,8 +106,9 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
         </thead>
         <tbody>
           {top > 0 && <tr class="spacer" style={{ height: `${top}px` }} aria-hidden="true" />}
+          {/* Keyed by position: a filter re-uses the rows' elements (and their floor menus) instead of building new ones. */}
           {items.map((it) => (
-            <Row key={rows[it.index]!._id} unit={rows[it.index]!} r={it.index} floors={floors} on={selected.has(rows[it.index]!._id)} manager={manager} onToggle={onToggle} onSave={onSave} onAction={onAction} onKey={onKey} />
+            <Row key={it.index} unit={rows[it.index]!} r={it.index} floors={floors} on={selected.has(rows[it.index]!._id)} manager={manager} onToggle={onToggle} onSave={onSave} onAction={onAction} onKey={onKey} />
           ))}
           {bottom > 0 && <tr class="spacer" style={{ height: `${bottom}px` }} aria-hidden="true" />}
         </tbody>
