@@ -14,6 +14,7 @@ import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithT
 
 let t: TestApp;
 let base: string;
+let pagesBase: string;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -81,6 +82,7 @@ before(async () => {
   t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', ...origins.env } });
   await t.app.listen({ port: origins.port, host: '127.0.0.1' });
   base = origins.consoleBase;
+  pagesBase = origins.pagesBase;
   owner = await userWithToken(t);
   if (skip) return;
   browser = await launchBrowser();
@@ -271,6 +273,148 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await page.waitForFunction(() => (document.querySelector('.plan-frame img') as HTMLImageElement).complete);
     assert.equal(await img.evaluate((el) => getComputedStyle(el).objectFit), 'contain');
     await shots('plan-ratio');
+  });
+
+  test('a project made in the console is a draft; the Publish step lists what is missing, previews the draft, and publishes', async () => {
+    await page.goto(`${base}/admin`);
+    await heading('Projects');
+    await page.getByRole('button', { name: 'New project' }).click();
+    await page.getByLabel('Project name').pressSequentially('Quay Draft');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await heading('Settings');
+    const id = new URL(page.url()).pathname.split('/')[3]!;
+    const project = await json<{ published: boolean; namespace: string }>('GET', `/projects/${id}`);
+    assert.equal(project.published, false);
+    assert.equal((await fetch(`${pagesBase}/p/${project.namespace}`)).status, 404, 'a draft is not public');
+    await json('PATCH', `/projects/${id}`, { enableForms: true, onHoldExperienceEnabled: true });
+    const floor = await createFloor(t.app, owner.auth, id, { name: 'Deck' });
+    await createUnit(t.app, owner.auth, id, { name: 'Q-1', floor: floor._id });
+
+    await page.getByRole('link', { name: 'Draft: not public yet' }).click();
+    await heading('Publish');
+    const list = page.getByRole('list', { name: 'Before publishing' });
+    await list.getByText('1 units without a price: Q-1').waitFor();
+    await list.getByText('Floors without a plan or shapes: Deck').waitFor();
+    await list.getByText(/Enquiry forms are on but nobody receives them/).waitFor();
+    await shots('publish');
+
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Preview the draft page' }).click()]);
+    await popup.waitForLoadState();
+    const preview = (await page.locator('#preview-link').getAttribute('href'))!;
+    assert.equal((await fetch(preview)).status, 200, 'the signed preview opens the draft');
+    await popup.close();
+
+    await page.getByRole('button', { name: 'Publish Quay Draft' }).click();
+    await status('Published: the page is public now.');
+    assert.equal((await json<{ published: boolean }>('GET', `/projects/${id}`)).published, true);
+    assert.equal((await fetch(`${pagesBase}/p/${project.namespace}`)).status, 200);
+  });
+
+  test('the import screen names its columns, gives CSV and Excel templates, and an Excel file round-trips unchanged', async () => {
+    const p = await createProject(t.app, owner.auth, { name: 'Template Row' });
+    await createFloor(t.app, owner.auth, p._id, { name: 'Ground' });
+    await importCsv(p._id, 'name,floor,price,availability,bedrooms,bathrooms,squareFeet\nR-1,Ground,300000,available,2,1,700\nR-2,Ground,320000,sold,3,2,820\n');
+    await page.goto(`${base}/admin/projects/${p._id}/units`);
+    await page.getByText('Column names the import understands').click();
+    await page.getByRole('cell', { name: 'Sq Ft, Square Feet' }).waitFor();
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Template (CSV)' }).click()]);
+    const csvText = await (await csv.createReadStream()).toArray().then((b) => Buffer.concat(b).toString('utf8'));
+    assert.match(csvText.split(/\r?\n/)[0]!, /^Name,Floor,Status,Price/i);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Template (Excel)' }).click()]);
+    assert.match(xlsx.suggestedFilename(), /\.xlsx$/);
+    const book = Buffer.concat(await (await xlsx.createReadStream()).toArray());
+    await page.getByLabel('Excel or CSV file to import').setInputFiles({ name: 'units.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: book });
+    await page.getByRole('button', { name: 'Preview changes' }).click();
+    await page.locator('.import .preview-diff').getByText('0 to create, 0 to update, 2 unchanged').waitFor();
+    await shots('import');
+  });
+
+  test('a floor is duplicated with its plan, shapes and units', async () => {
+    const p = await createProject(t.app, owner.auth, { name: 'Copy Floors' });
+    const f = await createFloor(t.app, owner.auth, p._id, { name: 'Level 2', body: { floorplanUrl: '/media/0123456789abcdef0123456789abcdef.png' } });
+    await createUnit(t.app, owner.auth, p._id, { name: '201', floor: f._id, body: { path: 'M10 10 L100 10 L100 100 Z', price: 1 } });
+    await page.goto(`${base}/admin/projects/${p._id}/floors`);
+    await heading('Floors and plans');
+    await page.getByRole('button', { name: 'Duplicate Level 2 with its plan, shapes and units' }).click();
+    await status(/Level 2 duplicated as/);
+    const floors = await json<{ name: string; units: string[]; floorplanUrl?: string }[]>('GET', `/floors?project=${p._id}`);
+    assert.equal(floors.length, 2);
+    assert.equal(floors[1]!.units.length, 1);
+    assert.equal(floors[1]!.floorplanUrl, f.floorplanUrl);
+  });
+
+  test('the leads inbox: one table across projects, search as you type, filters, sort, status, notes and assignee, export', async () => {
+    const mk = async (name: string) => {
+      const p = await createProject(t.app, owner.auth, { name, body: { enableForms: true } });
+      return p._id as string;
+    };
+    const [a, b] = [await mk('Inbox North'), await mk('Inbox South')];
+    const send = async (project: string, firstName: string, lastName: string, email: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project, firstName, lastName, email, phone: '+1 555 0101', message: 'Hello' } });
+      assert.equal(res.statusCode, 201, res.body);
+    };
+    await send(a, 'Nora', 'Buyer', 'nora@example.com');
+    await send(a, 'Omar', 'Zed', 'omar@example.com');
+    await send(b, 'Nadia', 'Able', 'nadia@example.com');
+    await page.goto(`${base}/admin/leads`);
+    await heading('Leads');
+    const table = page.locator('table.leads-table tbody');
+    await table.getByText('Nadia Able').waitFor();
+    await page.getByLabel('Search name, e-mail or phone').pressSequentially('nor');
+    await page.getByText('1 lead', { exact: true }).waitFor();
+    await page.getByLabel('Search name, e-mail or phone').fill('');
+    await page.getByLabel('Project').selectOption({ label: 'Inbox North' });
+    await page.getByText('2 leads', { exact: true }).waitFor();
+    await page.getByRole('button', { name: /^Name/ }).click();
+    assert.match((await table.locator('tr').first().textContent()) ?? '', /Nora Buyer/, 'sorted by last name');
+    await page.getByRole('button', { name: /^Name/ }).click();
+    assert.match((await table.locator('tr').first().textContent()) ?? '', /Omar Zed/, 'and back');
+
+    await page.getByLabel('Status of Nora Buyer').selectOption('contacted');
+    await status('Nora Buyer saved.');
+    await page.getByLabel('Notes on Nora Buyer').pressSequentially('Called, wants a viewing');
+    await page.getByLabel('Assignee of Nora Buyer').focus();
+    await status('Nora Buyer saved.');
+    await page.getByLabel('Assignee of Nora Buyer').selectOption({ label: `${owner.username} (you)` });
+    await page.waitForFunction(() => true);
+    const nora = async () => (await json<{ email: string; status: string; notes: string; assignee: string }[]>('GET', `/leads?project=${a}`)).find((l) => l.email === 'nora@example.com')!;
+    for (let i = 0; i < 50 && (await nora()).assignee !== owner.id; i++) await new Promise((r) => setTimeout(r, 100));
+    const saved = await nora();
+    assert.equal(saved.status, 'contacted');
+    assert.equal(saved.notes, 'Called, wants a viewing');
+    assert.equal(saved.assignee, owner.id);
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const text = Buffer.concat(await (await csv.createReadStream()).toArray()).toString('utf8');
+    assert.match(text, /nora@example\.com/);
+    assert.doesNotMatch(text, /nadia@example\.com/, 'the export is the filtered view');
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Excel' }).click()]);
+    assert.match(xlsx.suggestedFilename(), /\.xlsx$/);
+    await shots('leads');
+  });
+
+  test('holds name their holder, show local times, and can be extended and released', async () => {
+    const p = await createProject(t.app, owner.auth, { name: 'Hold Harbour', body: { onHoldExperienceEnabled: true, onHoldMinsDuration: 30 } });
+    const f = await createFloor(t.app, owner.auth, p._id, { name: 'One' });
+    const u = await createUnit(t.app, owner.auth, p._id, { name: 'H-1', floor: f._id });
+    const held = await t.app.inject({ method: 'POST', url: `/public/units/${u._id}/hold`, payload: { firstName: 'Sam', lastName: 'Holder', email: 'sam@example.com', phone: '+1 555 0100' } });
+    assert.equal(held.statusCode, 200, held.body);
+    const before = Date.parse((await json<{ onHoldExpiresAt: string }>('GET', `/units/${u._id}`)).onHoldExpiresAt);
+    await page.goto(`${base}/admin/holds`);
+    await heading('Holds');
+    const card = page.locator('.hold').filter({ hasText: 'H-1' });
+    await card.getByText('Held by Sam Holder').waitFor();
+    const shown = await card.locator('time').textContent();
+    const local = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)), new Date(before).toISOString());
+    assert.equal(shown, local);
+    await shots('holds');
+    await card.getByRole('button', { name: 'Extend H-1 by 30 min' }).click();
+    await status(/H-1 held until/);
+    const after = Date.parse((await json<{ onHoldExpiresAt: string }>('GET', `/units/${u._id}`)).onHoldExpiresAt);
+    assert.ok(after - before >= 30 * 60_000 - 1000, `extended by 30 minutes (${(after - before) / 60_000})`);
+    await page.locator('.hold').filter({ hasText: 'H-1' }).getByRole('button', { name: 'Release H-1' }).click();
+    await status('H-1 released');
+    assert.equal((await json<{ availability: string }>('GET', `/units/${u._id}`)).availability, 'available');
   });
 
   test('no script errors on any screen', () => {

@@ -138,21 +138,23 @@ function useSelection(rows: Unit[]) {
   return { selected, onToggle, onToggleAll };
 }
 
+/** The first page is small so the first rows come quickly; the rest come in the largest pages the API gives. */
+const FIRST = 100;
 const PAGE = 500;
 
 /**
- * Every unit of a project, with the first page drawn as soon as it arrives (`partial`) and the other pages asked for
+ * Every unit of a project, with the first 100 drawn as soon as they arrive (`partial`) and the other pages asked for
  * together once `X-Total-Count` says how many there are: a 5,000-unit grid shows its first rows after one request.
  */
 function useUnitsOf(projectId: string) {
   const [partial, setPartial] = useState<Unit[]>();
   const units = useLoad(async () => {
-    const url = (skip: number) => `/units${query({ project: projectId, options: { skip, limit: PAGE } })}`;
-    const first = await request<Unit[]>('GET', url(0));
+    const url = (skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}`;
+    const first = await request<Unit[]>('GET', url(0, FIRST));
     setPartial(first.data);
     const total = first.total ?? first.data.length;
-    const skips = Array.from({ length: Math.max(0, Math.ceil(total / PAGE) - 1) }, (_, i) => (i + 1) * PAGE);
-    const rest = await Promise.all(skips.map((skip) => request<Unit[]>('GET', url(skip)).then((a) => a.data)));
+    const skips = Array.from({ length: Math.max(0, Math.ceil((total - FIRST) / PAGE)) }, (_, i) => FIRST + i * PAGE);
+    const rest = await Promise.all(skips.map((skip) => request<Unit[]>('GET', url(skip, PAGE)).then((a) => a.data)));
     return [...first.data, ...rest.flat()];
   }, [projectId]);
   return { ...units, data: units.data ?? partial };
