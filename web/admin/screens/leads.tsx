@@ -56,9 +56,12 @@ export function LeadsInbox({ path }: { path: string }) {
   const projects = useLoad(() => all<Project>('/projects'), []);
   const me = useLoad(() => api.get<User>('/users/me'), []);
   const leads = useLoad(() => all<Lead>(leadsUrl(sent)), [JSON.stringify(sent)]);
-  const units = useLoad(() => (f.project ? all<Unit>(`/units${query({ project: f.project })}`) : Promise.resolve([])), [f.project]);
+  // Unit names for the leads that name a unit (and the unit filter's menu): the units of those projects.
+  const withUnits = [...new Set([f.project, ...(leads.data ?? []).filter((l) => l.unit).map((l) => l.project)].filter((x): x is string => !!x))].sort();
+  const units = useLoad(() => Promise.all(withUnits.map((p) => all<Unit>(`/units${query({ project: p })}`))).then((l) => l.flat()), [withUnits.join()]);
   const names = useMemo(() => new Map((projects.data ?? []).map((p) => [p._id, p.name])), [projects.data]);
   const unitNames = useMemo(() => new Map((units.data ?? []).map((u) => [u._id, u.name])), [units.data]);
+  const projectUnits = useMemo(() => (units.data ?? []).filter((u) => u.project === f.project), [units.data, f.project]);
   const rows = useMemo(() => sortLeads(leads.data ?? [], sort, names, unitNames), [leads.data, sort, names, unitNames]);
   if (projects.loading && !projects.data) return <Loading what="Collecting leads" />;
   const exportAs = async (format: 'csv' | 'xlsx') => {
@@ -73,7 +76,7 @@ export function LeadsInbox({ path }: { path: string }) {
   return (
     <section>
       <PageTitle>Leads</PageTitle>
-      <LeadFilters f={f} set={setF} projects={projects.data ?? []} units={units.data ?? []} />
+      <LeadFilters f={f} set={setF} projects={projects.data ?? []} units={projectUnits} />
       <div class="row wrap">
         <p class="muted grow" role="status">
           {leads.loading && !leads.data ? 'Searching…' : `${rows.length} lead${rows.length === 1 ? '' : 's'}`}
