@@ -20,7 +20,10 @@ const FILTER = 'U-049';
 cleanupOnSignals();
 try {
   const { service, auth, project, importUrl } = await serviceWithProject(ADMIN, { name: 'Bench Tower', namespace: 'bench-tower' });
-  const rows = Array.from({ length: UNITS }, (_, i) => `U-${String(i).padStart(5, '0')},Level ${Math.floor(i / 100) + 1},${250_000 + i},available,2,1,${600 + (i % 300)}`);
+  const rows = Array.from(
+    { length: UNITS },
+    (_, i) => `U-${String(i).padStart(5, '0')},Level ${Math.floor(i / 100) + 1},${250_000 + i},available,2,1,${600 + (i % 300)}`,
+  );
   const csv = `name,floor,price,availability,bedrooms,bathrooms,squareFeet\n${rows.join('\n')}\n`;
   const imported = await fetch(importUrl(), { method: 'POST', headers: { ...auth, 'content-type': 'text/csv' }, body: csv });
   if (!imported.ok) throw new Error(`import: ${imported.status} ${await imported.text()}`);
@@ -33,11 +36,24 @@ try {
   const url = `${service.base}/admin/projects/${project._id}/units`;
 
   const firstRows: number[] = [];
+  /** Per load: when the script ran and when each call the units tab waits for had answered (ms after navigation). */
+  const steps: Record<string, number>[] = [];
   const keys: number[][] = [];
   for (let run = 0; run < RUNS; run++) {
     await page.goto(url);
     await page.getByLabel('Price of U-00000').waitFor();
     firstRows.push(await page.evaluate(() => performance.getEntriesByName('units-grid:first-rows')[0]!.startTime));
+    steps.push(
+      await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        const out: Record<string, number> = { html: nav.responseEnd, script: nav.domContentLoadedEventStart };
+        for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+          const path = new URL(e.name).pathname.replace(/[0-9a-f]{24}/g, ':id');
+          if (/^\/(users\/me|projects\/:id|floors|units)$/.test(path) && !(path in out)) out[path] = e.responseEnd;
+        }
+        return out;
+      }),
+    );
     // From each key's input event to the frame after the grid changed.
     await page.evaluate(() => {
       const w = window as unknown as { lat: number[] };
@@ -65,7 +81,14 @@ try {
       ],
     ),
   );
-  console.log(writeResults('console-grid', { machine: machine(), units: UNITS, runs: RUNS, firstRows, keys }));
+  const names = [...new Set(steps.flatMap((s) => Object.keys(s)))];
+  console.log(
+    table(
+      ['step (median of loads)', 'ms after navigation'],
+      names.map((n) => [n, fmt(median(steps.map((s) => s[n] ?? NaN)))]),
+    ),
+  );
+  console.log(writeResults('console-grid', { machine: machine(), units: UNITS, runs: RUNS, firstRows, keys, steps }));
 } finally {
   await runCleanups();
 }

@@ -25,7 +25,12 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 const api = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
-  const res = await t.app.inject({ method: method as 'GET', url, headers: { ...owner.auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const res = await t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: { ...owner.auth, ...headers },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   return res;
 };
 const json = async <T = Record<string, unknown>>(method: string, url: string, payload?: unknown): Promise<T> => {
@@ -49,7 +54,10 @@ const heading = (text: string | RegExp) => page.getByRole('heading', { level: 1,
 const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
 
 /** A picture `w` × `h` as a PNG. */
-const png = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: { r: 40, g: 120, b: 90 } } }).png().toBuffer();
+const png = (w: number, h: number) =>
+  sharp({ create: { width: w, height: h, channels: 3, background: { r: 40, g: 120, b: 90 } } })
+    .png()
+    .toBuffer();
 
 /** Drops `files` on the drop zone labelled `zone`, as a drag from the desktop does, watching for a progress bar. */
 async function drop(zone: string, files: { name: string; type: string; data: Buffer }[]) {
@@ -59,7 +67,9 @@ async function drop(zone: string, files: { name: string; type: string; data: Buf
       const w = window as unknown as { sawProgress: boolean };
       w.sawProgress = false;
       new MutationObserver((_, obs) => {
-        if (el.querySelector('progress')) (w.sawProgress = true), obs.disconnect();
+        if (!el.querySelector('progress')) return;
+        w.sawProgress = true;
+        obs.disconnect();
       }).observe(el, { childList: true, subtree: true });
       const dt = new DataTransfer();
       for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name, { type: f.type }));
@@ -237,7 +247,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await shots('unit-details');
     await dialog.getByRole('button', { name: 'Save details' }).click();
     await status("P-1's details saved.");
-    const saved = await json<Record<string, unknown>>('GET', `/units/${u._id}`);
+    const saved = await json('GET', `/units/${u._id}`);
     assert.equal(saved.description, 'Corner unit, morning sun.');
     assert.equal((saved.images as string[]).length, 2);
     assert.match(String(saved.layoutUrl), /^\/media\/[0-9a-f]{32}\.png$/);
@@ -313,7 +323,10 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
   test('the import screen names its columns, gives CSV and Excel templates, and an Excel file round-trips unchanged', async () => {
     const p = await createProject(t.app, owner.auth, { name: 'Template Row' });
     await createFloor(t.app, owner.auth, p._id, { name: 'Ground' });
-    await importCsv(p._id, 'name,floor,price,availability,bedrooms,bathrooms,squareFeet\nR-1,Ground,300000,available,2,1,700\nR-2,Ground,320000,sold,3,2,820\n');
+    await importCsv(
+      p._id,
+      'name,floor,price,availability,bedrooms,bathrooms,squareFeet\nR-1,Ground,300000,available,2,1,700\nR-2,Ground,320000,sold,3,2,820\n',
+    );
     await page.goto(`${base}/admin/projects/${p._id}/units`);
     await page.getByText('Column names the import understands').click();
     await page.getByRole('cell', { name: 'Sq Ft, Square Feet' }).waitFor();
@@ -323,7 +336,9 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Template (Excel)' }).click()]);
     assert.match(xlsx.suggestedFilename(), /\.xlsx$/);
     const book = Buffer.concat(await (await xlsx.createReadStream()).toArray());
-    await page.getByLabel('Excel or CSV file to import').setInputFiles({ name: 'units.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: book });
+    await page
+      .getByLabel('Excel or CSV file to import')
+      .setInputFiles({ name: 'units.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: book });
     await page.getByRole('button', { name: 'Preview changes' }).click();
     await page.locator('.import .preview-diff').getByText('0 to create, 0 to update, 2 unchanged').waitFor();
     await shots('import');
@@ -350,7 +365,11 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     };
     const [a, b] = [await mk('Inbox North'), await mk('Inbox South')];
     const send = async (project: string, firstName: string, lastName: string, email: string) => {
-      const res = await t.app.inject({ method: 'POST', url: '/public/leads', payload: { project, firstName, lastName, email, phone: '+1 555 0101', message: 'Hello' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/public/leads',
+        payload: { project, firstName, lastName, email, phone: '+1 555 0101', message: 'Hello' },
+      });
       assert.equal(res.statusCode, 201, res.body);
     };
     await send(a, 'Nora', 'Buyer', 'nora@example.com');
@@ -377,7 +396,10 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await status('Nora Buyer saved.');
     await page.getByLabel('Assignee of Nora Buyer').selectOption({ label: `${owner.username} (you)` });
     await page.waitForFunction(() => true);
-    const nora = async () => (await json<{ email: string; status: string; notes: string; assignee: string }[]>('GET', `/leads?project=${a}`)).find((l) => l.email === 'nora@example.com')!;
+    const nora = async () =>
+      (await json<{ email: string; status: string; notes: string; assignee: string }[]>('GET', `/leads?project=${a}`)).find(
+        (l) => l.email === 'nora@example.com',
+      )!;
     for (let i = 0; i < 50 && (await nora()).assignee !== owner.id; i++) await new Promise((r) => setTimeout(r, 100));
     const saved = await nora();
     assert.equal(saved.status, 'contacted');
@@ -397,7 +419,11 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     const p = await createProject(t.app, owner.auth, { name: 'Hold Harbour', body: { onHoldExperienceEnabled: true, onHoldMinsDuration: 30 } });
     const f = await createFloor(t.app, owner.auth, p._id, { name: 'One' });
     const u = await createUnit(t.app, owner.auth, p._id, { name: 'H-1', floor: f._id });
-    const held = await t.app.inject({ method: 'POST', url: `/public/units/${u._id}/hold`, payload: { firstName: 'Sam', lastName: 'Holder', email: 'sam@example.com', phone: '+1 555 0100' } });
+    const held = await t.app.inject({
+      method: 'POST',
+      url: `/public/units/${u._id}/hold`,
+      payload: { firstName: 'Sam', lastName: 'Holder', email: 'sam@example.com', phone: '+1 555 0100' },
+    });
     assert.equal(held.statusCode, 200, held.body);
     const before = Date.parse((await json<{ onHoldExpiresAt: string }>('GET', `/units/${u._id}`)).onHoldExpiresAt);
     await page.goto(`${base}/admin/holds`);
@@ -405,7 +431,10 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     const card = page.locator('.hold').filter({ hasText: 'H-1' });
     await card.getByText('Held by Sam Holder').waitFor();
     const shown = await card.locator('time').textContent();
-    const local = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)), new Date(before).toISOString());
+    const local = await page.evaluate(
+      (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)),
+      new Date(before).toISOString(),
+    );
     assert.equal(shown, local);
     await shots('holds');
     await card.getByRole('button', { name: 'Extend H-1 by 30 min' }).click();
