@@ -1,10 +1,11 @@
+import { useMemo } from 'preact/hooks';
 import { api, request, etagOf } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Loading, useLoad } from '../ui.tsx';
 import { Settings } from './settings.tsx';
 import { Floors } from './floors.tsx';
 import { PlanEditor } from './plan.tsx';
-import { Units } from './units.tsx';
+import { prefetchUnits, Units } from './units.tsx';
 import { Team } from './team.tsx';
 import { FEATURES, pageUrl } from '../features.ts';
 import { Webhooks } from './webhooks.tsx';
@@ -23,6 +24,8 @@ const TABS: [string, string][] = [
 export const canManage = (p: Project, u: User) => u.role === 'admin' || p.user === u._id || p.administrators.includes(u._id);
 
 export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: string; floor?: string; path: string; user: User }) {
+  // The units tab's first rows are asked for alongside the project, not after it.
+  useMemo(() => tab === 'units' && prefetchUnits(id), [id]);
   const project = useLoad(() => request<Project>('GET', `/projects/${id}`), [id]);
   if (project.loading && !project.data) return <Loading what="Loading the project" />;
   if (project.error) return <ErrorNotice error={project.error} />;

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { all, api, ApiError, query, request, etagOf } from '../api.ts';
+import { all, api, ApiError, query, request, etagOf, type Answer } from '../api.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Project, type Unit, type User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
@@ -142,6 +142,17 @@ function useSelection(rows: Unit[]) {
 const FIRST = 100;
 const PAGE = 500;
 
+/** The first 100 units of a project and its total, asked for ahead (see prefetchUnits); used once, when fresh. */
+const firstPages = new Map<string, { at: number; answer: Promise<Answer<Unit[]>> }>();
+const FRESH_MS = 10_000;
+const unitsUrl = (projectId: string, skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}`;
+
+/** Starts loading a project's first units while the project itself loads, so the grid does not wait for it. */
+export function prefetchUnits(projectId: string) {
+  const ahead = firstPages.get(projectId);
+  if (!ahead || Date.now() - ahead.at > FRESH_MS) firstPages.set(projectId, { at: Date.now(), answer: request<Unit[]>('GET', unitsUrl(projectId, 0, FIRST)) });
+}
+
 /**
  * Every unit of a project, with the first 100 drawn as soon as they arrive (`partial`) and the other pages asked for
  * together once `X-Total-Count` says how many there are: a 5,000-unit grid shows its first rows after one request.
@@ -149,12 +160,14 @@ const PAGE = 500;
 function useUnitsOf(projectId: string) {
   const [partial, setPartial] = useState<Unit[]>();
   const units = useLoad(async () => {
-    const url = (skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}`;
-    const first = await request<Unit[]>('GET', url(0, FIRST));
+    prefetchUnits(projectId);
+    const ahead = firstPages.get(projectId)!;
+    firstPages.delete(projectId);
+    const first = await ahead.answer;
     setPartial(first.data);
     const total = first.total ?? first.data.length;
     const skips = Array.from({ length: Math.max(0, Math.ceil((total - FIRST) / PAGE)) }, (_, i) => FIRST + i * PAGE);
-    const rest = await Promise.all(skips.map((skip) => request<Unit[]>('GET', url(skip, PAGE)).then((a) => a.data)));
+    const rest = await Promise.all(skips.map((skip) => request<Unit[]>('GET', unitsUrl(projectId, skip, PAGE)).then((a) => a.data)));
     return [...first.data, ...rest.flat()];
   }, [projectId]);
   return { ...units, data: units.data ?? partial };
