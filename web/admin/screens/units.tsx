@@ -150,7 +150,10 @@ const unitsUrl = (projectId: string, skip: number, limit: number) => `/units${qu
 /** Starts loading a project's first units while the project itself loads, so the grid does not wait for it. */
 export function prefetchUnits(projectId: string) {
   const ahead = firstPages.get(projectId);
-  if (!ahead || Date.now() - ahead.at > FRESH_MS) firstPages.set(projectId, { at: Date.now(), answer: request<Unit[]>('GET', unitsUrl(projectId, 0, FIRST)) });
+  if (ahead && Date.now() - ahead.at <= FRESH_MS) return;
+  const answer = request<Unit[]>('GET', unitsUrl(projectId, 0, FIRST));
+  answer.catch(() => undefined); // a failure is reported where it is used; never as an unhandled rejection
+  firstPages.set(projectId, { at: Date.now(), answer });
 }
 
 /**
