@@ -67,18 +67,11 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
         <h2 id="sheet-h">Details of {unit.name}</h2>
         <TextArea label="Description" rows={4} value={v('description')} onValue={set('description')} />
         <div class="two">
-          <div>
-            <h3>Main photo</h3>
-            <MediaField label="Main photo" kind="image" value={v('unitImageUrl')} onValue={set('unitImageUrl')} />
-          </div>
-          <div>
-            <h3>Layout</h3>
-            <MediaField label="Layout" kind="image" value={v('layoutUrl')} onValue={set('layoutUrl')} />
-          </div>
+          <MediaField label="Main photo" kind="image" value={v('unitImageUrl')} onValue={set('unitImageUrl')} />
+          <MediaField label="Layout" kind="image" value={v('layoutUrl')} onValue={set('layoutUrl')} />
         </div>
         <h3>Photos</h3>
         <MediaList label="Photos" value={v('images')} onValue={set('images')} />
-        <h3>Brochure</h3>
         <MediaField label="Brochure" kind="document" value={v('brochurePDF')} onValue={set('brochurePDF')} />
         <InfoRows value={v('additionalInfo') ?? []} onValue={set('additionalInfo')} />
         <TextArea label="Finishes (one per line)" rows={3} value={finishes ?? (unit.finishes ?? []).join('\n')} onValue={setFinishes} />
