@@ -239,35 +239,37 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
           </div>
         </fieldset>
       ))}
-      <div class="savebar">
-        {conflict && (
-          <Notice kind="warn">
-            Someone else changed this project since you opened it, so nothing was saved. Your edits are still here.{' '}
-            <button
-              type="button"
-              class="link"
-              onClick={() => {
-                setConflict(false);
-                onReload();
-              }}
-            >
-              Load their version (keeps your edits on top)
-            </button>
-          </Notice>
-        )}
-        <ErrorNotice error={error} />
-        <Notice kind="ok">{saved}</Notice>
-        <span class="muted" aria-live="polite">
-          {changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : 'No unsaved changes'}
-        </span>
-        <button type="submit" disabled={!changed.length || busy}>
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
-        <button type="button" class="secondary" disabled={!changed.length} onClick={() => setDraft({})}>
-          Discard
-        </button>
-      </div>
+      <SaveBar conflict={conflict} error={error} saved={saved} changed={changed.length} busy={busy} onReload={() => (setConflict(false), onReload())} onDiscard={() => setDraft({})} />
     </form>
+  );
+}
+
+type SaveBarProps = { conflict: boolean; error: unknown; saved: string; changed: number; busy: boolean; onReload: () => void; onDiscard: () => void };
+
+/** Stays at the bottom of the screen: what is unsaved, Save and Discard, and what went wrong. */
+function SaveBar({ conflict, error, saved, changed, busy, onReload, onDiscard }: SaveBarProps) {
+  return (
+    <div class="savebar">
+      {conflict && (
+        <Notice kind="warn">
+          Someone else changed this project since you opened it, so nothing was saved. Your edits are still here.{' '}
+          <button type="button" class="link" onClick={onReload}>
+            Load their version (keeps your edits on top)
+          </button>
+        </Notice>
+      )}
+      <ErrorNotice error={error} />
+      <Notice kind="ok">{saved}</Notice>
+      <span class="muted" aria-live="polite">
+        {changed ? `${changed} unsaved change${changed === 1 ? '' : 's'}` : 'No unsaved changes'}
+      </span>
+      <button type="submit" disabled={!changed || busy}>
+        {busy ? 'Saving…' : 'Save changes'}
+      </button>
+      <button type="button" class="secondary" disabled={!changed} onClick={onDiscard}>
+        Discard
+      </button>
+    </div>
   );
 }
 
