@@ -200,7 +200,8 @@ export function Units({ project, user }: { project: Project; user: User; path: s
     <section>
       <PageTitle>Units</PageTitle>
       <Filters filter={filter} floors={floorList} onFilter={setFilter} />
-      <div class="bulk-bar">
+      {/* Sticky only while it has something to apply or undo; the hint alone scrolls away with the page. */}
+      <div class={selected.size || last ? 'bulk-bar' : ''}>
         <Bulk units={list.filter((u) => selected.has(u._id))} last={last} onDone={(saved, msg, l) => (replace(saved), setNews(msg), setLast(l))} onUndo={undo} onError={setError} />
       </div>
       <ErrorNotice error={error || units.error} />
