@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { all, api, ApiError, etagOf, query } from '../api.ts';
 import { pageUrl } from '../features.ts';
 import type { Floor, Project, Unit } from '../types.ts';
@@ -92,12 +92,18 @@ function PreviewLink({ project }: { project: Project }) {
 
 /** The explicit publishing step: the checklist, a preview of the draft, and Publish (or back to draft). */
 export function Publish({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
+  // The checklist reads the project as it is now (a colleague may have changed its settings since it was opened).
   const data = useLoad(
-    () => Promise.all([all<Floor>(`/floors${query({ project: project._id })}`), all<Unit>(`/units${query({ project: project._id })}`)]),
+    () =>
+      Promise.all([api.get<Project>(`/projects/${project._id}`), all<Floor>(`/floors${query({ project: project._id })}`), all<Unit>(`/units${query({ project: project._id })}`)]),
     [project._id],
   );
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
+  useEffect(() => {
+    const fresh = data.data?.[0];
+    if (fresh && fresh.__v > project.__v) onProject(fresh);
+  }, [data.data]);
   const draft = isDraft(project);
   const setPublished = async (published: boolean) => {
     setError(undefined);
@@ -109,7 +115,8 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
     }
   };
   if (data.loading && !data.data) return <Loading what="Checking the project" />;
-  const checks = checklist(project, ...(data.data ?? [[], []]));
+  const [fresh, floors, units] = data.data ?? [project, [], []];
+  const checks = checklist(fresh.__v > project.__v ? fresh : project, floors, units);
   const todo = checks.filter((c) => !c.ok).length;
   return (
     <section class="publish">
