@@ -26,7 +26,7 @@ function ColumnNames() {
   return (
     <details class="columns">
       <summary>Column names the import understands (any case)</summary>
-      <table class="diff">
+      <table class="sheet-columns">
         <thead>
           <tr>
             <th scope="col">Column</th>
