@@ -150,9 +150,9 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await page.getByLabel('Price of G-10').waitFor();
     assert.equal(await page.getByLabel('Price of G-01').inputValue(), '525000');
 
-    // With a header row in the import's words.
+    // With a header row in the sales team's words (CONTRACT §17).
     await page.getByLabel('Name of G-01').focus();
-    await paste('name\tprice\nG-02\t515000');
+    await paste('Name\tStatus\tPrice\nG-02\tReserved\t515000');
     await page.locator('.paste .preview-diff').getByText('1 to update').waitFor();
     await page.locator('.paste').getByRole('button', { name: 'Apply 1 change' }).click();
     await status('Imported: 0 created, 1 updated');

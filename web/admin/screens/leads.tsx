@@ -111,8 +111,8 @@ function sortLeads(list: Lead[], sort: Sort, names: Map<string, string>, unitNam
 }
 
 const COLUMNS: [SortKey, string][] = [
-  ['createdAt', 'Received'],
   ['name', 'Name'],
+  ['createdAt', 'Received'],
   ['project', 'Project'],
   ['unit', 'Unit'],
   ['source', 'Source'],
@@ -130,7 +130,7 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
         <thead>
           <tr>
             {COLUMNS.map(([key, label]) => (
-              <th scope="col" key={key} aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}>
+              <th scope="col" key={key} class={key === 'name' ? 'who' : undefined} aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}>
                 <button type="button" class="sort" onClick={() => onSort({ key, down: sort.key === key ? !sort.down : key === 'createdAt' })}>
                   {label} {sort.key === key ? (sort.down ? '↓' : '↑') : ''}
                 </button>
@@ -168,13 +168,13 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
   };
   return (
     <tr>
-      <td>{localTime(l.createdAt)}</td>
       <td class="who">
         <strong>{name}</strong>
         <div class="small">
           {l.email && <a href={`mailto:${l.email}`}>{l.email}</a>} {l.phone && <a href={`tel:${l.phone}`}>{l.phone}</a>}
         </div>
       </td>
+      <td>{localTime(l.createdAt)}</td>
       <td>{projectName}</td>
       <td>{unitName}</td>
       <td>{l.source ? cap(l.source) : ''}</td>
