@@ -303,7 +303,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await page.getByRole('link', { name: 'Draft: not public yet' }).click();
     await heading('Publish');
     const list = page.getByRole('list', { name: 'Before publishing' });
-    await list.getByText('1 units without a price: Q-1').waitFor();
+    await list.getByText('1 unit without a price: Q-1').waitFor();
     await list.getByText('Floors without a plan or shapes: Deck').waitFor();
     await list.getByText(/Enquiry forms are on but nobody receives them/).waitFor();
     await shots('publish');

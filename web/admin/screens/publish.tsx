@@ -14,6 +14,7 @@ export interface Check {
   href: string;
 }
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const names = (list: { name: string }[], max = 5) => list.slice(0, max).map((x) => x.name).join(', ') + (list.length > max ? ` and ${list.length - max} more` : '');
 
 /** What a sales manager would want done before the page goes public. A list to read, never a gate. */
@@ -26,11 +27,11 @@ export function checklist(p: Project, floors: Floor[], units: Unit[]): Check[] {
   const holdsOpen = p.onHoldExperienceEnabled === true && !(Number(p.onHoldMinsDuration) > 0);
   return [
     { id: 'address', ok: !!p.namespace, text: p.namespace ? `Public address ${pageUrl(p.namespace)}` : 'No public address yet', href: `${base}/settings#set-general` },
-    { id: 'units', ok: units.length > 0, text: units.length ? `${units.length} units` : 'No units yet', href: `${base}/units` },
-    { id: 'prices', ok: !unpriced.length, text: unpriced.length ? `${unpriced.length} units without a price: ${names(unpriced)}` : 'Every unit has a price (or “price to be decided”)', href: `${base}/units` },
+    { id: 'units', ok: units.length > 0, text: units.length ? plural(units.length, 'unit') : 'No units yet', href: `${base}/units` },
+    { id: 'prices', ok: !unpriced.length, text: unpriced.length ? `${plural(unpriced.length, 'unit')} without a price: ${names(unpriced)}` : 'Every unit has a price (or “price to be decided”)', href: `${base}/units` },
     { id: 'floors', ok: !bare.length && floors.length > 0, text: bare.length ? `Floors without a plan or shapes: ${names(bare)}` : floors.length ? 'Every floor has a plan and shapes' : 'No floors yet', href: `${base}/floors` },
-    { id: 'forms', ok: !formsOpen, text: formsOpen ? 'Enquiry forms are on but nobody receives them (no e-mail to send them to)' : 'Enquiries: set up', href: `${base}/settings#set-forms` },
-    { id: 'holds', ok: !holdsOpen, text: holdsOpen ? 'Visitors can hold units but a hold has no duration' : 'Holds: set up', href: `${base}/settings#set-holds` },
+    { id: 'forms', ok: !formsOpen, text: formsOpen ? 'Enquiry forms are on but nobody receives them (no e-mail to send them to)' : p.enableForms ? `Enquiries go to ${String(p.formsSendTo)}` : 'Enquiry forms are off', href: `${base}/settings#set-forms` },
+    { id: 'holds', ok: !holdsOpen, text: holdsOpen ? 'Visitors can hold units but a hold has no duration' : p.onHoldExperienceEnabled ? `A hold lasts ${String(p.onHoldMinsDuration)} minutes` : 'Holds are off', href: `${base}/settings#set-holds` },
   ];
 }
 
@@ -122,7 +123,7 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
     <section class="publish">
       <PageTitle>Publish</PageTitle>
       <p>
-        This project is <span class={`badge ${draft ? 'draft' : 'live'}`}>{draft ? 'a draft' : 'published'}</span>{' '}
+        This project is <span class={`badge ${draft ? 'draft' : 'live'}`}>{draft ? 'a draft' : 'published'}</span>.{' '}
         {draft ? 'Only your team sees its page, through a preview link.' : 'Anyone with its address sees its page.'}
       </p>
       <ErrorNotice error={error || data.error} />
@@ -130,7 +131,7 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
       <h2>Before publishing</h2>
       <p class="muted small">{todo ? `${todo} thing${todo === 1 ? '' : 's'} to look at. You can publish anyway.` : 'Everything looks ready.'}</p>
       <Checklist checks={checks} />
-      <div class="row wrap">
+      <div class="row wrap publish-actions">
         {draft ? (
           <button type="button" onClick={() => setPublished(true)}>
             Publish {project.name}
@@ -140,8 +141,8 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
             Back to draft
           </button>
         )}
+        {draft && <PreviewLink project={project} />}
       </div>
-      {draft && <PreviewLink project={project} />}
     </section>
   );
 }
