@@ -52,6 +52,8 @@ async function api(node: BuiltNode, method: string, path: string, body?: unknown
   return { status: res.status, headers: res.headers, text, json: (): any => JSON.parse(text) };
 }
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 const login = (node: BuiltNode, username: string, password: string) => api(node, 'POST', '/users/login', { username, password }, {}, null);
 
 before(async () => {
@@ -144,6 +146,39 @@ describe('the built server (npm start)', () => {
       assert.deepEqual(units.map((u) => `${u.name}:${u.availability}`).sort(), ['A1:sold', 'A2:available', 'B1:reserved', 'P1:available']);
     });
   }
+
+  test('.xlsx: the template is written and an Excel workbook imported (exceljs, loaded on first use)', async () => {
+    const created = await api(a, 'POST', '/projects?name=xlsx-import');
+    assert.equal(created.status, 201, created.text);
+    const id = created.json()._id as string;
+    const upload = async (file: ArrayBuffer | Buffer, query: string) => {
+      const res = await fetch(`${b.url}/projects/${id}/inventory/import?${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': XLSX },
+        body: new Uint8Array(file),
+      });
+      const text = await res.text();
+      return { status: res.status, text, json: (): any => JSON.parse(text) };
+    };
+    const { Workbook } = (await import('exceljs')).default;
+    const book = new Workbook();
+    const sheet = book.addWorksheet('Units');
+    for (const row of [
+      ['Name', 'Floor', 'Status', 'Price', 'Beds', 'Sq Ft'],
+      ['X1', 'Level 1', 'Available', 450000, 2, 850],
+      ['X2', 'Level 1', 'Sold', 520000, 3, 990],
+    ])
+      sheet.addRow(row);
+    const applied = await upload(await book.xlsx.writeBuffer(), '');
+    assert.equal(applied.status, 200, applied.text);
+    assert.equal(applied.json().summary.created, 2);
+    const template = await fetch(`${a.url}/projects/${id}/inventory/template?format=xlsx`, { headers: { authorization: `Bearer ${owner.token}` } });
+    assert.equal(template.status, 200);
+    assert.equal(template.headers.get('content-type'), XLSX);
+    const back = await upload(await template.arrayBuffer(), 'dryRun=true');
+    assert.equal(back.status, 200, back.text);
+    assert.deepEqual(back.json().summary, { created: 0, updated: 0, unchanged: 2, kept: 0, errors: 0, skipped: 0 });
+  });
 
   test('SMTP: a password-reset mail arrives', async () => {
     const user = await createUser(shared.db);

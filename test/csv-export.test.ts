@@ -141,7 +141,11 @@ describe('OpenAPI for the inventory routes', () => {
     assert.equal(bulk.requestBody.content['application/json'].schema.maxItems, 1000);
     assert.ok(bulk.responses['412']);
     const imp = doc.paths['/projects/{id}/inventory/import'].post;
-    assert.deepEqual(Object.keys(imp.requestBody.content).sort(), ['application/json', 'text/csv']);
+    assert.deepEqual(Object.keys(imp.requestBody.content).sort(), [
+      'application/json',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'text/csv',
+    ]);
     assert.ok(imp.responses['200'].headers.ETag);
     assert.match(JSON.stringify(imp.responses['200'].content['application/json'].schema), /InventoryImport/);
     // Shared parameters (If-Match) are references to components.parameters.

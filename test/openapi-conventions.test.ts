@@ -162,8 +162,8 @@ describe(`OpenAPI conventions (${ENGINE})`, () => {
     const lead = doc.components.schemas.Lead;
     assert.deepEqual(
       [...lead.required].sort(),
-      ['_id', '__v', 'project', 'firstName', 'lastName', 'email', 'source', 'createdAt', 'updatedAt'].sort(),
-      'the server-kept fields, and what every way of making a lead requires or sets',
+      ['_id', '__v', 'project', 'firstName', 'lastName', 'email', 'source', 'status', 'assignee', 'notes', 'createdAt', 'updatedAt'].sort(),
+      "the server-kept fields, the sales team's (status, assignee, notes; null when unset), and what every way of making a lead requires or sets",
     );
     assert.equal(doc.components.schemas.LeadInput.required, undefined, 'a lead sent back in a Project PATCH may carry any of its fields');
     const patch = bodyOf('/project/{id}', 'patch');

@@ -6,7 +6,7 @@
  * `body[data-live]` says which: `open`, `connecting` or `polling`; `?live=0` on the page's address polls only.
  */
 import { getBundle } from './api.ts';
-import { namespace } from './state.ts';
+import { namespace, previewToken } from './state.ts';
 import type { Bundle } from './types.ts';
 
 export interface Live {
@@ -57,7 +57,8 @@ export function startLive(url: string, handlers: { onBundle(bundle: Bundle, etag
   // `?live=0` polls only (a network whose proxy breaks long-lived responses).
   const wanted = new URLSearchParams(location.search).get('live') !== '0';
   if (wanted && namespace && typeof EventSource !== 'undefined') {
-    const source = new EventSource(`/public/projects/${encodeURIComponent(namespace)}/events`);
+    const preview = previewToken ? `?preview=${encodeURIComponent(previewToken)}` : '';
+    const source = new EventSource(`/public/projects/${encodeURIComponent(namespace)}/events${preview}`);
     document.body.dataset.live = 'connecting';
     source.onopen = () => {
       streaming = true;

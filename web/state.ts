@@ -27,6 +27,8 @@ export function emptyFilters(): Record<FilterKey, string> {
 
 const body = document.body;
 export const namespace = body.dataset.namespace ?? '';
+/** A draft's preview token (from its preview link): the live feed needs it as the bundle does. */
+export const previewToken = new URLSearchParams(location.search).get('preview') ?? '';
 export const bundleUrl = body.dataset.bundle ?? `/public/projects/${encodeURIComponent(namespace)}`;
 /** Pages served at /p/{namespace} carry the unit in the path; a project's own host name uses ?unit=. */
 const pathBase = location.pathname.startsWith('/p/') ? `/p/${encodeURIComponent(namespace)}` : '';
@@ -55,9 +57,12 @@ export function fromAddress(defaults: { view: View; floor: string }): ViewState 
 
 export function toAddress(v: ViewState): string {
   const q = new URLSearchParams();
-  // Leave the page's own switches (refresh interval) where they are.
-  const keep = new URLSearchParams(location.search).get('refresh');
-  if (keep) q.set('refresh', keep);
+  // Leave the page's own switches (refresh interval) and a draft's preview token where they are.
+  const here = new URLSearchParams(location.search);
+  for (const name of ['refresh', 'preview']) {
+    const keep = here.get(name);
+    if (keep) q.set(name, keep);
+  }
   q.set('view', v.view);
   if (v.floor) q.set('floor', v.floor);
   if (v.sort !== 'default') q.set('sort', v.sort);

@@ -93,7 +93,12 @@ export interface LeadsTable {
   id: string;
   project_id: string;
   data: Json;
+  status: Generated<string>;
+  notes: Nullable<string>;
+  assignee: Nullable<string>;
+  version: Generated<number>;
   created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 export interface GroupsTable {

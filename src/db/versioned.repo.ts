@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type UpdateObject } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The tables whose rows carry `version` (the `__v` and ETag) and `updated_at`. */
-export type VersionedTable = 'projects' | 'floors' | 'units' | 'groups' | 'users' | 'webhooks';
+export type VersionedTable = 'projects' | 'floors' | 'units' | 'groups' | 'users' | 'webhooks' | 'leads';
 
 /** `column || value`: merges JSON fields key by key in the statement, so concurrent edits of different keys both survive. */
 export function jsonMerge(column: 'data' | 'profile' | 'secrets', value: Record<string, unknown>): RawBuilder<string> {

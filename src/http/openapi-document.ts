@@ -67,6 +67,10 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /groups/{id}/invites': 'inviteToGroup',
   'DELETE /groups/{id}/invites/{inviteId}': 'revokeGroupInvitation',
   'GET /leads': 'listLeads',
+  'PATCH /leads/{id}': 'updateLead',
+  'GET /projects/{id}/preview-link': 'getProjectPreviewLink',
+  'GET /projects/{id}/inventory/template': 'getInventoryTemplate',
+  'POST /floors/{id}/duplicate': 'duplicateFloor',
   'GET /projects/{id}/events': 'listProjectEvents',
   'POST /projects/{id}/webhooks': 'createWebhook',
   'GET /projects/{id}/webhooks': 'listWebhooks',
@@ -100,6 +104,7 @@ export const OPERATION_VERBS = [
   'revoke',
   'retry',
   'check',
+  'duplicate',
 ];
 
 const TAGS = [

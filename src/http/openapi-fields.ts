@@ -151,6 +151,8 @@ const BY_SCHEMA: Record<string, Record<string, string>> = {
     showPrices: 'Prices are shown to visitors',
     hideSold: 'Sold units are left out of the public page',
     previewMode: 'The page is a preview (not cached, not indexed)',
+    published:
+      'false: a draft: its page, bundle, live feed, forms and holds answer 404 and group pages leave it out; its team opens it through GET /projects/{id}/preview-link. Absent means true',
     lockScreen: 'Visitors leave their details before seeing the page',
     projectType: 'Kind of project (filters match it exactly)',
     leads: 'Not embedded: read leads through GET /leads (accepted and ignored in a PATCH)',

@@ -96,7 +96,13 @@ export interface PageInput {
   origin: string;
   /** The unit the address names, when it names one. */
   unit?: (Data & { _id: string; name: string }) | undefined;
+  /** A draft opened through its preview link: a banner says so, and robots are asked to stay away. */
+  draft?: boolean | undefined;
 }
+
+/** Shown at the top of a draft opened through its preview link. */
+const DRAFT_BANNER =
+  '<div class="draft-banner" role="status"><strong>Draft preview.</strong> This page is not public yet: only people with this link can see it, and it takes no enquiries or holds.</div>\n';
 
 /** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
 export function renderPage(input: PageInput): { html: string; csp: string } {
@@ -136,13 +142,13 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(description)}">
 <link rel="canonical" href="${escapeHtml(input.url)}">
-${shareTags}<link rel="icon" href="data:,">
+${input.draft ? '<meta name="robots" content="noindex">\n' : ''}${shareTags}<link rel="icon" href="data:,">
 ${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}"${sized(hero, origin, '100vw', 'imagesrcset', 'imagesizes')} fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
 ${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>
 ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
 <body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}>
-${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
+${input.draft ? DRAFT_BANNER : ''}${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
 ${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
 ${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
 ${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>

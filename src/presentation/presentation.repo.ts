@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { publishedSql } from '../public/drafts.ts';
 import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
 
 type Q = Kysely<Database>;
@@ -23,7 +24,7 @@ export interface GroupCardRow {
   lowest: string | null;
 }
 
-/** A group's public projects in the group's order (those with a namespace, not in preview), with their free units' count and lowest price. */
+/** A group's public projects in the group's order (those with a namespace, published, not in preview), with their free units' count and lowest price. */
 export function listGroupCards(db: Q, groupId: string, now: number): Promise<GroupCardRow[]> {
   const free = sql<boolean>`(u.availability = 'available' or ${holdLapsedSql(now, 'u')})`;
   return db
@@ -44,6 +45,7 @@ export function listGroupCards(db: Q, groupId: string, now: number): Promise<Gro
     .where('p.namespace', 'is not', null)
     .$narrowType<{ namespace: string }>()
     .where(sql<boolean>`coalesce(p.data->>'previewMode', 'false') <> 'true'`)
+    .where(publishedSql('p'))
     .orderBy('gp.position')
     .execute();
 }

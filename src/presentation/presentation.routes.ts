@@ -9,6 +9,7 @@ import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import { publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
+import { isPublished, PREVIEW_PARAM, previewSigner, visible } from '../public/drafts.ts';
 import { webManifest, WEB_OUT, WEB_SRC } from './build.ts';
 import { inlineStyle, renderGroupPage, renderPage, type GroupCard } from './html.ts';
 import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
@@ -51,6 +52,7 @@ const htmlPage = { 200: { description: 'HTML page', content: { 'text/html': { sc
  */
 export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const db = ctx.db.kysely;
+  const previews = previewSigner(ctx.config);
   const manifest = await webManifest();
   const assets = new Map<string, Asset>();
   const sheet = asset(readFileSync(join(WEB_OUT, manifest.css)), CSS, true);
@@ -67,9 +69,13 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
   const pathOf = (url: string) => (url.includes('?') ? url.slice(0, url.indexOf('?')) : url);
 
-  function send(request: FastifyRequest, reply: FastifyReply, page: { html: string; csp: string }) {
+  function send(request: FastifyRequest, reply: FastifyReply, page: { html: string; csp: string }, draft = false) {
     reply.removeHeader('x-frame-options');
-    reply.header('Content-Security-Policy', page.csp).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding').type('text/html; charset=utf-8');
+    reply
+      .header('Content-Security-Policy', page.csp)
+      .header('Cache-Control', draft ? 'private, no-store' : 'no-cache')
+      .header('Vary', 'Accept-Encoding')
+      .type('text/html; charset=utf-8');
     // Pages are compressed per response (they carry the stylesheet): brotli at a quality that costs about a
     // millisecond, else gzip.
     const accept = request.headers['accept-encoding'] ?? '';
@@ -85,7 +91,10 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   async function projectPage(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }, unitId?: string) {
     const now = ctx.clock.now();
     const head = await findBundleHead(db, by, now);
-    if (!head) throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
+    const token = (request.query as { preview?: string }).preview;
+    // A draft is there only for whoever holds its preview link.
+    if (!head || !visible(previews, head, token, now)) throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
+    const draft = !isPublished(head.data);
     const project = publicProject(head) as Record<string, unknown> & { name: string };
     let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
     if (unitId !== undefined) {
@@ -93,16 +102,32 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       if (!row) throw notFound('Unit');
       unit = publicUnit(row, head.data, now) as typeof unit;
     }
-    const bundleUrl = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
+    const bundlePath = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
+    // The draft's page reads its bundle with the same token.
+    const bundleUrl = draft ? `${bundlePath}?preview=${encodeURIComponent(token ?? '')}` : bundlePath;
     const path = pathOf(request.url);
+    if (draft) reply.header('X-Robots-Tag', 'noindex');
     return send(
       request,
       reply,
-      renderPage({ manifest, style, project, bundleUrl, namespace: head.namespace ?? '', url: `${origin(request)}${path}`, origin: origin(request), unit }),
+      renderPage({
+        manifest,
+        style,
+        project,
+        bundleUrl,
+        namespace: head.namespace ?? '',
+        url: `${origin(request)}${path}`,
+        origin: origin(request),
+        unit,
+        draft,
+      }),
+      draft,
     );
   }
 
   const NamespaceParam = Type.String({ maxLength: 63 });
+  // Other parameters (`unit`, `refresh`, `live`) are the page script's own.
+  const PageQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
 
   app.get(
     '/p/:namespace',
@@ -111,7 +136,9 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         tags: ['public'],
         summary: 'The interactive presentation page of a project',
         security: [],
+        description: 'A draft (`published: false`) answers 404 unless `preview` carries its preview token; then the page shows a draft banner.',
         params: Type.Object({ namespace: NamespaceParam }),
+        querystring: PageQuery,
         response: htmlPage,
       },
     },
@@ -127,6 +154,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         description: 'With `sharePageEnabled`, the HTML carries Open Graph and Twitter card tags for the unit. Unknown unit → 404.',
         security: [],
         params: Type.Object({ namespace: NamespaceParam, unitId: Type.String({ maxLength: 64 }) }),
+        querystring: PageQuery,
         response: htmlPage,
       },
     },
@@ -135,7 +163,15 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
 
   app.get(
     '/',
-    { schema: { tags: ['public'], summary: "The presentation page, for a request whose Host is a project's host name", security: [], response: htmlPage } },
+    {
+      schema: {
+        tags: ['public'],
+        summary: "The presentation page, for a request whose Host is a project's host name",
+        security: [],
+        querystring: PageQuery,
+        response: htmlPage,
+      },
+    },
     async (request, reply) => projectPage(request, reply, { hostName: (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase() }),
   );
 
@@ -146,7 +182,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         tags: ['public'],
         summary: "A group's page: its public projects, each linking to its presentation",
         description:
-          'Server-rendered HTML (no script): for each project of the group that has a namespace and is not in preview, its name, image, address, ' +
+          'Server-rendered HTML (no script): for each project of the group that has a namespace, is published and is not in preview, its name, image, address, ' +
           "the count of available units and the lowest available price (when the project shows prices). Styled from the group's colours and language. Unknown namespace → 404.",
         security: [],
         params: Type.Object({ namespace: NamespaceParam }),

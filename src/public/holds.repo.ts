@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { KEYED_LOCKS, LOCKS } from '../db/locks.ts';
 import type { Database } from '../db/schema.ts';
+import { publishedSql } from './drafts.ts';
 import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
 
 type Q = Kysely<Database>;
 
-/** The unit a visitor asks to hold, with its project's settings. */
+/** The unit a visitor asks to hold, with its project's settings; none in a draft. */
 export function findHoldTarget(
   db: Q,
   unitId: string,
@@ -15,6 +16,7 @@ export function findHoldTarget(
     .innerJoin('projects as p', 'p.id', 'u.project_id')
     .select(['u.id', 'u.name', 'u.project_id', 'p.data as settings'])
     .where('u.id', '=', unitId)
+    .where(publishedSql('p'))
     .executeTakeFirst();
 }
 

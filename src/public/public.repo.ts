@@ -1,19 +1,19 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { publishedSql } from './drafts.ts';
 
 type Q = Kysely<Database>;
 
-/** The project a public form names, by id or by namespace, with its settings. */
+/** The published project a public form names, by id or by namespace, with its settings (a draft takes no forms). */
 export function findFormProject(db: Q, by: { project: string } | { namespace: string }): Promise<{ id: string; data: Record<string, unknown> } | undefined> {
-  let q = db.selectFrom('projects').select(['id', 'data']);
+  let q = db.selectFrom('projects as p').select(['id', 'data']).where(publishedSql('p'));
   q = 'project' in by ? q.where('id', '=', by.project) : q.where('namespace', '=', by.namespace);
   return q.executeTakeFirst();
 }
 
-/** The id of the project a presentation namespace names. */
-export async function findProjectIdByNamespace(db: Q, namespace: string): Promise<string | undefined> {
-  const row = await db.selectFrom('projects').select('id').where('namespace', '=', namespace).executeTakeFirst();
-  return row?.id;
+/** The project a presentation namespace names, with its settings (whether it is published). */
+export function findProjectByNamespace(db: Q, namespace: string): Promise<{ id: string; data: Record<string, unknown> } | undefined> {
+  return db.selectFrom('projects').select(['id', 'data']).where('namespace', '=', namespace).executeTakeFirst();
 }
 
 export interface PublicEventRow {

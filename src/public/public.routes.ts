@@ -11,6 +11,7 @@ import { findBundleHead } from './bundle.repo.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { PublicService } from './public.service.ts';
 import { PublicLeadInputSchema, Visitor } from './public.schemas.ts';
+import { isPublished, PREVIEW_PARAM, previewSigner, visible } from './drafts.ts';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
@@ -31,6 +32,7 @@ const PublicLead = Type.Object(
 );
 
 const HoldBody = Type.Object(Visitor, { additionalProperties: false });
+const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
 const RevalidateHeader = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
 });
@@ -43,15 +45,17 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   const db = ctx.db.kysely;
   const service = new PublicService(ctx);
   const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
+  const previews = previewSigner(ctx.config);
 
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
     const now = ctx.clock.now();
     const head = await findBundleHead(db, by, now);
-    if (!head) throw notFound('Presentation');
+    // A draft is not there for anyone without its preview token.
+    if (!head || !visible(previews, head, (request.query as { preview?: string }).preview, now)) throw notFound('Presentation');
     const etag = bundleEtag(head);
-    // Previews are for the sales team's eyes: served, but never stored by shared caches or indexed.
-    const preview = head.data.previewMode === true;
+    // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
+    const preview = head.data.previewMode === true || !isPublished(head.data);
     reply.header('ETag', etag).header('Cache-Control', preview ? 'private, no-store' : 'public, max-age=5');
     if (preview) reply.header('X-Robots-Tag', 'noindex');
     const inm = request.headers['if-none-match'];
@@ -79,9 +83,11 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         tags: ['public'],
         summary: 'The presentation bundle of a project, by namespace',
         description:
-          'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304.',
+          'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304. ' +
+          'A draft (`published: false`) answers 404 unless `preview` carries its preview token (then `Cache-Control: private, no-store`).',
         security: [],
         params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
+        querystring: PreviewQuery,
         headers: RevalidateHeader,
         response: bundleResponses,
       },
@@ -97,6 +103,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
         summary: 'The presentation bundle of a project, by host name',
         security: [],
         params: Type.Object({ hostName: Type.String({ maxLength: 253 }) }),
+        querystring: PreviewQuery,
         headers: RevalidateHeader,
         response: bundleResponses,
       },

@@ -5,13 +5,15 @@ import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { StreamLimits } from './stream-limits.ts';
-import { findProjectIdByNamespace } from './public.repo.ts';
+import { findProjectByNamespace } from './public.repo.ts';
+import { PREVIEW_PARAM, previewSigner, visible } from './drafts.ts';
 
 const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
 
 /** GET /public/projects/{namespace}/events: the presentation's live feed (Server-Sent Events). */
 export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed }> = async (app, { ctx, feed }) => {
   const limits = new StreamLimits(ctx.config.sse.streamsPerClient, ctx.config.sse.maxStreams);
+  const previews = previewSigner(ctx.config);
   app.get(
     '/public/projects/:namespace/events',
     {
@@ -23,10 +25,13 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
           'each as `id: <seq>` and `data: {"seq","type","_id","changes"?}`. Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. ' +
           `A comment line comes at least every ${ctx.config.sseKeepAliveSec} s. ` +
           `At most ${ctx.config.sse.streamsPerClient} streams per client address and ${ctx.config.sse.maxStreams} per node are open at once; ` +
-          'past either → 429 with `Retry-After`. See docs/events.md.',
+          'past either → 429 with `Retry-After`. A draft answers 404 unless `preview` carries its preview token. See docs/events.md.',
         security: [],
         params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
-        querystring: Type.Object({ lastEventId: Type.Optional(LastEventId) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { lastEventId: Type.Optional(LastEventId), preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) },
+          { additionalProperties: false },
+        ),
         headers: Type.Object({ 'last-event-id': Type.Optional(LastEventId) }),
         response: {
           200: { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
@@ -40,8 +45,9 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
       const release = limits.take(request.ip);
       reply.raw.on('close', release);
       if (request.raw.socket.destroyed) release();
-      const projectId = await findProjectIdByNamespace(ctx.db.kysely, request.params.namespace);
-      if (projectId === undefined) throw notFound('Presentation');
+      const project = await findProjectByNamespace(ctx.db.kysely, request.params.namespace);
+      if (!project || !visible(previews, project, request.query.preview, ctx.clock.now())) throw notFound('Presentation');
+      const projectId = project.id;
       const raw = request.headers['last-event-id'] ?? request.query.lastEventId;
       // A new stream starts after the last change committed now, read before the client can see the stream open:
       // a change it makes right after `: open` arrives is then one the stream sends, never one counted as seen.

@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'unit.held',
   'unit.hold_expired',
   'lead.created',
+  'lead.updated',
   'inventory.imported',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -43,8 +44,17 @@ export interface NewEvent {
   actor: Actor;
   subjectId: string;
   changes?: Changes | undefined;
+  /** One id shared by the events of one bulk write (a bulk PATCH, an import): what a client reverts as one. */
+  batch?: string | undefined;
   now: number;
 }
+
+/** An event's `data`: the record it is about, what changed, and the bulk write it was part of. */
+const eventData = (e: Pick<NewEvent, 'subjectId' | 'changes' | 'batch'>) => ({
+  _id: e.subjectId,
+  ...(e.changes && Object.keys(e.changes).length ? { changes: e.changes } : {}),
+  ...(e.batch ? { batch: e.batch } : {}),
+});
 
 export interface EventRow {
   id: string;
@@ -64,7 +74,7 @@ export interface EventRow {
  * Call it last in the transaction, after the rows it describes are written.
  */
 export async function appendEvent(trx: Q, e: NewEvent, opts: { webhooks: boolean } = { webhooks: false }): Promise<{ seq: number; heads: string[] }> {
-  const data = JSON.stringify({ _id: e.subjectId, ...(e.changes && Object.keys(e.changes).length ? { changes: e.changes } : {}) });
+  const data = JSON.stringify(eventData(e));
   // With webhooks: one delivery per subscribed webhook (its id derived from webhook and event), the webhooks'
   // rows locked so handing a webhook's turn to its next delivery cannot race this insert. `heads` are the new
   // deliveries with no earlier pending one: they get their outbox job now; the others wait their turn.
@@ -126,7 +136,7 @@ export async function appendEvents(
       actor_kind: e.actor.kind,
       actor_id: e.actor.id ?? null,
       created_at: new Date(e.now).toISOString(),
-      data: { _id: e.subjectId, ...(e.changes && Object.keys(e.changes).length ? { changes: e.changes } : {}) },
+      data: eventData(e),
     }));
     const types = [...new Set(batch.map((e) => e.type))];
     // As in appendEvent; several deliveries of one webhook may be new here, so only the lowest seq of each is a
@@ -205,7 +215,7 @@ export type ApiEvent = ReturnType<typeof toEvent>;
 /** A project's events after `after`, oldest first; lead events only when asked for. */
 export function listEvents(db: Q, projectId: string, opts: { after: number; limit: number; withLeads: boolean; types?: readonly string[] }) {
   let q = db.selectFrom('events').select(COLUMNS).where('project_id', '=', projectId).where('seq', '>', String(opts.after));
-  if (!opts.withLeads) q = q.where('type', '<>', 'lead.created');
+  if (!opts.withLeads) q = q.where('type', 'not like', 'lead.%');
   if (opts.types) q = q.where('type', 'in', opts.types as string[]);
   return q.orderBy('seq').limit(opts.limit).execute() as Promise<EventRow[]>;
 }

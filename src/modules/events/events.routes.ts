@@ -21,7 +21,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         tags: ['events'],
         summary: "The project's change log after a seq, oldest first",
         description:
-          'Page through it by passing the last `seq` you have as `after`. Everyone who can read the project sees it; `lead.created` events only owners and administrators. ' +
+          'Page through it by passing the last `seq` you have as `after`. Everyone who can read the project sees it; `lead.created` and `lead.updated` events only owners and administrators. ' +
           'Secrets appear by name only.',
         params: IdParams,
         querystring: EventListQuery,

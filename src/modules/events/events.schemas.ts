@@ -32,6 +32,7 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'unit.held': 'A visitor put an available unit on hold (actor public)',
   'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
   'lead.created': 'A lead arrived (owner and administrators only): changes hold its fields from null',
+  'lead.updated': "The sales team changed a lead's status, notes or assignee (owner and administrators only)",
   'inventory.imported':
     'An import or feed pull was applied (actor user for an upload, sync for a feed pull): `_id` is its record in GET /projects/{id}/inventory/syncs; changes hold its source, status, startedAt, finishedAt and summary from null. The floors and units it wrote have their own events (floor.created, unit.created, unit.updated) just before it, in the same transaction',
 };
@@ -56,7 +57,15 @@ export const EVENT_SCHEMAS: TSchema[] = EVENT_TYPES.map((type) =>
       createdAt: DateTime,
       actor: Type.Ref('EventActor'),
       data: Type.Object(
-        { _id: { ...ObjectId, description: 'The record the event is about' }, ...(deletes(type) ? {} : { changes: Type.Optional(Type.Ref('EventChanges')) }) },
+        {
+          _id: { ...ObjectId, description: 'The record the event is about' },
+          ...(deletes(type) ? {} : { changes: Type.Optional(Type.Ref('EventChanges')) }),
+          batch: Type.Optional({
+            ...ObjectId,
+            description:
+              'Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one',
+          }),
+        },
         { additionalProperties: false },
       ),
     },

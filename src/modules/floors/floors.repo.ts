@@ -103,3 +103,8 @@ export async function deleteFloor(db: Q, id: string, ifVersion?: number): Promis
   if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
   return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
 }
+
+/** A floor's units in position order, with what a copy takes (name, position, availability aside, the fields). */
+export function listFloorUnits(db: Q, floorId: string) {
+  return db.selectFrom('units').select(['id', 'name', 'position', 'data']).where('floor_id', '=', floorId).orderBy('position').orderBy('id').execute();
+}

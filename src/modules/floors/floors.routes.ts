@@ -9,7 +9,7 @@ import { toFloor, type FloorRow } from './floors.repo.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
-import { FloorCreateBody, FloorCreateQuery, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
+import { FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
 import { FloorService } from './floors.service.ts';
 
 const Floor = Type.Ref('Floor');
@@ -36,6 +36,28 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     },
     async (request, reply) => {
       const write = await floors.create(principalOf(request), { ...request.body, ...request.query });
+      return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
+    },
+  );
+
+  app.post(
+    '/floors/:id/duplicate',
+    {
+      schema: {
+        tags: ['floors'],
+        summary: 'Copy a floor with its plan, shapes and units (owner, administrators, editors)',
+        description:
+          'A new floor with every field of this one (plan, image, settings), and a copy of each of its units with every field and shape, in one transaction. ' +
+          'Copies start `available`; each is named by `unitNames` (by the id of the unit copied) or as its name and " (copy)". ' +
+          'The floor goes after the last floor unless `position` is given; its name defaults to this one\'s and " (copy)". ' +
+          'The change log gets `floor.created` and one `unit.created` per copy, sharing one `batch`. Honours `Idempotency-Key`.',
+        params: IdParams,
+        body: FloorDuplicateBody,
+        response: { 201: { ...Floor, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      const write = await floors.duplicate(principalOf(request), request.params.id, request.body ?? {});
       return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
     },
   );

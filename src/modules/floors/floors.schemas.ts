@@ -42,6 +42,7 @@ export const FloorPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export type FloorDuplicate = Static<typeof FloorDuplicateBody>;
 export type FloorPatch = Static<typeof FloorPatchSchema>;
 
 /** A create's JSON body: any Floor field but those the server keeps. */
@@ -65,6 +66,21 @@ export const FloorListQuery = Type.Object(
 );
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
+/** POST /floors/{id}/duplicate. */
+export const FloorDuplicateBody = Type.Object(
+  {
+    name: Type.Optional({ ...Name, description: 'The new floor\'s name (default: the floor\'s name and " (copy)")' }),
+    position: Type.Optional({ ...Position, description: 'Where the new floor goes (default: after the last floor)' }),
+    unitNames: Type.Optional(
+      Type.Record(ObjectId, Name, {
+        maxProperties: 10_000,
+        description: 'New names of the copies, by the id of the unit copied; a unit not named here is copied as its name and " (copy)"',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const FLOOR_SCHEMAS = [FloorSchema];
 export type FloorList = Static<typeof FloorListQuery>;
 

@@ -11,8 +11,9 @@ import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
 import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
-import { deleteFloor, findFloor, insertFloor, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
-import type { FloorCreate, FloorList, FloorPatch } from './floors.schemas.ts';
+import { deleteFloor, findFloor, insertFloor, listFloorUnits, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
+import type { FloorCreate, FloorDuplicate, FloorList, FloorPatch } from './floors.schemas.ts';
+import { insertUnits } from '../inventory/inventory.repo.ts';
 
 /** Reads and writes floors: each write checks access, finds what changed and writes it with its event in one transaction. */
 export class FloorService {
@@ -91,6 +92,65 @@ export class FloorService {
       });
     }
     return found(await findFloor(db, floor.id));
+  }
+
+  /**
+   * A copy of the floor with its plan (every floor field) and its units (every unit field and shape), as new records:
+   * the copies start `available` (a copy is not sold or held), named by `unitNames` or `<name> (copy)`. Checked
+   * before anything is written; the write runs in the caller's transaction with one `floor.created` and one
+   * `unit.created` per copy, all under one `batch`.
+   */
+  async duplicate(principal: Principal, id: string, body: FloorDuplicate): Promise<(trx: Kysely<Database>) => Promise<FloorRow>> {
+    const db = this.ctx.db.kysely;
+    const { row: source } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
+    const units = await listFloorUnits(db, source.id);
+    const own = new Set(units.map((u) => u.id));
+    const strays = Object.keys(body.unitNames ?? {}).filter((unitId) => !own.has(unitId));
+    if (strays.length) invalid(strays.map((unitId) => ({ path: `/unitNames/${unitId}`, message: 'is not a unit of this floor' })));
+    const now = this.ctx.clock.now();
+    const floor = {
+      id: newObjectId(now),
+      projectId: source.project_id,
+      name: body.name ?? `${source.name} (copy)`,
+      position: body.position ?? (await nextFloorPosition(db, source.project_id)),
+      data: source.data,
+    };
+    const copies = units.map((u) => ({
+      id: newObjectId(now),
+      floorId: floor.id,
+      name: body.unitNames?.[u.id] ?? `${u.name} (copy)`,
+      position: u.position,
+      availability: 'available',
+      data: u.data,
+    }));
+    return async (trx) => {
+      await insertFloor(trx, floor);
+      await insertUnits(trx, floor.projectId, copies);
+      await bumpVersions(trx, 'projects', [floor.projectId]);
+      const actor = actorOf(principal);
+      const batch = floor.id;
+      await this.ctx.events.appendMany(trx, [
+        {
+          projectId: floor.projectId,
+          type: 'floor.created',
+          actor,
+          subjectId: floor.id,
+          changes: createdChanges({ ...floor.data, name: floor.name, position: floor.position }),
+          batch,
+          now,
+        },
+        ...copies.map((u) => ({
+          projectId: floor.projectId,
+          type: 'unit.created' as const,
+          actor,
+          subjectId: u.id,
+          changes: createdChanges({ ...u.data, name: u.name, position: u.position, floor: floor.id, availability: u.availability }),
+          batch,
+          now,
+        })),
+      ]);
+      return found(await findFloor(trx, floor.id));
+    };
   }
 
   /** Deletes the floor and its units (ON DELETE CASCADE); it leaves the project's floors. */

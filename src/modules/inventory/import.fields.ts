@@ -26,6 +26,29 @@ export const IMPORT_FIELDS: Record<string, FieldKind> = {
 /** Fields of an exported file that the server keeps: accepted so an export can be imported again, and ignored. */
 export const SERVER_KEPT_COLUMNS = new Set(['project', 'createdAt', 'updatedAt', '__v', 'onHoldExpiresAt']);
 
+/**
+ * The sales team's words for the columns (CONTRACT §17): the console grid's headers and the usual spreadsheet names,
+ * matched in any case with spaces and dots ignored, beside the Unit field names. The first name of each is the one the
+ * template (GET /projects/{id}/inventory/template) writes, in this order.
+ */
+export const SHEET_COLUMNS: readonly { header: string; field: string; also: readonly string[] }[] = [
+  { header: 'Name', field: 'name', also: [] },
+  { header: 'Floor', field: 'floor', also: [] },
+  { header: 'Status', field: 'availability', also: [] },
+  { header: 'Price', field: 'price', also: [] },
+  { header: 'Bedrooms', field: 'bedrooms', also: ['Beds'] },
+  { header: 'Bathrooms', field: 'bathrooms', also: ['Baths'] },
+  { header: 'Area', field: 'squareFeet', also: ['Sq Ft', 'Square Feet'] },
+  { header: 'Type', field: 'type', also: [] },
+  { header: 'Parking', field: 'parking', also: [] },
+  { header: 'Orientation', field: 'orientation', also: [] },
+  { header: 'Description', field: 'description', also: [] },
+];
+
+/** A header as compared: lower case, without spaces, dots, hyphens and underscores (`Sq. Ft.` = `sqft`). */
+const wordKey = (header: string) => header.toLowerCase().replace(/[\s._-]+/g, '');
+const SHEET_WORDS = new Map(SHEET_COLUMNS.flatMap((c) => [c.header, ...c.also].map((w) => [wordKey(w), c.field] as const)));
+
 const CANONICAL = new Map(Object.keys(IMPORT_FIELDS).map((k) => [k.toLowerCase(), k]));
 const KEPT = new Map([...SERVER_KEPT_COLUMNS].map((k) => [k.toLowerCase(), k]));
 
@@ -36,8 +59,9 @@ export interface ColumnMap {
 }
 
 /**
- * Headers are Unit field names (any case) or names the project's `ftpMapping` maps to one. A mapping wins over a
- * field of the same name. A second column for a field already read, and anything else, is an unknown column.
+ * Headers are Unit field names (any case), the sales team's words (SHEET_COLUMNS), or names the project's
+ * `ftpMapping` maps to one. A mapping wins over a field of the same name, a field name over a word. A second column
+ * for a field already read, and anything else, is an unknown column.
  */
 export function mapColumns(headers: string[], ftpMapping: { header?: string; property?: string }[] = []): ColumnMap {
   const mapping = new Map<string, string>();
@@ -50,7 +74,7 @@ export function mapColumns(headers: string[], ftpMapping: { header?: string; pro
   for (const header of headers) {
     const key = header.trim().toLowerCase();
     const mapped = mapping.get(key);
-    const field = CANONICAL.get(mapped ?? key);
+    const field = CANONICAL.get(mapped ?? key) ?? (mapped ? undefined : SHEET_WORDS.get(wordKey(key)));
     if (field && !taken.has(field)) {
       fields.set(header, field);
       taken.add(field);
@@ -147,6 +171,8 @@ export type CellResult = { value: unknown } | { error: string } | { empty: true 
  */
 export function readCell(field: string, kind: FieldKind, raw: unknown, readAvailability: (t: string) => string | undefined): CellResult {
   if (raw === null || raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return { empty: true };
+  // A spreadsheet keeps `2` typed in a text column (bedrooms, a name) as a number: it is that text.
+  if (typeof raw === 'number' && (kind === 'string' || kind === 'name' || kind === 'floor')) raw = String(raw);
   let value: unknown = raw;
   if (typeof raw === 'string') {
     const text = unneutralise(raw);

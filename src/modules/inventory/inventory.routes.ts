@@ -11,7 +11,10 @@ import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
 import type { ParsedTable } from './csv.ts';
 import { jsonRowCounter, readCsv } from './import.bounds.ts';
-import { listSyncs } from './inventory.repo.ts';
+import { listSyncs, loadInventory } from './inventory.repo.ts';
+import { templateCsv, templateRecords, TEMPLATE_HEADERS } from './template.ts';
+import { readXlsx, sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT, XLSX_TYPE } from './xlsx.ts';
+import { sendCsv } from './csv.ts';
 import { ImportAnswerSchema, ImportJsonBody, ImportQuery, ImportRejectedSchema, SyncListQuery, SyncSchema } from './inventory.schemas.ts';
 import { InventoryService, jsonTable, type ImportOutcome } from './inventory.service.ts';
 
@@ -24,6 +27,7 @@ interface ImportRequest extends FastifyRequest {
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/tab-separated-values', 'text/plain'];
 const CsvBody = Type.String({ description: 'The file: comma, semicolon or tab separated, UTF-8 with or without BOM, first line the headers' });
+const XlsxBody = Type.String({ description: 'An Excel workbook (.xlsx): its first sheet, the first non-empty row the headers' });
 
 const answered = (description: string) => ({
   description,
@@ -49,6 +53,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
   const tables = new WeakMap<FastifyRequest, ParsedTable>();
   app.addContentTypeParser(CSV_TYPES, async (request: FastifyRequest, payload: FastifyRequest['raw']) => {
     tables.set(request, await readCsv(payload, { maxRows, maxBytes: bodyLimit }));
+    return '';
+  });
+  // A workbook is a zip: read whole (within the same byte limit), then its first sheet, its inflated size capped.
+  app.addContentTypeParser(XLSX_TYPE, { parseAs: 'buffer', bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
+    tables.set(request, await readXlsx(body, { maxRows, maxBytes: bodyLimit }));
     return '';
   });
 
@@ -97,11 +106,12 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       },
       schema: {
         tags: ['inventory'],
-        summary: "Import the project's units from a CSV file or JSON rows (owner and administrators)",
+        summary: "Import the project's units from a CSV file, an Excel workbook or JSON rows (owner and administrators)",
         description:
-          'The body is the file (`text/csv`: comma, semicolon or tab separated, UTF-8 with or without BOM) or `application/json` ' +
+          'The body is the file (`text/csv`: comma, semicolon or tab separated, UTF-8 with or without BOM; or an `.xlsx` workbook, its first sheet) or `application/json` ' +
           '`{ "rows": [ { header: value } ] }`. ' +
-          "Headers are Unit field names or names the project's `ftpMapping` maps to them; " +
+          "Headers are Unit field names, the sales team's words (Name, Floor, Status, Price, Bedrooms/Beds, Bathrooms/Baths, Area/Sq Ft/Square Feet, Type, Parking, Orientation, Description; any case) " +
+          "or names the project's `ftpMapping` maps to them; " +
           'a row names its unit by `_id`, else by `name` (with `floor` when names repeat). ' +
           '`dryRun=true` answers what would change and changes nothing; its `ETag` sent back as `If-Match` applies exactly that ' +
           '(412 if any floor or unit changed since). ' +
@@ -117,7 +127,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
         }),
         // One schema per media type: Fastify validates each body against its own, and OpenAPI lists both.
         body: Type.Unsafe<Static<typeof ImportJsonBody> | string>({
-          content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody } },
+          content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody }, [XLSX_TYPE]: { schema: XlsxBody } },
         }),
         response: {
           200: answered('The import answer (dry run: what would change; else: what changed)'),
@@ -133,7 +143,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
       const table = typeof body === 'string' ? tables.get(request) : jsonTable(body.rows);
       // The CSV parser always leaves its table; a string body without one never passes it.
-      if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or the rows as application/json');
+      if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or .xlsx, or the rows as application/json');
       return send(reply, await service.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options }));
     },
   );
@@ -160,6 +170,40 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
       const { project, options } = await managedImport(request);
       takePlace(reply);
       return send(reply, await service.pull(project, options));
+    },
+  );
+
+  app.get(
+    '/projects/:id/inventory/template',
+    {
+      schema: {
+        tags: ['inventory'],
+        summary: "The project's units as an import file in the sales team's words: CSV, or .xlsx with format=xlsx",
+        description:
+          `Columns ${TEMPLATE_HEADERS.join(', ')}; one row per unit in floor order (a floor whose name an earlier floor has is named by its id). ` +
+          'Imported back unchanged, it changes nothing; edited, it is the import file. With no units it is the blank form. ' +
+          '`format=xlsx` (or the XLSX type in `Accept`) answers an Excel workbook, else CSV.',
+        params: IdParams,
+        querystring: Type.Object(
+          { format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv (default) or xlsx' })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: {
+            description: 'The template',
+            content: { 'text/csv': { schema: { type: 'string', description: 'RFC 4180 CSV (UTF-8, CRLF), header row first' } }, ...XLSX_CONTENT },
+          },
+          ...problems(400, 401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { row } = authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
+      const state = await db.transaction().execute((trx) => loadInventory(trx, row.id, false));
+      const records = templateRecords(state, ctx.clock.now());
+      const name = `units-${row.id}`;
+      if (wantsXlsx(request, request.query.format)) return sendXlsx(reply, `${name}.xlsx`, await toXlsx('Units', TEMPLATE_HEADERS, records));
+      return sendCsv(reply, `${name}.csv`, templateCsv(records));
     },
   );
 

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import type { ParsedTable } from './csv.ts';
 import { ImportGate, readCsv, tooManyRows } from './import.bounds.ts';
 import { FeedError, feedTarget, fetchFeedFile } from './feed.ts';
+import { readXlsx } from './xlsx.ts';
 import { planImport, summarise, type ImportPlan, type ImportSettings, type InventoryState, type RowError } from './import.plan.ts';
 import {
   insertFloors,
@@ -125,7 +126,7 @@ export class InventoryService {
         summary: answer.summary,
       });
       await this.ctx.events.appendMany(trx, [
-        ...written.map((e) => ({ ...e, projectId: req.projectId, actor, now })),
+        ...written.map((e) => ({ ...e, projectId: req.projectId, actor, batch: sync, now })),
         { projectId: req.projectId, type: 'inventory.imported', actor, subjectId: sync, changes: imported, now },
       ]);
       return { status: 200, etag, answer };
@@ -179,9 +180,11 @@ export class InventoryService {
     let table: Pick<ParsedTable, 'headers' | 'rows'>;
     const { maxRows, maxFileBytes } = this.ctx.config.inventory;
     try {
-      table =
-        typeof project.data.ftpFileName === 'string' && /\.json$/i.test(project.data.ftpFileName)
-          ? jsonFile(file, maxRows)
+      const fileName = typeof project.data.ftpFileName === 'string' ? project.data.ftpFileName : '';
+      table = /\.json$/i.test(fileName)
+        ? jsonFile(file, maxRows)
+        : /\.xlsx$/i.test(fileName)
+          ? await readXlsx(file, { maxRows, maxBytes: maxFileBytes })
           : await readCsv(Readable.from([file]), { maxRows, maxBytes: maxFileBytes });
     } catch (err) {
       if (!opts.dryRun && err instanceof AppError) {

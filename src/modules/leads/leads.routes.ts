@@ -3,27 +3,72 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { ObjectId, problems } from '../../http/schemas.ts';
+import { IdParams, ObjectId, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
+import { withEtag } from '../shared/records.ts';
 import { LeadService } from './leads.service.ts';
-import { LeadSchema } from '../shared/fields.ts';
+import { LEAD_STATUSES, LeadNotes, LeadSchema } from '../shared/fields.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
+import { sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT } from '../inventory/xlsx.ts';
+import { toLead } from './leads.repo.ts';
 
 const LEAD_COLUMNS = Object.keys(LeadSchema.properties);
-const MAX_CSV_LEADS = 100_000;
+const MAX_EXPORTED_LEADS = 100_000;
+
+const Status = Type.Union(
+  LEAD_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'new, contacted, qualified or lost' },
+);
+
+/** A date (`2026-03-01`: the whole day, UTC) or a date-time. */
+const DateOrTime = (description: string) => Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
+
+const LeadFilters = Type.Object(
+  {
+    updatedSince: Type.Optional(UpdatedSince),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'A substring of the name ("first last"), e-mail or phone, any case' })),
+    status: Type.Optional(Status),
+    unit: Type.Optional(Type.String({ maxLength: 200, description: 'The `unit` the lead names, exactly' })),
+    source: Type.Optional(Type.String({ maxLength: 200, description: 'The `source`, exactly (presentation, hold, waitlist, …)' })),
+    assignee: Type.Optional({ ...ObjectId, description: 'Leads assigned to this user' }),
+    createdFrom: Type.Optional(DateOrTime('Leads made at or after this time (a date: from its start, UTC)')),
+    createdTo: Type.Optional(DateOrTime('Leads made at or before this time (a date: to its end, UTC)')),
+  },
+  { additionalProperties: false },
+);
 
 const LeadsQuery = Type.Object(
   {
-    project: ObjectId,
+    project: Type.Optional({ ...ObjectId, description: "One project's leads; without it, the leads of every project whose leads the caller may read" }),
     format: Type.Optional(
-      Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`)' }),
+      Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], {
+        description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`); xlsx: as an Excel workbook (as the XLSX `Accept`)',
+      }),
     ),
-    filters: Type.Optional(Type.Object({ updatedSince: Type.Optional(UpdatedSince) }, { additionalProperties: false })),
+    filters: Type.Optional(LeadFilters),
     options: Type.Optional(ListOptions),
   },
   { additionalProperties: false },
 );
+
+const LeadPatchBody = Type.Object(
+  {
+    status: Type.Optional(Status),
+    notes: Type.Optional(Type.Union([LeadNotes, Type.Null()], { description: 'Text; null clears' })),
+    assignee: Type.Optional(
+      Type.Union([ObjectId, Type.Null()], { description: "A user of the project's team (owner, administrator, editor); null unassigns" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const DAY = 86_400_000;
+/** `createdFrom` as an instant: a date is its start. */
+const fromBound = (v: string | undefined) => (v === undefined ? undefined : new Date(v.length === 10 ? `${v}T00:00:00Z` : v));
+/** `createdTo` as the first instant past it: a date is its end, a time is itself (inclusive). */
+const beforeBound = (v: string | undefined) =>
+  v === undefined ? undefined : v.length === 10 ? new Date(Date.parse(`${v}T00:00:00Z`) + DAY) : new Date(Date.parse(v) + 1);
 
 export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
@@ -34,23 +79,64 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       preValidation: objectQuery(['filters', 'options']),
       schema: {
         tags: ['leads'],
-        summary: "A project's leads, newest first (owner and administrators)",
+        summary: 'Leads, newest first (owner and administrators): one project, or every project whose leads the caller may read',
         description:
-          'With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, and without `options.limit` it holds every lead of the project. ' +
-          'Sort `name` is by last name; a lead never changes, so `updatedAt` is `createdAt`. ' +
+          'With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, with `format=xlsx` (or the XLSX type in `Accept`) an Excel workbook; ' +
+          'without `options.limit` either holds every lead of the filtered view. ' +
+          '`filters[q]` is a substring of the name, e-mail or phone in any case; `filters[status]`, `[unit]`, `[source]` and `[assignee]` match exactly; ' +
+          '`filters[createdFrom]` and `[createdTo]` bound `createdAt` (inclusive; a date covers the whole day, UTC). ' +
+          'Sort `name` is by last name; `updatedAt` is the last change of status, notes or assignee. ' +
           LIST_TEXT,
         querystring: LeadsQuery,
-        response: { 200: { ...csvOrJson(Type.Array(Type.Ref('Lead')), 'leads'), headers: TotalHeader }, ...problems(400, 401, 403, 404) },
+        response: {
+          200: {
+            ...csvOrJson(Type.Array(Type.Ref('Lead')), 'leads'),
+            content: { ...csvOrJson(Type.Array(Type.Ref('Lead')), 'leads').content, ...XLSX_CONTENT },
+            headers: TotalHeader,
+          },
+          ...problems(400, 401, 403, 404),
+        },
       },
     },
     async (request, reply) => {
       const { project, filters = {}, options = {}, format } = request.query;
-      const csv = wantsCsv(request, format);
-      // A spreadsheet export is the whole list unless a page is asked for.
-      const { leads, total } = await service.list(principalOf(request), project, { ...filters, ...pageOf(options, csv ? MAX_CSV_LEADS : 100) });
+      const xlsx = wantsXlsx(request, format);
+      const csv = !xlsx && wantsCsv(request, format);
+      const { createdFrom, createdTo, ...exact } = filters;
+      // A spreadsheet export is the whole filtered view unless a page is asked for.
+      const page = pageOf(options, csv || xlsx ? MAX_EXPORTED_LEADS : 100);
+      const { leads, total } = await service.list(principalOf(request), project, {
+        ...exact,
+        createdFrom: fromBound(createdFrom),
+        createdBefore: beforeBound(createdTo),
+        ...page,
+      });
       reply.header('X-Total-Count', String(total));
-      if (csv) return sendCsv(reply, `leads-${project}.csv`, toCsv(leads, LEAD_COLUMNS));
+      const name = `leads-${project ?? 'all'}`;
+      if (xlsx) return sendXlsx(reply, `${name}.xlsx`, await toXlsx('Leads', LEAD_COLUMNS, leads));
+      if (csv) return sendCsv(reply, `${name}.csv`, toCsv(leads, LEAD_COLUMNS));
       return leads;
+    },
+  );
+
+  app.patch(
+    '/leads/:id',
+    {
+      schema: {
+        tags: ['leads'],
+        summary: 'Work a lead: its status, notes and assignee (owner and administrators; editors → 403)',
+        description:
+          "Changes only the fields sent; the visitor's own fields cannot change. `assignee` must be the project's owner, one of its administrators or editors (else 400). " +
+          "Appends `lead.updated` to the project's change log (and sends it to webhooks). `If-Match` with a stale ETag → 412.",
+        params: IdParams,
+        body: LeadPatchBody,
+        response: { 200: { ...Type.Ref('Lead'), headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 403, 404, 412, 415) },
+      },
+    },
+    async (request, reply) => {
+      const row = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+      withEtag(reply, row.version);
+      return toLead(row);
     },
   );
 };

@@ -1,20 +1,65 @@
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
+import { notFound } from '../../http/errors.ts';
+import { actorOf, updatedChanges } from '../events/events.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { totalOf, type Page } from '../shared/list.ts';
-import { listLeads, toLead } from './leads.repo.ts';
+import { changedFields, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { findLead, findLeadWithTeam, listLeads, toLead, updateLead, type LeadFilters, type LeadRow } from './leads.repo.ts';
 
-/** A project's leads, for its owner and administrators. */
+/** What PATCH /leads/{id} may change. */
+export interface LeadPatch {
+  status?: string | undefined;
+  notes?: string | null | undefined;
+  assignee?: string | null | undefined;
+}
+
+/** Leads, for a project's owner and administrators: listed, filtered, and worked (status, notes, assignee). */
 export class LeadService {
   constructor(private readonly ctx: Ctx) {}
 
-  /** One page of leads and the count before paging. */
-  async list(principal: Principal, project: string, page: Page & { updatedSince?: string | undefined }) {
+  /**
+   * One page of leads and the count before paging: of `project` (404 for a stranger, 403 for an editor), or without
+   * it of every project whose leads the caller may read.
+   */
+  async list(principal: Principal, project: string | undefined, page: Page & LeadFilters) {
     const db = this.ctx.db.kysely;
-    authorize(principal, await findProjectMembership(db, project), 'read-leads');
-    const rows = await listLeads(db, project, page);
-    const total = await totalOf(rows, page.skip, () => listLeads(db, project, { ...page, skip: 0, limit: 1, sort: undefined }));
+    if (project !== undefined) authorize(principal, await findProjectMembership(db, project), 'read-leads');
+    const scope = project !== undefined ? { project } : { principal };
+    const rows = await listLeads(db, scope, page);
+    const total = await totalOf(rows, page.skip, () => listLeads(db, scope, { ...page, skip: 0, limit: 1, sort: undefined }));
     return { leads: rows.map(toLead), total };
+  }
+
+  /**
+   * PATCH: the sent fields that differ change, in one versioned statement with its `lead.updated` event. The
+   * assignee must be on the project's team (owner, administrator or editor).
+   */
+  async patch(principal: Principal, id: string, body: LeadPatch, ifMatch: string | undefined): Promise<LeadRow> {
+    const db = this.ctx.db.kysely;
+    const { row } = authorize(principal, await findLeadWithTeam(db, id), 'read-leads', 'Lead');
+    const ifVersion = parseIfMatch(ifMatch, row.version);
+    const before = toLead(row);
+    const changes = changedFields(body as Record<string, unknown>, before) as LeadPatch;
+    const { assignee } = changes;
+    if (typeof assignee === 'string' && assignee !== row.user_id && !row.administrators.includes(assignee) && !row.editors.includes(assignee)) {
+      invalid([{ path: '/assignee', message: "is not on this project's team (its owner, administrators and editors)" }]);
+    }
+    if (!Object.keys(changes).length) return row;
+    await db.transaction().execute(async (trx) => {
+      if (!(await updateLead(trx, row.id, changes, ifVersion))) throw staleWrite();
+      await this.ctx.events.append(trx, {
+        projectId: row.project_id,
+        type: 'lead.updated',
+        actor: actorOf(principal),
+        subjectId: row.id,
+        changes: updatedChanges(before, changes as Record<string, unknown>),
+        now: this.ctx.clock.now(),
+      });
+    });
+    const updated = await findLead(db, row.id);
+    if (!updated) throw notFound('Lead');
+    return updated;
   }
 }

@@ -11,6 +11,8 @@ import { createIdempotently, type Created } from '../shared/idempotent.ts';
 import { toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
+import { PREVIEW_HOURS, previewLink } from '../../public/drafts.ts';
+import { DateTime } from '../../http/schemas.ts';
 
 const Project = Type.Ref('Project');
 
@@ -71,6 +73,36 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           return { record: toProject(row) as Created['record'], version: row.version };
         },
       );
+    },
+  );
+
+  app.get(
+    '/projects/:id/preview-link',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "A signed link that opens the project's page, draft or not (owner, administrators, editors)",
+        description:
+          `The page on the pages origin (\`/p/{namespace}\`, or the project's host name when it has no namespace) with a \`preview\` token good for ${PREVIEW_HOURS} hours, for whoever holds it. ` +
+          'While the project is a draft (`published: false`) the page shows a draft banner and reads its bundle and live feed with the same token; enquiries and holds stay off. ' +
+          'A project with neither namespace nor host name → 409.',
+        params: IdParams,
+        response: {
+          200: Type.Object(
+            {
+              url: Type.String({ description: 'The page, with its preview token' }),
+              expiresAt: { ...DateTime, description: 'When the link stops working' },
+            },
+            { additionalProperties: false, headers: { 'Cache-Control': { type: 'string' } } },
+          ),
+          ...problems(400, 401, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const row = await service.get(principalOf(request), request.params.id);
+      reply.header('Cache-Control', 'private, no-store');
+      return previewLink(ctx.config, row, ctx.clock.now());
     },
   );
 

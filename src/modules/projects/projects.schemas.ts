@@ -132,6 +132,7 @@ const BOOLEANS = [
   'enable3d',
   'hideGallery',
   'hideBedrooms',
+  'published',
 ] as const;
 
 const STRING_ARRAYS = ['brochureAssets', 'alternativeCovers', 'images', 'finishes'] as const;

@@ -1,5 +1,5 @@
 import { Type, type TOptional, type TProperties, type TSchema, type TString, type Static } from '@sinclair/typebox';
-import { DateTime, Version } from '../../http/schemas.ts';
+import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 
 /** A bounded text field: long enough for embed codes and SVG paths, bounded so no body can balloon a record. */
 export const Str = Type.String({ maxLength: 100_000 });
@@ -26,6 +26,13 @@ export function CustomFinishesType(tabs: TSchema) {
 }
 
 const Short = (max: number) => Type.String({ maxLength: max });
+
+/** How a sales team files a lead. */
+export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** A lead's notes: room for a long sales history, bounded. */
+export const LeadNotes = Type.String({ maxLength: 20_000 });
 
 /** A lead as clients see it (GET /leads) and as visitors send it (bounded; see docs/public-api.md). */
 export const LeadFields = {
@@ -56,6 +63,12 @@ export const LeadSchema = Type.Object(
     message: Type.Optional(LeadFields.message),
     questions: Type.Optional(LeadFields.questions),
     customFields: Type.Optional(LeadFields.customFields),
+    status: Type.Union(
+      LEAD_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'Where the sales team is with this lead: new (when it arrives), contacted, qualified or lost' },
+    ),
+    assignee: Type.Union([ObjectId, Type.Null()], { description: "The member of the project's team working this lead, or null" }),
+    notes: Type.Union([LeadNotes, Type.Null()], { description: "The sales team's notes (never shown to the visitor), or null" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -69,6 +82,9 @@ export const LeadInputSchema = Type.Object(
     __v: Type.Optional(Version),
     project: Type.Optional(Type.String()),
     ...optional(LeadFields),
+    status: Type.Optional(Type.String()),
+    assignee: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    notes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     createdAt: Type.Optional(DateTime),
     updatedAt: Type.Optional(DateTime),
   },

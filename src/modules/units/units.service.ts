@@ -213,10 +213,12 @@ export class UnitService {
         await bumpVersions(trx, 'floors', floors);
         // One unit.updated per changed unit, as its own PATCH would append, in request order.
         const actor = actorOf(principal);
+        // One batch id for the request: the change log keeps every unit's before values under it (an undo reads them).
+        const batch = newObjectId(now);
         await this.ctx.events.appendMany(
           trx,
           checked.flatMap(({ row, plan }) =>
-            plan ? [{ projectId: row.project_id, type: 'unit.updated' as const, actor, subjectId: row.id, changes: plan.logged, now }] : [],
+            plan ? [{ projectId: row.project_id, type: 'unit.updated' as const, actor, subjectId: row.id, changes: plan.logged, batch, now }] : [],
           ),
         );
       });

@@ -1,0 +1,165 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { inflateRawSync } from 'node:zlib';
+import { AppError } from '../../http/errors.ts';
+import { commonJs } from '../../lib/cjs.ts';
+import type { ParsedTable } from './csv.ts';
+import { fileTooLarge, tooManyRows, type ReadLimits } from './import.bounds.ts';
+
+/**
+ * Excel workbooks (.xlsx) in and out, through exceljs, loaded on first use (the server starts without it; see
+ * docs/decisions.md for exceljs over SheetJS). A workbook is a zip of XML files, so reading one is bounded twice: the
+ * upload's bytes (as a CSV's), and the bytes it inflates to, counted by inflating every part here first with a cap
+ * (a few kilobytes can inflate to gigabytes) before exceljs sees it.
+ */
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A workbook inflates to at most this many times the file limit (real workbooks are 5–10 times their size). */
+const INFLATE_RATIO = 20;
+/** Parts a workbook may have: real ones have tens. */
+const MAX_ENTRIES = 2000;
+
+const notXlsx = (why: string) =>
+  new AppError(400, 'invalid_body', `The file is not a readable .xlsx workbook: ${why}`, [{ path: '/', message: 'is not a valid .xlsx workbook' }]);
+
+const inflatesTooLarge = (max: number) =>
+  new AppError(
+    413,
+    'payload_too_large',
+    `The workbook inflates to more than ${Math.round(max / 1024 / 1024)} MiB of XML, the most one import may (${INFLATE_RATIO} times INVENTORY_MAX_FILE_MB)`,
+    [{ path: '/', message: `inflates to more than ${max} bytes` }],
+    undefined,
+    { maxBytes: max },
+  );
+
+/**
+ * Inflates every part of the zip (central directory entries, stored or deflated) with the running total capped:
+ * the real sizes, not the sizes the directory claims. Zip64, encryption and other methods are refused.
+ */
+export function checkZipBounds(file: Buffer, maxInflated: number): void {
+  const eocd = file.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0 || eocd + 22 > file.length) throw notXlsx('no zip directory');
+  const entries = file.readUInt16LE(eocd + 10);
+  const dirSize = file.readUInt32LE(eocd + 12);
+  let at = file.readUInt32LE(eocd + 16);
+  if (entries === 0xffff || at === 0xffffffff) throw notXlsx('zip64 is not supported');
+  if (entries > MAX_ENTRIES) throw notXlsx(`more than ${MAX_ENTRIES} parts`);
+  if (at + dirSize > eocd) throw notXlsx('damaged zip directory');
+  let total = 0;
+  for (let i = 0; i < entries; i++) {
+    if (at + 46 > file.length || file.readUInt32LE(at) !== 0x02014b50) throw notXlsx('damaged zip directory');
+    const flags = file.readUInt16LE(at + 8);
+    const method = file.readUInt16LE(at + 10);
+    const compressed = file.readUInt32LE(at + 20);
+    const nameLength = file.readUInt16LE(at + 28);
+    const extraLength = file.readUInt16LE(at + 30);
+    const commentLength = file.readUInt16LE(at + 32);
+    const local = file.readUInt32LE(at + 42);
+    at += 46 + nameLength + extraLength + commentLength;
+    if (flags & 0x1) throw notXlsx('encrypted parts are not supported');
+    if (local + 30 > file.length || file.readUInt32LE(local) !== 0x04034b50) throw notXlsx('damaged zip entry');
+    const start = local + 30 + file.readUInt16LE(local + 26) + file.readUInt16LE(local + 28);
+    if (start + compressed > file.length) throw notXlsx('damaged zip entry');
+    const data = file.subarray(start, start + compressed);
+    const left = maxInflated - total;
+    if (method === 0) {
+      total += data.length;
+    } else if (method === 8) {
+      try {
+        total += inflateRawSync(data, { maxOutputLength: Math.max(1, left) + 1 }).length;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw inflatesTooLarge(maxInflated);
+        throw notXlsx('a part does not inflate');
+      }
+    } else {
+      throw notXlsx(`compression method ${method} is not supported`);
+    }
+    if (total > maxInflated) throw inflatesTooLarge(maxInflated);
+  }
+}
+
+/** A cell's value as import text: numbers and booleans as they are, dates as ISO text, rich text and formulas by their text or result. */
+function cellValue(value: unknown): unknown {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value instanceof Date) return value.toISOString();
+  const v = value as { richText?: { text: string }[]; text?: unknown; result?: unknown; error?: unknown; hyperlink?: unknown };
+  if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
+  if ('result' in v) return cellValue(v.result);
+  if (typeof v.text === 'string') return v.text;
+  return '';
+}
+
+/**
+ * The first sheet of a workbook as header → value rows, as `readCsv` gives a CSV's: the first non-empty row names
+ * the columns, blank rows are skipped, more than `maxRows` data rows → 413. Numbers stay numbers (so `1250000` is
+ * not read back through a locale), everything else is text.
+ */
+export async function readXlsx(file: Buffer, limits: ReadLimits): Promise<ParsedTable> {
+  if (file.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes);
+  checkZipBounds(file, limits.maxBytes * INFLATE_RATIO);
+  const { Workbook } = commonJs(await import('exceljs'));
+  const workbook = new Workbook();
+  try {
+    await workbook.xlsx.load(file as unknown as ArrayBuffer);
+  } catch (err) {
+    throw notXlsx(String((err as Error).message ?? err).slice(0, 200));
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw notXlsx('it has no sheet');
+  let headers: string[] | undefined;
+  const rows: ParsedTable['rows'] = [];
+  let failure: AppError | undefined;
+  sheet.eachRow({ includeEmpty: false }, (row) => {
+    if (failure) return;
+    const values = (row.values as unknown[]).slice(1).map(cellValue);
+    if (!values.some((v) => String(v).trim() !== '')) return;
+    if (headers === undefined) {
+      headers = values.map((v) => String(v).trim());
+      return;
+    }
+    if (rows.length >= limits.maxRows) {
+      failure = tooManyRows(limits.maxRows);
+      return;
+    }
+    const cells: Record<string, unknown> = {};
+    headers.forEach((h, j) => (cells[h] = values[j] ?? ''));
+    rows.push({ row: rows.length + 1, cells });
+  });
+  if (failure) throw failure;
+  if (headers === undefined || !headers.some((h) => h !== '')) {
+    throw new AppError(400, 'invalid_body', 'The first sheet is empty: its first row must name the columns', [{ path: '/', message: 'is empty' }]);
+  }
+  return { headers, rows, delimiter: '' };
+}
+
+/** A value as one spreadsheet cell: text, numbers and booleans as they are, arrays and objects as JSON text. */
+const toCell = (value: unknown) =>
+  value === undefined || value === null ? null : typeof value === 'object' ? JSON.stringify(value) : (value as string | number | boolean);
+
+/** One sheet: a bold header row of `columns`, then one row per record (cells are values, never formulas). */
+export async function toXlsx(sheetName: string, columns: string[], records: Record<string, unknown>[]): Promise<Buffer> {
+  const { Workbook } = commonJs(await import('exceljs'));
+  const workbook = new Workbook();
+  const sheet = workbook.addWorksheet(sheetName.slice(0, 31) || 'Sheet1');
+  sheet.addRow(columns).font = { bold: true };
+  for (const r of records) sheet.addRow(columns.map((c) => toCell(r[c])));
+  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** `format` wins; else `Accept` names the XLSX type. */
+export function wantsXlsx(request: FastifyRequest, format: string | undefined): boolean {
+  if (format) return format === 'xlsx';
+  return (request.headers.accept ?? '').toLowerCase().includes(XLSX_TYPE);
+}
+
+export function sendXlsx(reply: FastifyReply, filename: string, body: Buffer) {
+  return reply
+    .header('Content-Disposition', `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+    .type(XLSX_TYPE)
+    .send(body);
+}
+
+/** The XLSX answer of a route, for its OpenAPI 200 content. */
+export const XLSX_CONTENT = { [XLSX_TYPE]: { schema: { type: 'string', format: 'binary', description: 'An Excel workbook (.xlsx), one sheet' } } };
