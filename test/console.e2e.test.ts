@@ -379,6 +379,11 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
   test('a lead sent from the public page appears in the inbox, newest first, with the unit name', async () => {
     const units = (await api('GET', `/units?project=${projectId}`)).json() as { _id: string; name: string }[];
     const a2 = units.find((u) => u.name === 'A2')!;
+    // A project made in the console is a draft until it is published on its Publish step.
+    await page.getByRole('link', { name: 'Draft: not public yet' }).click();
+    await heading('Publish');
+    await page.getByRole('button', { name: 'Publish Harbour Lights' }).click();
+    await page.getByRole('status').filter({ hasText: 'Published: the page is public now.' }).waitFor();
     const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const pub = await visitor.newPage();
     // The console's link to the page: on the pages origin.
@@ -402,11 +407,12 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
 
     await page.getByRole('link', { name: 'Leads', exact: true }).click();
     await heading('Leads');
-    const lead = page.locator('.lead').first();
-    await lead.getByText('Nora Buyer').waitFor();
-    assert.match((await lead.textContent()) ?? '', /Harbour Lights · A2/);
+    const lead = page.locator('table.leads-table tbody tr').filter({ hasText: 'Nora Buyer' });
+    await lead.getByRole('cell', { name: 'A2', exact: true }).waitFor();
+    assert.match((await lead.textContent()) ?? '', /Harbour Lights/);
     assert.match((await lead.textContent()) ?? '', /Is the balcony south-facing\?/);
-    await page.getByLabel('Unit', { exact: true }).pressSequentially('A1');
+    await page.getByLabel('Project').selectOption({ label: 'Harbour Lights' });
+    await page.getByLabel('Unit', { exact: true }).selectOption({ label: 'A1' });
     await page.getByText('0 leads').waitFor();
     await shots('leads');
   });

@@ -47,7 +47,7 @@ export const whenSignedOut = (fn: () => void) => {
 
 let refreshing: Promise<boolean> | undefined;
 /** One refresh at a time: concurrent 401s wait for the same one. */
-function refresh(): Promise<boolean> {
+export function refresh(): Promise<boolean> {
   refreshing ??= fetch('/users/refresh', { method: 'POST', credentials: 'same-origin' })
     .then((r) => r.ok)
     .catch(() => false)
@@ -127,8 +127,21 @@ export async function all<T>(url: string): Promise<T[]> {
 
 export const etagOf = (record: { __v?: number } | undefined) => (record?.__v === undefined ? null : `"${record.__v}"`);
 
-export function download(name: string, text: string, type = 'text/csv') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** GET a file (a spreadsheet, a template) as it is, refreshing a lapsed session once. */
+export async function fetchFile(url: string): Promise<Blob> {
+  const send = () => fetch(url, { credentials: 'same-origin' });
+  let res = await send();
+  if (res.status === 401 && (await refresh())) res = await send();
+  if (!res.ok) {
+    const type = res.headers.get('content-type') ?? '';
+    const problem = type.includes('json') ? ((await res.json()) as Problem) : { status: res.status, detail: await res.text() };
+    throw new ApiError({ ...problem, status: res.status });
+  }
+  return res.blob();
+}
+
+export function download(name: string, text: string | Blob, type = 'text/csv') {
+  const url = URL.createObjectURL(typeof text === 'string' ? new Blob([text], { type }) : text);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

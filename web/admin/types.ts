@@ -42,6 +42,10 @@ export type Unit = Static<typeof UnitSchema>;
 
 export interface Lead {
   _id: string;
+  __v?: number;
+  status?: 'new' | 'contacted' | 'qualified' | 'lost';
+  notes?: string | null;
+  assignee?: string | null;
   project?: string;
   firstName?: string;
   lastName?: string;
@@ -58,6 +62,7 @@ export interface Group {
   __v: number;
   name: string;
   namespace?: string;
+  hostName?: string;
   user: string;
   projects: string[];
   administrators: string[];

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { all, api, ApiError, query, etagOf } from '../api.ts';
-import { sized, upload } from '../media.ts';
+import { sized } from '../media.ts';
+import { DropZone } from '../upload.tsx';
 import type { Floor, Project, User } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, useId, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { canManage } from './project.tsx';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
@@ -40,6 +41,16 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
       if (err instanceof ApiError && err.status === 412) onProject(await api.get<Project>(`/projects/${project._id}`));
     }
   };
+  const duplicate = async (f: Floor) => {
+    setError(undefined);
+    try {
+      const copy = await api.post<Floor>(`/floors/${f._id}/duplicate`);
+      setNews(`${f.name} duplicated as “${copy.name}” with its plan, shapes and ${copy.units.length} unit${copy.units.length === 1 ? '' : 's'}.`);
+      onProject(await api.get<Project>(`/projects/${project._id}`));
+    } catch (err) {
+      setError(err);
+    }
+  };
   const remove = async (f: Floor) => {
     if (!confirm(`Delete ${f.name} and all its units?`)) return;
     try {
@@ -59,31 +70,7 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
       {floors.loading && !floors.data ? <Loading /> : null}
       <ol class="floor-list">
         {list.map((f, i) => (
-          <li key={f._id} class="card floor">
-            <div class="floor-head">
-              <strong>{f.name}</strong>
-              <span class="muted small">
-                {f.units.length} unit{f.units.length === 1 ? '' : 's'}
-              </span>
-              <div class="row">
-                <button type="button" class="secondary" id={`move-up-${f._id}`} disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${f.name} up`}>
-                  ↑
-                </button>
-                <button type="button" class="secondary" id={`move-down-${f._id}`} disabled={i === list.length - 1} onClick={() => move(i, 1)} aria-label={`Move ${f.name} down`}>
-                  ↓
-                </button>
-                <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
-                  Draw units on {f.name}
-                </a>
-                {canManage(project, user) && (
-                  <button type="button" class="secondary danger" onClick={() => remove(f)}>
-                    Delete
-                  </button>
-                )}
-              </div>
-            </div>
-            <FloorImage floor={f} onSaved={() => floors.reload()} />
-          </li>
+          <FloorCard key={f._id} floor={f} project={project} first={i === 0} last={i === list.length - 1} manager={canManage(project, user)} onMove={(by) => move(i, by)} onDuplicate={duplicate} onRemove={remove} onSaved={() => floors.reload()} />
         ))}
       </ol>
       <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
@@ -98,11 +85,44 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
   );
 }
 
+type CardProps = { floor: Floor; project: Project; first: boolean; last: boolean; manager: boolean; onMove: (by: number) => void; onDuplicate: (f: Floor) => void; onRemove: (f: Floor) => void; onSaved: () => void };
+
+function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicate, onRemove, onSaved }: CardProps) {
+  return (
+    <li class="card floor">
+      <div class="floor-head">
+        <strong>{f.name}</strong>
+        <span class="muted small">
+          {f.units.length} unit{f.units.length === 1 ? '' : 's'}
+        </span>
+        <div class="row wrap">
+          <button type="button" class="secondary" id={`move-up-${f._id}`} disabled={first} onClick={() => onMove(-1)} aria-label={`Move ${f.name} up`}>
+            ↑
+          </button>
+          <button type="button" class="secondary" id={`move-down-${f._id}`} disabled={last} onClick={() => onMove(1)} aria-label={`Move ${f.name} down`}>
+            ↓
+          </button>
+          <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
+            Draw units on {f.name}
+          </a>
+          <button type="button" class="secondary" onClick={() => onDuplicate(f)} aria-label={`Duplicate ${f.name} with its plan, shapes and units`}>
+            Duplicate
+          </button>
+          {manager && (
+            <button type="button" class="secondary danger" onClick={() => onRemove(f)}>
+              Delete
+            </button>
+          )}
+        </div>
+      </div>
+      <FloorImage floor={f} onSaved={onSaved} />
+    </li>
+  );
+}
+
 function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
   const [url, setUrl] = useState(floor.floorplanUrl ?? '');
   const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState('');
-  const id = useId();
   const save = async (floorplanUrl: string) => {
     setError(undefined);
     try {
@@ -113,28 +133,10 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
       if (err instanceof ApiError && err.status === 412) onSaved();
     }
   };
-  const onFile = async (e: Event) => {
-    const file = (e.target as HTMLInputElement).files?.[0];
-    if (!file) return;
-    setBusy(`Uploading ${file.name}…`);
-    setError(undefined);
-    try {
-      const media = await upload(file);
-      setUrl(media.url);
-      await save(media.url);
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 415 ? new Error('That file is not a PNG, JPEG, WebP, SVG or PDF.') : err instanceof ApiError && err.status === 413 ? new Error('That file is larger than 20 MB.') : err);
-    } finally {
-      setBusy('');
-    }
-  };
   return (
     <div class="floor-image">
       {floor.floorplanUrl ? <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
-      <div class="field">
-        <label for={id}>Upload a plan for {floor.name} (PNG, JPEG, WebP, SVG)</label>
-        <input id={id} type="file" accept="image/png,image/jpeg,image/webp,image/svg+xml" onChange={onFile} />
-      </div>
+      <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u!), void save(u!))} />
       <form
         class="row wrap"
         onSubmit={(e) => {
@@ -149,7 +151,6 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
           Use this address
         </button>
       </form>
-      <Notice>{busy}</Notice>
       <ErrorNotice error={error} />
     </div>
   );

@@ -4,6 +4,50 @@ import { navigate } from '../router.ts';
 import type { Group, Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { Team } from './team.tsx';
+import { PAGES_ORIGIN } from '../features.ts';
+
+const groupPage = (namespace: string) => `${PAGES_ORIGIN}/g/${encodeURIComponent(namespace)}`;
+
+/** The group's public address (/g/…) and own domain, with a link to its page once it has one. */
+function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) => void }) {
+  const [namespace, setNamespace] = useState(group.namespace ?? '');
+  const [hostName, setHostName] = useState(group.hostName ?? '');
+  const [error, setError] = useState<unknown>();
+  const [news, setNews] = useState('');
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    const body = { ...(namespace !== (group.namespace ?? '') ? { namespace } : {}), ...(hostName !== (group.hostName ?? '') ? { hostName } : {}) };
+    try {
+      onSaved(await api.patch<Group>(`/groups/${group._id}`, body, { ifMatch: etagOf(group) }));
+      setNews('Address saved.');
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 409 ? new Error('That address or domain is taken by another group; choose another.') : err);
+    }
+  };
+  const invalid = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
+  return (
+    <form class="card" onSubmit={save} aria-labelledby="group-address-h">
+      <h2 id="group-address-h">Public page</h2>
+      <div class="two">
+        <Field label="Public address (/g/…)" value={namespace} onValue={setNamespace} pattern="[a-z0-9](-?[a-z0-9])*" hint="Lower-case letters, digits and single dashes." error={invalid('/namespace')} />
+        <Field label="Own domain" value={hostName} onValue={setHostName} hint="e.g. homes.example.com, pointed at this service." error={invalid('/hostName')} />
+      </div>
+      <div class="row wrap">
+        <button type="submit" disabled={namespace === (group.namespace ?? '') && hostName === (group.hostName ?? '')}>
+          Save address
+        </button>
+        {group.namespace && (
+          <a href={groupPage(group.namespace)} target="_blank" rel="noopener noreferrer" id="group-page" class="align-self-center">
+            Open the group's page: {groupPage(group.namespace)}
+          </a>
+        )}
+      </div>
+      <ErrorNotice error={error} />
+      <Notice kind="ok">{news}</Notice>
+    </form>
+  );
+}
 
 export function GroupList() {
   const groups = useLoad(() => all<Group>('/groups'), []);
@@ -76,6 +120,8 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
       <p class="crumbs">
         <a href="/admin/groups">Groups</a> › {g.name}
       </p>
+      <PageTitle>{g.name}</PageTitle>
+      <GroupAddress group={g} onSaved={group.set} />
       <fieldset class="group">
         <legend>Projects in {g.name}</legend>
         <ErrorNotice error={error} />

@@ -1,179 +1,145 @@
 import { useState } from 'preact/hooks';
-import { ApiError, download, query, request } from '../api.ts';
+import { download, fetchFile, query } from '../api.ts';
 import type { Project } from '../types.ts';
 import { ErrorNotice, Notice, TextArea, useId } from '../ui.tsx';
-import { exportCsv } from './units.tsx';
+import { appliedText, canApply, changeCount, ImportDiff, runImport, XLSX, type Preview } from './import-diff.tsx';
 
-interface Change {
-  row: number;
-  action: 'create' | 'update' | 'unchanged';
-  unit?: string;
-  name?: string;
-  floor?: string;
-  fields?: Record<string, [unknown, unknown]>;
+/** The import's column names in the sales team's words (CONTRACT §17), as the template writes them. */
+export const COLUMNS: [string, string, string][] = [
+  ['Name', "the unit's name; an existing name updates that unit", ''],
+  ['Floor', "the floor's name", ''],
+  ['Status', 'Available, Reserved, Sold, Leased or Unavailable', 'Availability'],
+  ['Price', 'a number; $ and thousands separators are fine', ''],
+  ['Bedrooms', 'e.g. 2 or Studio', 'Beds'],
+  ['Bathrooms', 'a number', 'Baths'],
+  ['Area', 'a number, in the project’s area unit', 'Sq Ft, Square Feet'],
+  ['Type', 'e.g. A2 or Penthouse', ''],
+  ['Parking', 'spaces, a number', ''],
+  ['Orientation', 'e.g. South-west', ''],
+  ['Description', 'free text', ''],
+];
+
+const isXlsx = (f: File) => /\.xlsx$/i.test(f.name) || f.type === XLSX;
+type Source = { text: string } | { file: File };
+
+function ColumnNames() {
+  return (
+    <details class="columns">
+      <summary>Column names the import understands (any case)</summary>
+      <table class="sheet-columns">
+        <thead>
+          <tr>
+            <th scope="col">Column</th>
+            <th scope="col">Holds</th>
+            <th scope="col">Also accepted</th>
+          </tr>
+        </thead>
+        <tbody>
+          {COLUMNS.map(([name, what, also]) => (
+            <tr key={name}>
+              <td>
+                <strong>{name}</strong>
+              </td>
+              <td>{what}</td>
+              <td>{also || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
 }
-interface ImportAnswer {
-  dryRun: boolean;
-  summary: { created: number; updated: number; unchanged: number; kept: number; errors: number };
-  changes: Change[];
-  /** `changes` lists the first 1,000 rows; the summary counts all. */
-  truncated?: boolean;
-  errors: { row: number; column?: string; message: string }[];
-  unknownColumns: string[];
-  kept: { row: number; unit?: string; name?: string }[];
+
+function Downloads({ project, onError, onDone }: { project: Project; onError: (e: unknown) => void; onDone: (m: string) => void }) {
+  const base = project.namespace || project.name;
+  const get = async (url: string, name: string) => {
+    onError(undefined);
+    try {
+      download(name, await fetchFile(url));
+      onDone(`Downloaded ${name}.`);
+    } catch (err) {
+      onError(err);
+    }
+  };
+  const template = `/projects/${project._id}/inventory/template`;
+  return (
+    <div class="row wrap">
+      <button type="button" class="secondary" onClick={() => get(template, `${base}-units-template.csv`)}>
+        Template (CSV)
+      </button>
+      <button type="button" class="secondary" onClick={() => get(`${template}${query({ format: 'xlsx' })}`, `${base}-units-template.xlsx`)}>
+        Template (Excel)
+      </button>
+      <button type="button" class="secondary" onClick={() => get(`/units${query({ project: project._id, format: 'csv' })}`, `${base}-units.csv`)}>
+        Export units as CSV
+      </button>
+    </div>
+  );
 }
 
-const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-
-/** CSV in (dry run first, the differences shown, then applied against the same state) and out. */
+/** CSV, TSV or Excel in (dry run first, the differences shown, then applied against the same state); templates out. */
 export function Import({ project, manager, onApplied }: { project: Project; manager: boolean; onApplied: () => void }) {
-  const [csv, setCsv] = useState('');
-  const [preview, setPreview] = useState<{ answer: ImportAnswer; etag: string | null }>();
+  const [source, setSource] = useState<Source>({ text: '' });
+  const [preview, setPreview] = useState<Preview>();
   const [result, setResult] = useState('');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const fileId = useId();
-  const url = (dryRun: boolean) => `/projects/${project._id}/inventory/import${query({ dryRun: dryRun ? 'true' : undefined })}`;
-
-  const dryRun = async () => {
+  const body = (): [BodyInit, string] => ('file' in source ? [source.file, isXlsx(source.file) ? XLSX : 'text/csv'] : [source.text, 'text/csv']);
+  const run = async (dryRun: boolean) => {
     setError(undefined);
     setResult('');
     setBusy(true);
     try {
-      const a = await request<ImportAnswer>('POST', url(true), { raw: csv, contentType: 'text/csv' });
-      setPreview({ answer: a.data, etag: a.etag });
-    } catch (err) {
-      // A file with row errors answers 400 with the same report: show it.
-      if (err instanceof ApiError && (err.problem as unknown as ImportAnswer).changes) setPreview({ answer: err.problem as unknown as ImportAnswer, etag: null });
-      else setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const apply = async () => {
-    if (!preview) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const a = await request<ImportAnswer>('POST', url(false), { raw: csv, contentType: 'text/csv', ifMatch: preview.etag });
-      const s = a.data.summary;
-      setResult(`Imported: ${s.created} created, ${s.updated} updated, ${s.unchanged} unchanged${s.kept ? `, ${s.kept} held units kept their status` : ''}.`);
+      const p = await runImport(project._id, ...body(), { dryRun, ifMatch: dryRun ? null : preview?.etag });
+      if (dryRun) return setPreview(p);
+      setResult(appliedText(p.answer.summary));
       setPreview(undefined);
-      setCsv('');
+      setSource({ text: '' });
       onApplied();
     } catch (err) {
-      setError(err instanceof ApiError && err.status === 412 ? new Error('The inventory changed since this preview; preview again before applying.') : err);
-      if (err instanceof ApiError && err.status === 412) setPreview(undefined);
+      setError(err);
+      if (!dryRun) setPreview(undefined);
     } finally {
       setBusy(false);
     }
   };
   const onFile = async (e: Event) => {
     const f = (e.target as HTMLInputElement).files?.[0];
-    if (f) {
-      setCsv(await f.text());
-      setPreview(undefined);
-    }
+    setPreview(undefined);
+    if (f) setSource(isXlsx(f) ? { file: f } : { text: await f.text() });
   };
-  const doExport = async () => {
-    setError(undefined);
-    try {
-      const a = await exportCsv(project._id);
-      download(`${project.namespace || project.name}-units.csv`, a.data);
-      setResult('Exported.');
-    } catch (err) {
-      setError(err);
-    }
-  };
-
-  const a = preview?.answer;
-  const changes = a?.changes.filter((c) => c.action !== 'unchanged') ?? [];
+  const ready = 'file' in source || source.text.trim() !== '';
   return (
     <section class="card import" aria-labelledby="import-h">
       <h2 id="import-h">Spreadsheet import and export</h2>
-      <div class="row wrap">
-        <button type="button" class="secondary" onClick={doExport}>
-          Export units as CSV
-        </button>
-      </div>
+      <p class="muted small">Download the template, fill it in Excel or any spreadsheet, and import it back: the first row names the columns.</p>
+      <Downloads project={project} onError={setError} onDone={setResult} />
+      <ColumnNames />
       {!manager ? (
         <p class="muted">Importing is for the project's owner and administrators.</p>
       ) : (
         <>
-      <div class="field">
-        <label for={fileId}>CSV file to import</label>
-        <input id={fileId} type="file" accept=".csv,.tsv,.txt,text/csv" onChange={onFile} />
-      </div>
-      <TextArea label="…or paste the rows (first line: column names)" rows={5} value={csv} onValue={(v) => (setCsv(v), setPreview(undefined))} />
-      <div class="row wrap">
-        <button type="button" disabled={!csv.trim() || busy} onClick={dryRun}>
-          Preview changes
-        </button>
-        {a && (
-          <button type="button" disabled={busy || (a.summary.errors > 0) || !preview?.etag} onClick={apply}>
-            Apply {a.summary.created + a.summary.updated} change{a.summary.created + a.summary.updated === 1 ? '' : 's'}
-          </button>
-        )}
-      </div>
-      <ErrorNotice error={error} />
-      <Notice kind="ok">{result}</Notice>
-      {a && (
-        <div class="preview-diff" aria-live="polite">
-          <p>
-            <strong>Preview (nothing changed yet):</strong> {a.summary.created} to create, {a.summary.updated} to update, {a.summary.unchanged} unchanged
-            {a.summary.kept ? `, ${a.summary.kept} held units keep their status` : ''}
-            {a.summary.errors ? `, ${a.summary.errors} rows with errors (fix them to apply)` : ''}.
-          </p>
-          {a.truncated && <Notice kind="warn">Only the first {a.changes.length} rows are listed below; the counts above cover every row.</Notice>}
-          {a.unknownColumns.length > 0 && <Notice kind="warn">Ignored columns: {a.unknownColumns.join(', ')}</Notice>}
-          {a.errors.length > 0 && (
-            <ul class="errors">
-              {a.errors.map((e, i) => (
-                <li key={i}>
-                  Row {e.row}
-                  {e.column ? `, ${e.column}` : ''}: {e.message}
-                </li>
-              ))}
-            </ul>
-          )}
-          {changes.length > 0 && (
-            <div class="table-wrap">
-              <table class="diff">
-                <caption class="sr-only">Changes the import would make</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Unit</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Changes</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {changes.map((c) => (
-                    <tr key={c.row}>
-                      <td>{c.row}</td>
-                      <td>
-                        {c.name}
-                        {c.floor ? <span class="muted small"> · {c.floor}</span> : null}
-                      </td>
-                      <td>{c.action === 'create' ? 'New' : 'Update'}</td>
-                      <td>
-                        {Object.entries(c.fields ?? {}).map(([k, [before, after]]) => (
-                          <div key={k}>
-                            {k}: <del>{show(before)}</del> → <ins>{show(after)}</ins>
-                          </div>
-                        ))}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </div>
-      )}
+          <div class="field">
+            <label for={fileId}>Excel or CSV file to import</label>
+            <input id={fileId} type="file" accept=".xlsx,.csv,.tsv,.txt,text/csv" onChange={onFile} />
+          </div>
+          <TextArea label="…or paste the rows (first line: column names)" rows={5} value={'text' in source ? source.text : ''} onValue={(v) => (setSource({ text: v }), setPreview(undefined))} />
+          <div class="row wrap">
+            <button type="button" disabled={!ready || busy} onClick={() => run(true)}>
+              Preview changes
+            </button>
+            {preview && (
+              <button type="button" disabled={busy || !canApply(preview)} onClick={() => run(false)}>
+                Apply {changeCount(preview.answer)} change{changeCount(preview.answer) === 1 ? '' : 's'}
+              </button>
+            )}
+          </div>
         </>
       )}
+      <ErrorNotice error={error} />
+      <Notice kind="ok">{result}</Notice>
+      {preview && <ImportDiff answer={preview.answer} />}
     </section>
   );
 }

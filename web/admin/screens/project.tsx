@@ -1,14 +1,16 @@
+import { useMemo } from 'preact/hooks';
 import { api, request, etagOf } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Loading, useLoad } from '../ui.tsx';
 import { Settings } from './settings.tsx';
 import { Floors } from './floors.tsx';
 import { PlanEditor } from './plan.tsx';
-import { Units } from './units.tsx';
+import { prefetchUnits, Units } from './units.tsx';
 import { Team } from './team.tsx';
 import { FEATURES, pageUrl } from '../features.ts';
 import { Webhooks } from './webhooks.tsx';
 import { Insights } from './insights.tsx';
+import { isDraft, Publish } from './publish.tsx';
 
 const TABS: [string, string][] = [
   ['settings', 'Settings'],
@@ -16,6 +18,7 @@ const TABS: [string, string][] = [
   ['units', 'Units'],
   ['team', 'Team'],
   ['insights', 'Insights'],
+  ['publish', 'Publish'],
   ...(FEATURES.webhooks ? ([['webhooks', 'Webhooks']] as [string, string][]) : []),
 ];
 
@@ -23,6 +26,8 @@ const TABS: [string, string][] = [
 export const canManage = (p: Project, u: User) => u.role === 'admin' || p.user === u._id || p.administrators.includes(u._id);
 
 export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: string; floor?: string; path: string; user: User }) {
+  // The units tab's first rows are asked for alongside the project, not after it.
+  useMemo(() => tab === 'units' && prefetchUnits(id), [id]);
   const project = useLoad(() => request<Project>('GET', `/projects/${id}`), [id]);
   if (project.loading && !project.data) return <Loading what="Loading the project" />;
   if (project.error) return <ErrorNotice error={project.error} />;
@@ -36,13 +41,21 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   else if (tab === 'units') body = <Units project={p} user={user} path={path} />;
   else if (tab === 'team') body = <Team kind="projects" record={p} user={user} onChange={(r) => setProject(r as Project)} />;
   else if (tab === 'insights') body = <Insights project={p} user={user} />;
+  else if (tab === 'publish') body = <Publish project={p} onProject={setProject} />;
   else if (tab === 'webhooks' && FEATURES.webhooks) body = <Webhooks project={p} user={user} />;
   else body = <p>Unknown section.</p>;
   return (
     <section>
       <p class="crumbs">
         <a href="/admin">Projects</a> ›{' '}
-        {p.namespace ? (
+        {isDraft(p) ? (
+          <>
+            {p.name}{' '}
+            <a class="badge draft" href={`/admin/projects/${id}/publish`}>
+              Draft: not public yet
+            </a>
+          </>
+        ) : p.namespace ? (
           <a href={pageUrl(p.namespace)} target="_blank" rel="noopener noreferrer" id="public-page">
             {p.name} (public page)
           </a>

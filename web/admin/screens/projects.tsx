@@ -52,7 +52,9 @@ export function ProjectList({ path }: { path: string }) {
             {list.data?.data.map((p) => (
               <li key={p._id}>
                 <a class="card project" href={`/admin/projects/${p._id}`}>
-                  <strong>{p.name}</strong>
+                  <strong>
+                    {p.name} {p.published === false && <span class="badge draft">Draft</span>}
+                  </strong>
                   <span class="muted">{p.namespace ? pageUrl(p.namespace) : 'no public address yet'}</span>
                   <span class="muted small">
                     {p.floors.length} floor{p.floors.length === 1 ? '' : 's'} · changed {when(p.updatedAt)}
@@ -102,7 +104,8 @@ function CreateProject() {
     e.preventDefault();
     setError(undefined);
     try {
-      const p = await api.post<Project>(`/projects${query({ name, namespace: ns || undefined })}`);
+      // A new project is a draft: its page is public only once someone publishes it (the Publish tab).
+      const p = await api.post<Project>(`/projects${query({ name, namespace: ns || undefined })}`, { published: false });
       navigate(`/admin/projects/${p._id}`);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 409 ? new Error(`The address /p/${ns} is taken; choose another.`) : err);

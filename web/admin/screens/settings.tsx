@@ -4,8 +4,9 @@ import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
 import { canManage } from './project.tsx';
 import { DEFAULTS, Preview } from './preview.tsx';
+import { MediaField, MediaList } from '../upload.tsx';
 
-type Kind = 'text' | 'email' | 'url' | 'number' | 'bool' | 'color' | 'long' | 'secret' | ['select', [string, string][]];
+type Kind = 'text' | 'email' | 'url' | 'number' | 'bool' | 'color' | 'long' | 'secret' | 'image' | 'gallery' | 'documents' | ['select', [string, string][]];
 interface Setting {
   key: string;
   label: string;
@@ -48,7 +49,6 @@ export const GROUPS: Group[] = [
     title: 'Branding and colours',
     intro: 'The preview shows the page with these colours as you change them.',
     settings: [
-      { key: 'projectImageUrl', label: 'Logo or cover image address', kind: 'url' },
       c('colorBase', 'Main colour'),
       c('colorAccent', 'Accent'),
       c('colorHover', 'Hover'),
@@ -59,6 +59,17 @@ export const GROUPS: Group[] = [
       c('colorReserved', 'Reserved'),
       c('colorSold', 'Sold'),
       c('colorFeatured', 'Featured'),
+    ],
+  },
+  {
+    id: 'pictures',
+    title: 'Pictures and brochure',
+    intro: 'Drop files on a box or choose them; pictures are resized for each screen.',
+    settings: [
+      { key: 'projectImageUrl', label: 'Hero image', kind: 'image' },
+      { key: 'sharePageLogo', label: 'Logo', kind: 'image' },
+      { key: 'alternativeCovers', label: 'Gallery', kind: 'gallery' },
+      { key: 'brochureAssets', label: 'Brochures', kind: 'documents' },
     ],
   },
   {
@@ -111,7 +122,7 @@ export const GROUPS: Group[] = [
   {
     id: 'sharing',
     title: 'Sharing',
-    settings: [b('sharePageEnabled', 'Link previews (Open Graph)'), { key: 'sharePageDescription', label: 'Description', kind: 'long' }, { key: 'sharePageLogo', label: 'Preview image address', kind: 'url' }],
+    settings: [b('sharePageEnabled', 'Link previews (Open Graph)'), { key: 'sharePageDescription', label: 'Description', kind: 'long' }],
   },
   {
     id: 'tags',
@@ -219,7 +230,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
           <legend>{g.title}</legend>
           {g.intro && <p class="muted">{g.intro}</p>}
           <div class={g.id === 'branding' ? 'branding' : ''}>
-            <div class="grid-fields">
+            <div class={g.id === 'pictures' ? 'media-grid' : 'grid-fields'}>
               {g.settings.map((x) => (
                 <SettingInput key={`${x.key}-${project.__v}`} setting={x} value={value(x.key)} configured={project.configuredSecrets?.includes(x.key) ?? false} onValue={(v) => set(x.key, v)} />
               ))}
@@ -228,35 +239,37 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
           </div>
         </fieldset>
       ))}
-      <div class="savebar">
-        {conflict && (
-          <Notice kind="warn">
-            Someone else changed this project since you opened it, so nothing was saved. Your edits are still here.{' '}
-            <button
-              type="button"
-              class="link"
-              onClick={() => {
-                setConflict(false);
-                onReload();
-              }}
-            >
-              Load their version (keeps your edits on top)
-            </button>
-          </Notice>
-        )}
-        <ErrorNotice error={error} />
-        <Notice kind="ok">{saved}</Notice>
-        <span class="muted" aria-live="polite">
-          {changed.length ? `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}` : 'No unsaved changes'}
-        </span>
-        <button type="submit" disabled={!changed.length || busy}>
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
-        <button type="button" class="secondary" disabled={!changed.length} onClick={() => setDraft({})}>
-          Discard
-        </button>
-      </div>
+      <SaveBar conflict={conflict} error={error} saved={saved} changed={changed.length} busy={busy} onReload={() => (setConflict(false), onReload())} onDiscard={() => setDraft({})} />
     </form>
+  );
+}
+
+type SaveBarProps = { conflict: boolean; error: unknown; saved: string; changed: number; busy: boolean; onReload: () => void; onDiscard: () => void };
+
+/** Stays at the bottom of the screen: what is unsaved, Save and Discard, and what went wrong. */
+function SaveBar({ conflict, error, saved, changed, busy, onReload, onDiscard }: SaveBarProps) {
+  return (
+    <div class="savebar">
+      {conflict && (
+        <Notice kind="warn">
+          Someone else changed this project since you opened it, so nothing was saved. Your edits are still here.{' '}
+          <button type="button" class="link" onClick={onReload}>
+            Load their version (keeps your edits on top)
+          </button>
+        </Notice>
+      )}
+      <ErrorNotice error={error} />
+      <Notice kind="ok">{saved}</Notice>
+      <span class="muted" aria-live="polite">
+        {changed ? `${changed} unsaved change${changed === 1 ? '' : 's'}` : 'No unsaved changes'}
+      </span>
+      <button type="submit" disabled={!changed || busy}>
+        {busy ? 'Saving…' : 'Save changes'}
+      </button>
+      <button type="button" class="secondary" disabled={!changed} onClick={onDiscard}>
+        Discard
+      </button>
+    </div>
   );
 }
 
@@ -279,6 +292,8 @@ function SettingInput({ setting, value, configured, onValue }: { setting: Settin
       </div>
     );
   }
+  if (kind === 'image') return <MediaField label={label} kind="image" value={value as string | undefined} onValue={onValue} />;
+  if (kind === 'gallery' || kind === 'documents') return <MediaList label={label} kind={kind === 'gallery' ? 'image' : 'document'} value={value as string[] | undefined} onValue={onValue} />;
   if (kind === 'secret') return <SecretInput label={label} value={value} configured={configured} onValue={onValue} />;
   return <Field label={label} type={kind === 'email' ? 'email' : kind === 'url' ? 'url' : 'text'} value={value as string | undefined} onValue={onValue} {...(hint ? { hint } : {})} />;
 }

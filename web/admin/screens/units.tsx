@@ -1,276 +1,230 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { all, api, ApiError, query, request, etagOf } from '../api.ts';
+import { all, api, ApiError, query, request, etagOf, type Answer } from '../api.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Project, type Unit, type User } from '../types.ts';
-import { ErrorNotice, Field, Loading, money, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { Import } from './import.tsx';
 import { History } from './history.tsx';
 import { canManage } from './project.tsx';
+import { COLS, UnitGrid, type Col } from './grid.tsx';
+import { Bulk, undoBulk, type LastBulk } from './bulk.tsx';
+import { PasteImport } from './paste.tsx';
+import { UnitSheet } from './unit-sheet.tsx';
 
-type Col = { key: keyof Unit & string; label: string; kind: 'text' | 'number' | 'availability' | 'floor' };
-const COLS: Col[] = [
-  { key: 'name', label: 'Name', kind: 'text' },
-  { key: 'floor', label: 'Floor', kind: 'floor' },
-  { key: 'availability', label: 'Status', kind: 'availability' },
-  { key: 'price', label: 'Price', kind: 'number' },
-  { key: 'bedrooms', label: 'Bedrooms', kind: 'text' },
-  { key: 'bathrooms', label: 'Baths', kind: 'number' },
-  { key: 'squareFeet', label: 'Area', kind: 'number' },
-  { key: 'type', label: 'Type', kind: 'text' },
-];
+type Filter = { name: string; floor: string; availability: string; priceMin: string; priceMax: string };
+const NO_FILTER: Filter = { name: '', floor: '', availability: '', priceMin: '', priceMax: '' };
 
-export function Units({ project, user }: { project: Project; user: User; path: string }) {
-  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id]);
-  const units = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [filter, setFilter] = useState({ name: '', floor: '', availability: '', priceMin: '', priceMax: '' });
-  const [error, setError] = useState<unknown>();
-  const [news, setNews] = useState('');
-  const [historyOf, setHistoryOf] = useState<Unit>();
-  const lastClicked = useRef<number>();
+const matches = (f: Filter) => {
+  const name = f.name.toLowerCase();
+  const [min, max] = [f.priceMin ? Number(f.priceMin) : -Infinity, f.priceMax ? Number(f.priceMax) : Infinity];
+  return (u: Unit) =>
+    (!name || u.name.toLowerCase().includes(name)) &&
+    (!f.floor || u.floor === f.floor) &&
+    (!f.availability || u.availability === f.availability) &&
+    (min === -Infinity || (u.price ?? -Infinity) >= min) &&
+    (max === Infinity || (u.price ?? Infinity) <= max);
+};
 
-  const floorName = useMemo(() => new Map((floors.data ?? []).map((f) => [f._id, f.name])), [floors.data]);
-  const rows = useMemo(
-    () =>
-      (units.data ?? []).filter(
-        (u) =>
-          (!filter.name || u.name.toLowerCase().includes(filter.name.toLowerCase())) &&
-          (!filter.floor || u.floor === filter.floor) &&
-          (!filter.availability || u.availability === filter.availability) &&
-          (!filter.priceMin || (u.price ?? -Infinity) >= Number(filter.priceMin)) &&
-          (!filter.priceMax || (u.price ?? Infinity) <= Number(filter.priceMax)),
-      ),
-    [units.data, filter],
+/** "A-101" → "A-102" (the next number not taken), else "A-101 copy". */
+export function nextName(name: string, taken: Set<string>): string {
+  const m = /^(.*?)(\d+)$/.exec(name);
+  if (m) {
+    for (let n = Number(m[2]) + 1; n < Number(m[2]) + 1000; n++) {
+      const candidate = `${m[1]}${String(n).padStart(m[2]!.length, '0')}`;
+      if (!taken.has(candidate)) return candidate;
+    }
+  }
+  let candidate = `${name} copy`;
+  for (let i = 2; taken.has(candidate); i++) candidate = `${name} copy ${i}`;
+  return candidate;
+}
+
+/** A unit's fields a copy takes: everything but its identity, its outline on the plan and a live hold. */
+const copyOf = (u: Unit, name: string) => {
+  const { _id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position, ...rest } = u;
+  void [_id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position];
+  return { ...rest, name, availability: u.availability === 'on_hold' ? 'available' : u.availability };
+};
+
+function Filters({ filter, floors, onFilter }: { filter: Filter; floors: Floor[]; onFilter: (f: Filter) => void }) {
+  const set = (k: keyof Filter) => (v: string) => onFilter({ ...filter, [k]: v });
+  return (
+    <fieldset class="filters">
+      <legend>Filter</legend>
+      <Field label="Name contains" type="search" value={filter.name} onValue={set('name')} />
+      <Select label="Floor" value={filter.floor} options={[['', 'All floors'], ...floors.map((f) => [f._id, f.name] as [string, string])]} onValue={set('floor')} />
+      <Select label="Status" value={filter.availability} options={[['', 'Any status'], ...AVAILABILITY.map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={set('availability')} />
+      <Field label="Price from" type="number" value={filter.priceMin} onValue={set('priceMin')} />
+      <Field label="Price to" type="number" value={filter.priceMax} onValue={set('priceMax')} />
+    </fieldset>
   );
-  if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
+}
 
+/** Saves one cell: PATCH /units/{id} with that field and If-Match; a 412 shows the other person's version. */
+async function saveCell(u: Unit, key: Col['key'], raw: string): Promise<Unit | undefined> {
+  let value: unknown = raw;
+  if (COLS.find((c) => c.key === key)?.kind === 'number') value = raw.trim() === '' ? null : Number(raw.replace(/[^\d.-]/g, ''));
+  if (value === (u[key] ?? (raw === '' ? '' : undefined)) || (value === null && u[key] === undefined)) return undefined;
+  if (typeof value === 'number' && Number.isNaN(value)) throw new Error(`${raw} is not a number.`);
+  return api.patch<Unit>(`/units/${u._id}`, { [key]: value }, { ifMatch: etagOf(u) });
+}
+
+type Loaded<T> = ReturnType<typeof useLoad<T>>;
+type Open = { kind: 'history' | 'details'; unit: Unit };
+type Ctx = { project: Project; units: Pick<Loaded<Unit[]>, 'data' | 'set'>; floorList: Floor[]; filter: Filter; setFilter: (f: Filter) => void; setNews: (m: string) => void; setError: (e: unknown) => void; setOpen: (o: Open) => void };
+
+/** What a row can do: save a cell, be added, duplicated, deleted; each reported in the screen's status line. */
+function useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen }: Ctx) {
+  const list = units.data ?? [];
   const replace = (saved: Unit[]) => {
     const byId = new Map(saved.map((u) => [u._id, u]));
-    units.set((units.data ?? []).map((u) => byId.get(u._id) ?? u));
+    units.set(list.map((u) => byId.get(u._id) ?? u));
   };
-
-  const saveCell = async (u: Unit, key: Col['key'], raw: string) => {
-    let value: unknown = raw;
-    if (COLS.find((c) => c.key === key)?.kind === 'number') value = raw.trim() === '' ? null : Number(raw.replace(/[^\d.-]/g, ''));
-    if (value === (u[key] ?? (raw === '' ? '' : undefined)) || (value === null && u[key] === undefined)) return;
-    if (typeof value === 'number' && Number.isNaN(value)) return setError(new Error(`${raw} is not a number.`));
+  const guard = async (work: () => Promise<void>) => {
     setError(undefined);
     try {
-      const saved = await api.patch<Unit>(`/units/${u._id}`, { [key]: value }, { ifMatch: etagOf(u) });
-      replace([saved]);
-      setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`);
+      await work();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 412) {
-        setError(new Error(`${u.name} was changed by someone else meanwhile; its row now shows their version.`));
-        replace([await api.get<Unit>(`/units/${u._id}`)]);
-      } else setError(err);
+      setError(err);
     }
   };
+  const onSave = (u: Unit, key: Col['key'], raw: string) =>
+    guard(async () => {
+      try {
+        const saved = await saveCell(u, key, raw);
+        if (saved) (replace([saved]), setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`));
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 412)) throw err;
+        replace([await api.get<Unit>(`/units/${u._id}`)]);
+        throw new Error(`${u.name} was changed by someone else meanwhile; its row now shows their version.`);
+      }
+    });
+  const addRow = (from?: Unit) =>
+    guard(async () => {
+      const name = nextName(from?.name ?? `Unit ${list.length}`, new Set(list.map((u) => u.name)));
+      const floor = from?.floor ?? (filter.floor || floorList[0]?._id);
+      const u = await api.post<Unit>(`/units${query({ project: project._id, name, floor })}`, from ? copyOf(from, name) : undefined);
+      units.set([u, ...list]);
+      setFilter(NO_FILTER);
+      setNews(from ? `${from.name} duplicated as ${u.name}.` : `${u.name} added at the top; type its details.`);
+      requestAnimationFrame(() => document.querySelector<HTMLInputElement>('[data-row="0"][data-col="0"]')?.select());
+    });
+  const remove = (u: Unit) =>
+    guard(async () => {
+      if (!confirm(`Delete ${u.name}?`)) return;
+      await api.del(`/units/${u._id}`, { ifMatch: etagOf(u) });
+      units.set(list.filter((x) => x._id !== u._id));
+      setNews(`${u.name} deleted.`);
+    });
+  const onAction = (action: 'details' | 'duplicate' | 'delete' | 'history', u: Unit) =>
+    action === 'duplicate' ? addRow(u) : action === 'delete' ? remove(u) : setOpen({ kind: action, unit: u });
+  return { list, replace, onSave, addRow, onAction };
+}
 
-  const toggle = (i: number, shift: boolean) => {
+/** Row selection with Shift+click ranges over the rows shown. */
+function useSelection(rows: Unit[]) {
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const lastClicked = useRef<number>();
+  const onToggle = (i: number, shift: boolean) => {
     const next = new Set(selected);
-    const id = rows[i]!._id;
-    const on = !next.has(id);
-    if (shift && lastClicked.current !== undefined) {
-      const [a, b] = [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)];
-      for (let j = a; j <= b; j++) on ? next.add(rows[j]!._id) : next.delete(rows[j]!._id);
-    } else on ? next.add(id) : next.delete(id);
+    const on = !next.has(rows[i]!._id);
+    const [a, b] = shift && lastClicked.current !== undefined ? [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)] : [i, i];
+    for (let j = a; j <= b; j++) on ? next.add(rows[j]!._id) : next.delete(rows[j]!._id);
     lastClicked.current = i;
     setSelected(next);
   };
   const allShown = rows.length > 0 && rows.every((u) => selected.has(u._id));
-  const chosen = (units.data ?? []).filter((u) => selected.has(u._id));
+  const onToggleAll = () => setSelected(allShown ? new Set() : new Set([...selected, ...rows.map((u) => u._id)]));
+  return { selected, onToggle, onToggleAll };
+}
 
-  /** Moves focus between cells like a spreadsheet: arrows, Enter goes down. */
-  const onCellKey = (e: KeyboardEvent) => {
-    const el = e.target as HTMLInputElement | HTMLSelectElement;
-    const r = Number(el.dataset.row);
-    const c = Number(el.dataset.col);
-    let to: [number, number] | undefined;
-    const isText = el instanceof HTMLInputElement;
-    const atStart = isText && el.selectionStart === 0 && el.selectionEnd === 0;
-    const atEnd = isText && el.selectionStart === el.value.length;
-    if (e.key === 'Enter' || (e.key === 'ArrowDown' && isText)) to = [r + 1, c];
-    else if (e.key === 'ArrowUp' && isText) to = [r - 1, c];
-    else if (e.key === 'ArrowLeft' && (atStart || !isText)) to = [r, c - 1];
-    else if (e.key === 'ArrowRight' && (atEnd || !isText)) to = [r, c + 1];
-    else if (e.key === 'Escape' && isText) {
-      const u = rows[r]!;
-      el.value = String(u[COLS[c]!.key] ?? '');
-      return;
-    }
-    if (!to) return;
-    const target = document.querySelector<HTMLElement>(`[data-row="${to[0]}"][data-col="${to[1]}"]`);
-    if (!target) return;
-    e.preventDefault();
-    if (e.key === 'Enter') el.blur();
-    target.focus();
-    if (target instanceof HTMLInputElement) target.select();
+/** The first page is small so the first rows come quickly; the rest come in the largest pages the API gives. */
+const FIRST = 100;
+const PAGE = 500;
+
+/** The first 100 units of a project and its total, asked for ahead (see prefetchUnits); used once, when fresh. */
+const firstPages = new Map<string, { at: number; answer: Promise<Answer<Unit[]>> }>();
+const FRESH_MS = 10_000;
+const unitsUrl = (projectId: string, skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}`;
+
+/** Starts loading a project's first units while the project itself loads, so the grid does not wait for it. */
+export function prefetchUnits(projectId: string) {
+  const ahead = firstPages.get(projectId);
+  if (ahead && Date.now() - ahead.at <= FRESH_MS) return;
+  const answer = request<Unit[]>('GET', unitsUrl(projectId, 0, FIRST));
+  answer.catch(() => undefined); // a failure is reported where it is used; never as an unhandled rejection
+  firstPages.set(projectId, { at: Date.now(), answer });
+}
+
+/**
+ * Every unit of a project, with the first 100 drawn as soon as they arrive (`partial`) and the other pages asked for
+ * together once `X-Total-Count` says how many there are: a 5,000-unit grid shows its first rows after one request.
+ */
+function useUnitsOf(projectId: string) {
+  const [partial, setPartial] = useState<Unit[]>();
+  const units = useLoad(async () => {
+    prefetchUnits(projectId);
+    const ahead = firstPages.get(projectId)!;
+    firstPages.delete(projectId);
+    const first = await ahead.answer;
+    setPartial(first.data);
+    const total = first.total ?? first.data.length;
+    const skips = Array.from({ length: Math.max(0, Math.ceil((total - FIRST) / PAGE)) }, (_, i) => FIRST + i * PAGE);
+    const rest = await Promise.all(skips.map((skip) => request<Unit[]>('GET', unitsUrl(projectId, skip, PAGE)).then((a) => a.data)));
+    return [...first.data, ...rest.flat()];
+  }, [projectId]);
+  return { ...units, data: units.data ?? partial };
+}
+
+export function Units({ project, user }: { project: Project; user: User; path: string }) {
+  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id]);
+  const units = useUnitsOf(project._id);
+  const [filter, setFilter] = useState(NO_FILTER);
+  const [error, setError] = useState<unknown>();
+  const [news, setNews] = useState('');
+  const [open, setOpen] = useState<Open>();
+  const [pasted, setPasted] = useState<string>();
+  const [last, setLast] = useState<LastBulk>();
+  const manager = canManage(project, user);
+  const floorList = useMemo(() => (floors.data ?? []).slice().sort((a, b) => a.position - b.position), [floors.data]);
+  const rows = useMemo(() => (units.data ?? []).filter(matches(filter)), [units.data, filter]);
+  const { selected, onToggle, onToggleAll } = useSelection(rows);
+  const { list, replace, onSave, addRow, onAction } = useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen });
+  if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
+  const undo = async () => {
+    replace(await undoBulk(last!, (id) => list.find((u) => u._id === id)));
+    setLast(undefined);
+    setNews(`Undone: ${last!.what}`);
   };
-
   return (
     <section>
       <PageTitle>Units</PageTitle>
-      <fieldset class="filters">
-        <legend>Filter</legend>
-        <Field label="Name contains" value={filter.name} onValue={(v) => setFilter({ ...filter, name: v })} />
-        <Select label="Floor" value={filter.floor} options={[['', 'All floors'], ...(floors.data ?? []).sort((a, b) => a.position - b.position).map((f) => [f._id, f.name] as [string, string])]} onValue={(v) => setFilter({ ...filter, floor: v })} />
-        <Select label="Status" value={filter.availability} options={[['', 'Any status'], ...AVAILABILITY.map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={(v) => setFilter({ ...filter, availability: v })} />
-        <Field label="Price from" type="number" value={filter.priceMin} onValue={(v) => setFilter({ ...filter, priceMin: v })} />
-        <Field label="Price to" type="number" value={filter.priceMax} onValue={(v) => setFilter({ ...filter, priceMax: v })} />
-      </fieldset>
-      <Bulk units={chosen} onDone={(saved, msg) => (replace(saved), setNews(msg))} onError={setError} />
+      <Filters filter={filter} floors={floorList} onFilter={setFilter} />
+      {/* Sticky only while it has something to apply or undo; the hint alone scrolls away with the page. */}
+      <div class={selected.size || last ? 'bulk-bar' : ''}>
+        <Bulk units={list.filter((u) => selected.has(u._id))} last={last} onDone={(saved, msg, l) => (replace(saved), setNews(msg), setLast(l))} onUndo={undo} onError={setError} />
+      </div>
       <ErrorNotice error={error || units.error} />
       <Notice kind="ok">{news}</Notice>
-      <p class="muted small" id="grid-help">
-        {rows.length} of {units.data?.length ?? 0} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells; Shift+click selects a range.
-      </p>
+      <div class="row wrap between">
+        <p class="muted small grow" id="grid-help">
+          {rows.length} of {list.length} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells; Shift+click selects a range; paste rows copied from a spreadsheet to import them.
+        </p>
+        <button type="button" onClick={() => addRow()}>
+          Add unit
+        </button>
+      </div>
+      {pasted !== undefined && (
+        <PasteImport project={project} text={pasted} manager={manager} onClose={() => setPasted(undefined)} onApplied={(msg) => (setPasted(undefined), setNews(msg), units.reload())} />
+      )}
       <p class="muted small scroll-hint" aria-hidden="true">
         Swipe the table sideways for price, bedrooms, baths, area and type →
       </p>
-      <div class="table-wrap">
-        <table class="grid" aria-describedby="grid-help">
-          <thead>
-            <tr>
-              <th scope="col">
-                <input
-                  type="checkbox"
-                  aria-label="Select all shown units"
-                  checked={allShown}
-                  onChange={() => setSelected(allShown ? new Set() : new Set([...selected, ...rows.map((u) => u._id)]))}
-                />
-              </th>
-              {COLS.map((c) => (
-                <th scope="col" key={c.key}>
-                  {c.label}
-                </th>
-              ))}
-              {FEATURES.history && <th scope="col">History</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((u, r) => (
-              <tr key={u._id} aria-selected={selected.has(u._id)} class={selected.has(u._id) ? 'selected' : ''}>
-                <td>
-                  <input type="checkbox" aria-label={`Select ${u.name}`} checked={selected.has(u._id)} onClick={(e) => toggle(r, (e as MouseEvent).shiftKey)} />
-                </td>
-                {COLS.map((c, ci) => (
-                  <td key={c.key}>
-                    <Cell unit={u} col={c} row={r} ci={ci} floors={floors.data ?? []} floorName={floorName} onSave={saveCell} onKey={onCellKey} />
-                  </td>
-                ))}
-                {FEATURES.history && (
-                  <td>
-                    <button type="button" class="secondary small" onClick={() => setHistoryOf(u)} aria-label={`History of ${u.name}`}>
-                      History
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {FEATURES.inventory && <Import project={project} manager={canManage(project, user)} onApplied={() => units.reload()} />}
-      {historyOf && <History unit={historyOf} me={user._id} floorName={floorName} onClose={() => setHistoryOf(undefined)} />}
+      <UnitGrid rows={rows} floors={floorList} selected={selected} manager={manager} onToggle={onToggle} onToggleAll={onToggleAll} onSave={onSave} onAction={onAction} onPaste={setPasted} scrollKey={JSON.stringify(filter)} />
+      {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
+      {open?.kind === 'history' && <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />}
+      {open?.kind === 'details' && <UnitSheet unit={open.unit} onSaved={(u) => (replace([u]), setNews(`${u.name}'s details saved.`))} onClose={() => setOpen(undefined)} />}
     </section>
-  );
-}
-
-function Cell({ unit, col, row, ci, floors, floorName, onSave, onKey }: { unit: Unit; col: Col; row: number; ci: number; floors: Floor[]; floorName: Map<string, string>; onSave: (u: Unit, key: Col['key'], v: string) => void; onKey: (e: KeyboardEvent) => void }) {
-  const label = `${col.label} of ${unit.name}`;
-  const common = { 'data-row': row, 'data-col': ci, 'aria-label': label, onKeyDown: onKey };
-  if (col.kind === 'availability') {
-    return (
-      <select {...common} class={`status s-${unit.availability}`} value={unit.availability} onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}>
-        {AVAILABILITY.map((a) => (
-          <option key={a} value={a} disabled={a === 'on_hold'}>
-            {availabilityLabel(a)}
-          </option>
-        ))}
-      </select>
-    );
-  }
-  if (col.kind === 'floor') {
-    return (
-      <select {...common} value={unit.floor ?? ''} onChange={(e) => onSave(unit, 'floor', (e.target as HTMLSelectElement).value)} title={floorName.get(unit.floor ?? '')}>
-        {!unit.floor && <option value="">—</option>}
-        {floors.map((f) => (
-          <option key={f._id} value={f._id}>
-            {f.name}
-          </option>
-        ))}
-      </select>
-    );
-  }
-  const v = unit[col.key];
-  return (
-    <input
-      {...common}
-      key={`${unit._id}-${unit.__v}`}
-      class={col.kind === 'number' ? 'num' : ''}
-      inputMode={col.kind === 'number' ? 'decimal' : undefined}
-      defaultValue={v === undefined || v === null ? '' : String(v)}
-      onBlur={(e) => onSave(unit, col.key, (e.target as HTMLInputElement).value)}
-    />
-  );
-}
-
-/** Status or price for every selected unit: one all-or-nothing PATCH /units when the service has it. */
-function Bulk({ units, onDone, onError }: { units: Unit[]; onDone: (saved: Unit[], msg: string) => void; onError: (e: unknown) => void }) {
-  const [status, setStatus] = useState('');
-  const [mode, setMode] = useState<'amount' | 'percent'>('percent');
-  const [by, setBy] = useState('');
-  const [busy, setBusy] = useState(false);
-  if (!units.length) return <p class="muted small">Select units to change their status or prices together.</p>;
-  const priced = units.filter((u) => typeof u.price === 'number');
-  const n = Number(by);
-  const newPrice = (p: number) => Math.max(0, Math.round(mode === 'amount' ? p + n : p * (1 + n / 100)));
-  const apply = async (changes: { _id: string; ifMatch: string | null; [k: string]: unknown }[], msg: string) => {
-    setBusy(true);
-    onError(undefined);
-    try {
-      let saved: Unit[];
-      if (FEATURES.inventory) saved = await api.patch<Unit[]>('/units', changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)));
-      else {
-        saved = [];
-        for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch<Unit>(`/units/${_id}`, fields, { ifMatch }));
-      }
-      onDone(saved, msg);
-    } catch (err) {
-      onError(err instanceof ApiError && err.status === 412 ? new Error('Some of these units were changed by someone else meanwhile; nothing was saved. Reload and try again.') : err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="bulk card" aria-label="Change the selected units" onSubmit={(e) => e.preventDefault()}>
-      <strong>{units.length} selected</strong>
-      <div class="row wrap">
-        <Select label="Set status" value={status} options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={setStatus} />
-        <button type="button" class="align-end" disabled={!status || busy} onClick={() => apply(units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })), `${units.length} units set to ${availabilityLabel(status)}.`)}>
-          Set status
-        </button>
-      </div>
-      <div class="row wrap">
-        <Select label="Change prices by" value={mode} options={[['percent', 'Percent'], ['amount', 'Amount']]} onValue={(v) => setMode(v as 'amount' | 'percent')} />
-        <Field label={mode === 'percent' ? 'Percent (e.g. 5 or -3)' : 'Amount (e.g. 10000 or -5000)'} type="number" step="any" value={by} onValue={setBy} />
-        <button
-          type="button"
-          class="align-end"
-          disabled={!by || Number.isNaN(n) || !priced.length || busy}
-          onClick={() => apply(priced.map((u) => ({ _id: u._id, ifMatch: etagOf(u), price: newPrice(u.price!) })), `${priced.length} prices changed.`)}
-        >
-          Change {priced.length} price{priced.length === 1 ? '' : 's'}
-        </button>
-      </div>
-      {by && !Number.isNaN(n) && priced.length > 0 && (
-        <p class="muted small" aria-live="polite">
-          e.g. {priced[0]!.name}: {money(priced[0]!.price)} → {money(newPrice(priced[0]!.price!))}
-          {priced.length < units.length ? ` (${units.length - priced.length} without a price are left alone)` : ''}
-        </p>
-      )}
-    </form>
   );
 }
 

@@ -1,0 +1,117 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError, etagOf } from '../api.ts';
+import { FEATURES } from '../features.ts';
+import { AVAILABILITY, availabilityLabel, type Unit } from '../types.ts';
+import { Field, money, Select } from '../ui.tsx';
+
+type Item = { _id: string; ifMatch: string | null; [k: string]: unknown };
+interface HistoryEntry {
+  seq: number;
+  changes?: Record<string, [unknown, unknown]>;
+}
+/** The last bulk change: which units, and what it said it did. */
+export interface LastBulk {
+  ids: string[];
+  what: string;
+}
+
+/** One all-or-nothing PATCH /units (or one PATCH per unit where the service has no bulk route). */
+export async function patchUnits(changes: Item[]): Promise<Unit[]> {
+  if (FEATURES.inventory) return api.patch<Unit[]>('/units', changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)));
+  const saved: Unit[] = [];
+  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch<Unit>(`/units/${_id}`, fields, { ifMatch }));
+  return saved;
+}
+
+async function inBatches<T, R>(list: T[], size: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < list.length; i += size) out.push(...(await Promise.all(list.slice(i, i + size).map(fn))));
+  return out;
+}
+
+/**
+ * The undo of a bulk change, from the change log: each unit's newest history entry holds the values before it. A
+ * unit changed again since (its newest entry no longer ends at what it shows) stops the undo, nothing written.
+ */
+export async function undoBulk(last: LastBulk, current: (id: string) => Unit | undefined): Promise<Unit[]> {
+  const items = await inBatches(last.ids, 8, async (id): Promise<Item> => {
+    const [entry] = await api.get<HistoryEntry[]>(`/units/${id}/history?limit=1`);
+    const u = current(id);
+    const changes = Object.entries(entry?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
+    if (!u || !changes.length || changes.some(([k, [, after]]) => (u as Record<string, unknown>)[k] !== after)) {
+      throw new Error(`${u?.name ?? 'A unit'} was changed again since; nothing was undone.`);
+    }
+    return { _id: id, ifMatch: etagOf(u), ...Object.fromEntries(changes.map(([k, [before]]) => [k, before ?? null])) };
+  });
+  return patchUnits(items);
+}
+
+const conflict = (err: unknown) =>
+  err instanceof ApiError && err.status === 412 ? new Error('Some of these units were changed by someone else meanwhile; nothing was saved. Reload and try again.') : err;
+
+type BulkProps = { units: Unit[]; last: LastBulk | undefined; onDone: (saved: Unit[], msg: string, last?: LastBulk) => void; onUndo: () => Promise<void>; onError: (e: unknown) => void };
+
+/** Status or price for every selected unit, in a bar that stays in view; cleared after it applies; the last one undone. */
+export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
+  const [status, setStatus] = useState('');
+  const [mode, setMode] = useState<'amount' | 'percent'>('percent');
+  const [by, setBy] = useState('');
+  const [busy, setBusy] = useState(false);
+  const priced = units.filter((u) => typeof u.price === 'number');
+  const n = Number(by);
+  const newPrice = (p: number) => Math.max(0, Math.round(mode === 'amount' ? p + n : p * (1 + n / 100)));
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    onError(undefined);
+    try {
+      await work();
+    } catch (err) {
+      onError(conflict(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const apply = (changes: Item[], msg: string) =>
+    run(async () => {
+      const saved = await patchUnits(changes);
+      setStatus('');
+      setBy('');
+      onDone(saved, msg, { ids: saved.map((u) => u._id), what: msg });
+    });
+  const undo = last && (
+    <button type="button" class="secondary" disabled={busy} onClick={() => run(onUndo)}>
+      Undo: {last.what}
+    </button>
+  );
+  if (!units.length) return <div class="bulk card muted small">Select units to change their status or prices together. {undo}</div>;
+  return (
+    <form class="bulk card" aria-label="Change the selected units" onSubmit={(e) => e.preventDefault()}>
+      <div class="row wrap between">
+        <strong>{units.length} selected</strong>
+        {undo}
+      </div>
+      <div class="row wrap">
+        <Select label="Set status" value={status} options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={setStatus} />
+        <button type="button" class="align-end" disabled={!status || busy} onClick={() => apply(units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })), `${units.length} units set to ${availabilityLabel(status)}.`)}>
+          Set status
+        </button>
+        <Select label="Change prices by" value={mode} options={[['percent', 'Percent'], ['amount', 'Amount']]} onValue={(v) => setMode(v as 'amount' | 'percent')} />
+        <Field label={mode === 'percent' ? 'Percent (e.g. 5 or -3)' : 'Amount (e.g. 10000 or -5000)'} type="number" step="any" value={by} onValue={setBy} />
+        <button
+          type="button"
+          class="align-end"
+          disabled={!by || Number.isNaN(n) || !priced.length || busy}
+          onClick={() => apply(priced.map((u) => ({ _id: u._id, ifMatch: etagOf(u), price: newPrice(u.price!) })), `${priced.length} prices changed.`)}
+        >
+          Change {priced.length} price{priced.length === 1 ? '' : 's'}
+        </button>
+      </div>
+      {by && !Number.isNaN(n) && priced.length > 0 && (
+        <p class="muted small" aria-live="polite">
+          e.g. {priced[0]!.name}: {money(priced[0]!.price)} → {money(newPrice(priced[0]!.price!))}
+          {priced.length < units.length ? ` (${units.length - priced.length} without a price are left alone)` : ''}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,216 @@
+import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
+import { FEATURES } from '../features.ts';
+import { AVAILABILITY, availabilityLabel, type Floor, type Unit } from '../types.ts';
+
+export type Col = { key: keyof Unit & string; label: string; kind: 'text' | 'number' | 'availability' | 'floor' };
+export const COLS: Col[] = [
+  { key: 'name', label: 'Name', kind: 'text' },
+  { key: 'floor', label: 'Floor', kind: 'floor' },
+  { key: 'availability', label: 'Status', kind: 'availability' },
+  { key: 'price', label: 'Price', kind: 'number' },
+  { key: 'bedrooms', label: 'Bedrooms', kind: 'text' },
+  { key: 'bathrooms', label: 'Baths', kind: 'number' },
+  { key: 'squareFeet', label: 'Area', kind: 'number' },
+  { key: 'type', label: 'Type', kind: 'text' },
+];
+/** Every row is this tall (CSS `table.grid tbody tr` says the same), so the grid never measures a row. */
+export const ROW_HEIGHT = 44;
+
+/**
+ * Only the rows in view (and a few either side) are in the document: 5,000 units draw as fast as 30. The scroll
+ * box is the grid's own, so its header and first column can stick while it scrolls both ways.
+ */
+function useRows(count: number, box: RefObject<HTMLDivElement>) {
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  const v = useMemo(
+    () =>
+      new Virtualizer<HTMLDivElement, HTMLTableRowElement>({
+        count,
+        getScrollElement: () => box.current,
+        estimateSize: () => ROW_HEIGHT,
+        scrollToFn: elementScroll,
+        observeElementRect,
+        observeElementOffset,
+        overscan: 10,
+        // Rows before the box has been measured: a screenful, so the first rows are drawn on the first render.
+        initialRect: { width: 1200, height: 900 },
+        onChange: () => redraw(0),
+      }),
+    [],
+  );
+  v.setOptions({ ...v.options, count });
+  useEffect(() => v._didMount(), []);
+  useEffect(() => v._willUpdate());
+  return v;
+}
+
+export interface GridProps {
+  rows: Unit[];
+  floors: Floor[];
+  selected: Set<string>;
+  manager: boolean;
+  onToggle: (index: number, shift: boolean) => void;
+  onToggleAll: () => void;
+  onSave: (u: Unit, key: Col['key'], v: string) => void;
+  onAction: (action: 'details' | 'duplicate' | 'delete' | 'history', u: Unit) => void;
+  onPaste: (text: string) => void;
+  /** When this changes (a new filter), the grid goes back to its first row. */
+  scrollKey: string;
+}
+
+/** The units as a spreadsheet: a row per unit, a cell per field, arrows and Enter to move, paste rows to import. */
+export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAll, onSave, onAction, onPaste, scrollKey }: GridProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const v = useRows(rows.length, box);
+  useEffect(() => box.current?.scrollTo({ top: 0 }), [scrollKey]);
+  // For bench/console-grid.ts: when the first rows of this grid are in the document.
+  useEffect(() => void (rows.length && performance.mark('units-grid:first-rows')), [rows.length > 0]);
+  const items = v.getVirtualItems();
+  const top = items[0]?.start ?? 0;
+  const bottom = v.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const allShown = rows.length > 0 && rows.every((u) => selected.has(u._id));
+  const focusCell = (r: number, c: number) => {
+    if (r < 0 || r >= rows.length) return;
+    const find = () => box.current?.querySelector<HTMLElement>(`[data-row="${r}"][data-col="${c}"]`);
+    const go = (el: HTMLElement) => (el.focus(), el instanceof HTMLInputElement && el.select());
+    const el = find();
+    if (el) return go(el);
+    v.scrollToIndex(r, { align: 'auto' });
+    requestAnimationFrame(() => requestAnimationFrame(() => find() && go(find()!)));
+  };
+  const onKey = (e: KeyboardEvent) => cellKey(e, rows, focusCell);
+  // Rows copied from a spreadsheet arrive as tab-separated lines: they go to the import's dry run, not into one cell.
+  const paste = (e: ClipboardEvent) => {
+    const text = e.clipboardData?.getData('text/plain') ?? '';
+    if (!/[\t\n]/.test(text.trim())) return;
+    e.preventDefault();
+    onPaste(text);
+  };
+  return (
+    <div class="table-wrap grid-scroll" ref={box} onPaste={paste} data-testid="units-grid">
+      <table class="grid" aria-describedby="grid-help" aria-rowcount={rows.length + 1}>
+        <thead>
+          <tr aria-rowindex={1}>
+            <th scope="col" class="pick">
+              <input type="checkbox" aria-label="Select all shown units" checked={allShown} onChange={onToggleAll} />
+            </th>
+            {COLS.map((c) => (
+              <th scope="col" key={c.key} class={c.key === 'name' ? 'sticky-name' : ''}>
+                {c.label}
+              </th>
+            ))}
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {top > 0 && <tr class="spacer" style={{ height: `${top}px` }} aria-hidden="true" />}
+          {/* Keyed by position: a filter re-uses the rows' elements (and their floor menus) instead of building new ones. */}
+          {items.map((it) => (
+            <Row key={it.index} unit={rows[it.index]!} r={it.index} floors={floors} on={selected.has(rows[it.index]!._id)} manager={manager} onToggle={onToggle} onSave={onSave} onAction={onAction} onKey={onKey} />
+          ))}
+          {bottom > 0 && <tr class="spacer" style={{ height: `${bottom}px` }} aria-hidden="true" />}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Moves focus between cells like a spreadsheet: arrows, Enter goes down; Escape puts the saved value back. */
+function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: number) => void) {
+  const el = e.target as HTMLInputElement | HTMLSelectElement;
+  const r = Number(el.dataset.row);
+  const c = Number(el.dataset.col);
+  const isText = el instanceof HTMLInputElement;
+  const atStart = isText && el.selectionStart === 0 && el.selectionEnd === 0;
+  const atEnd = isText && el.selectionStart === el.value.length;
+  let to: [number, number] | undefined;
+  if (e.key === 'Enter' || (e.key === 'ArrowDown' && isText)) to = [r + 1, c];
+  else if (e.key === 'ArrowUp' && isText) to = [r - 1, c];
+  else if (e.key === 'ArrowLeft' && (atStart || !isText)) to = [r, c - 1];
+  else if (e.key === 'ArrowRight' && (atEnd || !isText)) to = [r, c + 1];
+  else if (e.key === 'Escape' && isText) {
+    el.value = String(rows[r]![COLS[c]!.key] ?? '');
+    return;
+  }
+  if (!to || to[1] < 0 || to[1] >= COLS.length || to[0] < 0 || to[0] >= rows.length) return;
+  e.preventDefault();
+  if (e.key === 'Enter') el.blur();
+  focusCell(to[0], to[1]);
+}
+
+type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void } & Pick<GridProps, 'onToggle' | 'onSave' | 'onAction'>;
+
+function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKey }: RowProps) {
+  return (
+    <tr aria-rowindex={r + 2} aria-selected={on} class={on ? 'selected' : ''}>
+      <td class="pick">
+        <input type="checkbox" aria-label={`Select ${u.name}`} checked={on} onClick={(e) => onToggle(r, (e as MouseEvent).shiftKey)} />
+      </td>
+      {COLS.map((c, ci) => (
+        <td key={c.key} class={c.key === 'name' ? 'sticky-name' : `col-${c.key}`}>
+          <Cell unit={u} col={c} row={r} ci={ci} floors={floors} onSave={onSave} onKey={onKey} />
+        </td>
+      ))}
+      <td class="actions">
+        <button type="button" class="secondary small" onClick={() => onAction('details', u)} aria-label={`Details of ${u.name}`}>
+          Details
+        </button>
+        <button type="button" class="secondary small" onClick={() => onAction('duplicate', u)} aria-label={`Duplicate ${u.name}`}>
+          Duplicate
+        </button>
+        {manager && (
+          <button type="button" class="secondary small danger" onClick={() => onAction('delete', u)} aria-label={`Delete ${u.name}`}>
+            Delete
+          </button>
+        )}
+        {FEATURES.history && (
+          <button type="button" class="secondary small" onClick={() => onAction('history', u)} aria-label={`History of ${u.name}`}>
+            History
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+type CellProps = { unit: Unit; col: Col; row: number; ci: number; floors: Floor[]; onSave: GridProps['onSave']; onKey: (e: KeyboardEvent) => void };
+
+function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
+  const common = { 'data-row': row, 'data-col': ci, 'aria-label': `${col.label} of ${unit.name}`, onKeyDown: onKey };
+  if (col.kind === 'availability') {
+    return (
+      <select {...common} class={`status s-${unit.availability}`} value={unit.availability} onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}>
+        {AVAILABILITY.map((a) => (
+          <option key={a} value={a} disabled={a === 'on_hold'}>
+            {availabilityLabel(a)}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  if (col.kind === 'floor') {
+    return (
+      <select {...common} value={unit.floor ?? ''} onChange={(e) => onSave(unit, 'floor', (e.target as HTMLSelectElement).value)}>
+        {!unit.floor && <option value="">—</option>}
+        {floors.map((f) => (
+          <option key={f._id} value={f._id}>
+            {f.name}
+          </option>
+        ))}
+      </select>
+    );
+  }
+  const v = unit[col.key];
+  return (
+    <input
+      {...common}
+      key={`${unit._id}-${unit.__v}`}
+      class={col.kind === 'number' ? 'num' : ''}
+      inputMode={col.kind === 'number' ? 'decimal' : undefined}
+      defaultValue={v === undefined || v === null ? '' : String(v)}
+      onBlur={(e) => onSave(unit, col.key, (e.target as HTMLInputElement).value)}
+    />
+  );
+}
