@@ -112,7 +112,12 @@ http {
 
 async function main() {
   const { values } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, warmup: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '32' } },
+    options: {
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+    },
   });
   const durationSec = Number(values.duration);
   const warmupSec = Number(values.warmup);
@@ -185,7 +190,16 @@ async function main() {
     `targets: PostgreSQL ${fmt(pgShare, 2)} (≥ ${TARGETS.postgres} ${pgShare >= TARGETS.postgres ? 'met' : 'NOT met'}), ` +
       `embedded ${fmt(liteShare, 2)} (≥ ${TARGETS.embedded} ${liteShare >= TARGETS.embedded ? 'met' : 'NOT met'})`,
   );
-  const file = writeResults('bundle-nginx', { machine: machine(), bytes: body.length, connections, durationSec, rounds, rps: Object.fromEntries(rps), pgShare, liteShare });
+  const file = writeResults('bundle-nginx', {
+    machine: machine(),
+    bytes: body.length,
+    connections,
+    durationSec,
+    rounds,
+    rps: Object.fromEntries(rps),
+    pgShare,
+    liteShare,
+  });
   console.log(`results: ${file}`);
 }
 
