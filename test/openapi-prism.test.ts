@@ -77,11 +77,11 @@ describe(`live traffic through Prism's validating proxy (${ENGINE})`, () => {
   async function send(
     method: string,
     url: string,
-    opts: { headers?: Record<string, string>; json?: unknown; raw?: string | Buffer | FormData; bad?: boolean } = {},
+    opts: { headers?: Record<string, string>; json?: unknown; raw?: string; bad?: boolean } = {},
   ): Promise<Sent> {
     steps++;
     const headers: Record<string, string> = { ...opts.headers };
-    let body: string | Buffer | FormData | undefined = opts.raw;
+    let body: string | undefined = opts.raw;
     if (opts.json !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(opts.json);
