@@ -394,7 +394,7 @@ function plainEnum(schema: Json): Json {
   const literal = (o: Json) => o.const !== undefined || (Array.isArray(o.enum) && o.enum.length === 1);
   if (!options?.length || !options.every(literal)) return schema;
   const { anyOf: _, ...rest } = schema;
-  const values: unknown[] = options.map((o) => o.const ?? o.enum[0]);
+  const values = options.map((o): unknown => o.const ?? o.enum[0]);
   return { ...rest, type: options[0]?.type ?? 'string', enum: values };
 }
 
