@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildTestApp, createUser, ENGINE, freePort, login as loginDirect, slug, tempDir, TEST_PASSWORD, type TestApp } from './helpers.ts';
 
 /**
@@ -29,6 +30,7 @@ interface Sent {
   body: any;
 }
 
+const PRISM = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 describe(`live traffic through Prism's validating proxy (${ENGINE})`, () => {
@@ -50,7 +52,8 @@ describe(`live traffic through Prism's validating proxy (${ENGINE})`, () => {
     const file = join(tempDir('showsuite-prism-'), 'openapi.json');
     writeFileSync(file, (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body);
     const port = await freePort();
-    prism = spawn('npx', ['--no-install', 'prism', 'proxy', file, `http://127.0.0.1:${address.port}`, '--port', String(port), '--verboseLevel', 'warn'], {
+    // Prism's own script under this Node (not through npx), so stopping it stops Prism itself.
+    prism = spawn(process.execPath, [PRISM, 'proxy', file, `http://127.0.0.1:${address.port}`, '--port', String(port), '--verboseLevel', 'warn'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
     });
@@ -69,7 +72,11 @@ describe(`live traffic through Prism's validating proxy (${ENGINE})`, () => {
     }
   });
   after(async () => {
-    prism?.kill('SIGTERM');
+    if (prism && prism.exitCode === null) {
+      const exited = new Promise((r) => prism.once('exit', r));
+      prism.kill('SIGTERM');
+      await exited;
+    }
     await t?.close();
   });
 
@@ -77,11 +84,11 @@ describe(`live traffic through Prism's validating proxy (${ENGINE})`, () => {
   async function send(
     method: string,
     url: string,
-    opts: { headers?: Record<string, string>; json?: unknown; raw?: string | Buffer | FormData; bad?: boolean } = {},
+    opts: { headers?: Record<string, string>; json?: unknown; raw?: string; bad?: boolean } = {},
   ): Promise<Sent> {
     steps++;
     const headers: Record<string, string> = { ...opts.headers };
-    let body: string | Buffer | FormData | undefined = opts.raw;
+    let body: string | undefined = opts.raw;
     if (opts.json !== undefined) {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(opts.json);

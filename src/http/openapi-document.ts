@@ -302,6 +302,7 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
     op.operationId = operationIdOf(method, path);
     const params = (op.parameters ??= []) as Json[];
     params.splice(0, params.length, ...params.flatMap(bracketParams));
+    for (const p of params) if (p.in === 'query' && p.schema) p.schema = plainEnum(p.schema as Json);
     params.forEach((p, i) => {
       const shared = p.in === 'header' ? SHARED_HEADERS[String(p.name).toLowerCase()] : undefined;
       if (shared) params[i] = ref('parameters', shared);
@@ -397,6 +398,19 @@ function bracketParams(p: Json): Json[] {
     ...(schema.description ? { description: schema.description } : {}),
     schema,
   }));
+}
+
+/**
+ * A choice of literals (`anyOf` of `const`s, as TypeBox writes a union of literals) as one `enum`: the same values,
+ * in the form the reference page offers as a list to pick from ("Try it out" on `options[sort]`).
+ */
+function plainEnum(schema: Json): Json {
+  const options = schema.anyOf as Json[] | undefined;
+  const literal = (o: Json) => o.const !== undefined || (Array.isArray(o.enum) && o.enum.length === 1);
+  if (!options?.length || !options.every(literal)) return schema;
+  const { anyOf: _, ...rest } = schema;
+  const values = options.map((o): unknown => o.const ?? o.enum[0]);
+  return { ...rest, type: options[0]?.type ?? 'string', enum: values };
 }
 
 const SHARED_HEADERS: Record<string, string> = { 'if-match': 'IfMatch', 'if-none-match': 'IfNoneMatch', 'idempotency-key': 'IdempotencyKey' };
