@@ -90,5 +90,10 @@ describe(`CORS and OPTIONS (${ENGINE})`, () => {
     assert.equal(res.statusCode, 204);
     assert.equal(res.headers['access-control-allow-origin'], '*');
     assert.equal(res.headers['access-control-allow-credentials'], undefined);
+    // A holder's page on another site releases its hold.
+    const release = await preflight(`/public/holds/${'A'.repeat(43)}`, 'https://any-site.example', 'DELETE', '');
+    assert.equal(release.statusCode, 204);
+    assert.equal(release.headers['access-control-allow-origin'], '*');
+    assert.ok(list(release.headers['access-control-allow-methods']).includes('delete'));
   });
 });

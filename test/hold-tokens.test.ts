@@ -2,7 +2,21 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { hashToken } from '../src/http/auth.ts';
-import { buildTestApp, createFloor, createProject, createUnit, type LoggedIn, slug, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
+import { listMigrations, migrate } from '../src/db/migrate.ts';
+import { newObjectId } from '../src/lib/object-id.ts';
+import {
+  buildTestApp,
+  createFloor,
+  createProject,
+  createUnit,
+  type LoggedIn,
+  openTestDb,
+  slug,
+  type TestApp,
+  TestClock,
+  useOwnerApp,
+  userWithToken,
+} from './helpers.ts';
 import { startSmtp, type Smtp } from './smtp.ts';
 
 const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.com', phone: '+1 555 0100' };
@@ -249,4 +263,31 @@ describe('the holder is mailed the expiry and a link to the page that shows the 
     assert.ok(m.text?.includes(link), m.text);
     assert.ok(String(m.html).includes(`href="${link}"`));
   });
+});
+
+test('holds in progress when migration 0027 runs keep counting against their address, with a token nobody knows', async () => {
+  const t = await openTestDb({ migrate: false });
+  try {
+    await migrate(
+      t.db,
+      listMigrations().filter((m) => m.version < 27),
+    );
+    const [user, project, unit] = [newObjectId(), newObjectId(), newObjectId()];
+    await sql`insert into users (id, username, password_hash) values (${user}, ${`m-${user}@example.com`}, 'x')`.execute(t.db.kysely);
+    await sql`insert into projects (id, user_id, name) values (${project}, ${user}, 'Before')`.execute(t.db.kysely);
+    const until = new Date(Date.now() + 600_000);
+    await sql`insert into units (id, project_id, name, availability, on_hold_expires_at, held_by) values (${unit}, ${project}, 'U1', 'on_hold', ${until}, '198.51.100.9')`.execute(
+      t.db.kysely,
+    );
+    await migrate(t.db);
+    const row = await t.db.kysely
+      .selectFrom('units as u')
+      .innerJoin('holds as h', 'h.id', 'u.held_by')
+      .select(['h.client', 'h.unit_id', 'h.project_id', 'h.token_hash'])
+      .where('u.id', '=', unit)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual({ ...row, token_hash: row.token_hash.length }, { client: '198.51.100.9', unit_id: unit, project_id: project, token_hash: 64 });
+  } finally {
+    await t.drop();
+  }
 });

@@ -38,7 +38,8 @@ export async function registerCors(app: FastifyInstance, corsOrigins: string[]) 
     origin: '*',
     credentials: false,
     exposedHeaders: PUBLIC_EXPOSED_HEADERS,
-    methods: ['GET', 'HEAD', 'POST'],
+    // DELETE: a holder's page on any site releases its hold (DELETE /public/holds/{holdToken}).
+    methods: ['GET', 'HEAD', 'POST', 'DELETE'],
     allowedHeaders: PUBLIC_ALLOWED_HEADERS,
   };
   const listed = new Set(corsOrigins);

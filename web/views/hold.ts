@@ -51,6 +51,11 @@ const WORDS = {
 
 const words = () => WORDS[document.documentElement.lang as keyof typeof WORDS] ?? WORDS.en;
 
+/** Keyboard focus stays in the panel when it is redrawn: on `id` if it is still there, else on what it says. */
+function refocus(id: string) {
+  (document.getElementById(id) ?? document.getElementById('hold-note'))?.focus({ preventScroll: true });
+}
+
 /** The sheet's status badge for the holder's own unit (others see "On hold"). */
 export const holdBadge = () => h('span', { class: 'badge s-available', id: 'held-badge' }, words().heldForYou);
 
@@ -59,7 +64,7 @@ export function holdPanel(u: { _id: string; name: string }): HTMLElement | undef
   const w = words();
   const mine = myHold(u._id);
   const note = holdNotes.get(u._id);
-  const noteLine = note ? h('p', { class: note === 'released' ? 'held' : 'notice', id: 'hold-note', role: note === 'failed' ? 'alert' : 'status' }, w.notes[note]) : undefined;
+  const noteLine = note ? h('p', { class: note === 'released' ? 'held' : 'notice', id: 'hold-note', role: note === 'failed' ? 'alert' : 'status', tabindex: '-1' }, w.notes[note]) : undefined;
   if (!mine) return noteLine ? h('section', { class: 'hold-panel', id: 'hold-panel' }, noteLine) : undefined;
   const minutes = typeof settings().onHoldMinsDuration === 'number' && (settings().onHoldMinsDuration as number) > 0 ? (settings().onHoldMinsDuration as number) : 5;
   const busy = holdBusy(u._id);
@@ -71,8 +76,8 @@ export function holdPanel(u: { _id: string; name: string }): HTMLElement | undef
     h(
       'div',
       { class: 'hold-actions' },
-      mine.extended ? undefined : h('button', { type: 'button', class: 'secondary', id: 'hold-extend', disabled: busy, onclick: () => void extendMine(u._id) }, w.extend(minutes)),
-      h('button', { type: 'button', class: 'secondary', id: 'hold-release', disabled: busy, 'aria-label': w.releaseLabel(u.name), onclick: () => void releaseMine(u._id) }, w.release),
+      mine.extended ? undefined : h('button', { type: 'button', class: 'secondary', id: 'hold-extend', disabled: busy, onclick: () => void extendMine(u._id).then(() => refocus('hold-release')) }, w.extend(minutes)),
+      h('button', { type: 'button', class: 'secondary', id: 'hold-release', disabled: busy, 'aria-label': w.releaseLabel(u.name), onclick: () => void releaseMine(u._id).then(() => refocus('hold-release')) }, w.release),
     ),
     mine.extended ? h('p', { class: 'hold-until', id: 'hold-extended' }, w.extendedOnce) : undefined,
     noteLine,
