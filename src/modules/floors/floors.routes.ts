@@ -57,7 +57,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const write = await floors.duplicate(principalOf(request), request.params.id, request.body ?? {});
+      const write = await floors.duplicate(principalOf(request), request.params.id, request.body);
       return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
     },
   );

@@ -103,7 +103,7 @@ export async function readXlsx(file: Buffer, limits: ReadLimits): Promise<Parsed
   try {
     await workbook.xlsx.load(file as unknown as ArrayBuffer);
   } catch (err) {
-    throw notXlsx(String((err as Error).message ?? err).slice(0, 200));
+    throw notXlsx((err instanceof Error ? err.message : String(err)).slice(0, 200));
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) throw notXlsx('it has no sheet');
