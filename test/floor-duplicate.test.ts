@@ -62,6 +62,11 @@ describe('POST /floors/{id}/duplicate', () => {
 
     const defaults = (await call('POST', `/floors/${floor._id}/duplicate`, {})).json();
     assert.equal(defaults.name, 'Level 3 (copy)');
+    // No body at all (or an empty JSON body) is the defaults too.
+    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      const bare = await t.app.inject({ method: 'POST', url: `/floors/${floor._id}/duplicate`, headers: { ...owner.auth, ...headers } });
+      assert.equal(bare.statusCode, 201, bare.body);
+    }
   });
 
   test('the change log: floor.created and one unit.created per copy, one batch; the bundle shows the new floor', async () => {

@@ -416,9 +416,11 @@ describe('inventory import in the change log', () => {
       floor: [null, second],
       availability: [null, 'reserved'],
     });
-    assert.deepEqual(log[2].data, { _id: a._id, changes: { price: [100000, 120000], availability: ['available', 'sold'] } });
-    assert.deepEqual(log[3].data, { _id: c._id, changes: { floor: [first._id, ground._id] } });
     const [sync] = (await call('GET', `/projects/${p._id}/inventory/syncs`)).json();
+    // The floors and units an import wrote share its sync record's id as their batch (what an undo reads).
+    assert.deepEqual(log[2].data, { _id: a._id, batch: sync._id, changes: { price: [100000, 120000], availability: ['available', 'sold'] } });
+    assert.deepEqual(log[3].data, { _id: c._id, batch: sync._id, changes: { floor: [first._id, ground._id] } });
+    assert.equal(log[0].data.batch, sync._id);
     assert.deepEqual(log[4].data, {
       _id: sync._id,
       changes: {

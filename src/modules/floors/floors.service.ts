@@ -100,7 +100,7 @@ export class FloorService {
    * before anything is written; the write runs in the caller's transaction with one `floor.created` and one
    * `unit.created` per copy, all under one `batch`.
    */
-  async duplicate(principal: Principal, id: string, body: FloorDuplicate): Promise<(trx: Kysely<Database>) => Promise<FloorRow>> {
+  async duplicate(principal: Principal, id: string, body: FloorDuplicate = {}): Promise<(trx: Kysely<Database>) => Promise<FloorRow>> {
     const db = this.ctx.db.kysely;
     const { row: source } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
     const units = await listFloorUnits(db, source.id);
