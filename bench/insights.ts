@@ -240,6 +240,7 @@ async function ingest() {
         [
           'service',
           fmt(s),
+          fmt(median(throughService.map((r) => r.cpuUs))),
           fmt(median(throughService.map((r) => r.p50)), 1),
           fmt(median(throughService.map((r) => r.p99)), 1),
           throughService.reduce((x, r) => x + r.rows, 0),
@@ -248,6 +249,7 @@ async function ingest() {
         [
           'bare node:http + pg',
           fmt(b),
+          fmt(median(baseline.map((r) => r.cpuUs))),
           fmt(median(baseline.map((r) => r.p50)), 1),
           fmt(median(baseline.map((r) => r.p99)), 1),
           baseline.reduce((x, r) => x + r.rows, 0),
