@@ -197,8 +197,8 @@ export class LiveFeed {
     if (!allocated.size) return;
     for (const c of changes) {
       const availability = c.changes?.availability;
-      if (!availability || !allocated.has(c._id)) continue;
-      c.changes!.availability = availability.map((v) => (v === 'available' ? 'unavailable' : v)) as [unknown, unknown];
+      if (!c.changes || !availability || !allocated.has(c._id)) continue;
+      c.changes.availability = availability.map((v) => (v === 'available' ? 'unavailable' : v)) as [unknown, unknown];
     }
   }
 

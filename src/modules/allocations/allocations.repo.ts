@@ -51,7 +51,7 @@ export async function findAllocationDoor(db: Q, namespace: string): Promise<Allo
   const row = await db.selectFrom('projects').select(['id', 'data', 'secrets']).where('namespace', '=', namespace).executeTakeFirst();
   if (!row) return undefined;
   const list = Array.isArray(row.data.allocations) ? (row.data.allocations as { name?: unknown }[]) : [];
-  const secrets = row.secrets as Record<string, string>;
+  const secrets = row.secrets;
   const allocations = list
     .filter((a): a is { name: string } => typeof a.name === 'string' && a.name !== '')
     .map((a) => ({ name: a.name, seal: secrets[sealKey(a.name)] ?? null }));

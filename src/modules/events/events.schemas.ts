@@ -29,7 +29,8 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'unit.created': 'A unit was created: changes hold every field from null',
   'unit.updated': 'A unit changed',
   'unit.deleted': 'A unit was deleted',
-  'unit.held': 'A visitor put an available unit on hold (actor public), or the priority list offered a unit that came free to the first in its waiting list (actor system)',
+  'unit.held':
+    'A visitor put an available unit on hold (actor public), or the priority list offered a unit that came free to the first in its waiting list (actor system)',
   'unit.hold_expired': 'A hold lapsed and was written back as available (actor system)',
   'unit.hold_released': 'The holder released a hold with its hold token: the unit is available again (actor public)',
   'unit.hold_extended': 'The holder extended a hold once with its hold token: changes hold the old and new onHoldExpiresAt (actor public)',

@@ -59,7 +59,9 @@ export const LeadSchema = Type.Object(
     rank: Type.Optional(
       Type.Integer({ minimum: 1, description: "A waitlist entry for a unit: its place in the unit's waiting list (1 is first); see the priority list" }),
     ),
-    offeredAt: Type.Optional(Type.String({ format: 'date-time', description: 'A waitlist entry the priority list has offered its unit to (a priority hold): when' })),
+    offeredAt: Type.Optional(
+      Type.String({ format: 'date-time', description: 'A waitlist entry the priority list has offered its unit to (a priority hold): when' }),
+    ),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
