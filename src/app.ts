@@ -209,7 +209,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
       sweeper = setInterval(() => {
         // Priority holds the sweep offers (§18) are mailed through the outbox once it commits.
         sweepOnce(db.kysely, clock.now(), ctx.events, ctx)
-          .then(() => { ctx.mail.wake(); })
+          .then(() => {
+            ctx.mail.wake();
+          })
           .catch((err: unknown) => {
             app.log.warn({ err }, 'hold sweep failed');
           });

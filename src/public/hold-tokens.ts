@@ -6,7 +6,6 @@ import { AppError, notFound } from '../http/errors.ts';
 import type { EventLog } from '../modules/events/event-log.ts';
 import { PUBLIC } from '../modules/events/events.repo.ts';
 import { publicUnit } from './bundle.ts';
-import { offerToNext, type PriorityDeps } from '../modules/priority/priority.ts';
 import { extendHeldUnit, findHoldByToken, insertHold, markHoldExtended, markHoldReleased, releaseHeldUnit, type TokenHold } from './holds.repo.ts';
 
 /** What a hold's holder (whoever has its token) sees of it. */
@@ -79,7 +78,11 @@ export async function readHold(trx: Transaction<Database>, token: string, now: n
 }
 
 /** DELETE /public/holds/{holdToken}: the unit is available again (event unit.hold_released). */
-export async function releaseHold(trx: Transaction<Database>, token: string, input: { now: number; events: EventLog; priority?: PriorityDeps }): Promise<void> {
+export async function releaseHold(
+  trx: Transaction<Database>,
+  token: string,
+  input: { now: number; events: EventLog; afterRelease?: (trx: Transaction<Database>, unitId: string) => Promise<unknown> },
+): Promise<void> {
   const hold = await liveHold(trx, token, input.now, true);
   // Under the unit's lock the hold is still live; the condition repeats the check in the statement that writes.
   const released = await releaseHeldUnit(trx, hold.id, hold.hold_id, input.now);
@@ -93,8 +96,8 @@ export async function releaseHold(trx: Transaction<Database>, token: string, inp
     changes: { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(hold.on_hold_expires_at).toISOString(), null] },
     now: input.now,
   });
-  // A unit with a waiting list goes to the next in rank, in this same transaction (§18).
-  if (input.priority) await offerToNext(trx, input.priority, hold.id, input.now);
+  // What follows a unit coming free (the priority list's next offer, §18), in this same transaction.
+  if (input.afterRelease) await input.afterRelease(trx, hold.id);
 }
 
 /**

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { Allocations } from '../modules/allocations/allocations.ts';
 import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
+import { offerToNext } from '../modules/priority/priority.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';
@@ -132,9 +133,10 @@ export class PublicService {
 
   /** DELETE /public/holds/{holdToken}. */
   async releaseHold(token: string): Promise<void> {
-    await this.ctx.db.kysely
-      .transaction()
-      .execute((trx) => releaseHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events, priority: this.ctx }));
+    const now = this.ctx.clock.now();
+    // The unit goes to the next on its waiting list, if any, in the release's transaction (§18).
+    const afterRelease = (trx: Transaction<Database>, unitId: string) => offerToNext(trx, this.ctx, unitId, now);
+    await this.ctx.db.kysely.transaction().execute((trx) => releaseHold(trx, token, { now, events: this.ctx.events, afterRelease }));
     // A priority hold offered to the next in rank is mailed once this commits.
     this.ctx.mail.wake();
   }

@@ -17,7 +17,7 @@ export async function lockWaitingList(db: Q, projectId: string, unitId: string):
 export async function nextRank(db: Q, projectId: string, unitId: string): Promise<number> {
   const row = await sql<{ next: number | string }>`
     select coalesce(max((l.data->>'rank')::integer), 0) + 1 as next from leads l where ${waiting(projectId, unitId)}`.execute(db);
-  return Number(row.rows[0]?.next ?? 1);
+  return row.rows[0]?.next ?? 1;
 }
 
 export interface WaitingRow {
