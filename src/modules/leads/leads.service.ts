@@ -41,7 +41,7 @@ export class LeadService {
   async patch(principal: Principal, id: string, body: LeadPatch & { rank?: number }, ifMatch: string | undefined): Promise<LeadRow> {
     const { rank, ...fields } = body;
     const row = await this.#work(principal, id, fields, ifMatch);
-    return rank === undefined ? row : ((await rerankLead(this.ctx, principal, id, rank)));
+    return rank === undefined ? row : await rerankLead(this.ctx, principal, id, rank);
   }
 
   async #work(principal: Principal, id: string, body: LeadPatch, ifMatch: string | undefined): Promise<LeadRow> {

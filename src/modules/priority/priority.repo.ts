@@ -15,7 +15,7 @@ export async function lockWaitingList(db: Q, projectId: string, unitId: string):
 
 /** The rank the next entry of a unit's waiting list gets: after every entry so far (call under lockWaitingList). */
 export async function nextRank(db: Q, projectId: string, unitId: string): Promise<number> {
-  const row = await sql<{ next: number | string }>`
+  const row = await sql<{ next: number }>`
     select coalesce(max((l.data->>'rank')::integer), 0) + 1 as next from leads l where ${waiting(projectId, unitId)}`.execute(db);
   return row.rows[0]?.next ?? 1;
 }
