@@ -11,6 +11,7 @@ import { FEATURES, pageUrl } from '../features.ts';
 import { Webhooks } from './webhooks.tsx';
 import { Insights } from './insights.tsx';
 import { isDraft, Publish } from './publish.tsx';
+import { Launch } from './launch.tsx';
 
 const TABS: [string, string][] = [
   ['settings', 'Settings'],
@@ -18,6 +19,7 @@ const TABS: [string, string][] = [
   ['units', 'Units'],
   ['team', 'Team'],
   ['insights', 'Insights'],
+  ['launch', 'Launch'],
   ['publish', 'Publish'],
   ...(FEATURES.webhooks ? ([['webhooks', 'Webhooks']] as [string, string][]) : []),
 ];
@@ -41,6 +43,7 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   else if (tab === 'units') body = <Units project={p} user={user} path={path} />;
   else if (tab === 'team') body = <Team kind="projects" record={p} user={user} onChange={(r) => setProject(r as Project)} />;
   else if (tab === 'insights') body = <Insights project={p} user={user} />;
+  else if (tab === 'launch') body = <Launch project={p} onProject={setProject} />;
   else if (tab === 'publish') body = <Publish project={p} onProject={setProject} />;
   else if (tab === 'webhooks' && FEATURES.webhooks) body = <Webhooks project={p} user={user} />;
   else body = <p>Unknown section.</p>;
