@@ -140,7 +140,10 @@ describe(`the console's Launch tab (${ENGINE})`, { skip }, () => {
     assert.equal(again.statusCode, 201, again.body);
     await page.reload();
     await page.getByRole('button', { name: "Accept Cy Late's worksheet" }).click();
-    await page.getByRole('alert').filter({ hasText: /^That could not be done now: / }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /^That could not be done now: / })
+      .waitFor();
     await shots('conflict');
   });
 

@@ -324,6 +324,9 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
             const rank = e.rank ?? i + 1;
             return (
               <li key={e._id} class="row wrap">
+                <span class="place" aria-hidden="true">
+                  {i + 1}.
+                </span>
                 <span class="grow">
                   {who} <small class="muted">{e.email}</small>
                   {e.offeredAt && <small class="badge">offered {when(e.offeredAt)}</small>}
