@@ -43,7 +43,7 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   else if (tab === 'units') body = <Units project={p} user={user} path={path} />;
   else if (tab === 'team') body = <Team kind="projects" record={p} user={user} onChange={(r) => setProject(r as Project)} />;
   else if (tab === 'insights') body = <Insights project={p} user={user} />;
-  else if (tab === 'launch') body = <Launch project={p} onProject={setProject} />;
+  else if (tab === 'launch') body = canManage(p, user) ? <Launch project={p} onProject={setProject} /> : <p>Only the owner and administrators run a launch.</p>;
   else if (tab === 'publish') body = <Publish project={p} onProject={setProject} />;
   else if (tab === 'webhooks' && FEATURES.webhooks) body = <Webhooks project={p} user={user} />;
   else body = <p>Unknown section.</p>;
