@@ -96,7 +96,7 @@ describe(`the console's Launch tab (${ENGINE})`, { skip }, () => {
     assert.equal(sheet.statusCode, 201, sheet.body);
 
     for (const who of ['Wade', 'Wren', 'Wes']) {
-      const res = await t.app.inject({
+      const res: { statusCode: number; body: string } = await t.app.inject({
         method: 'POST',
         url: '/public/waitlist',
         payload: { namespace, firstName: who, lastName: 'Waiting', email: `${who.toLowerCase()}@example.com`, unit: ids['W-1'] },
