@@ -170,14 +170,15 @@ async function main() {
     },
   );
   await realtors;
-  // The sales team accepts every worksheet at once, through both nodes: one acceptance per unit at most succeeds.
+  // The sales team accepts every worksheet at once, through both nodes, every other one on its second choice (another
+  // realtor's unit that realtor's own worksheet asks for first): of two acceptances of one unit, one succeeds (409).
   const accepting = pool(worksheets, 16, async (id, k) => {
     const ws = (await call('setup', node(k), 'GET', `/projects/${p._id}/worksheets?options[limit]=1000`, undefined, auth)).json() as unknown as {
       _id: string;
       choices: string[];
     }[];
     const mine = ws.find((w) => w._id === id);
-    if (mine) await call('worksheet accept', node(k + 1), 'PATCH', `/worksheets/${id}`, { status: 'accepted', unit: mine.choices[0] }, auth);
+    if (mine) await call('worksheet accept', node(k + 1), 'PATCH', `/worksheets/${id}`, { status: 'accepted', unit: mine.choices[k % 2] }, auth);
   });
   await Promise.all([buyers, accepting]);
   const elapsed = (performance.now() - started) / 1000;
