@@ -129,6 +129,17 @@ describe(`the console's Launch tab (${ENGINE})`, { skip }, () => {
       ],
     );
     assert.match((await list.locator('li').nth(1).textContent()) ?? '', /Wes Waiting/);
+    // Or dragged: the last entry dropped on the first takes its place.
+    await list
+      .locator('li')
+      .filter({ hasText: 'Wren Waiting' })
+      .dragTo(list.locator('li').filter({ hasText: 'Wade Waiting' }));
+    await status('Wren Waiting is now number 1.');
+    const dragged = await json<{ firstName: string }[]>('GET', `/units/${ids['W-1']}/waitlist`);
+    assert.deepEqual(
+      dragged.map((e) => e.firstName),
+      ['Wren', 'Wade', 'Wes'],
+    );
 
     // A second acceptance of the reserved unit is a 409, shown as a sentence.
     const again = await t.app.inject({

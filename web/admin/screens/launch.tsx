@@ -288,6 +288,7 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
   const [news, setNews] = useState('');
   const movable = project.specialRankEnabled === true;
   const move = async (e: Entry, rank: number) => {
+    if (rank < 1) return;
     setError(undefined);
     setNews('');
     try {
@@ -299,6 +300,13 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
     }
   };
   const list = entries.data ?? [];
+  const [dragged, setDragged] = useState<string>();
+  /** Dropped on `target`: the dragged entry takes its place (drag and drop besides the buttons). */
+  const drop = (target: Entry, i: number) => {
+    const from = list.find((x) => x._id === dragged);
+    setDragged(undefined);
+    if (from && from._id !== target._id) void move(from, target.rank ?? i + 1);
+  };
   return (
     <div class="card">
       <h2>Waiting lists</h2>
@@ -323,7 +331,20 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
             const who = `${e.firstName ?? ''} ${e.lastName ?? ''}`.trim() || e.email;
             const rank = e.rank ?? i + 1;
             return (
-              <li key={e._id} class="row wrap">
+              <li
+                key={e._id}
+                class={`row wrap${dragged === e._id ? ' dragging' : ''}`}
+                draggable={movable}
+                onDragStart={(ev) => {
+                  ev.dataTransfer?.setData('text/plain', e._id);
+                  setDragged(e._id);
+                }}
+                onDragOver={(ev) => movable && ev.preventDefault()}
+                onDrop={(ev) => {
+                  ev.preventDefault();
+                  drop(e, i);
+                }}
+              >
                 <span class="place" aria-hidden="true">
                   {i + 1}.
                 </span>
