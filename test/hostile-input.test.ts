@@ -21,6 +21,7 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 interface Op {
   method: string;
@@ -154,7 +155,9 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
         assertNamed(await send(o, q('a%00b')), field, `${o.method} ${o.path} ?${p.name}=a%00b`);
         // Undecodable text is named by the query name as sent.
         assertNamed(await send(o, q(LONE_SURROGATE_URL)), `/${p.name}`, `${o.method} ${o.path} ?${p.name}=${LONE_SURROGATE_URL}`);
-        for (const n of ['Infinity', '-Infinity', 'NaN', '1e400', '9223372036854775808', '-9223372036854775809']) {
+        // A stream's 200 never ends: a number in one of its text parameters is a well-formed request that would open it.
+        const opensStream = o.op.responses?.['200']?.content?.['text/event-stream'] !== undefined && type === 'string';
+        for (const n of opensStream ? [] : ['Infinity', '-Infinity', 'NaN', '1e400', '9223372036854775808', '-9223372036854775809']) {
           const res = await send(o, q(n));
           // A double holds 2^63; an integer parameter does not take it exactly, and nothing takes Infinity.
           if (type === 'integer' || (type === 'number' && !/^-?9/.test(n))) assertNamed(res, field, `${o.method} ${o.path} ?${p.name}=${n}`);
