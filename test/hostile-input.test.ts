@@ -209,7 +209,9 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
       const what = `${o.method} ${o.path}`;
       for (const body of ['null', '[]', '"text"', '42', 'true', deepArray(DEEP), deepObject(DEEP)]) {
         const res = await send(o, url, body);
-        if (typeOf(schema) === 'object') assert.equal(res.statusCode, 400, `${what} body ${body.slice(0, 20)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        // A route with a small body limit (the page's beacons take 4 KiB) refuses the deep ones by their size first.
+        const refused = res.statusCode === 400 || (res.statusCode === 413 && body.length > 4096);
+        if (typeOf(schema) === 'object') assert.ok(refused, `${what} body ${body.slice(0, 20)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
       }
       for (const body of ['{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}']) {
         assert.equal((await send(o, url, body)).statusCode, 400, `${what} ${body}`);
@@ -228,7 +230,9 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
         if (type === 'integer') assertNamed(await send(o, url, `{"${name}":9223372036854775808}`), field, `${what} ${name}: 2^63`);
         if (type === 'number') await send(o, url, `{"${name}":1e308}`);
         if (type === 'object' || type === 'array' || type === undefined) {
-          assertNamed(await send(o, url, `{"${name}":${deepArray(DEEP)}}`), field, `${what} ${name}: ${DEEP} deep`);
+          const deep = await send(o, url, `{"${name}":${deepArray(DEEP)}}`);
+          // 20 kB of brackets: a route with a small body limit refuses it by its size (413), which is bound enough.
+          if (deep.statusCode !== 413) assertNamed(deep, field, `${what} ${name}: ${DEEP} deep`);
           assertNamed(await send(o, url, `{"${name}":${deepObject(MAX_DEPTH + 1)}}`), field, `${what} ${name}: ${MAX_DEPTH + 1} deep`);
           assertNamed(await send(o, url, `{"${name}":{"a\\u0000":1}}`), field, `${what} ${name}: key with U+0000`);
           assertNamed(await send(o, url, `{"${name}":{"constructor":{"x":1}}}`), `${field}/constructor`, `${what} ${name}.constructor`);
