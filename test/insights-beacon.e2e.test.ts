@@ -30,10 +30,9 @@ describe("beacons from the buyer's page", { skip }, () => {
     await page.waitForSelector('dialog[open]');
     await page.click('#share-unit');
     await page.waitForSelector('#share-link');
-    await page
-      .locator('dialog[open] .gallery a')
-      .first()
-      .click({ modifiers: ['Control'] });
+    // A gallery picture opens in the lightbox.
+    await page.locator('#unit-gallery .thumb').first().click();
+    await page.waitForSelector('#lightbox[open]');
     await until(async () => {
       const c = await counts();
       return !!(c.page_view && c.list_view && c.unit_view && c.filter && c.share && c.gallery);
