@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEMO_PASSWORD, DEMO_USERNAME } from '../src/seed/demo.ts';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const LIGHTHOUSE = 'lighthouse@12.8.2';
@@ -89,7 +90,7 @@ async function seedLarge(page: string, count: number): Promise<string> {
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as Record<string, unknown>;
   };
-  const { token } = (await call('POST', '/users/login', { body: { username: 'demo@showsuite.local', password: 'demo-password' } })) as { token: string };
+  const { token } = (await call('POST', '/users/login', { body: { username: DEMO_USERNAME, password: DEMO_PASSWORD } })) as { token: string };
   const photos: string[] = [];
   for (const name of PHOTOS) {
     const form = new FormData();
