@@ -73,7 +73,7 @@ export function watchClicks(openUnit: () => string | undefined): void {
   document.addEventListener(
     'click',
     (e) => {
-      const el = e.target instanceof Element ? e.target.closest('#share-unit, #unit-brochure, .gallery a, .project-gallery a') : null;
+      const el = e.target instanceof Element ? e.target.closest('#share-unit, #unit-brochure, .gallery .thumb, .gallery a, .project-gallery a') : null;
       if (!el) return;
       const unit = el.closest('.project-gallery') ? undefined : openUnit();
       track(el.id === 'share-unit' ? 'share' : el.id === 'unit-brochure' ? 'brochure' : 'gallery', unit);
