@@ -134,6 +134,8 @@ describe('the presentation page in Chromium', { skip }, () => {
       assert.match(page.url(), new RegExp(`view=plan&floor=${floors['Level 2']}`));
       assert.deepEqual(await texts(page, 'nav.floors button'), ['Level 1', 'Level 2', 'Level 3'], 'no "All floors" on the plan');
       assert.equal(await page.locator('figure.plan').count(), 1);
+      // A drawing of other proportions is letterboxed as the console's editor places it, never stretched.
+      assert.equal(await page.locator('img.plan-img').evaluate((el) => getComputedStyle(el).objectFit), 'contain');
       assert.deepEqual(await texts(page, 'text.shape-label'), ['B1', 'B2', 'B3', 'B4']);
       await page.locator('#plan-viewport').scrollIntoViewIfNeeded();
       assert.ok(await inViewport(page, '#plan-viewport'), 'the whole plan fits on the screen');
