@@ -1,4 +1,4 @@
-/** Import rules checked by `npm test` (npm run lint:deps): no cycles, and lower layers never import higher ones. */
+/** Import rules checked by `npm test` (npm run lint:deps, over src/ and web/): no cycles, and lower layers never import higher ones. */
 module.exports = {
   forbidden: [
     {
@@ -21,6 +21,20 @@ module.exports = {
       comment: 'src/db/ knows SQL and the error catalogue, not HTTP or resources.',
       from: { path: '^src/db/' },
       to: { path: '^src/(http|modules|public|presentation)/' },
+    },
+    {
+      name: 'http-below-modules',
+      severity: 'error',
+      comment: 'src/http/ is the edge every module uses (errors, auth, schemas); what it needs of a module is handed in by the app.',
+      from: { path: '^src/http/' },
+      to: { path: '^src/(modules|public|presentation)/' },
+    },
+    {
+      name: 'modules-below-public',
+      severity: 'error',
+      comment: 'src/modules/ own their tables and rules; src/public/ (what anonymous visitors reach) builds on them, never the other way.',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/(public|presentation)/' },
     },
     {
       name: 'src-not-from-tests',

@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import type { Ctx } from './context.ts';
 import type { Db } from './db/db.ts';
 import { Auth } from './http/auth.ts';
+import { findApiTokenPrincipal, touchApiToken } from './modules/tokens/tokens.repo.ts';
+import { findSessionPrincipal } from './modules/users/sessions.repo.ts';
 import { jsonWithEmptyAsNone, notModifiedOnMatch } from './http/conditional.ts';
 import { connectRedis, MemoryCounters, RedisCounters, type Counters } from './http/counters.ts';
 import { clientErrorHandler, frameworkErrors } from './http/client-errors.ts';
@@ -98,7 +100,15 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
 
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : undefined;
   const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters(() => clock.now());
-  const auth = new Auth(config, db, clock);
+  const auth = new Auth(
+    config,
+    {
+      session: (sid) => findSessionPrincipal(db.kysely, sid),
+      apiToken: (hash, now) => findApiTokenPrincipal(db.kysely, hash, now),
+      touchApiToken: (id, now, staleBefore) => touchApiToken(db.kysely, id, now, staleBefore),
+    },
+    clock,
+  );
   const passwords = new Passwords(config.argon2);
   const secrets = new SecretBox(config.secretKey);
   // Kinds are registered here and by route plugins; the worker starts when the app is ready (after migrations).

@@ -2,12 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/db.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
-import { isApiTokenShape, looksLikeApiToken } from '../modules/tokens/api-token.ts';
-import { findApiTokenPrincipal, touchApiToken } from '../modules/tokens/tokens.repo.ts';
-import { findSessionPrincipal, type SessionPrincipal } from '../modules/users/sessions.repo.ts';
+import { isApiTokenShape, looksLikeApiToken } from '../lib/api-token.ts';
 import { AppError } from './errors.ts';
 import { cookieOf } from './cookies.ts';
 
@@ -52,6 +49,24 @@ export const accessTtlFor = (role: string) => (role === 'integration' ? INTEGRAT
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 export const newRefreshToken = () => randomBytes(32).toString('base64url');
 
+/** A signed-in user as a session or an API token names them. */
+export interface SessionPrincipal {
+  id: string;
+  username: string;
+  role: string;
+}
+
+/**
+ * Where the authentication edge finds who a session or an API token belongs to. The users and tokens modules own
+ * those tables; the app hands their look-ups in, so http/ imports no module.
+ */
+export interface PrincipalLookups {
+  session(sid: string): Promise<SessionPrincipal | undefined>;
+  apiToken(tokenHash: string, now: Date): Promise<(SessionPrincipal & { tokenId: string; scope: string; lastUsedAt: Date | null }) | undefined>;
+  /** Records a token's use unless it was recorded after `staleBefore`. */
+  touchApiToken(tokenId: string, now: Date, staleBefore: Date): Promise<void>;
+}
+
 /**
  * Access tokens and the session check behind them. A verified token still needs a live session; each node
  * trusts a checked session for `sessionCacheSec` (≤ 60 s), which bounds how late a logout reaches it.
@@ -63,7 +78,7 @@ export class Auth {
 
   constructor(
     private readonly config: Config,
-    private readonly db: Db,
+    private readonly lookups: PrincipalLookups,
     private readonly clock: Clock,
   ) {
     this.#sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256', iss: ISSUER, aud: AUDIENCE });
@@ -100,7 +115,7 @@ export class Auth {
     const now = this.clock.now();
     let cached = this.#sessions.get(claims.sid);
     if (!cached || cached.until <= now) {
-      const principal = await findSessionPrincipal(this.db.kysely, claims.sid);
+      const principal = await this.lookups.session(claims.sid);
       if (this.#sessions.size > 50_000) this.#sessions.clear();
       cached = { until: now + this.config.limits.sessionCacheSec * 1000, principal };
       this.#sessions.set(claims.sid, cached);
@@ -117,10 +132,10 @@ export class Auth {
   async principalFromApiToken(token: string): Promise<Principal | undefined> {
     if (!isApiTokenShape(token)) return undefined;
     const now = this.clock.now();
-    const found = await findApiTokenPrincipal(this.db.kysely, hashToken(token), new Date(now));
+    const found = await this.lookups.apiToken(hashToken(token), new Date(now));
     if (!found) return undefined;
     if (!found.lastUsedAt || found.lastUsedAt.getTime() <= now - TOKEN_USE_INTERVAL_MS) {
-      await touchApiToken(this.db.kysely, found.tokenId, new Date(now), new Date(now - TOKEN_USE_INTERVAL_MS + 1));
+      await this.lookups.touchApiToken(found.tokenId, new Date(now), new Date(now - TOKEN_USE_INTERVAL_MS + 1));
     }
     const scope = found.scope === 'write' ? 'write' : 'read';
     return { id: found.id, username: found.username, role: found.role as Principal['role'], sid: '', apiToken: { id: found.tokenId, scope } };

@@ -3,7 +3,6 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { ProblemSchema } from './schemas.ts';
 import { inputErrors } from './input-guard.ts';
-import { InviteSchema } from '../modules/users/users.schemas.ts';
 
 /** Schemas referenced by $id from routes; registered with Fastify (serialisation, OpenAPI) and with Ajv. */
 // ajv-formats is CommonJS with a default export.
@@ -11,7 +10,7 @@ type AddFormats = (ajv: Ajv) => Ajv;
 const formatsModule = addFormatsModule as unknown as AddFormats & { default?: AddFormats };
 const addFormats: AddFormats = formatsModule.default ?? formatsModule;
 
-export const SHARED_SCHEMAS = [ProblemSchema, InviteSchema];
+export const SHARED_SCHEMAS = [ProblemSchema];
 
 /** One address as ajv-formats' `email` checks it, for each entry of a comma-separated list. */
 const ONE_EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { publishedSql } from '../public/drafts.ts';
+import { publishedSql } from '../modules/projects/drafts.ts';
 import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
 
 type Q = Kysely<Database>;

@@ -9,7 +9,7 @@ import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
-import { isPublished, PREVIEW_PARAM, previewSigner, visible } from '../public/drafts.ts';
+import { isPublished, PREVIEW_PARAM, previewSigner, visible } from '../modules/projects/drafts.ts';
 import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
 import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes, type GroupCard } from './html.ts';
 import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';

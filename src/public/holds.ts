@@ -8,9 +8,9 @@ import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
 import { hasAllocations, hiddenSold, publicUnit } from './bundle.ts';
-import { holdMinutes, recordHold } from './hold-tokens.ts';
+import { holdMinutes, recordHold } from '../modules/holds/hold-tokens.ts';
 import { reservedForWaitingList } from '../modules/priority/priority.ts';
-import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from './holds.repo.ts';
+import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from '../modules/holds/holds.repo.ts';
 
 export interface Visitor {
   firstName: string;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { publishedSql } from './drafts.ts';
+import { publishedSql } from '../modules/projects/drafts.ts';
 
 type Q = Kysely<Database>;
 
@@ -53,34 +53,6 @@ export function listEventsAfter(db: Q, projectId: string, after: number, upTo: n
 export async function findLastEventSeq(db: Q, projectId: string): Promise<number> {
   const row = await db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
   return row ? Number(row.last_seq) : 0;
-}
-
-/** Claims an idempotency key for a request (status 0 until its outcome is stored); false when it was already claimed. */
-export async function claimIdempotencyKey(db: Q, scope: string, key: string, requestHash: string): Promise<boolean> {
-  const claimed = await sql<{ key: string }>`
-      insert into idempotency_keys (scope, key, request_hash, status) values (${scope}, ${key}, ${requestHash}, 0)
-      on conflict do nothing returning key`.execute(db);
-  return claimed.rows.length > 0;
-}
-
-/** Stores the outcome of a claimed key's request. */
-export async function storeIdempotentOutcome(db: Q, scope: string, key: string, status: number, body: unknown): Promise<void> {
-  await db
-    .updateTable('idempotency_keys')
-    .set({ status, body: JSON.stringify(body) })
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .execute();
-}
-
-/** The stored request hash and outcome of a key. */
-export function findIdempotencyRecord(db: Q, scope: string, key: string): Promise<{ request_hash: string; status: number; body: unknown }> {
-  return db
-    .selectFrom('idempotency_keys')
-    .select(['request_hash', 'status', 'body'])
-    .where('scope', '=', scope)
-    .where('key', '=', key)
-    .executeTakeFirstOrThrow();
 }
 
 /** Forgets idempotency records made before `before`; how many. */

@@ -1,3 +1,4 @@
+import { publicUnit } from './bundle.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -11,9 +12,9 @@ import { holdMail, type LeadForMail } from '../mail/templates.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { etagOf } from '../modules/shared/records.ts';
-import { extendHold, holdLink, readHold, releaseHold, type HoldView } from './hold-tokens.ts';
+import { extendHold, holdLink, readHold, releaseHold, type HoldView } from '../modules/holds/hold-tokens.ts';
 import { LEAD_KEPT, placeHold, type Visitor } from './holds.ts';
-import { runIdempotent, type Outcome } from './idempotency.ts';
+import { runIdempotent, type Outcome } from '../modules/shared/idempotency.ts';
 import { findFormProject } from './public.repo.ts';
 
 /** A public form's project: by `project` (its id) or `namespace`; when both are sent, `project` decides. */
@@ -128,7 +129,7 @@ export class PublicService {
 
   /** GET /public/holds/{holdToken}. */
   readHold(token: string): Promise<HoldView> {
-    return this.ctx.db.kysely.transaction().execute((trx) => readHold(trx, token, this.ctx.clock.now()));
+    return this.ctx.db.kysely.transaction().execute((trx) => readHold(trx, token, this.ctx.clock.now(), publicUnit));
   }
 
   /** DELETE /public/holds/{holdToken}. */
@@ -143,7 +144,9 @@ export class PublicService {
 
   /** POST /public/holds/{holdToken}/extend. */
   extendHold(token: string) {
-    return this.ctx.db.kysely.transaction().execute((trx) => extendHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events }));
+    return this.ctx.db.kysely
+      .transaction()
+      .execute((trx) => extendHold(trx, token, { now: this.ctx.clock.now(), events: this.ctx.events, render: publicUnit }));
   }
 }
 

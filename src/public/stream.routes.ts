@@ -6,7 +6,7 @@ import { problems } from '../http/schemas.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { StreamLimits } from './stream-limits.ts';
 import { findProjectByNamespace } from './public.repo.ts';
-import { PREVIEW_PARAM, previewSigner, visible } from './drafts.ts';
+import { PREVIEW_PARAM, previewSigner, visible } from '../modules/projects/drafts.ts';
 
 const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
 

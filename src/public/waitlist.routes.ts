@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
 import { DateTime, ObjectId, problems } from '../http/schemas.ts';
 import { LeadFields } from '../modules/shared/fields.ts';
-import { idempotencyKey } from './idempotency.ts';
+import { idempotencyKey } from '../modules/shared/idempotency.ts';
 import { PublicService } from './public.service.ts';
 
 /** Bounds as for POST /public/leads, except that the phone is optional. */

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from '../../src/http/errors.ts';
 import { changedFields, deepEqual, parseIfMatch, SERVER_KEPT } from '../../src/modules/shared/records.ts';
-import { canonicalJson } from '../../src/public/idempotency.ts';
+import { canonicalJson } from '../../src/modules/shared/idempotency.ts';
 
 const is412 = (e: unknown) => e instanceof AppError && e.status === 412 && e.code === 'precondition_failed';
 

@@ -8,7 +8,7 @@ import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
-import { badge } from './list.ts';
+import { badge } from './unit-parts.ts';
 import { holdKey, myHold } from '../holds.ts';
 import { holdBadge, holdPanel } from './hold.ts';
 import type { Room } from '../types.ts';

@@ -1,20 +1,14 @@
 /** The unit list: cards with an image, status, facts and price. Cards are kept by unit and content, so a refresh that
  * changes one unit redraws one card (and never reloads the others' images). */
-import { h, safeUrl, sized } from '../dom.ts';
+import { h, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { listedUnits, settings } from '../state.ts';
-import { factsLine, perArea, priceText, statusText } from '../format.ts';
-import type { Room, Unit } from '../types.ts';
+import { factsLine, perArea, priceText } from '../format.ts';
+import type { Unit } from '../types.ts';
 import { favButton, isSaved } from './shortlist.ts';
+import { badge, unitImage } from './unit-parts.ts';
 
 const cards = new Map<string, { key: string; el: HTMLElement }>();
-
-export const badge = (u: Room) => h('span', { class: `badge s-${u.availability}` }, statusText(u.availability));
-
-export function unitImage(u: Room, prefer: 'plan' | 'photo'): string | undefined {
-  const photo = u.unitImageUrl ?? (Array.isArray(u.images) ? u.images[0] : undefined);
-  return safeUrl(prefer === 'plan' ? (u.layoutUrl ?? photo) : (photo ?? u.layoutUrl));
-}
 
 function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement {
   const img = unitImage(u, settings().unitImageOnGrid === 'Unit Plan' ? 'plan' : 'photo');

@@ -8,7 +8,7 @@ import { t } from '../i18n.ts';
 import { floorUnits, matches, state } from '../state.ts';
 import { factsLine, priceText } from '../format.ts';
 import type { Floor, Unit } from '../types.ts';
-import { badge } from './list.ts';
+import { badge } from './unit-parts.ts';
 
 let wrap: HTMLElement | undefined;
 let side: HTMLElement;

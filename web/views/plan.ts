@@ -7,7 +7,7 @@ import { h, s, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { floorUnits, matches } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
-import { badge, unitImage } from './list.ts';
+import { badge, unitImage } from './unit-parts.ts';
 import { legend, mark } from './legend.ts';
 import type { Floor, Room } from '../types.ts';
 

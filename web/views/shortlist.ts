@@ -9,7 +9,7 @@ import { x } from '../extra-words.ts';
 import { areaText, factsLine, perArea, priceText } from '../format.ts';
 import { findUnit, namespace, state } from '../state.ts';
 import type { Unit } from '../types.ts';
-import { badge, unitImage } from './list.ts';
+import { badge, unitImage } from './unit-parts.ts';
 import { placeFacts } from './sheet-extras.ts';
 
 export const MAX_COMPARE = 3;

@@ -11,7 +11,7 @@ import { createIdempotently, type Created } from '../shared/idempotent.ts';
 import { toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
-import { PREVIEW_HOURS, previewLink } from '../../public/drafts.ts';
+import { PREVIEW_HOURS, previewLink } from './drafts.ts';
 import { DateTime } from '../../http/schemas.ts';
 
 const Project = Type.Ref('Project');

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { principalOf } from '../../http/auth.ts';
-import { idempotencyKey, runIdempotent } from '../../public/idempotency.ts';
+import { idempotencyKey, runIdempotent } from './idempotency.ts';
 import { etagOf } from './records.ts';
 
 /** What a create made: the record as the response shows it, and its version for the ETag. */

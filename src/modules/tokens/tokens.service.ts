@@ -3,7 +3,7 @@ import { hashToken, type Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { recordAudit } from '../users/users.repo.ts';
-import { newApiTokenSecret } from './api-token.ts';
+import { newApiTokenSecret } from '../../lib/api-token.ts';
 import { countApiTokens, deleteApiToken, insertApiToken, listApiTokens, lockUser, toApiToken } from './tokens.repo.ts';
 import { MAX_API_TOKENS, type ApiToken, type CreateApiTokenBody, type CreatedApiToken } from './tokens.schemas.ts';
 

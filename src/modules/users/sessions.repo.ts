@@ -1,13 +1,10 @@
+import type { SessionPrincipal } from '../../http/auth.ts';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
-export interface SessionPrincipal {
-  id: string;
-  username: string;
-  role: string;
-}
+export type { SessionPrincipal };
 
 export async function createSession(db: Q, s: { id: string; userId: string; impersonatorId: string | null; expiresAt: Date }) {
   await db.insertInto('sessions').values({ id: s.id, user_id: s.userId, impersonator_id: s.impersonatorId, expires_at: s.expiresAt }).execute();

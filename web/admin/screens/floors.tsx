@@ -4,7 +4,7 @@ import { sized } from '../media.ts';
 import { DropZone } from '../upload.tsx';
 import type { Floor, Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
-import { canManage } from './project.tsx';
+import { canManage } from '../access.ts';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
   const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id, project.__v]);

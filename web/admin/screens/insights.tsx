@@ -6,7 +6,7 @@ import type { Insights as InsightsData } from '../../../src/modules/insights/ins
 import { ErrorNotice, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
 import { centre, parsePath, PLAN_VIEWBOX } from './plan.tsx';
-import { canManage } from './project.tsx';
+import { canManage } from '../access.ts';
 
 type Metric = 'views' | 'enquiries' | 'holds';
 const RANGES: [string, string][] = [

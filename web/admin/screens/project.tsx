@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { api, request, etagOf } from '../api.ts';
 import type { Project, User } from '../types.ts';
+import { canManage } from '../access.ts';
 import { ErrorNotice, Loading, useLoad } from '../ui.tsx';
 import { Settings } from './settings.tsx';
 import { Floors } from './floors.tsx';
@@ -25,7 +26,6 @@ const TABS: [string, string][] = [
 ];
 
 /** Owner or administrator: may change integrations, the team, delete floors and units, read leads. */
-export const canManage = (p: Project, u: User) => u.role === 'admin' || p.user === u._id || p.administrators.includes(u._id);
 
 export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: string; floor?: string; path: string; user: User }) {
   // The units tab's first rows are asked for alongside the project, not after it.

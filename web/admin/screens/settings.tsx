@@ -2,7 +2,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, etagOf } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
-import { canManage } from './project.tsx';
+import { canManage } from '../access.ts';
 import { DEFAULTS, Preview } from './preview.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
 

@@ -5,7 +5,7 @@ import { AVAILABILITY, availabilityLabel, type Floor, type Project, type Unit, t
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { Import } from './import.tsx';
 import { History } from './history.tsx';
-import { canManage } from './project.tsx';
+import { canManage } from '../access.ts';
 import { COLS, UnitGrid, type Col } from './grid.tsx';
 import { Bulk, undoBulk, type LastBulk } from './bulk.tsx';
 import { PasteImport } from './paste.tsx';

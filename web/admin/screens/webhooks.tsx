@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
-import { canManage } from './project.tsx';
+import { canManage } from '../access.ts';
 
 interface Hook {
   _id: string;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { stringify as stableStringify } from 'safe-stable-stringify';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
-import { claimIdempotencyKey, findIdempotencyRecord, storeIdempotentOutcome } from './public.repo.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { claimIdempotencyKey, findIdempotencyRecord, storeIdempotentOutcome } from './idempotency.repo.ts';
 
 export interface Outcome<B = unknown> {
   status: number;

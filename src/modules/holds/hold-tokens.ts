@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { hashToken } from '../http/auth.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import type { EventLog } from '../modules/events/event-log.ts';
-import { PUBLIC } from '../modules/events/events.repo.ts';
-import { publicUnit } from './bundle.ts';
+import type { Database } from '../../db/schema.ts';
+import { hashToken } from '../../http/auth.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { EventLog } from '../events/event-log.ts';
+import { PUBLIC } from '../events/events.repo.ts';
 import { extendHeldUnit, findHoldByToken, insertHold, markHoldExtended, markHoldReleased, releaseHeldUnit, type TokenHold } from './holds.repo.ts';
+
+/** How the unit of a hold is shown to its holder: as the public page shows it (given by the public side). */
+export type RenderUnit = (row: TokenHold, settings: Record<string, unknown>, now: number) => Record<string, unknown>;
 
 /** What a hold's holder (whoever has its token) sees of it. */
 export interface HoldView {
@@ -65,16 +67,16 @@ async function liveHold(trx: Transaction<Database>, token: string, now: number, 
 
 type LiveHold = TokenHold & { on_hold_expires_at: Date | string };
 
-function view(hold: LiveHold, extended: boolean, now: number): HoldView {
+function view(hold: LiveHold, extended: boolean, now: number, render: RenderUnit): HoldView {
   const project: HoldView['project'] = { _id: hold.project_id, name: hold.project_name };
   if (hold.namespace !== null) project.namespace = hold.namespace;
-  return { unit: publicUnit(hold, hold.settings, now), project, expiresAt: new Date(hold.on_hold_expires_at).toISOString(), extended };
+  return { unit: render(hold, hold.settings, now), project, expiresAt: new Date(hold.on_hold_expires_at).toISOString(), extended };
 }
 
 /** GET /public/holds/{holdToken}. */
-export async function readHold(trx: Transaction<Database>, token: string, now: number): Promise<HoldView> {
+export async function readHold(trx: Transaction<Database>, token: string, now: number, render: RenderUnit): Promise<HoldView> {
   const hold = await liveHold(trx, token, now, false);
-  return view(hold, hold.extended_at !== null, now);
+  return view(hold, hold.extended_at !== null, now, render);
 }
 
 /** DELETE /public/holds/{holdToken}: the unit is available again (event unit.hold_released). */
@@ -107,7 +109,7 @@ export async function releaseHold(
 export async function extendHold(
   trx: Transaction<Database>,
   token: string,
-  input: { now: number; events: EventLog },
+  input: { now: number; events: EventLog; render: RenderUnit },
 ): Promise<HoldView & { onHoldExpiresAt: string; version: number }> {
   const hold = await liveHold(trx, token, input.now, true);
   if (!(await markHoldExtended(trx, hold.hold_id, input.now))) throw new AppError(409, 'conflict', 'This hold has already been extended once');
@@ -123,6 +125,6 @@ export async function extendHold(
     changes: { onHoldExpiresAt: [before.toISOString(), until.toISOString()] },
     now: input.now,
   });
-  const answer = view({ ...hold, ...extended, on_hold_expires_at: until }, true, input.now);
+  const answer = view({ ...hold, ...extended, on_hold_expires_at: until }, true, input.now, input.render);
   return { ...answer, onHoldExpiresAt: answer.expiresAt, version: extended.version };
 }

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { KEYED_LOCKS, LOCKS } from '../db/locks.ts';
-import type { Database } from '../db/schema.ts';
-import { publishedSql } from './drafts.ts';
-import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
+import { KEYED_LOCKS, LOCKS } from '../../db/locks.ts';
+import type { Database } from '../../db/schema.ts';
+import { publishedSql } from '../projects/drafts.ts';
+import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../units/units.repo.ts';
 
 type Q = Kysely<Database>;
 

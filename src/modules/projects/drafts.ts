@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Config } from '../config.ts';
-import { AppError } from '../http/errors.ts';
-import { LinkSigner } from '../lib/signed-link.ts';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/errors.ts';
+import { LinkSigner } from '../../lib/signed-link.ts';
 
 /**
  * Drafts: a project whose `published` is false is not public. Its bundle, page, live feed, forms and holds answer
