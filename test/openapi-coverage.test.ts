@@ -20,6 +20,7 @@ const NOT_API = (url: string) =>
   url === '/docs' ||
   url.startsWith('/docs/') ||
   url.startsWith('/p/assets/') ||
+  url === '/embed.js' || // the embed SDK, a script asset like the page's own
   url.startsWith('/admin/assets/') ||
   url.includes('*');
 const OBJECT_ID = '65f0c0ffee00000000000001';
