@@ -45,13 +45,13 @@ import { eventRoutes as publicEventRoutes } from './public/events.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { INSIGHT_SCHEMAS } from './modules/insights/insights.schemas.ts';
 
-/** What every route plugin is given: the context, and the per-app services some take (named as their plugins name them). */
+/** What every route plugin is given: the context, and the per-app services some take. */
 export interface ModuleDeps {
   ctx: Ctx;
   /** The inventory service (imports, feeds), shared with the feed scheduler. */
-  service: InventoryService;
+  inventory: InventoryService;
   /** The webhook dispatcher, shared with the event log. */
-  dispatcher: WebhookDispatcher;
+  webhookDispatcher: WebhookDispatcher;
   /** The node's live feed of public changes. */
   feed: LiveFeed;
   /** What each public bundle address last answered with (src/public/bundle-memo.ts). */

@@ -44,7 +44,7 @@ const missingImportBody = () =>
     { path: '/', message: 'is required' },
   ]);
 
-export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: InventoryService }> = async (app, { ctx, service }) => {
+export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: InventoryService }> = async (app, { ctx, inventory: service }) => {
   useJsonStringify(app);
   const db = ctx.db.kysely;
   const bodyLimit = ctx.config.inventory.maxFileBytes;

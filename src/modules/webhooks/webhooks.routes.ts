@@ -11,9 +11,9 @@ import { WebhookService } from './webhooks.service.ts';
 
 const ETag = { ETag: { type: 'string' } };
 
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; dispatcher: WebhookDispatcher }> = async (app, { ctx, dispatcher }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatcher: WebhookDispatcher }> = async (app, { ctx, webhookDispatcher }) => {
   useJsonStringify(app);
-  const webhooks = new WebhookService(ctx, dispatcher);
+  const webhooks = new WebhookService(ctx, webhookDispatcher);
 
   app.post(
     '/projects/:id/webhooks',

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { OrphanSweeper } from '../modules/media/orphan.sweeper.ts';
+import { InsightsSchedule } from '../modules/insights/insights.schedule.ts';
+import { registerReports } from '../modules/insights/report.ts';
+import { sweepOnce } from '../public/hold-sweeper.ts';
+import type { LiveFeed } from '../public/live-feed.ts';
+import type { Services } from './services.ts';
+
+/**
+ * The node's background work, started when the app is ready (after migrations) and stopped when it closes: the live
+ * feed, the outbox worker, the hold sweeper, inventory feeds, the media sweeper and insights' schedule. Each is shared
+ * across nodes through the database (docs/deploy.md); tests reach them through the app's decorations.
+ */
+export function registerJobs(app: FastifyInstance, services: Services, feed: LiveFeed): void {
+  const { ctx, redis, mailer, feedScheduler } = services;
+  const { config, db, clock, outbox } = ctx;
+
+  app.addHook('onReady', () => feed.start());
+  // Open streams would keep the server from closing.
+  app.addHook('preClose', () => feed.stop());
+
+  // Lapsed holds already read as available; the sweeper makes the stored rows agree (one node per interval).
+  const sweepHolds = async () => {
+    // Priority holds the sweep offers (§18) are mailed through the outbox once it commits.
+    const result = await sweepOnce(db.kysely, clock.now(), ctx.events, ctx);
+    ctx.mail.wake();
+    return result;
+  };
+  let sweeper: NodeJS.Timeout | undefined;
+  if (config.limits.holdSweepSec > 0) {
+    app.addHook('onReady', async () => {
+      sweeper = setInterval(() => {
+        sweepHolds().catch((err: unknown) => {
+          app.log.warn({ err }, 'hold sweep failed');
+        });
+      }, config.limits.holdSweepSec * 1000);
+      sweeper.unref();
+    });
+  }
+  app.decorate('sweepHolds', sweepHolds);
+
+  // Operations and tests reach the queue here (drain, jobs); routes use ctx.outbox.
+  app.decorate('outbox', outbox);
+  // A database that is down when the app starts must not stop it (503 meanwhile, recovery by itself):
+  // the queue is started again every few seconds until it answers.
+  let outboxRetry: NodeJS.Timeout | undefined;
+  const startOutbox = async (): Promise<void> => {
+    try {
+      await outbox.start();
+    } catch (err) {
+      app.log.warn({ err }, 'outbox not started (database unavailable?); retrying in 5 s');
+      outboxRetry = setTimeout(() => {
+        startOutbox().catch(() => undefined);
+      }, 5000);
+      outboxRetry.unref();
+    }
+  };
+  app.addHook('onReady', startOutbox);
+  // Shutting down: no attempt starts from now on; those in flight get until 80% of SHUTDOWN_TIMEOUT_SEC (while
+  // requests drain), then go back to the queue (onClose below), leaving the rest for closing the pool.
+  let closingAt = 0;
+  app.addHook('preClose', async () => {
+    closingAt = Date.now();
+    outbox.quiesce();
+  });
+
+  // Inventory feeds: every node ticks; one pull per project per interval across nodes (docs/inventory.md).
+  app.decorate('feedScheduler', feedScheduler);
+  // Unreferenced uploads: every node ticks; one sweep per interval across nodes (docs/media.md).
+  const mediaSweeper = new OrphanSweeper(ctx, ctx.media, app.log);
+  app.decorate('mediaSweeper', mediaSweeper);
+  // Insights: weekly reports (once per project and week across nodes) and retention; every node ticks (docs/insights.md).
+  registerReports(ctx, app.log);
+  const insightsSchedule = new InsightsSchedule(ctx, app.log);
+  app.decorate('insightsSchedule', insightsSchedule);
+  app.addHook('onReady', async () => {
+    feedScheduler.start();
+    mediaSweeper.start();
+    insightsSchedule.start();
+  });
+
+  app.addHook('onClose', async () => {
+    insightsSchedule.stop();
+    mediaSweeper.stop();
+    feedScheduler.stop();
+    clearTimeout(outboxRetry);
+    await outbox.stop(Math.max(0, closingAt + config.shutdownTimeoutSec * 800 - Date.now()));
+    mailer.close();
+    clearInterval(sweeper);
+    redis?.disconnect();
+  });
+}
