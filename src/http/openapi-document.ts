@@ -15,78 +15,6 @@ type Json = Record<string, any>;
 /** Routes that answer HTML for people, not JSON for programs: they stay out of the API document. */
 export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace', '/admin']);
 
-const OPERATION_IDS: Record<string, string> = {
-  'GET /health': 'checkHealth',
-  'GET /ready': 'checkReadiness',
-  'POST /users/login': 'logIn',
-  'POST /users/refresh': 'refreshToken',
-  'POST /users/logout': 'logOut',
-  'POST /users/password-reset': 'requestPasswordReset',
-  'POST /users/password-reset/confirm': 'confirmPasswordReset',
-  'GET /invites/{token}': 'getInvitation',
-  'POST /invites/{token}/accept': 'acceptInvitation',
-  'GET /public/projects/{namespace}': 'getPresentation',
-  'GET /public/hosts/{hostName}': 'getPresentationByHost',
-  'POST /public/leads': 'submitLead',
-  'POST /public/units/{id}/hold': 'holdUnit',
-  'POST /public/waitlist': 'joinWaitlist',
-  'GET /public/holds/{holdToken}': 'getHold',
-  'DELETE /public/holds/{holdToken}': 'releaseHold',
-  'POST /public/holds/{holdToken}/extend': 'extendHold',
-  'GET /public/projects/{namespace}/events': 'streamPresentationChanges',
-  'GET /media/{name}': 'getMedia',
-  'POST /media': 'uploadMedia',
-  'POST /users': 'createUser',
-  'GET /users/me': 'getCurrentUser',
-  'PATCH /users/me': 'updateCurrentUser',
-  'GET /projects': 'listProjects',
-  'POST /projects': 'createProject',
-  'GET /project/{id}': 'getProject',
-  'PATCH /project/{id}': 'updateProject',
-  'DELETE /project/{id}': 'deleteProject',
-  // The plural aliases the interface also serves (CONTRACT: `PATCH /project/{id}` also `/projects/{id}`).
-  'GET /projects/{id}': 'getProjectAlias',
-  'PATCH /projects/{id}': 'updateProjectAlias',
-  'DELETE /projects/{id}': 'deleteProjectAlias',
-  'POST /floors': 'createFloor',
-  'GET /floors': 'listFloors',
-  'GET /floors/{id}': 'getFloor',
-  'PATCH /floors/{id}': 'updateFloor',
-  'DELETE /floors/{id}': 'deleteFloor',
-  'POST /units': 'createUnit',
-  'GET /units': 'listUnits',
-  'PATCH /units': 'updateUnits',
-  'GET /units/{id}': 'getUnit',
-  'PATCH /units/{id}': 'updateUnit',
-  'DELETE /units/{id}': 'deleteUnit',
-  'GET /units/{id}/history': 'listUnitHistory',
-  'POST /projects/{id}/inventory/import': 'importInventory',
-  'POST /projects/{id}/inventory/sync': 'syncInventory',
-  'GET /projects/{id}/inventory/syncs': 'listInventorySyncs',
-  'POST /groups': 'createGroup',
-  'GET /groups': 'listGroups',
-  'GET /groups/{id}': 'getGroup',
-  'PATCH /groups/{id}': 'updateGroup',
-  'DELETE /groups/{id}': 'deleteGroup',
-  'POST /projects/{id}/invites': 'inviteToProject',
-  'DELETE /projects/{id}/invites/{inviteId}': 'revokeProjectInvitation',
-  'POST /groups/{id}/invites': 'inviteToGroup',
-  'DELETE /groups/{id}/invites/{inviteId}': 'revokeGroupInvitation',
-  'GET /leads': 'listLeads',
-  'PATCH /leads/{id}': 'updateLead',
-  'GET /projects/{id}/preview-link': 'getProjectPreviewLink',
-  'GET /projects/{id}/inventory/template': 'getInventoryTemplate',
-  'POST /floors/{id}/duplicate': 'duplicateFloor',
-  'GET /projects/{id}/events': 'listProjectEvents',
-  'POST /projects/{id}/webhooks': 'createWebhook',
-  'GET /projects/{id}/webhooks': 'listWebhooks',
-  'GET /projects/{id}/webhooks/{hookId}': 'getWebhook',
-  'PATCH /projects/{id}/webhooks/{hookId}': 'updateWebhook',
-  'DELETE /projects/{id}/webhooks/{hookId}': 'deleteWebhook',
-  'GET /projects/{id}/webhooks/{hookId}/deliveries': 'listWebhookDeliveries',
-  'POST /projects/{id}/webhooks/{hookId}/deliveries/{deliveryId}/retry': 'retryWebhookDelivery',
-};
-
 /** The verbs an operationId may start with (test/openapi-conventions.test.ts holds every operation to them). */
 export const OPERATION_VERBS = [
   'list',
@@ -269,19 +197,6 @@ function operations(doc: Json): { method: string; path: string; op: Json }[] {
   return out;
 }
 
-/** An operationId that reads as a verb: the table above, or a verb made from the method for a route added later. */
-function operationIdOf(method: string, path: string): string {
-  const known = OPERATION_IDS[`${method} ${path}`];
-  if (known) return known;
-  const words = path
-    .split('/')
-    .filter((s) => s && !s.startsWith('{'))
-    .map((s) => s.replace(/[^A-Za-z0-9]+(.)/g, (_, c: string) => c.toUpperCase()))
-    .map((s) => s.charAt(0).toUpperCase() + s.slice(1));
-  const verb = { GET: path.endsWith('}') ? 'get' : 'list', POST: 'create', PATCH: 'update', DELETE: 'delete' }[method] ?? method.toLowerCase();
-  return verb + words.join('');
-}
-
 /** The document as integrators meet it. Mutates and returns `doc`. */
 export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
   doc.info.description = INTRO;
@@ -299,7 +214,6 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
   }
 
   for (const { method, path, op } of operations(doc)) {
-    op.operationId = operationIdOf(method, path);
     const params = (op.parameters ??= []) as Json[];
     params.splice(0, params.length, ...params.flatMap(bracketParams));
     for (const p of params) if (p.in === 'query' && p.schema) p.schema = plainEnum(p.schema as Json);
