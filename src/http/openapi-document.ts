@@ -4,7 +4,7 @@
  * idempotency headers, response headers, server-kept fields as readOnly, one example per operation, and the
  * guide an integrator reads first (info.description).
  */
-import { exampleOf, recordFieldDescription, refName } from './openapi-fields.ts';
+import { exampleOf, refName } from './openapi-fields.ts';
 import { PROBLEM_TEXT } from './schemas.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
@@ -112,11 +112,6 @@ const PARAMETERS: Record<string, Json> = {
   },
 };
 
-const SERVER_KEPT = ['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets'];
-const RECORDS = ['Project', 'Floor', 'Unit', 'Group', 'Lead', 'Invite'];
-/** Named input schemas, described field by field as the records are. */
-const INPUTS = ['LeadInput', 'PublicLeadInput'];
-
 const INTRO = `The Showsuite API manages interactive property presentations: projects (developments), their floors and units, groups of projects, and
 the enquiries (leads) visitors leave. JSON in and out; this document is generated from the schemas that validate every request.
 
@@ -206,12 +201,6 @@ export function finishDocument(doc: Json, opts: { publicUrl: string }): Json {
   doc.components.headers = HEADERS;
   doc.components.parameters = PARAMETERS;
   const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
-
-  for (const name of [...RECORDS, ...INPUTS]) {
-    const props = doc.components.schemas[name]?.properties as Json | undefined;
-    if (RECORDS.includes(name)) for (const key of SERVER_KEPT) if (props?.[key]) props[key] = { ...props[key], readOnly: true };
-    for (const [key, s] of Object.entries<Json>(props ?? {})) if (!s.$ref) s.description = recordFieldDescription(name, key, s);
-  }
 
   for (const { method, path, op } of operations(doc)) {
     const params = (op.parameters ??= []) as Json[];
