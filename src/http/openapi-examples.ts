@@ -1,13 +1,32 @@
 /**
- * Field meanings for the document, from the "Meaning" column of the interface's record tables (and its groupings where it has no column),
- * and an example value made from each schema, so every operation shows one without a hand-kept copy.
+ * One example value made from each schema, so every operation of the document shows one without a hand-kept copy
+ * (openapi-document.ts puts them in).
  */
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
-   @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument --
-   an OpenAPI document is plain JSON walked by key; its shape is checked by redocly and test/openapi-conventions.test.ts */
-type Json = Record<string, any>;
+/** The parts of a JSON Schema in the OpenAPI document that the finishing reads or writes. */
+export interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  description?: string;
+  example?: unknown;
+  examples?: unknown[];
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  readOnly?: boolean;
+}
 
+/** Values that show what a field is for, by its name. */
 const SAMPLES: Record<string, unknown> = {
   name: 'Tower A',
   username: 'ana@example.com',
@@ -45,42 +64,39 @@ const KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt']);
 const OBJECT_ID = '65f0c0ffee00000000000001';
 const DATE = '2026-03-01T09:30:00.000Z';
 
-function fits(value: string, s: Json) {
+function fits(value: string, s: Schema) {
   if (s.minLength !== undefined && value.length < s.minLength) return false;
   if (s.maxLength !== undefined && value.length > s.maxLength) return false;
-  return s.pattern === undefined || new RegExp(s.pattern as string, 'u').test(value);
+  return s.pattern === undefined || new RegExp(s.pattern, 'u').test(value);
 }
 
-function exampleString(s: Json, key: string | undefined): string | undefined {
+function exampleString(s: Schema, key: string | undefined): string | undefined {
   if (s.format === 'date-time') return DATE;
   if (s.format === 'date') return DATE.slice(0, 10);
   if (s.format === 'email') return 'ana@example.com';
   if (s.format === 'uri') return 'https://example.org/a.png';
   const sample = key !== undefined ? SAMPLES[key] : undefined;
   // A pattern that opens with a literal prefix (`^whsec_`) takes that prefix and a word.
-  const prefix = typeof s.pattern === 'string' ? /^\^([A-Za-z0-9_]+)/.exec(s.pattern)?.[1] : undefined;
+  const prefix = s.pattern !== undefined ? /^\^([A-Za-z0-9_]+)/.exec(s.pattern)?.[1] : undefined;
   const id = s.pattern === OBJECT_ID_PATTERN || (key !== undefined && ID_KEY.test(key)) ? OBJECT_ID : undefined;
   const token = key !== undefined && /token/i.test(key) ? LINK_TOKEN : undefined;
   for (const c of [sample, id, token, prefix && `${prefix}c2VjcmV0`, 'example', 'example.org', 'available', 'a'])
     if (typeof c === 'string' && fits(c, s)) return c;
-  if (s.minLength !== undefined) return 'x'.repeat(s.minLength as number);
+  if (s.minLength !== undefined) return 'x'.repeat(s.minLength);
   return undefined;
 }
 
-/** The component name a `$ref` points at (`#/components/schemas/Unit` → `Unit`). */
-export const refName = (ref: unknown) => String(ref).slice(String(ref).lastIndexOf('/') + 1);
-
 /** A value valid for `schema`: required properties always, a few telling optional ones, one item per array. */
-export function exampleOf(schema: Json | undefined, doc: Json, key?: string, depth = 0, request = false): unknown {
+export function exampleOf(schema: Schema | undefined, resolve: (ref: Schema) => Schema | undefined, key?: string, depth = 0, request = false): unknown {
   if (!schema || depth > 12) return undefined;
-  if (schema.$ref) return exampleOf(doc.components.schemas[refName(schema.$ref)], doc, key, depth + 1, request);
+  if (schema.$ref) return exampleOf(resolve(schema), resolve, key, depth + 1, request);
   if (schema.example !== undefined) return schema.example;
-  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.examples?.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  const options = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
-  if (options) return exampleOf(options.find((o) => o.type !== 'null') ?? options[0], doc, key, depth + 1, request);
-  const type = Array.isArray(schema.type) ? (schema.type as string[]).find((t) => t !== 'null') : schema.type;
+  if (schema.enum) return schema.enum[0];
+  const options = schema.anyOf ?? schema.oneOf;
+  if (options) return exampleOf(options.find((o) => o.type !== 'null') ?? options[0], resolve, key, depth + 1, request);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   const sample = key !== undefined ? SAMPLES[key] : undefined;
   switch (type) {
     case 'string':
@@ -92,18 +108,18 @@ export function exampleOf(schema: Json | undefined, doc: Json, key?: string, dep
       return true;
     case 'array': {
       // An item is the same kind of value as its list (`events` → an event name).
-      const item = exampleOf(schema.items as Json, doc, key, depth + 1, request);
+      const item = exampleOf(schema.items, resolve, key, depth + 1, request);
       return item === undefined ? [] : [item];
     }
     case 'object':
     case undefined: {
       if (!schema.properties) return type === 'object' ? {} : undefined;
-      const out: Json = {};
-      const required = new Set((schema.required as string[] | undefined) ?? []);
-      for (const [k, s] of Object.entries<Json>(schema.properties)) {
+      const out: Record<string, unknown> = {};
+      const required = new Set(schema.required ?? []);
+      for (const [k, s] of Object.entries(schema.properties)) {
         if (request && !required.has(k) && (KEPT.has(k) || s.readOnly)) continue;
         if (!required.has(k) && !(k in SAMPLES) && !KEPT.has(k) && k !== 'project') continue;
-        const v = exampleOf(s, doc, k, depth + 1, request);
+        const v = exampleOf(s, resolve, k, depth + 1, request);
         if (v !== undefined) out[k] = v;
       }
       return out;
