@@ -286,8 +286,16 @@ export const PROJECT_DEFAULTS: Record<string, unknown> = {
   showAreaFilter: true,
 };
 
+/** Every integration setting says which integration it belongs to. */
+const INTEGRATION_SETTINGS_TEXT = Object.fromEntries(
+  [...INTEGRATION_TEXT, ...INTEGRATION_NUMBERS].map((key) => {
+    const prefix = integrationOf(key) ?? '';
+    return [key, `${INTEGRATIONS[prefix] ?? ''} integration setting: ${keyWords(key.slice(prefix.length))}`];
+  }),
+) as Record<(typeof INTEGRATION_TEXT)[number] | (typeof INTEGRATION_NUMBERS)[number], string>;
+
 /** What a Project's fields mean where the common words (shared/described.ts) say too little or not what the interface says. */
-const PROJECT_TEXT: Record<string, string> = {
+const PROJECT_TEXT = {
   user: 'The owning user (only the owner may change it)',
   name: 'Name of the project',
   projectType: 'Kind of project (filters match it exactly)',
@@ -316,13 +324,7 @@ const PROJECT_TEXT: Record<string, string> = {
   ftpMapping: 'Inventory file headers mapped to Unit fields',
   yiStatusMapping: 'External status strings for the five availability names',
   allocations: 'Allocations: name, write-only password, allocation',
-  // Every integration setting says which integration it belongs to.
-  ...Object.fromEntries(
-    [...INTEGRATION_TEXT, ...INTEGRATION_NUMBERS].map((key) => {
-      const prefix = integrationOf(key) ?? '';
-      return [key, `${INTEGRATIONS[prefix]} integration setting: ${keyWords(key.slice(prefix.length))}`];
-    }),
-  ),
+  ...INTEGRATION_SETTINGS_TEXT,
 };
 
 export const ProjectSchema = Type.Object(

@@ -67,10 +67,14 @@ function commonText(key: string, schema: TSchema): string {
  * that share the field schemas keep their own words. Descriptions and readOnly are annotations; Ajv and the
  * serializer do nothing with them.
  */
-export function described<T extends TProperties>(fields: T, text: { readonly [K in keyof T]?: string }): T {
+export function described<T extends TProperties>(fields: T, text: Readonly<Partial<Record<keyof T, string>>>): T {
+  const words: Partial<Record<string, string>> = text;
+  // Words for a field the record does not have (a misspelt name) would say nothing: refused when the module loads.
+  const stray = Object.keys(words).filter((key) => !Object.hasOwn(fields, key));
+  if (stray.length) throw new Error(`Descriptions of fields the schema does not have: ${stray.join(', ')}`);
   return Object.fromEntries(
     Object.entries(fields).map(([key, schema]) => {
-      const own = text[key];
+      const own = words[key];
       // A reference names a schema described in its own place.
       if (own === undefined && schema.$ref !== undefined) return [key, schema];
       // The id pattern's generic text says what an id looks like, not what this one names.
@@ -82,7 +86,7 @@ export function described<T extends TProperties>(fields: T, text: { readonly [K 
 }
 
 /** A record's fields (`described`), the server-kept ones marked readOnly: sent back in a body, they are ignored. */
-export function describedRecord<T extends TProperties>(fields: T, text: { readonly [K in keyof T]?: string }): T {
+export function describedRecord<T extends TProperties>(fields: T, text: Readonly<Partial<Record<keyof T, string>>>): T {
   const out: TProperties = described(fields, text);
   for (const key of SERVER_KEPT) {
     const schema = out[key];

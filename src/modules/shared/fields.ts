@@ -56,9 +56,9 @@ export const LEAD_TEXT = {
   source: 'Where the lead came from (`presentation`, `hold`, `waitlist`, …)',
   questions: 'Answers to the lock-screen questions',
   customFields: "Answers to the project's custom form fields",
-  createdAt: 'When the lead was left',
-  updatedAt: 'Equal to createdAt: a lead never changes',
 };
+/** A stored lead's times, and a lead's sent back. */
+const LEAD_TIMES_TEXT = { createdAt: 'When the lead was left', updatedAt: 'Equal to createdAt: a lead never changes' };
 
 /**
  * A stored lead as GET /leads answers it. The server's fields are always there, and so are the visitor's name,
@@ -92,7 +92,7 @@ export const LeadSchema = Type.Object(
       createdAt: DateTime,
       updatedAt: DateTime,
     },
-    LEAD_TEXT,
+    { ...LEAD_TEXT, ...LEAD_TIMES_TEXT },
   ),
   { $id: 'Lead', additionalProperties: false },
 );
@@ -113,7 +113,7 @@ export const LeadInputSchema = Type.Object(
       createdAt: Type.Optional(DateTime),
       updatedAt: Type.Optional(DateTime),
     },
-    LEAD_TEXT,
+    { ...LEAD_TEXT, ...LEAD_TIMES_TEXT },
   ),
   { $id: 'LeadInput', additionalProperties: false },
 );
