@@ -323,7 +323,6 @@ const PROJECT_TEXT = {
   lockScreenCustomQuestions: 'Lock-screen questions per language',
   ftpMapping: 'Inventory file headers mapped to Unit fields',
   yiStatusMapping: 'External status strings for the five availability names',
-  allocations: 'Allocations: name, write-only password, allocation',
   ...INTEGRATION_SETTINGS_TEXT,
 };
 
@@ -338,7 +337,7 @@ export const ProjectSchema = Type.Object(
       hostName: Type.Optional(columnFields.hostName),
       projectType: Type.Optional(columnFields.projectType),
       ...optional(projectDataFields),
-      allocations: Type.Optional(Type.Array(AllocationOut)),
+      allocations: Type.Optional(Type.Array(AllocationOut, { description: 'Allocations: name, write-only password, allocation' })),
       floors: Type.Array(ObjectId, { description: "The project's floors in position order (kept by the server; a PATCH may reorder them)" }),
       configuredSecrets: Type.Array(Type.String(), { description: 'Names of the write-only fields that are set' }),
       createdAt: DateTime,
