@@ -12,7 +12,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
   useJsonStringify(app);
   app.get(
     '/health',
-    { schema: { tags: ['operations'], summary: 'Liveness: 200 while the process runs', security: [], response: { 200: Status } }, logLevel: 'warn' },
+    {
+      schema: { operationId: 'checkHealth', tags: ['operations'], summary: 'Liveness: 200 while the process runs', security: [], response: { 200: Status } },
+      logLevel: 'warn',
+    },
     async () => ({ status: 'ok' }),
   );
 
@@ -20,6 +23,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
     '/ready',
     {
       schema: {
+        operationId: 'checkReadiness',
         tags: ['operations'],
         summary: 'Readiness: 200 when the database answers and the job queue is started, else 503',
         security: [],

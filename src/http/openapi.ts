@@ -5,7 +5,7 @@ import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 import { GUIDES_PATH, renderGuides, type RenderedGuides } from './guides.ts';
-import { finishDocument, HTML_ROUTES } from './openapi-document.ts';
+import { finishDocument, HTML_ROUTES, type OpenApiDocument } from './openapi-document.ts';
 
 /** OpenAPI 3.1 from the same schemas that validate requests, at /openapi.json, and a reference page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown>; publicUrl: string }) {
@@ -35,10 +35,14 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
         { name: 'operations', description: 'Health and readiness' },
       ],
     },
-    // Pages for people stay out of the API document; operationIds are set as verbs later.
+    // Pages for people stay out of the API document.
     transform: ({ schema, url }) => (HTML_ROUTES.has(url) ? { schema: { ...schema, hide: true }, url } : { schema, url }),
-    transformObject: (document) =>
-      'openapiObject' in document ? finishDocument(document.openapiObject, { publicUrl: extra.publicUrl }) : document.swaggerObject,
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      // The generated document, seen through the few parts the finishing reads and writes (openapi-document.ts).
+      finishDocument(document.openapiObject as unknown as OpenApiDocument, { publicUrl: extra.publicUrl });
+      return document.openapiObject;
+    },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   // The reference page (@fastify/swagger-ui with @fastify/static and its files) is set up by the first request to

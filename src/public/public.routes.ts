@@ -118,6 +118,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/projects/:namespace',
     {
       schema: {
+        operationId: 'getPresentation',
         tags: ['public'],
         summary: 'The presentation bundle of a project, by namespace',
         description:
@@ -137,6 +138,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/hosts/:hostName',
     {
       schema: {
+        operationId: 'getPresentationByHost',
         tags: ['public'],
         summary: 'The presentation bundle of a project, by host name',
         security: [],
@@ -153,6 +155,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/leads',
     {
       schema: {
+        operationId: 'submitLead',
         tags: ['public'],
         summary: "Leave an enquiry on a project (when the project's enableForms is true)",
         description: 'Name the project by `project` (id) or `namespace`. Rate-limited per client address. Honours `Idempotency-Key`.',
@@ -179,6 +182,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/units/:id/hold',
     {
       schema: {
+        operationId: 'holdUnit',
         tags: ['public'],
         summary: "Hold an available unit for the project's onHoldMinsDuration minutes",
         description:
@@ -215,6 +219,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/holds/:holdToken',
     {
       schema: {
+        operationId: 'getHold',
         tags: ['public'],
         summary: 'The hold a hold token names: its unit, project and expiry',
         description: `${tokenNote} Rate-limited per client address like the hold requests.`,
@@ -232,6 +237,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/holds/:holdToken',
     {
       schema: {
+        operationId: 'releaseHold',
         tags: ['public'],
         summary: 'Release a hold: the unit is available again',
         description: `${tokenNote} Appends unit.hold_released to the change log.`,
@@ -251,6 +257,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     '/public/holds/:holdToken/extend',
     {
       schema: {
+        operationId: 'extendHold',
         tags: ['public'],
         summary: "Extend a hold once by the project's onHoldMinsDuration",
         description: `${tokenNote} A second extension of the same hold → 409. The answer is the hold with its new onHoldExpiresAt; appends unit.hold_extended to the change log.`,

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../http/schemas.ts';
-import { LeadFields } from '../modules/shared/fields.ts';
+import { described } from '../modules/shared/described.ts';
+import { LEAD_TEXT, LeadFields } from '../modules/shared/fields.ts';
 
 /** The presentation bundle: GET /public/projects/{namespace} and /public/hosts/{hostName}. */
 export const BundleSchema = Type.Object(
@@ -84,16 +85,24 @@ export const Visitor = {
 
 /** Registered by $id (src/app-modules.ts), so the document names it as the input of POST /public/leads. */
 export const PublicLeadInputSchema = Type.Object(
-  {
-    project: Type.Optional(ObjectId),
-    namespace: Type.Optional(Type.String({ maxLength: 63 })),
-    ...Visitor,
-    unit: Type.Optional(LeadFields.unit),
-    message: Type.Optional(LeadFields.message),
-    source: Type.Optional(LeadFields.source),
-    questions: Type.Optional(LeadFields.questions),
-    customFields: Type.Optional(LeadFields.customFields),
-  },
+  described(
+    {
+      project: Type.Optional(ObjectId),
+      namespace: Type.Optional(Type.String({ maxLength: 63 })),
+      ...Visitor,
+      unit: Type.Optional(LeadFields.unit),
+      message: Type.Optional(LeadFields.message),
+      source: Type.Optional(LeadFields.source),
+      questions: Type.Optional(LeadFields.questions),
+      customFields: Type.Optional(LeadFields.customFields),
+    },
+    {
+      ...LEAD_TEXT,
+      project: 'The project the enquiry is for, by id (or name it by `namespace`)',
+      namespace: 'The project the enquiry is for, by namespace: the slug of its public page (or name it by `project`)',
+      source: 'Where the lead came from (default `presentation`)',
+    },
+  ),
   {
     $id: 'PublicLeadInput',
     additionalProperties: false,

@@ -18,6 +18,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
     '/public/projects/:namespace/events',
     {
       schema: {
+        operationId: 'streamPresentationChanges',
         tags: ['public'],
         summary: 'Live changes of a presentation (Server-Sent Events)',
         description:

@@ -52,6 +52,7 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/public/waitlist',
     {
       schema: {
+        operationId: 'joinWaitlist',
         tags: ['public'],
         summary: "Join a project's waitlist (when the project's waitlistEnabled is true)",
         description:

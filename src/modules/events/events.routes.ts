@@ -18,6 +18,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/projects/:id/events',
     {
       schema: {
+        operationId: 'listProjectEvents',
         tags: ['events'],
         summary: "The project's change log after a seq, oldest first",
         description:
@@ -40,6 +41,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/units/:id/history',
     {
       schema: {
+        operationId: 'listUnitHistory',
         tags: ['events'],
         summary: "A unit's changes, newest first",
         description: 'From the project change log: who changed what, when. `before` pages back.',

@@ -26,6 +26,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/floors',
     {
       schema: {
+        operationId: 'createFloor',
         tags: ['floors'],
         summary: "Create a floor in a project (appended to the project's floors by position)",
         description: 'Query parameters `project`, `name`, `position`; other Floor fields may come in a JSON body (query parameters win).',
@@ -44,6 +45,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/floors/:id/duplicate',
     {
       schema: {
+        operationId: 'duplicateFloor',
         tags: ['floors'],
         summary: 'Copy a floor with its plan, shapes and units (owner, administrators, editors)',
         description:
@@ -67,6 +69,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     {
       preValidation: objectQuery(['filters', 'options']),
       schema: {
+        operationId: 'listFloors',
         tags: ['floors'],
         summary: "A project's floors in position order",
         description: LIST_TEXT,
@@ -83,7 +86,15 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
 
   app.get(
     '/floors/:id',
-    { schema: { tags: ['floors'], summary: 'Fetch one floor', params: IdParams, response: { 200: { ...Floor, headers: ETag }, ...problems(400, 401, 404) } } },
+    {
+      schema: {
+        operationId: 'getFloor',
+        tags: ['floors'],
+        summary: 'Fetch one floor',
+        params: IdParams,
+        response: { 200: { ...Floor, headers: ETag }, ...problems(400, 401, 404) },
+      },
+    },
     async (request, reply) => {
       const row = await floors.get(principalOf(request), request.params.id);
       withEtag(reply, row.version);
@@ -95,6 +106,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/floors/:id',
     {
       schema: {
+        operationId: 'updateFloor',
         tags: ['floors'],
         summary: 'Update a floor',
         description: "Only the fields sent change. `units` may reorder the floor's own units. `project` cannot change. `If-Match` with a stale ETag → 412.",
@@ -114,6 +126,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/floors/:id',
     {
       schema: {
+        operationId: 'deleteFloor',
         tags: ['floors'],
         summary: "Delete a floor and its units (owner and administrators); it leaves the project's floors",
         params: IdParams,

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
+import { describedRecord } from '../shared/described.ts';
 import { optional, Str } from '../shared/fields.ts';
 
 export const floorDataFields = {
@@ -12,18 +13,29 @@ export const floorDataFields = {
 const Name = Type.String({ minLength: 1, maxLength: 300 });
 const Position = Type.Number({ description: 'Position or order; floors are listed by it' });
 
+/** What a Floor's fields mean where the common words (shared/described.ts) say too little. */
+const FLOOR_TEXT = {
+  project: 'Associated project: the project the floor belongs to',
+  name: 'Name of the floor',
+  floorplanUrl: 'Floorplan image URL',
+  path: 'Floor drawing path',
+};
+
 export const FloorSchema = Type.Object(
-  {
-    _id: ObjectId,
-    __v: Version,
-    project: ObjectId,
-    units: Type.Array(ObjectId, { description: "The floor's units in position order (kept by the server)" }),
-    name: Name,
-    position: Position,
-    ...optional(floorDataFields),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
+  describedRecord(
+    {
+      _id: ObjectId,
+      __v: Version,
+      project: ObjectId,
+      units: Type.Array(ObjectId, { description: "Associated units: the floor's units in position order (kept by the server; a PATCH may reorder them)" }),
+      name: Name,
+      position: Position,
+      ...optional(floorDataFields),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    FLOOR_TEXT,
+  ),
   { $id: 'Floor', additionalProperties: false },
 );
 

@@ -24,6 +24,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/groups',
     {
       schema: {
+        operationId: 'createGroup',
         tags: ['groups'],
         summary: 'Create a group (the caller owns it)',
         description: 'Query parameters `name`, `namespace`, `hostName`; other Group fields may come in a JSON body (query parameters win).',
@@ -53,6 +54,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     {
       preValidation: objectQuery(['filters', 'options']),
       schema: {
+        operationId: 'listGroups',
         tags: ['groups'],
         summary: 'Visible groups',
         description: LIST_TEXT,
@@ -76,7 +78,15 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
 
   app.get(
     '/groups/:id',
-    { schema: { tags: ['groups'], summary: 'Fetch one group', params: IdParams, response: { 200: { ...Group, headers: ETag }, ...problems(400, 401, 404) } } },
+    {
+      schema: {
+        operationId: 'getGroup',
+        tags: ['groups'],
+        summary: 'Fetch one group',
+        params: IdParams,
+        response: { 200: { ...Group, headers: ETag }, ...problems(400, 401, 404) },
+      },
+    },
     async (request, reply) => {
       const row = await service.get(principalOf(request), request.params.id);
       withEtag(reply, row.version);
@@ -88,6 +98,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/groups/:id',
     {
       schema: {
+        operationId: 'updateGroup',
         tags: ['groups'],
         summary: 'Update a group',
         description:
@@ -108,6 +119,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/groups/:id',
     {
       schema: {
+        operationId: 'deleteGroup',
         tags: ['groups'],
         summary: 'Delete a group (owner only); its projects stay',
         params: IdParams,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { describedRecord } from '../shared/described.ts';
 import { HostName, Namespace, optional, Str, strings } from '../shared/fields.ts';
 
 const SWITCHES = [
@@ -72,18 +73,35 @@ const columnFields = {
   projects: Type.Array(ObjectId, { maxItems: 10_000, description: 'Projects of the group, in order; only projects the caller can see' }),
 };
 
+/** What a Group's fields mean where the common words (shared/described.ts) say too little: the interface's Group table. */
+const GROUP_TEXT = {
+  name: 'Name of the group',
+  namespace: 'Namespace: lower-case slug, unique among groups',
+  projects: "Associated projects: the group's projects, in order (only projects the caller can see)",
+  groupLang: 'Language (default `en`)',
+  linkBehavior: 'Default link behaviour (default `Service`)',
+  groupImageUrl: 'Image URL',
+  groupSVGUrl: 'SVG URL',
+  perimeter: 'Perimeter of the group area (drawing path)',
+  internalURL: 'Internal URL (for management)',
+  invites: 'Invited users: pending invitations to the group',
+};
+
 export const GroupSchema = Type.Object(
-  {
-    _id: ObjectId,
-    __v: Version,
-    user: ObjectId,
-    ...columnFields,
-    namespace: Type.Optional(columnFields.namespace),
-    hostName: Type.Optional(columnFields.hostName),
-    ...optional(groupDataFields),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
+  describedRecord(
+    {
+      _id: ObjectId,
+      __v: Version,
+      user: ObjectId,
+      ...columnFields,
+      namespace: Type.Optional(columnFields.namespace),
+      hostName: Type.Optional(columnFields.hostName),
+      ...optional(groupDataFields),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    GROUP_TEXT,
+  ),
   { $id: 'Group', additionalProperties: false },
 );
 

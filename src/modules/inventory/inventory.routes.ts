@@ -105,6 +105,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
         return /^application\/json/i.test(request.headers['content-type'] ?? '') ? payload.pipe(jsonRowCounter(maxRows)) : payload;
       },
       schema: {
+        operationId: 'importInventory',
         tags: ['inventory'],
         summary: "Import the project's units from a CSV file, an Excel workbook or JSON rows (owner and administrators)",
         description:
@@ -152,6 +153,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     '/projects/:id/inventory/sync',
     {
       schema: {
+        operationId: 'syncInventory',
         tags: ['inventory'],
         summary: "Pull the project's feed file over FTP, FTPS or SFTP now and import it (owner and administrators)",
         description:
@@ -177,6 +179,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     '/projects/:id/inventory/template',
     {
       schema: {
+        operationId: 'getInventoryTemplate',
         tags: ['inventory'],
         summary: "The project's units as an import file in the sales team's words: CSV, or .xlsx with format=xlsx",
         description:
@@ -212,6 +215,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     {
       preValidation: objectQuery(['options']),
       schema: {
+        operationId: 'listInventorySyncs',
         tags: ['inventory'],
         summary: "The project's applied imports and failed feed pulls, newest first",
         description: '`options.skip` ≥ 0 (0), `options.limit` 1–500 (100); `X-Total-Count` holds the count before paging.',

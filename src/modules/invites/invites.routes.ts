@@ -72,10 +72,12 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
 
   for (const kind of ['project', 'group'] as const) {
     const base = kind === 'project' ? '/projects' : '/groups';
+    const Kind = kind === 'project' ? 'Project' : 'Group';
     app.post(
       `${base}/:id/invites`,
       {
         schema: {
+          operationId: `inviteTo${Kind}`,
           tags: [`${kind}s`],
           summary: `Invite someone to a ${kind} as administrator or editor`,
           description:
@@ -96,6 +98,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       `${base}/:id/invites/:inviteId`,
       {
         schema: {
+          operationId: `revoke${Kind}Invitation`,
           tags: [`${kind}s`],
           summary: `Revoke a pending invitation to a ${kind}`,
           description: `Owner and administrators. The link stops working (410) and the invite leaves the ${kind}'s \`invites\`.`,
@@ -120,6 +123,7 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     '/invites/:token',
     {
       schema: {
+        operationId: 'getInvitation',
         tags: ['invites'],
         summary: 'What an invitation link is for',
         description: 'No authentication: the token is the credential. Unknown token → 404; used, revoked or expired → 410.',
@@ -136,6 +140,7 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     '/invites/:token/accept',
     {
       schema: {
+        operationId: 'acceptInvitation',
         tags: ['invites'],
         summary: 'Accept an invitation',
         description:

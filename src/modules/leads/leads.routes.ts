@@ -86,6 +86,7 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     {
       preValidation: objectQuery(['filters', 'options']),
       schema: {
+        operationId: 'listLeads',
         tags: ['leads'],
         summary: 'Leads, newest first (owner and administrators): one project, or every project whose leads the caller may read',
         description:
@@ -131,6 +132,7 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/leads/:id',
     {
       schema: {
+        operationId: 'updateLead',
         tags: ['leads'],
         summary: "Work a lead: its status, notes, assignee, and a waitlist entry's rank (owner and administrators; editors → 403)",
         description:

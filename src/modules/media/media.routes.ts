@@ -30,6 +30,7 @@ export const mediaUploadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async 
     '/media',
     {
       schema: {
+        operationId: 'uploadMedia',
         tags: ['media'],
         summary: 'Upload a picture or document (floor plans, images, brochures)',
         description:
@@ -70,6 +71,7 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     '/media/:name',
     {
       schema: {
+        operationId: 'getMedia',
         tags: ['media'],
         summary: 'A stored file, or a picture resized',
         description:

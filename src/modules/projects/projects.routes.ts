@@ -26,6 +26,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     {
       preValidation: objectQuery(['filters', 'options']),
       schema: {
+        operationId: 'listProjects',
         tags: ['projects'],
         summary: 'Search visible projects',
         description:
@@ -52,6 +53,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     '/projects',
     {
       schema: {
+        operationId: 'createProject',
         tags: ['projects'],
         summary: 'Create a project (the caller owns it)',
         description:
@@ -80,6 +82,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     '/projects/:id/preview-link',
     {
       schema: {
+        operationId: 'getProjectPreviewLink',
         tags: ['projects'],
         summary: "A signed link that opens the project's page, draft or not (owner, administrators, editors)",
         description:
@@ -108,10 +111,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
 
   for (const base of ['/project', '/projects']) {
     const alias = base === '/projects';
+    // The plural aliases the interface also serves (CONTRACT: `PATCH /project/{id}` also `/projects/{id}`) need ids of their own.
+    const suffix = alias ? 'Alias' : '';
     app.get(
       `${base}/:id`,
       {
         schema: {
+          operationId: `getProject${suffix}`,
           tags: ['projects'],
           summary: 'Fetch one project',
           ...(alias ? { description: 'Alias of GET /project/{id}.' } : {}),
@@ -130,6 +136,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       `${base}/:id`,
       {
         schema: {
+          operationId: `updateProject${suffix}`,
           tags: ['projects'],
           summary: 'Update a project',
           description:
@@ -152,6 +159,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       `${base}/:id`,
       {
         schema: {
+          operationId: `deleteProject${suffix}`,
           tags: ['projects'],
           summary: 'Delete a project (owner only), with its floors, units and leads',
           ...(alias ? { description: 'Alias of DELETE /project/{id}.' } : {}),

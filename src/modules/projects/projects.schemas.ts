@@ -1,6 +1,7 @@
 import { Type, type TProperties, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
+import { describedRecord, keyWords } from '../shared/described.ts';
 import { HostName, Namespace, CustomFinishesType, Str, optional, strings } from '../shared/fields.ts';
 
 /** Text fields of the interface's Project, stored in `data` unless they have a column (name, namespace, hostName, projectType). */
@@ -179,8 +180,22 @@ export const PROJECT_SECRETS = [
   'calKey',
 ] as const;
 
-export const INTEGRATION_PREFIXES = ['cal', 'payProvider', 'yi', 'pv', 'zh', 'sr', 'sf', 'so', 'bs', 'ftp'];
-export const isIntegrationField = (key: string) => INTEGRATION_PREFIXES.some((p) => key.startsWith(p) && /[A-Z]/.test(key.charAt(p.length)));
+/** Each integration's field prefix and what it connects to. */
+const INTEGRATIONS: Record<string, string> = {
+  cal: 'calendar booking',
+  payProvider: 'payments',
+  yi: 'inventory system (yi)',
+  pv: 'inventory system (pv)',
+  zh: 'CRM (zh)',
+  sr: 'CRM (sr)',
+  sf: 'CRM (sf)',
+  so: 'CRM (so)',
+  bs: 'inventory system (bs)',
+  ftp: 'inventory feed',
+};
+export const INTEGRATION_PREFIXES = Object.keys(INTEGRATIONS);
+const integrationOf = (key: string) => INTEGRATION_PREFIXES.find((p) => key.startsWith(p) && /[A-Z]/.test(key.charAt(p.length)));
+export const isIntegrationField = (key: string) => integrationOf(key) !== undefined;
 
 const Tabs = Type.Object(
   {
@@ -271,22 +286,65 @@ export const PROJECT_DEFAULTS: Record<string, unknown> = {
   showAreaFilter: true,
 };
 
+/** Every integration setting says which integration it belongs to. */
+const INTEGRATION_SETTINGS_TEXT = Object.fromEntries(
+  [...INTEGRATION_TEXT, ...INTEGRATION_NUMBERS].map((key) => {
+    const prefix = integrationOf(key) ?? '';
+    return [key, `${INTEGRATIONS[prefix] ?? ''} integration setting: ${keyWords(key.slice(prefix.length))}`];
+  }),
+) as Record<(typeof INTEGRATION_TEXT)[number] | (typeof INTEGRATION_NUMBERS)[number], string>;
+
+/** What a Project's fields mean where the common words (shared/described.ts) say too little or not what the interface says. */
+const PROJECT_TEXT = {
+  user: 'The owning user (only the owner may change it)',
+  name: 'Name of the project',
+  projectType: 'Kind of project (filters match it exactly)',
+  formsRedirectURL: 'Redirect after form submission: where the page goes after a form is sent',
+  crfMessage: 'Custom form message',
+  gtmHeadCode: 'Tag-manager snippets: the one for the head (served only with gtmEnabled)',
+  gtmBodyCode: 'Tag-manager snippets: the one for the body (served only with gtmEnabled)',
+  lastSync: 'When the last inventory import was applied',
+  formsSendTo: 'E-mail address to send forms to: one or more, separated by commas; enquiries go there',
+  reportSendTo: 'E-mail addresses (comma-separated) reports are sent to',
+  onHoldMinsDuration: 'How long a public hold lasts, in minutes (default 5)',
+  hideSold: 'Sold units are left out of the public page',
+  showPrices: 'Prices are shown to visitors',
+  enableForms: 'The page takes enquiries',
+  onHoldExperienceEnabled: 'Visitors may hold available units',
+  previewMode: 'The page is a preview (not cached, not indexed)',
+  waitlistEnabled: 'The page takes waitlist sign-ups',
+  lockScreen: 'Visitors leave their details before seeing the page',
+  published:
+    'false: a draft: its page, bundle, live feed, forms and holds answer 404 and group pages leave it out; its team opens it through GET /projects/{id}/preview-link. Absent means true',
+  commercialSpaces: 'Commercial spaces (record ids)',
+  customFormFields: 'Fields of the custom enquiry form',
+  plan: 'Subscription plan',
+  customFinishes: 'Finish options per room',
+  lockScreenCustomQuestions: 'Lock-screen questions per language',
+  ftpMapping: 'Inventory file headers mapped to Unit fields',
+  yiStatusMapping: 'External status strings for the five availability names',
+  ...INTEGRATION_SETTINGS_TEXT,
+};
+
 export const ProjectSchema = Type.Object(
-  {
-    _id: ObjectId,
-    __v: Version,
-    user: ObjectId,
-    ...columnFields,
-    namespace: Type.Optional(columnFields.namespace),
-    hostName: Type.Optional(columnFields.hostName),
-    projectType: Type.Optional(columnFields.projectType),
-    ...optional(projectDataFields),
-    allocations: Type.Optional(Type.Array(AllocationOut)),
-    floors: Type.Array(ObjectId, { description: "The project's floors in position order (kept by the server)" }),
-    configuredSecrets: Type.Array(Type.String(), { description: 'Names of the write-only fields that are set' }),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
+  describedRecord(
+    {
+      _id: ObjectId,
+      __v: Version,
+      user: ObjectId,
+      ...columnFields,
+      namespace: Type.Optional(columnFields.namespace),
+      hostName: Type.Optional(columnFields.hostName),
+      projectType: Type.Optional(columnFields.projectType),
+      ...optional(projectDataFields),
+      allocations: Type.Optional(Type.Array(AllocationOut, { description: 'Allocations: name, write-only password, allocation' })),
+      floors: Type.Array(ObjectId, { description: "The project's floors in position order (kept by the server; a PATCH may reorder them)" }),
+      configuredSecrets: Type.Array(Type.String(), { description: 'Names of the write-only fields that are set' }),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    PROJECT_TEXT,
+  ),
   { $id: 'Project', additionalProperties: false },
 );
 

@@ -17,6 +17,7 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     {
       preValidation: availabilityInAnyCase,
       schema: {
+        operationId: 'updateUnits',
         tags: ['units'],
         summary: 'Update many units at once (all or nothing)',
         description:

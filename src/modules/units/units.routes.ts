@@ -32,6 +32,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     {
       preValidation: availabilityInAnyCase,
       schema: {
+        operationId: 'createUnit',
         tags: ['units'],
         summary: 'Create a unit in a project (optionally on one of its floors)',
         description:
@@ -52,6 +53,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     {
       preValidation: [objectQuery(['filters', 'options']), availabilityInAnyCase],
       schema: {
+        operationId: 'listUnits',
         tags: ['units'],
         summary: "A project's units (optionally one floor's, or one availability)",
         description:
@@ -77,7 +79,15 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
 
   app.get(
     '/units/:id',
-    { schema: { tags: ['units'], summary: 'Fetch one unit', params: IdParams, response: { 200: { ...Unit, headers: ETag }, ...problems(400, 401, 404) } } },
+    {
+      schema: {
+        operationId: 'getUnit',
+        tags: ['units'],
+        summary: 'Fetch one unit',
+        params: IdParams,
+        response: { 200: { ...Unit, headers: ETag }, ...problems(400, 401, 404) },
+      },
+    },
     async (request, reply) => {
       const now = ctx.clock.now();
       const row = await units.getDocument(principalOf(request), request.params.id, now);
@@ -92,6 +102,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     {
       preValidation: availabilityInAnyCase,
       schema: {
+        operationId: 'updateUnit',
         tags: ['units'],
         summary: 'Update a unit',
         description:
@@ -114,6 +125,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/units/:id',
     {
       schema: {
+        operationId: 'deleteUnit',
         tags: ['units'],
         summary: "Delete a unit (owner and administrators); it leaves its floor's units",
         params: IdParams,

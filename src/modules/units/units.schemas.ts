@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
+import { describedRecord } from '../shared/described.ts';
 import { CustomFinishesType, optional, Str, strings } from '../shared/fields.ts';
 
 export const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable'] as const;
@@ -96,23 +97,64 @@ export const UNIT_DEFAULTS = { specificType: 'unit', customButtonUrl: '', custom
 const Name = Type.String({ minLength: 1, maxLength: 300 });
 const Position = Type.Number({ description: 'Position or order within the floor' });
 
+/** What a Unit's fields mean where the common words (shared/described.ts) say too little: the interface's Unit table. */
+const UNIT_TEXT = {
+  floor: 'Associated floor: the floor the unit is on',
+  name: 'Name of the unit',
+  onHoldExpiresAt: 'Expiry of the hold status: when the current hold ends (only while on_hold)',
+  bedrooms: 'Number of bedrooms (text, e.g. `2` or `Studio`)',
+  squareFeet: 'Area',
+  isFeatured: 'Featured flag',
+  price: 'Price (left out of public answers when the project hides prices)',
+  unitPriceTBD: 'Price is to be determined',
+  type: 'Type of the unit',
+  specificType: 'Specific type, for example amenities or parkings; the value `unit` applies when not specified',
+  path: 'Detail path (drawing)',
+  lotPath: 'Lot path (drawing)',
+  unitImageUrl: 'Image URL',
+  layoutUrl: 'Layout URL',
+  downloadableAsset: 'URL of a downloadable asset',
+  brochurePDF: 'URL of the brochure PDF',
+  customButtonUrl: 'Custom button URL and snippet: the URL (empty unless set)',
+  customButtonSnippet: 'Custom button URL and snippet: the snippet (empty unless set)',
+  orientation: "Orientation (one of the unit's texts)",
+  inclusions: "Inclusions (one of the unit's texts)",
+  deliveryDate: "Delivery date (one of the unit's texts: free text, not a date-time)",
+  description: "Description (one of the unit's texts)",
+  svgLotId: 'SVG id of the lot',
+  layoutGallery: 'Layout images',
+  additionalInfo: 'Extra information as label/value pairs',
+  payableAmount: 'Payable amount (a deposit; shown even when prices are hidden)',
+  clonedImages: 'Cloned image URLs',
+  customFinishes:
+    'Finish options per room and the default choice: `type` {`name` string, `options` {`kitchen`, `bathroom`, `general`, each {`tabs` array of {`label`, `cover`, `thumbnail` strings}}}} and `default` object',
+  parking: 'Counts: the number of parking spaces',
+  bathrooms: 'Counts: the number of bathrooms',
+  unitmodels: 'References to unit models',
+  lon: 'Longitude (location)',
+  lat: 'Latitude (location)',
+};
+
 export const UnitSchema = Type.Object(
-  {
-    _id: ObjectId,
-    __v: Version,
-    project: ObjectId,
-    floor: Type.Optional(ObjectId),
-    name: Name,
-    position: Position,
-    availability: AvailabilityOut,
-    onHoldExpiresAt: Type.Optional(DateTime),
-    ...optional(unitDataFields),
-    allocated: Type.Optional(
-      Type.Boolean({ readOnly: true, description: "Only in a bundle read with X-Allocation-Token: the unit belongs to that realtor's allocation (§18)" }),
-    ),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
+  describedRecord(
+    {
+      _id: ObjectId,
+      __v: Version,
+      project: ObjectId,
+      floor: Type.Optional(ObjectId),
+      name: Name,
+      position: Position,
+      availability: AvailabilityOut,
+      onHoldExpiresAt: Type.Optional(DateTime),
+      ...optional(unitDataFields),
+      allocated: Type.Optional(
+        Type.Boolean({ readOnly: true, description: "Only in a bundle read with X-Allocation-Token: the unit belongs to that realtor's allocation (§18)" }),
+      ),
+      createdAt: DateTime,
+      updatedAt: DateTime,
+    },
+    UNIT_TEXT,
+  ),
   { $id: 'Unit', additionalProperties: false },
 );
 

@@ -16,6 +16,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/users/login',
     {
       schema: {
+        operationId: 'logIn',
         tags: ['auth'],
         summary: 'Log in',
         description:
@@ -50,6 +51,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/users/refresh',
     {
       schema: {
+        operationId: 'refreshToken',
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new access token',
         description: 'Takes the `serviceRefresh` cookie or `refresh_token` in the body; rotates it. Presenting a used token ends its session.',
@@ -71,6 +73,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/users/logout',
     {
       schema: {
+        operationId: 'logOut',
         tags: ['auth'],
         summary: 'End the session',
         description:

@@ -26,6 +26,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = asyn
     '/users/password-reset',
     {
       schema: {
+        operationId: 'requestPasswordReset',
         tags: ['auth'],
         summary: 'Ask for a password-reset link',
         description:
@@ -49,6 +50,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = asyn
     '/users/password-reset/confirm',
     {
       schema: {
+        operationId: 'confirmPasswordReset',
         tags: ['auth'],
         summary: 'Choose a new password with a reset token',
         description:

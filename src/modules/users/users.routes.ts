@@ -19,6 +19,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/users',
     {
       schema: {
+        operationId: 'createUser',
         tags: ['users'],
         summary: 'Create a user (platform administrators only)',
         body: CreateUserBody,
@@ -35,7 +36,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
 
   app.get(
     '/users/me',
-    { schema: { tags: ['users'], summary: "The caller's User record", response: { 200: { ...User, headers: ETag }, ...problems(401) } } },
+    {
+      schema: {
+        operationId: 'getCurrentUser',
+        tags: ['users'],
+        summary: "The caller's User record",
+        response: { 200: { ...User, headers: ETag }, ...problems(401) },
+      },
+    },
     async (request, reply) => {
       const user = await service.me(principalOf(request));
       withEtag(reply, user.__v);
@@ -47,6 +55,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/users/me',
     {
       schema: {
+        operationId: 'updateCurrentUser',
         tags: ['users'],
         summary: "Change the caller's own profile (and password, with currentPassword)",
         description:

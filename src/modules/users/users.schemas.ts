@@ -1,19 +1,23 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { describedRecord } from '../shared/described.ts';
 
 export const ROLES = ['user', 'admin', 'integration'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const InviteSchema = Type.Object(
-  {
-    _id: Type.Optional(ObjectId),
-    firstName: Type.Optional(Type.String({ maxLength: 200 })),
-    lastName: Type.Optional(Type.String({ maxLength: 200 })),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-    level: Type.Optional(Type.String({ maxLength: 50 })),
-    createdAt: Type.Optional(DateTime),
-    expiresAt: Type.Optional(DateTime),
-  },
+  describedRecord(
+    {
+      _id: Type.Optional(ObjectId),
+      firstName: Type.Optional(Type.String({ maxLength: 200, description: 'First name of the invitee' })),
+      lastName: Type.Optional(Type.String({ maxLength: 200, description: 'Last name of the invitee' })),
+      email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'E-mail address the invitation goes to' })),
+      level: Type.Optional(Type.String({ maxLength: 50, description: 'Level the invitee gets: administrator or editor' })),
+      createdAt: Type.Optional(DateTime),
+      expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the invitation link stops working' })),
+    },
+    {},
+  ),
   { $id: 'Invite', additionalProperties: false, description: 'A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt' },
 );
 

@@ -19,6 +19,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks',
     {
       schema: {
+        operationId: 'createWebhook',
         tags: ['webhooks'],
         summary: 'Subscribe a URL to the project’s events (owner and administrators)',
         description: 'The answer carries the signing `secret` (whsec_…) once; it is never shown again. See the `webhooks` section for what is sent.',
@@ -38,6 +39,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks',
     {
       schema: {
+        operationId: 'listWebhooks',
         tags: ['webhooks'],
         summary: "The project's webhooks (owner and administrators)",
         params: ProjectParams,
@@ -51,6 +53,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks/:hookId',
     {
       schema: {
+        operationId: 'getWebhook',
         tags: ['webhooks'],
         summary: 'One webhook (owner and administrators)',
         params: HookParams,
@@ -68,6 +71,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks/:hookId',
     {
       schema: {
+        operationId: 'updateWebhook',
         tags: ['webhooks'],
         summary: 'Change a webhook’s URL, events or description',
         description:
@@ -89,6 +93,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks/:hookId',
     {
       schema: {
+        operationId: 'deleteWebhook',
         tags: ['webhooks'],
         summary: 'Delete a webhook and its deliveries',
         description: '`If-Match` with a stale ETag → 412 and nothing is deleted.',
@@ -106,6 +111,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks/:hookId/deliveries',
     {
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
         summary: "A webhook's deliveries, newest first, each with its attempts",
         description: '`before=<seq>` pages back.',
@@ -121,6 +127,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
     '/projects/:id/webhooks/:hookId/deliveries/:deliveryId/retry',
     {
       schema: {
+        operationId: 'retryWebhookDelivery',
         tags: ['webhooks'],
         summary: 'Send one delivery again now (one attempt, same webhook-id)',
         params: DeliveryParams,
