@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { publishedSql } from '../modules/projects/drafts.ts';
-import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
+import { UNIT_COLUMNS } from '../modules/units/units.repo.ts';
+import { holdLapsedSql, type UnitRow } from '../modules/units/units.record.ts';
 
 type Q = Kysely<Database>;
 

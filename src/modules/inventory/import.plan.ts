@@ -1,5 +1,5 @@
 import { deepEqual } from '../shared/records.ts';
-import { holdExpired, type UnitRow } from '../units/units.repo.ts';
+import { holdExpired, type UnitRow } from '../units/units.record.ts';
 import type { ParsedTable } from './csv.ts';
 import { availabilityReader, IMPORT_FIELDS, mapColumns, readCell } from './import.fields.ts';
 

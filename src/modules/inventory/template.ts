@@ -1,4 +1,4 @@
-import { holdExpired } from '../units/units.repo.ts';
+import { holdExpired } from '../units/units.record.ts';
 import { neutralise } from './csv.ts';
 import { SHEET_COLUMNS } from './import.fields.ts';
 import type { InventoryState } from './import.plan.ts';
