@@ -3,7 +3,7 @@ import { KEYED_LOCKS, LOCKS } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
 import { publishedSql } from '../projects/drafts.ts';
 import { UNIT_COLUMNS } from '../units/units.repo.ts';
-import type { UnitRow } from '../units/units.record.ts';
+import { holdLiveSql, type UnitRow } from '../units/units.record.ts';
 
 type Q = Kysely<Database>;
 
@@ -36,8 +36,7 @@ export function countLiveHolds(db: Q, client: string, now: number): Promise<{ n:
     .innerJoin('units as u', 'u.held_by', 'h.id')
     .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(u.on_hold_expires_at)`.as('first_lapse')])
     .where('h.client', '=', client)
-    .where('u.availability', '=', 'on_hold')
-    .where('u.on_hold_expires_at', '>', new Date(now))
+    .where(holdLiveSql(now, 'u'))
     .executeTakeFirstOrThrow();
 }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { UNIT_COLUMNS } from './units.repo.ts';
-import { HOLD_CLEARED, holdLapsedSql, leavesHold, type UnitRow } from './units.record.ts';
+import { HOLD_CLEARED, holdLapsedSql, holdLiveSql, leavesHold, unitFreeSql, type UnitRow } from './units.record.ts';
 
 /**
  * Every write to `units`: created, changed (one, or many for bulk PATCH and imports), held, released, reserved,
@@ -170,14 +170,13 @@ export function holdUnit(db: Q, unitId: string, holdId: string, until: Date, now
     .updateTable('units as u')
     .set({ availability: 'on_hold', on_hold_expires_at: until, held_by: holdId, version: sql`u.version + 1`, updated_at: sql`now()` })
     .where('u.id', '=', unitId)
-    .where((eb) => eb.or([eb('u.availability', '=', 'available'), holdLapsedSql(now, 'u')]))
+    .where(unitFreeSql(now, 'u'))
     .returning(UNIT_COLUMNS)
     .executeTakeFirst();
 }
 
 /** The condition for a hold that still holds its unit at `now`. */
-const stillHeld = (holdId: string, now: number) =>
-  sql<boolean>`(u.held_by = ${holdId} and u.availability = 'on_hold' and u.on_hold_expires_at > ${new Date(now)})`;
+const stillHeld = (holdId: string, now: number) => sql<boolean>`(u.held_by = ${holdId} and ${holdLiveSql(now, 'u')})`;
 
 /** Makes the unit of a live hold available again; undefined when the hold no longer holds it. */
 export function releaseHeldUnit(db: Q, unitId: string, holdId: string, now: number): Promise<UnitRow | undefined> {
@@ -240,13 +239,7 @@ export function reserveUnit(
     .set({ availability: 'reserved', ...HOLD_CLEARED, version: sql`u.version + 1`, updated_at: sql`now()` })
     .where('u.id', '=', unitId)
     .where('u.project_id', '=', projectId)
-    .where((eb) =>
-      eb.or([
-        eb('u.availability', '=', 'available'),
-        holdLapsedSql(now, 'u'),
-        ...(heldByAllocation ? [eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '>', new Date(now))])] : []),
-      ]),
-    )
+    .where((eb) => eb.or([unitFreeSql(now, 'u'), ...(heldByAllocation ? [holdLiveSql(now, 'u')] : [])]))
     .returning([...UNIT_COLUMNS, sql<string>`(select availability from units b where b.id = u.id)`.as('before')])
     .executeTakeFirst();
 }

@@ -24,12 +24,27 @@ export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boole
   return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} <= ${new Date(now)})`;
 }
 
+/** A live hold in SQL: `on_hold` and its time not yet passed, on table alias `alias`. */
+export function holdLiveSql(now: number | Date, alias = 'u'): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} > ${new Date(now)})`;
+}
+
+/** A unit free to hold or reserve, in SQL: available, or on a hold that has lapsed (so it reads as available). */
+export function unitFreeSql(now: number | Date, alias = 'u'): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'available' or ${holdLapsedSql(now, alias)})`;
+}
+
 /** A hold whose time has passed reads as available, with no expiry. The rule in TypeScript. */
 export function holdExpired<T extends Pick<UnitRow, 'availability' | 'on_hold_expires_at'>>(
   row: T,
   now: number,
 ): row is T & { on_hold_expires_at: NonNullable<UnitRow['on_hold_expires_at']> } {
   return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() <= now;
+}
+
+/** The availability a unit shows: a lapsed hold reads as available. */
+export function shownAvailability(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'>, now: number): string {
+  return holdExpired(row, now) ? 'available' : row.availability;
 }
 
 /**
@@ -53,7 +68,7 @@ export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
   out.project = row.project_id;
   out.name = row.name;
   out.position = row.position;
-  out.availability = expired ? 'available' : row.availability;
+  out.availability = shownAvailability(row, now);
   out.createdAt = row.created_at.toISOString();
   out.updatedAt = row.updated_at.toISOString();
   if (row.floor_id) out.floor = row.floor_id;
@@ -69,7 +84,7 @@ export function unitJson(row: UnitDocument, now: number): string {
   const expired = holdExpired(row, now);
   let tail =
     `"_id":"${row.id}","__v":${row.version},"project":"${row.project_id}","name":${JSON.stringify(row.name)},"position":${JSON.stringify(row.position)}` +
-    `,"availability":${JSON.stringify(expired ? 'available' : row.availability)},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
+    `,"availability":${JSON.stringify(shownAvailability(row, now))},"createdAt":"${row.created_at.toISOString()}","updatedAt":"${row.updated_at.toISOString()}"`;
   if (row.floor_id) tail += `,"floor":"${row.floor_id}"`;
   if (!expired && row.on_hold_expires_at) tail += `,"onHoldExpiresAt":"${new Date(row.on_hold_expires_at).toISOString()}"`;
   return withFields(row.document, tail);

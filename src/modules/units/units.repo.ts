@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { namedStatement } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
-import { holdLapsedSql, UNIT_RECORD_KEYS, type UnitDocument, type UnitRow } from './units.record.ts';
+import { holdLiveSql, unitFreeSql, UNIT_RECORD_KEYS, type UnitDocument, type UnitRow } from './units.record.ts';
 
 type Q = Kysely<Database>;
 export type UnitWithAccess = UnitRow & { user_id: string; administrators: string[]; editors: string[] };
@@ -85,18 +85,8 @@ export function listUnits(db: Q, projectId: string, filter: UnitListParams) {
   if (filter.floorId) q = q.where('u.floor_id', '=', filter.floorId);
   if (filter.availability?.length) {
     const wanted = filter.availability;
-    const lapsed = holdLapsedSql(filter.now);
-    q = q.where((eb) =>
-      eb.or(
-        wanted.map((a) =>
-          a === 'available'
-            ? eb.or([eb('u.availability', '=', 'available'), lapsed])
-            : a === 'on_hold'
-              ? eb.and([eb('u.availability', '=', 'on_hold'), eb.not(lapsed)])
-              : eb('u.availability', '=', a),
-        ),
-      ),
-    );
+    const now = filter.now;
+    q = q.where((eb) => eb.or(wanted.map((a) => (a === 'available' ? unitFreeSql(now) : a === 'on_hold' ? holdLiveSql(now) : eb('u.availability', '=', a)))));
   }
   if (filter.updatedSince) q = q.where('u.updated_at', '>=', new Date(filter.updatedSince));
   for (const [field, min, max] of RANGES) {
