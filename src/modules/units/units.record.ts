@@ -61,6 +61,7 @@ export const HOLD_CLEARED = { on_hold_expires_at: null, held_by: null } as const
 /** The response record, a new object: the row (and its `data`) is left as it was. */
 export function toUnit(row: UnitRow, now: number): Record<string, unknown> {
   const expired = holdExpired(row, now);
+  // A plain for-in copy: as fast as any copy measured (a spread of a parsed document was several times slower).
   const out: Record<string, unknown> = {};
   for (const key in row.data) if (!OWN_KEYS.has(key)) out[key] = row.data[key];
   out._id = row.id;
