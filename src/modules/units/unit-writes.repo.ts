@@ -6,7 +6,7 @@ import { HOLD_CLEARED, holdLapsedSql, holdLiveSql, leavesHold, unitFreeSql, type
 
 /**
  * Every write to `units`: created, changed (one, or many for bulk PATCH and imports), held, released, reserved,
- * deleted. The rules of a hold they apply are the record's (`holdLapsedSql`, `leavesHold`, `HOLD_CLEARED`).
+ * deleted. The rules of a hold they apply are written once, in units.record.ts.
  */
 
 type Q = Kysely<Database>;

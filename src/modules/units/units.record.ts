@@ -6,7 +6,7 @@ import type { UnitsTable } from '../../db/schema.ts';
  * A unit record, rendered two ways: `toUnit` (an object, for lists, writes and the public bundle) and `unitJson`
  * (text completing PostgreSQL's own JSON of the stored document, for `GET /units/{id}`). Both write the stored
  * document's keys first, less `UNIT_RECORD_KEYS`, then the record's fields in one order; test/records.test.ts holds
- * the two equal, key order included. The rules that decide what a unit shows (a lapsed hold, a hold left) live here too.
+ * the two equal, key order included. The rules of a unit's hold (lapsed, live, free, left) are here too, each once.
  */
 
 /** A unit row as the renderings read it; the hold's holder stays in the database. */
@@ -15,7 +15,7 @@ export type UnitRow = Omit<Selectable<UnitsTable>, 'held_by'>;
 /** A unit row whose stored document comes as PostgreSQL's JSON text, already less `UNIT_RECORD_KEYS` (`documentText`). */
 export type UnitDocument = Omit<UnitRow, 'data'> & { document: string };
 
-/** The record's own keys: kept in columns, so a stored document never carries them (removed in SQL to be sure). */
+/** The record's own keys: kept in columns, so a stored document never carries them (both renderings drop them, to be sure). */
 export const UNIT_RECORD_KEYS = ['_id', '__v', 'project', 'name', 'position', 'availability', 'createdAt', 'updatedAt', 'floor', 'onHoldExpiresAt'];
 const OWN_KEYS = new Set(UNIT_RECORD_KEYS);
 
