@@ -10,8 +10,8 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import pg from 'pg';
 import { isMain } from './harness.ts';
-import { PROJECT_RECORD_SQL } from '../src/modules/projects/projects.repo.ts';
-import { UNIT_RECORD_KEYS } from '../src/modules/units/units.repo.ts';
+import { PROJECT_RECORD_SQL } from '../src/modules/projects/projects.record.ts';
+import { UNIT_RECORD_KEYS } from '../src/modules/units/units.record.ts';
 import { documentTextSql } from '../src/db/json-text.ts';
 import { PUBLIC_EXPOSED_HEADERS } from '../src/http/cors.ts';
 import { apiSecurityHeaders, requestIdOf } from '../src/http/security-headers.ts';

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { publishedSql } from '../modules/projects/drafts.ts';
-import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
+import { UNIT_COLUMNS } from '../modules/units/units.repo.ts';
+import { unitFreeSql, type UnitRow } from '../modules/units/units.record.ts';
 
 type Q = Kysely<Database>;
 
@@ -26,7 +27,7 @@ export interface GroupCardRow {
 
 /** A group's public projects in the group's order (those with a namespace, published, not in preview), with their free units' count and lowest price. */
 export function listGroupCards(db: Q, groupId: string, now: number): Promise<GroupCardRow[]> {
-  const free = sql<boolean>`(u.availability = 'available' or ${holdLapsedSql(now, 'u')})`;
+  const free = unitFreeSql(now, 'u');
   return db
     .selectFrom('group_projects as gp')
     .innerJoin('projects as p', 'p.id', 'gp.project_id')

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../modules/units/units.repo.ts';
+import { UNIT_COLUMNS } from '../modules/units/units.repo.ts';
+import { holdLapsedSql, type UnitRow } from '../modules/units/units.record.ts';
 
 type Q = Kysely<Database>;
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../db/schema.ts';
 import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
-import { toUnit, type UnitRow } from '../modules/units/units.repo.ts';
+import { toUnit, type UnitRow } from '../modules/units/units.record.ts';
 import { listBundleFloors, listBundleUnits, type BundleHead } from './bundle.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 

@@ -10,7 +10,8 @@ import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
 import { hasAllocations, hiddenSold, publicUnit } from './bundle.ts';
 import { holdMinutes, recordHold } from '../modules/holds/hold-tokens.ts';
 import { reservedForWaitingList } from '../modules/priority/priority.ts';
-import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds } from '../modules/holds/holds.repo.ts';
+import { countLiveHolds, findHoldTarget, lockClientHolds } from '../modules/holds/holds.repo.ts';
+import { holdUnit } from '../modules/units/unit-writes.repo.ts';
 
 export interface Visitor {
   firstName: string;

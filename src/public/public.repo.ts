@@ -54,9 +54,3 @@ export async function findLastEventSeq(db: Q, projectId: string): Promise<number
   const row = await db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
   return row ? Number(row.last_seq) : 0;
 }
-
-/** Forgets idempotency records made before `before`; how many. */
-export async function forgetIdempotencyKeys(db: Q, before: Date): Promise<number> {
-  const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}

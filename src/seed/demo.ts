@@ -6,7 +6,7 @@ import { Passwords } from '../lib/passwords.ts';
 import { insertFloor, type NewFloor } from '../modules/floors/floors.repo.ts';
 import { insertProject } from '../modules/projects/projects.repo.ts';
 import { PROJECT_DEFAULTS } from '../modules/projects/projects.schemas.ts';
-import { insertUnit, type NewUnit } from '../modules/units/units.repo.ts';
+import { insertUnit, type NewUnit } from '../modules/units/unit-writes.repo.ts';
 import { UNIT_DEFAULTS } from '../modules/units/units.schemas.ts';
 import { findUserByUsername, insertUser } from '../modules/users/users.repo.ts';
 

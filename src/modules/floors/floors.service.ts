@@ -13,7 +13,7 @@ import { pageOf, totalOf } from '../shared/list.ts';
 import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { deleteFloor, findFloor, insertFloor, listFloorUnits, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
 import type { FloorCreate, FloorDuplicate, FloorList, FloorPatch } from './floors.schemas.ts';
-import { insertUnits } from '../inventory/inventory.repo.ts';
+import { insertUnits } from '../units/unit-writes.repo.ts';
 
 /** Reads and writes floors: each write checks access, finds what changed and writes it with its event in one transaction. */
 export class FloorService {

@@ -7,7 +7,7 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { findProjectMemberships } from '../projects/projects.repo.ts';
 import { authorize, can, levelOf } from '../shared/access.ts';
 import type { VisiblePage } from '../shared/list.repo.ts';
-import { changedFields, checkBodyId, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, invalid, parseIfMatch, repeatedIds, staleWrite } from '../shared/records.ts';
 import { deleteGroup, findGroup, insertGroup, listGroups, setGroupProjects, toGroup, updateGroup, type GroupChange, type GroupRow } from './groups.repo.ts';
 import { GROUP_DEFAULTS } from './groups.schemas.ts';
 
@@ -110,8 +110,10 @@ export class GroupService {
     if (!ids.length) return;
     const rows = await findProjectMemberships(this.ctx.db.kysely, ids);
     const visible = new Set(rows.filter((r) => levelOf(principal, r)).map((r) => r.id));
-    const errors = ids.flatMap((pid, i) => (visible.has(pid) ? [] : [{ path: `/projects/${i}`, message: 'is not a project you can see' }]));
-    if (new Set(ids).size !== ids.length) errors.push({ path: '/projects', message: 'must not repeat an id' });
+    const errors = [
+      ...ids.flatMap((pid, i) => (visible.has(pid) ? [] : [{ path: `/projects/${i}`, message: 'is not a project you can see' }])),
+      ...repeatedIds(ids, 'projects'),
+    ];
     if (errors.length) invalid(errors);
   }
 

@@ -5,7 +5,8 @@ import { hashToken } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { PUBLIC } from '../events/events.repo.ts';
-import { extendHeldUnit, findHoldByToken, insertHold, markHoldExtended, markHoldReleased, releaseHeldUnit, type TokenHold } from './holds.repo.ts';
+import { findHoldByToken, insertHold, markHoldExtended, markHoldReleased, type TokenHold } from './holds.repo.ts';
+import { extendHeldUnit, releaseHeldUnit } from '../units/unit-writes.repo.ts';
 
 /** How the unit of a hold is shown to its holder: as the public page shows it (given by the public side). */
 export type RenderUnit = (row: TokenHold, settings: Record<string, unknown>, now: number) => Record<string, unknown>;

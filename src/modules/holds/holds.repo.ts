@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { KEYED_LOCKS, LOCKS } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
 import { publishedSql } from '../projects/drafts.ts';
-import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../units/units.repo.ts';
+import { UNIT_COLUMNS } from '../units/units.repo.ts';
+import { holdLiveSql, type UnitRow } from '../units/units.record.ts';
 
 type Q = Kysely<Database>;
 
@@ -35,23 +36,8 @@ export function countLiveHolds(db: Q, client: string, now: number): Promise<{ n:
     .innerJoin('units as u', 'u.held_by', 'h.id')
     .select([sql<number>`count(*)::int`.as('n'), sql<Date | null>`min(u.on_hold_expires_at)`.as('first_lapse')])
     .where('h.client', '=', client)
-    .where('u.availability', '=', 'on_hold')
-    .where('u.on_hold_expires_at', '>', new Date(now))
+    .where(holdLiveSql(now, 'u'))
     .executeTakeFirstOrThrow();
-}
-
-/**
- * Puts an available unit (or one whose hold has lapsed) on hold by hold `holdId` until `until`; one conditional
- * UPDATE, so of concurrent calls exactly one gets the row. Undefined when the unit was not free.
- */
-export function holdUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ availability: 'on_hold', on_hold_expires_at: until, held_by: holdId, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where((eb) => eb.or([eb('u.availability', '=', 'available'), holdLapsedSql(now, 'u')]))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
 }
 
 export interface NewHold {
@@ -105,32 +91,6 @@ export function findHoldByToken(db: Q, tokenHash: string, lock: boolean): Promis
   return (lock ? q.modifyEnd(sql`for update of u`) : q).executeTakeFirst();
 }
 
-/** The condition for a hold that still holds its unit at `now`. */
-const stillHeld = (holdId: string, now: number) =>
-  sql<boolean>`(u.held_by = ${holdId} and u.availability = 'on_hold' and u.on_hold_expires_at > ${new Date(now)})`;
-
-/** Makes the unit of a live hold available again; undefined when the hold no longer holds it. */
-export function releaseHeldUnit(db: Q, unitId: string, holdId: string, now: number): Promise<UnitRow | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ availability: 'available', on_hold_expires_at: null, held_by: null, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where(stillHeld(holdId, now))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
-}
-
-/** Moves a live hold's expiry to `until`; undefined when the hold no longer holds its unit. */
-export function extendHeldUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ on_hold_expires_at: until, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where(stillHeld(holdId, now))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
-}
-
 /** Marks a hold extended, once: false when it already was. */
 export async function markHoldExtended(db: Q, holdId: string, now: number): Promise<boolean> {
   const r = await db
@@ -158,26 +118,4 @@ const SWEEP_LOCK = LOCKS.holdSweep;
 export async function trySweepLock(db: Q): Promise<boolean> {
   const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as locked`.execute(db);
   return lock.rows[0]?.locked === true;
-}
-
-export interface ReleasedHold {
-  id: string;
-  project_id: string;
-  /** The expiry the row had, read in the same statement that clears it. */
-  expired_at: Date;
-}
-
-/** Writes every lapsed hold back as available. */
-export async function releaseLapsedHolds(db: Q, now: number): Promise<ReleasedHold[]> {
-  const released = await sql<ReleasedHold>`
-      with lapsed as (
-        select id, on_hold_expires_at from units l
-        where ${holdLapsedSql(now, 'l')}
-        order by project_id, id
-        for update
-      )
-      update units u set availability = 'available', on_hold_expires_at = null, held_by = null, version = u.version + 1, updated_at = now()
-      from lapsed where u.id = lapsed.id
-      returning u.id, u.project_id, lapsed.on_hold_expires_at as expired_at`.execute(db);
-  return released.rows;
 }

@@ -1,5 +1,5 @@
 import { deepEqual } from '../shared/records.ts';
-import { holdExpired, type UnitRow } from '../units/units.repo.ts';
+import { holdExpired, shownAvailability, type UnitRow } from '../units/units.record.ts';
 import type { ParsedTable } from './csv.ts';
 import { availabilityReader, IMPORT_FIELDS, mapColumns, readCell } from './import.fields.ts';
 
@@ -199,15 +199,7 @@ export function planImport(
 
     // The unit's current value of a field as its record shows it (as toUnit would, without building the record).
     const current = (k: string): unknown =>
-      k === 'name'
-        ? unit.name
-        : k === 'position'
-          ? unit.position
-          : k === 'availability'
-            ? holdExpired(unit, now)
-              ? 'available'
-              : unit.availability
-            : unit.data[k];
+      k === 'name' ? unit.name : k === 'position' ? unit.position : k === 'availability' ? shownAvailability(unit, now) : unit.data[k];
     const fieldsOut: Record<string, [unknown, unknown]> = {};
     const changed: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(sent)) {

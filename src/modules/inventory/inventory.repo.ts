@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { UNIT_COLUMNS, type UnitRow } from '../units/units.repo.ts';
+import { UNIT_COLUMNS } from '../units/units.repo.ts';
+import type { UnitRow } from '../units/units.record.ts';
 import type { FloorState, InventoryState } from './import.plan.ts';
 
 type Q = Kysely<Database>;
@@ -33,111 +34,6 @@ export function inventoryEtag(state: InventoryState): string {
 /** Locks the project row: imports of one project take turns (and its `lastSync` is written by one at a time). */
 export async function lockProject(db: Q, projectId: string) {
   return db.selectFrom('projects').select(['id']).where('id', '=', projectId).forUpdate().executeTakeFirst();
-}
-
-export async function insertFloors(db: Q, projectId: string, floors: { id: string; name: string; position: number }[]) {
-  if (!floors.length) return;
-  await db
-    .insertInto('floors')
-    .values(floors.map((f) => ({ id: f.id, project_id: projectId, name: f.name, position: f.position, data: '{}' })))
-    .execute();
-}
-
-export interface UnitInsert {
-  id: string;
-  floorId: string | null;
-  name: string;
-  position: number;
-  availability: string;
-  data: Record<string, unknown>;
-}
-
-const CHUNK = 1000;
-
-/** New units, a thousand per statement. */
-export async function insertUnits(db: Q, projectId: string, units: UnitInsert[]) {
-  for (let i = 0; i < units.length; i += CHUNK) {
-    await db
-      .insertInto('units')
-      .values(
-        units.slice(i, i + CHUNK).map((u) => ({
-          id: u.id,
-          project_id: projectId,
-          floor_id: u.floorId,
-          name: u.name,
-          position: u.position,
-          availability: u.availability,
-          on_hold_expires_at: null,
-          data: JSON.stringify(u.data),
-        })),
-      )
-      .execute();
-  }
-}
-
-export interface UnitSet {
-  id: string;
-  name?: string;
-  position?: number;
-  /** Present: the unit moves to this floor (null: to no floor). */
-  floorId?: string | null;
-  availability?: string;
-  /** Present: the hold's expiry is set to this (null clears it). */
-  onHoldExpiresAt?: string | null;
-  /** Write only if the unit is still at this version (a bulk item's ifMatch). */
-  ifVersion?: number;
-  data: Record<string, unknown>;
-}
-
-/**
- * Changes many units, a thousand per statement, with the rules of a unit PATCH: only the given columns change,
- * `data` is merged field by field, leaving on_hold clears the hold, every changed unit's version goes up.
- * Returns the ids written (a unit whose `ifVersion` no longer matches is not).
- */
-export async function updateUnits(db: Q, sets: UnitSet[]): Promise<Set<string>> {
-  const written = new Set<string>();
-  for (let i = 0; i < sets.length; i += CHUNK) {
-    const rows = sets.slice(i, i + CHUNK).map((s) => ({
-      id: s.id,
-      name: s.name ?? null,
-      position: s.position ?? null,
-      move: s.floorId !== undefined,
-      floor_id: s.floorId ?? null,
-      availability: s.availability ?? null,
-      set_hold: s.onHoldExpiresAt !== undefined,
-      hold_until: s.onHoldExpiresAt ?? null,
-      if_version: s.ifVersion ?? null,
-      data: s.data,
-    }));
-    // Leaving on_hold releases the hold (as updateUnit does): a different rule from a hold's lapse (holdLapsedSql).
-    const r = await sql<{ id: string }>`
-      update units u set
-        name = coalesce(c.name, u.name),
-        position = coalesce(c.position, u.position),
-        floor_id = case when c.move then c.floor_id else u.floor_id end,
-        availability = coalesce(c.availability, u.availability),
-        on_hold_expires_at = case when c.availability is not null and c.availability <> 'on_hold' then null
-                                  when c.set_hold then c.hold_until else u.on_hold_expires_at end,
-        held_by = case when c.availability is not null and c.availability <> 'on_hold' then null else u.held_by end,
-        data = u.data || c.data,
-        version = u.version + 1,
-        updated_at = now()
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        as c(id char(24), name text, position double precision, move boolean, floor_id char(24), availability text,
-             set_hold boolean, hold_until timestamptz, if_version integer, data jsonb)
-      where u.id = c.id and (c.if_version is null or u.version = c.if_version)
-      returning u.id`.execute(db);
-    for (const row of r.rows) written.add(row.id);
-  }
-  return written;
-}
-
-export async function setLastSync(db: Q, projectId: string, at: string) {
-  await db
-    .updateTable('projects')
-    .set({ data: sql`data || ${JSON.stringify({ lastSync: at })}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', projectId)
-    .execute();
 }
 
 export interface SyncRecord {

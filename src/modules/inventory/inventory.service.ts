@@ -5,27 +5,19 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
 import { unitUpdateChanges } from '../units/units.change.ts';
-import { toUnit } from '../units/units.repo.ts';
+import { toUnit } from '../units/units.record.ts';
 import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
-import type { ProjectRow } from '../projects/projects.repo.ts';
+import type { ProjectRow } from '../projects/projects.record.ts';
 import { Readable } from 'node:stream';
 import type { ParsedTable } from './csv.ts';
 import { ImportGate, readCsv, tooManyRows } from './import.bounds.ts';
 import { FeedError, feedTarget, fetchFeedFile } from './feed.ts';
 import { readXlsx } from './xlsx.ts';
 import { planImport, summarise, type ImportPlan, type ImportSettings, type InventoryState, type RowError } from './import.plan.ts';
-import {
-  insertFloors,
-  insertSync,
-  insertUnits,
-  inventoryEtag,
-  loadInventory,
-  lockProject,
-  setLastSync,
-  updateUnits,
-  type UnitInsert,
-  type UnitSet,
-} from './inventory.repo.ts';
+import { insertSync, inventoryEtag, loadInventory, lockProject } from './inventory.repo.ts';
+import { insertFloor } from '../floors/floors.repo.ts';
+import { setLastSync } from '../projects/projects.repo.ts';
+import { insertUnits, updateUnits, type UnitInsert, type UnitSet } from '../units/unit-writes.repo.ts';
 
 export interface ImportRequest {
   projectId: string;
@@ -234,7 +226,10 @@ export class InventoryService {
       newFloorIds.set(name.toLowerCase(), id);
       return { id, name, position: (floorPosition += 1) };
     });
-    await insertFloors(trx, projectId, floorsToCreate);
+    await insertFloor(
+      trx,
+      floorsToCreate.map((f) => ({ ...f, projectId, data: {} })),
+    );
     const floorIdOf = (floorId: string | null | undefined, newFloor: string | null) => {
       if (newFloor === null) return floorId;
       const id = newFloorIds.get(newFloor.toLowerCase());
@@ -275,7 +270,7 @@ export class InventoryService {
       const moves = u.floorId !== undefined || u.newFloor !== null;
       if (moves) touched.push(u.unit.floor_id, floorIdOf(u.floorId, u.newFloor));
       else if (position !== undefined) touched.push(u.unit.floor_id);
-      const before = toUnit({ ...u.unit, data: { ...u.unit.data } }, now);
+      const before = toUnit(u.unit, now);
       const changed = moves ? { ...u.values, floor: floorIdOf(u.floorId, u.newFloor) ?? null } : u.values;
       events.push({ type: 'unit.updated', subjectId: u.unit.id, changes: unitUpdateChanges(before, changed) });
       return {

@@ -1,4 +1,4 @@
-import { holdExpired } from '../units/units.repo.ts';
+import { shownAvailability } from '../units/units.record.ts';
 import { neutralise } from './csv.ts';
 import { SHEET_COLUMNS } from './import.fields.ts';
 import type { InventoryState } from './import.plan.ts';
@@ -31,7 +31,7 @@ export function templateRecords(state: InventoryState, now: number): Record<stri
           : field === 'floor'
             ? floor && (firstOfName.get(floor.name.toLowerCase()) === floor.id ? floor.name : floor.id)
             : field === 'availability'
-              ? statusText(holdExpired(u, now) ? 'available' : u.availability)
+              ? statusText(shownAvailability(u, now))
               : u.data[field];
     }
     return row;

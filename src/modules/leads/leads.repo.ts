@@ -119,3 +119,23 @@ export function findLead(db: Q, id: string): Promise<LeadRow | undefined> {
 export function updateLead(db: Q, id: string, set: { status?: string; notes?: string | null; assignee?: string | null }, ifVersion?: number) {
   return versionedUpdate(db, 'leads', id, set, ifVersion);
 }
+
+// A waiting list's entries are leads, so its writes are here; the rest of it is in modules/priority/.
+
+/** Writes ranks 1..n in the order of `ids` (entries whose rank does not change are not written). */
+export async function writeRanks(db: Q, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await sql`
+    update leads l set data = jsonb_set(l.data, '{rank}', to_jsonb(o.rank::integer))
+    from unnest(${ids}::text[]) with ordinality as o(id, rank)
+    where l.id = o.id and (l.data->>'rank')::integer is distinct from o.rank::integer`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Marks an entry offered (spent), once: false when it already was. */
+export async function markOffered(db: Q, leadId: string, now: number): Promise<boolean> {
+  const result = await sql`
+    update leads set data = data || jsonb_build_object('offeredAt', ${new Date(now).toISOString()}::text)
+    where id = ${leadId} and not (data ? 'offeredAt')`.execute(db);
+  return Number(result.numAffectedRows ?? 0) === 1;
+}

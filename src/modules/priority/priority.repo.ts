@@ -36,16 +36,6 @@ export async function listWaiting(db: Q, projectId: string, unitId: string): Pro
   return rows.rows;
 }
 
-/** Writes ranks 1..n in the order of `ids` (entries whose rank does not change are not written). */
-export async function writeRanks(db: Q, ids: string[]): Promise<number> {
-  if (!ids.length) return 0;
-  const result = await sql`
-    update leads l set data = jsonb_set(l.data, '{rank}', to_jsonb(o.rank::integer))
-    from unnest(${ids}::text[]) with ordinality as o(id, rank)
-    where l.id = o.id and (l.data->>'rank')::integer is distinct from o.rank::integer`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
 /** The first entry of a unit's waiting list not yet offered, with what its mail needs. */
 export async function findFirstWaiting(db: Q, projectId: string, unitId: string): Promise<{ id: string; data: Record<string, unknown> } | undefined> {
   const rows = await sql<{ id: string; data: Record<string, unknown> }>`
@@ -59,14 +49,6 @@ export async function findFirstWaiting(db: Q, projectId: string, unitId: string)
 /** Whether a unit has an entry waiting to be offered. */
 export async function hasWaiting(db: Q, projectId: string, unitId: string): Promise<boolean> {
   return (await findFirstWaiting(db, projectId, unitId)) !== undefined;
-}
-
-/** Marks an entry offered (spent), once: false when it already was. */
-export async function markOffered(db: Q, leadId: string, now: number): Promise<boolean> {
-  const result = await sql`
-    update leads set data = data || jsonb_build_object('offeredAt', ${new Date(now).toISOString()}::text)
-    where id = ${leadId} and not (data ? 'offeredAt')`.execute(db);
-  return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 /** A unit's waiting list as lead records, in rank order. */

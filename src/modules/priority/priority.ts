@@ -5,10 +5,12 @@ import { newObjectId } from '../../lib/object-id.ts';
 import type { MailQueue } from '../../mail/mail.ts';
 import { holdMail } from '../../mail/templates.ts';
 import { holdLink, holdMinutes, recordHold } from '../holds/hold-tokens.ts';
-import { findHoldTarget, holdUnit } from '../holds/holds.repo.ts';
+import { findHoldTarget } from '../holds/holds.repo.ts';
+import { holdUnit } from '../units/unit-writes.repo.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { SYSTEM } from '../events/events.repo.ts';
-import { findFirstWaiting, hasWaiting, lockWaitingList, markOffered } from './priority.repo.ts';
+import { findFirstWaiting, hasWaiting, lockWaitingList } from './priority.repo.ts';
+import { markOffered } from '../leads/leads.repo.ts';
 
 /** The priority list runs only where the project keeps a waitlist, takes holds, and asks for it (§18). */
 export const priorityOn = (settings: Record<string, unknown>) =>

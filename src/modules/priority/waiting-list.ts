@@ -4,7 +4,8 @@ import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { authorize } from '../shared/access.ts';
-import { findLeadForRank, findLeadRow, listWaiting, lockWaitingList, writeRanks } from './priority.repo.ts';
+import { findLeadForRank, findLeadRow, listWaiting, lockWaitingList } from './priority.repo.ts';
+import { writeRanks } from '../leads/leads.repo.ts';
 
 /**
  * Moves a waitlist entry to `rank` in its unit's waiting list (1 is first; past the end is last): the others close

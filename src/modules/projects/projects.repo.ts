@@ -1,17 +1,13 @@
-import { isoTextSql, recordTextSql } from '../../db/json-text.ts';
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, ProjectsTable } from '../../db/schema.ts';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { namedStatement } from '../../db/prepared.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
-import { PROJECT_SECRETS } from './projects.schemas.ts';
+import { FLOOR_IDS_SQL, PROJECT_RECORD_SQL, type ProjectRow } from './projects.record.ts';
 
 type Q = Kysely<Database>;
-export type ProjectRow = Selectable<ProjectsTable> & { floor_ids: string[] };
 
-/** Ids of the project's floors in position order (null for none): `project.floors` is derived, never stored twice. */
-const FLOOR_IDS_SQL = 'select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id';
 const floorIds = sql<string[]>`coalesce((${sql.raw(FLOOR_IDS_SQL)}), '{}')`.as('floor_ids');
 
 const COLUMNS = [
@@ -30,45 +26,6 @@ const COLUMNS = [
   'p.created_at',
   'p.updated_at',
 ] as const;
-
-/**
- * Names of the secrets that are set, as `configuredSecrets` shows them, in code point order (the order PostgreSQL's
- * "C" collation gives `GET /projects`, which writes the list in SQL).
- */
-export function secretNames(secrets: Record<string, string>): string[] {
-  return Object.keys(secrets).map(secretName).sort(byCodePoint);
-}
-
-function byCodePoint(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-/** How an allocation's password is keyed among a project's sealed secrets: this prefix, then the allocation's name. */
-export const ALLOCATION_SECRET_PREFIX = 'allocation:';
-
-/** A secret's key as clients know it: an allocation's password by the allocation's name. */
-export function secretName(key: string): string {
-  return key.startsWith(ALLOCATION_SECRET_PREFIX) ? `allocations[${key.slice(ALLOCATION_SECRET_PREFIX.length)}].password` : key;
-}
-
-/** The response record. `row.data` is parsed afresh for every query, so it is extended in place, not copied. */
-export function toProject(row: ProjectRow): Record<string, unknown> {
-  return Object.assign(row.data, {
-    _id: row.id,
-    __v: row.version,
-    user: row.user_id,
-    name: row.name,
-    ...(row.namespace !== null ? { namespace: row.namespace } : {}),
-    ...(row.host_name !== null ? { hostName: row.host_name } : {}),
-    ...(row.project_type !== null ? { projectType: row.project_type } : {}),
-    administrators: row.administrators,
-    editors: row.editors,
-    floors: row.floor_ids,
-    configuredSecrets: secretNames(row.secrets),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  });
-}
 
 export function findProject(db: Q, id: string): Promise<ProjectRow | undefined> {
   return db
@@ -92,50 +49,6 @@ export interface ProjectListParams extends VisiblePage {
   name?: string | undefined;
   projectType?: string | undefined;
 }
-
-/**
- * Keys a stored document must never carry into a response: the record's own (kept in columns or derived) and the
- * write-only secrets (kept sealed in `secrets`). The service never stores them in `data`; they are removed in SQL too.
- */
-export const PROJECT_NOT_IN_DOCUMENT = [
-  ...[
-    '_id',
-    '__v',
-    'user',
-    'name',
-    'namespace',
-    'hostName',
-    'projectType',
-    'administrators',
-    'editors',
-    'floors',
-    'configuredSecrets',
-    'createdAt',
-    'updatedAt',
-  ],
-  ...PROJECT_SECRETS,
-];
-
-/**
- * `toProject`'s record as JSON text, written wholly by PostgreSQL from the row `p`: the stored document's text (less
- * the record's keys and the secrets), then the record's fields in `toProject`'s order. Nothing of a listed project is
- * parsed or serialised in Node. The same JSON value as `toProject` of the full row (a test holds them equal).
- */
-export const PROJECT_RECORD_SQL = recordTextSql(
-  'p.data',
-  PROJECT_NOT_IN_DOCUMENT,
-  [
-    `'"_id":"' || p.id || '","__v":' || p.version || ',"user":"' || p.user_id || '","name":' || to_json(p.name)::text`,
-    `coalesce(',"namespace":' || to_json(p.namespace)::text, '')`,
-    `coalesce(',"hostName":' || to_json(p.host_name)::text, '')`,
-    `coalesce(',"projectType":' || to_json(p.project_type)::text, '')`,
-    `',"administrators":' || to_json(p.administrators)::text || ',"editors":' || to_json(p.editors)::text`,
-    `',"floors":' || coalesce(to_json((${FLOOR_IDS_SQL}))::text, '[]')`,
-    // `secretName` and `secretNames`' order, in SQL.
-    `',"configuredSecrets":' || to_json(array(select s.name from (select case when starts_with(k, '${ALLOCATION_SECRET_PREFIX}') then 'allocations[' || substr(k, ${ALLOCATION_SECRET_PREFIX.length + 1}) || '].password' else k end as name from jsonb_object_keys(p.secrets) as k) as s order by s.name collate "C"))::text`,
-    `',"createdAt":"' || ${isoTextSql('p.created_at')} || '","updatedAt":"' || ${isoTextSql('p.updated_at')} || '"'`,
-  ].join(' || '),
-);
 
 export function listProjects(db: Q, principal: Principal, params: ProjectListParams) {
   const name = params.name !== undefined && params.name !== '';
@@ -189,6 +102,15 @@ export async function insertProject(db: Q, p: ProjectInsert): Promise<ProjectRow
   const row = await findProject(db, p.id);
   if (!row) throw new Error(`project ${p.id} vanished in its own transaction`);
   return row;
+}
+
+/** An import's time, in the project's `lastSync` (a write to the project: its version moves). */
+export async function setLastSync(db: Q, projectId: string, at: string) {
+  await db
+    .updateTable('projects')
+    .set({ data: sql`data || ${JSON.stringify({ lastSync: at })}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', '=', projectId)
+    .execute();
 }
 
 export interface ProjectChange {

@@ -8,7 +8,7 @@ import { objectQuery } from '../shared/query.ts';
 import { withEtag } from '../shared/records.ts';
 import { pageOf } from '../shared/list.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';
-import { toProject } from './projects.repo.ts';
+import { toProject } from './projects.record.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
 import { PREVIEW_HOURS, previewLink } from './drafts.ts';

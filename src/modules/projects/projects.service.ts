@@ -8,19 +8,8 @@ import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/ac
 import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
-import {
-  deleteProject,
-  findProject,
-  insertProject,
-  listProjects,
-  ALLOCATION_SECRET_PREFIX,
-  secretName,
-  updateProject,
-  type ProjectChange,
-  type ProjectListParams,
-  type ProjectRow,
-  toProject,
-} from './projects.repo.ts';
+import { deleteProject, findProject, insertProject, listProjects, updateProject, type ProjectChange, type ProjectListParams } from './projects.repo.ts';
+import { ALLOCATION_SECRET_PREFIX, secretName, toProject, type ProjectRow } from './projects.record.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 import { unitIdsInProject } from '../units/units.repo.ts';
 import { feedHost } from '../inventory/feed.ts';

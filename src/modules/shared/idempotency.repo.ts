@@ -30,3 +30,9 @@ export function findIdempotencyRecord(db: Q, scope: string, key: string): Promis
     .where('key', '=', key)
     .executeTakeFirstOrThrow();
 }
+
+/** Forgets idempotency records made before `before`; how many. */
+export async function forgetIdempotencyKeys(db: Q, before: Date): Promise<number> {
+  const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -61,8 +61,12 @@ export function checkBodyId(body: { _id?: unknown }, id: string) {
 export function childOrder(sent: readonly string[] | undefined, current: readonly string[], field: string, notChild: string): string[] | undefined {
   if (sent === undefined || deepEqual(sent, current)) return undefined;
   const own = new Set(current);
-  const errors: FieldError[] = sent.flatMap((id, i) => (own.has(id) ? [] : [{ path: `/${field}/${i}`, message: notChild }]));
-  if (new Set(sent).size !== sent.length) errors.push({ path: `/${field}`, message: 'must not repeat an id' });
+  const errors: FieldError[] = [...sent.flatMap((id, i) => (own.has(id) ? [] : [{ path: `/${field}/${i}`, message: notChild }])), ...repeatedIds(sent, field)];
   if (errors.length) invalid(errors);
   return [...sent];
+}
+
+/** A list of references names each record once: the error on the list (`/field`) when an id repeats. */
+export function repeatedIds(ids: readonly string[], field: string): FieldError[] {
+  return new Set(ids).size !== ids.length ? [{ path: `/${field}`, message: 'must not repeat an id' }] : [];
 }

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { toUnit } from './units.repo.ts';
+import { toUnit } from './units.record.ts';
 import { availabilityInAnyCase, BulkUnitPatch, MAX_BULK_UNITS } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 

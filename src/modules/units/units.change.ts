@@ -1,7 +1,8 @@
 import type { FieldError } from '../../http/errors.ts';
 import { updatedChanges, type Changes } from '../events/events.repo.ts';
 import { changedFields, SERVER_KEPT } from '../shared/records.ts';
-import { toUnit, type UnitChange, type UnitRow } from './units.repo.ts';
+import type { UnitChange } from './unit-writes.repo.ts';
+import { leavesHold, toUnit, type UnitRow } from './units.record.ts';
 import type { UnitPatch } from './units.schemas.ts';
 
 const IGNORED = new Set([...SERVER_KEPT, 'project', 'ifMatch']);
@@ -21,8 +22,7 @@ export interface PlannedUnitChange {
  */
 export function unitUpdateChanges(before: Record<string, unknown>, changed: Record<string, unknown>): Changes {
   const logged = updatedChanges(before, changed);
-  const availability = changed.availability;
-  if (availability !== undefined && availability !== 'on_hold' && before.onHoldExpiresAt !== undefined) logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
+  if (leavesHold(changed.availability) && before.onHoldExpiresAt !== undefined) logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
   return logged;
 }
 
@@ -32,7 +32,7 @@ export function unitUpdateChanges(before: Record<string, unknown>, changed: Reco
  * Errors are paths inside the body (`/onHoldExpiresAt`); the caller prefixes them.
  */
 export function planUnitChange(unit: UnitRow, body: UnitPatch, now: number, errors: FieldError[]): PlannedUnitChange | undefined {
-  const current = toUnit({ ...unit, data: { ...unit.data } }, now);
+  const current = toUnit(unit, now);
   const sent = typeof body.availability === 'string' ? { ...body, availability: body.availability.toLowerCase() } : body;
   // Validated by UnitPatchSchema: the changed fields are a part of the body.
   const changes = changedFields(sent, current, IGNORED) as Partial<UnitPatch>;

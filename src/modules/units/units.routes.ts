@@ -5,7 +5,7 @@ import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { withEtag } from '../shared/records.ts';
-import { toUnit, unitJson, type UnitRow } from './units.repo.ts';
+import { toUnit, unitJson, type UnitRow } from './units.record.ts';
 import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 import { createIdempotently, type Created } from '../shared/idempotent.ts';

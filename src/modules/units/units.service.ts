@@ -8,27 +8,15 @@ import { AppError, notFound, type FieldError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { actorOf, createdChanges, SYSTEM } from '../events/events.repo.ts';
 import { projectsOfFloors } from '../floors/floors.repo.ts';
-import { updateUnits, type UnitSet } from '../inventory/inventory.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
 import { etagListed } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
-import {
-  deleteUnit,
-  findUnit,
-  findUnitDocument,
-  findUnitsByIds,
-  holdExpired,
-  insertUnit,
-  listUnits,
-  releaseExpiredHold,
-  updateUnit,
-  type UnitDocumentRow,
-  type UnitRow,
-  type UnitWithAccess,
-} from './units.repo.ts';
+import { findUnit, findUnitDocument, findUnitsByIds, listUnits, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
+import { holdExpired, type UnitRow } from './units.record.ts';
+import { deleteUnit, insertUnit, releaseExpiredHold, updateUnit, updateUnits, type UnitSet } from './unit-writes.repo.ts';
 import { UNIT_DEFAULTS, type BulkUnitItem, type UnitCreate, type UnitList, type UnitPatch } from './units.schemas.ts';
 
 /** A bulk item that names a unit the caller can see, with what it changes (undefined: nothing). */

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { KEYED_LOCKS } from '../../db/locks.ts';
 import type { Database, WorksheetsTable } from '../../db/schema.ts';
-import { holdLapsedSql, UNIT_COLUMNS, type UnitRow } from '../units/units.repo.ts';
 import { windowTotal } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
@@ -101,33 +100,5 @@ export function decideWorksheet(db: Q, id: string, status: 'accepted' | 'decline
     .where('id', '=', id)
     .where('status', '=', 'submitted')
     .returning(COLUMNS)
-    .executeTakeFirst();
-}
-
-/**
- * Reserves a unit for an accepted worksheet: only when it is available (or its hold lapsed), or on hold while it
- * belongs to the worksheet's allocation (`heldByAllocation`: only that realtor's token can hold an allocated unit).
- * One conditional UPDATE: of two acceptances racing for one unit, exactly one changes the row.
- */
-export function reserveUnit(
-  db: Q,
-  unitId: string,
-  projectId: string,
-  heldByAllocation: boolean,
-  now: number,
-): Promise<(UnitRow & { before: string }) | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ availability: 'reserved', on_hold_expires_at: null, held_by: null, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where('u.project_id', '=', projectId)
-    .where((eb) =>
-      eb.or([
-        eb('u.availability', '=', 'available'),
-        holdLapsedSql(now, 'u'),
-        ...(heldByAllocation ? [eb.and([eb('u.availability', '=', 'on_hold'), eb('u.on_hold_expires_at', '>', new Date(now))])] : []),
-      ]),
-    )
-    .returning([...UNIT_COLUMNS, sql<string>`(select availability from units b where b.id = u.id)`.as('before')])
     .executeTakeFirst();
 }

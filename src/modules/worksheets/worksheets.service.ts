@@ -17,10 +17,10 @@ import {
   insertWorksheet,
   listWorksheets,
   lockAllocationWorksheets,
-  reserveUnit,
   toWorksheet,
 } from './worksheets.repo.ts';
 import type { WorksheetPatch, WorksheetSubmit } from './worksheets.schemas.ts';
+import { reserveUnit } from '../units/unit-writes.repo.ts';
 
 const KEPT = ['_id', '__v', 'project', 'createdAt', 'updatedAt'] as const;
 const noToken = () => new AppError(401, 'unauthorized', 'X-Allocation-Token is required: open the allocation first');
