@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { EVENTS_ONLY, type EventLog } from '../modules/events/event-log.ts';
 import { SYSTEM, type Changes } from '../modules/events/events.repo.ts';
 import { releaseLapsedHolds, trySweepLock } from '../modules/holds/holds.repo.ts';
-import { offerToNext, type PriorityDeps } from '../modules/priority/priority.ts';
+import { offerToNext, type PriorityDeps } from '../modules/priority/priority.service.ts';
 import { forgetIdempotencyKeys } from './public.repo.ts';
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { Allocations } from '../modules/allocations/allocations.ts';
 import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
-import { offerToNext } from '../modules/priority/priority.ts';
+import { offerToNext } from '../modules/priority/priority.service.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';

@@ -5,8 +5,8 @@ import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { withEtag } from '../shared/records.ts';
-import { toFloor, type FloorRow } from './floors.repo.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { toFloor } from './floors.repo.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
@@ -15,11 +15,9 @@ import { FloorService } from './floors.service.ts';
 const Floor = Type.Ref('Floor');
 const ETag = { ETag: { type: 'string' } };
 const locationOf = (id: string) => `/floors/${id}`;
-const created = (row: FloorRow): Created => ({ record: toFloor(row) as Created['record'], version: row.version });
 
 export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const floors = new FloorService(ctx);
 
   app.post(
@@ -35,8 +33,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const write = await floors.create(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
+      const outcome = await floors.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
   );
 
@@ -57,8 +55,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const write = await floors.duplicate(principalOf(request), request.params.id, { ...request.body });
-      return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
+      const outcome = await floors.duplicate(principalOf(request), request.params.id, { ...request.body }, createRequestOf(request));
+      return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
   );
 

@@ -5,7 +5,7 @@ import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { objectQuery } from '../shared/query.ts';
 import { withEtag } from '../shared/records.ts';
 import { toGroup } from './groups.repo.ts';
@@ -17,7 +17,6 @@ const ETag = { ETag: { type: 'string' } };
 
 export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const service = new GroupService(ctx);
 
   app.post(
@@ -33,18 +32,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const draft = await service.draft(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'groups',
-        (groupId) => `/groups/${groupId}`,
-        async (trx) => {
-          const row = await service.create(draft, trx);
-          return { record: toGroup(row) as Created['record'], version: row.version };
-        },
-      );
+      const outcome = await service.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, `/groups/${outcome.record._id}`);
     },
   );
 

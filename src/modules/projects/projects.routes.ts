@@ -7,7 +7,7 @@ import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { withEtag } from '../shared/records.ts';
 import { pageOf } from '../shared/list.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
@@ -18,7 +18,6 @@ const Project = Type.Ref('Project');
 
 export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const service = new ProjectService(ctx);
 
   app.get(
@@ -62,17 +61,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       },
     },
     async (request, reply) => {
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'projects',
-        (id) => `/project/${id}`,
-        async (trx) => {
-          const row = await service.create(principalOf(request), { ...request.body, ...request.query }, trx);
-          return { record: toProject(row) as Created['record'], version: row.version };
-        },
-      );
+      const outcome = await service.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, `/project/${outcome.record._id}`);
     },
   );
 

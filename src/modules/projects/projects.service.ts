@@ -5,6 +5,7 @@ import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/access.ts';
+import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
@@ -51,7 +52,15 @@ interface AllocationIn {
 export class ProjectService {
   constructor(private readonly ctx: Ctx) {}
 
-  async create(owner: Principal, body: Body, db: Kysely<Database> = this.ctx.db.kysely): Promise<ProjectRow> {
+  /** Writes a create once per Idempotency-Key; its checks (name, units, feed target, unique names) run in that write. */
+  create(owner: Principal, body: Body, req: CreateRequest): Promise<CreateOutcome> {
+    return createOnce(this.ctx.db.kysely, 'projects', req, async (trx) => {
+      const row = await this.#insert(owner, body, trx);
+      return { record: toProject(row) as Created['record'], version: row.version };
+    });
+  }
+
+  async #insert(owner: Principal, body: Body, db: Kysely<Database>): Promise<ProjectRow> {
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && k !== 'floors' && k !== 'user'));
     const { name } = fields;
     if (typeof name !== 'string') invalid([{ path: '/name', message: 'is required' }]);

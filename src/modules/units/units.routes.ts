@@ -5,10 +5,10 @@ import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { withEtag } from '../shared/records.ts';
-import { toUnit, unitJson, type UnitRow } from './units.repo.ts';
+import { toUnit, unitJson } from './units.repo.ts';
 import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
@@ -23,9 +23,7 @@ const locationOf = (id: string) => `/units/${id}`;
 
 export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const units = new UnitService(ctx);
-  const created = (row: UnitRow): Created => ({ record: toUnit(row, ctx.clock.now()) as Created['record'], version: row.version });
 
   app.post(
     '/units',
@@ -42,8 +40,8 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const write = await units.create(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(db, request, reply, 'units', locationOf, async (trx) => created(await write(trx)));
+      const outcome = await units.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
   );
 

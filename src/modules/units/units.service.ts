@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
-import { offerToNext } from '../priority/priority.ts';
-import type { Database } from '../../db/schema.ts';
+import { offerToNext } from '../priority/priority.service.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound, type FieldError } from '../../http/errors.ts';
@@ -11,6 +9,7 @@ import { projectsOfFloors } from '../floors/floors.repo.ts';
 import { updateUnits, type UnitSet } from '../inventory/inventory.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
+import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
 import { etagListed } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
@@ -24,6 +23,7 @@ import {
   insertUnit,
   listUnits,
   releaseExpiredHold,
+  toUnit,
   updateUnit,
   type UnitDocumentRow,
   type UnitRow,
@@ -93,10 +93,10 @@ export class UnitService {
   }
 
   /**
-   * Checks a create (400, 404, 403) before anything is written. The write it returns runs in the caller's
-   * transaction, so an Idempotency-Key's stored answer commits with the unit, its floor's version and its event.
+   * Checks a create (400, 404, 403) before anything is written, then writes it once per Idempotency-Key: the stored
+   * answer commits with the unit, its floor's version and its event.
    */
-  async create(principal: Principal, input: UnitCreate): Promise<(trx: Kysely<Database>) => Promise<UnitWithAccess>> {
+  async create(principal: Principal, input: UnitCreate, req: CreateRequest): Promise<CreateOutcome> {
     const { project, name, position, floor, availability, onHoldExpiresAt, ...data } = input;
     if (!project) invalid([{ path: '/project', message: 'is required' }]);
     if (!name) invalid([{ path: '/name', message: 'is required' }]);
@@ -119,7 +119,7 @@ export class UnitService {
       onHoldExpiresAt: onHoldExpiresAt ?? null,
       data: { ...UNIT_DEFAULTS, ...data },
     };
-    return async (trx) => {
+    return createOnce(this.ctx.db.kysely, 'units', req, async (trx): Promise<Created> => {
       await insertUnit(trx, unit);
       await bumpVersions(trx, 'floors', [floor]);
       const changes = createdChanges({
@@ -138,8 +138,9 @@ export class UnitService {
         changes,
         now: this.ctx.clock.now(),
       });
-      return found(await findUnit(trx, unit.id));
-    };
+      const row = found(await findUnit(trx, unit.id));
+      return { record: toUnit(row, this.ctx.clock.now()) as Created['record'], version: row.version };
+    });
   }
 
   /** PATCH by the rules of planUnitChange; a move changes both floors' `units` in the same transaction. */
