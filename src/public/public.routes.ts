@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
-import { LeadFields } from '../modules/shared/fields.ts';
+import { LeadFields } from '../modules/leads/leads.schemas.ts';
 import { etagOf } from '../modules/shared/records.ts';
 import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
 import type { BundleMemo } from './bundle-memo.ts';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../http/schemas.ts';
-import { LeadFields } from '../modules/shared/fields.ts';
+import { LeadFields } from '../modules/leads/leads.schemas.ts';
 
 /** The presentation bundle: GET /public/projects/{namespace} and /public/hosts/{hostName}. */
 export const BundleSchema = Type.Object(

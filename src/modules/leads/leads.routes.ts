@@ -8,7 +8,7 @@ import { objectQuery } from '../shared/query.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
 import { withEtag } from '../shared/records.ts';
 import { LeadService } from './leads.service.ts';
-import { LEAD_STATUSES, LeadNotes, LeadSchema } from '../shared/fields.ts';
+import { LEAD_STATUSES, LeadNotes, LeadSchema } from './leads.schemas.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 import { sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT } from '../inventory/xlsx.ts';
 import { toLead } from './leads.repo.ts';
