@@ -14,7 +14,7 @@ import { idempotencyKey } from '../modules/shared/idempotency.ts';
 import { PublicService } from './public.service.ts';
 import { HoldTokenParams, PublicHoldSchema, PublicLeadInputSchema, Visitor } from './public.schemas.ts';
 import { isPublished, PREVIEW_PARAM, previewSigner } from '../modules/projects/drafts.ts';
-import { Allocations } from '../modules/allocations/allocations.ts';
+import { Allocations } from '../modules/allocations/allocations.service.ts';
 import { AllocationTokenHeader, allocationToken } from '../modules/allocations/token-header.ts';
 import { createHash } from 'node:crypto';
 

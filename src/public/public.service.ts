@@ -2,7 +2,7 @@ import { publicUnit } from './bundle.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { Allocations } from '../modules/allocations/allocations.ts';
+import { Allocations } from '../modules/allocations/allocations.service.ts';
 import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
 import { offerToNext } from '../modules/priority/priority.service.ts';
 import { AppError, notFound } from '../http/errors.ts';

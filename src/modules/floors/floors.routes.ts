@@ -4,8 +4,6 @@ import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { withEtag } from '../shared/records.ts';
-import { toFloor } from './floors.repo.ts';
 import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
@@ -73,9 +71,9 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const { rows, total } = await floors.list(principalOf(request), request.query);
+      const { records, total } = await floors.list(principalOf(request), request.query);
       reply.header('X-Total-Count', String(total));
-      return rows.map(toFloor);
+      return records;
     },
   );
 
@@ -83,9 +81,9 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/floors/:id',
     { schema: { tags: ['floors'], summary: 'Fetch one floor', params: IdParams, response: { 200: { ...Floor, headers: ETag }, ...problems(400, 401, 404) } } },
     async (request, reply) => {
-      const row = await floors.get(principalOf(request), request.params.id);
-      withEtag(reply, row.version);
-      return toFloor(row);
+      const { record, etag } = await floors.get(principalOf(request), request.params.id);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 
@@ -102,9 +100,9 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const row = await floors.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-      withEtag(reply, row.version);
-      return toFloor(row);
+      const { record, etag } = await floors.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 

@@ -9,7 +9,7 @@ import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
-import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { deleteFloor, findFloor, insertFloor, listFloorUnits, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
 import type { FloorCreate, FloorDuplicate, FloorList, FloorPatch } from './floors.schemas.ts';
 import { insertUnits } from '../inventory/inventory.repo.ts';
@@ -18,9 +18,9 @@ import { insertUnits } from '../inventory/inventory.repo.ts';
 export class FloorService {
   constructor(private readonly ctx: Ctx) {}
 
-  async get(principal: Principal, id: string): Promise<FloorRow> {
+  async get(principal: Principal, id: string): Promise<Tagged> {
     const { row } = authorize(principal, await findFloor(this.ctx.db.kysely, id), 'read', 'Floor');
-    return row;
+    return tagged(toFloor(row), row.version);
   }
 
   /** A page of the project's floors and the count before paging. */
@@ -30,7 +30,7 @@ export class FloorService {
     const page = pageOf(options);
     const rows = await pageFloors(db, project, { ...filters, ...page });
     const total = await totalOf(rows, page.skip, () => pageFloors(db, project, { ...filters, skip: 0, limit: 1, sort: undefined }));
-    return { rows, total };
+    return { records: rows.map(toFloor), total };
   }
 
   /**
@@ -62,7 +62,7 @@ export class FloorService {
   }
 
   /** PATCH: only sent fields that differ change; `units` reorders the floor's own units; a new position changes the project's floors. */
-  async patch(principal: Principal, id: string, body: FloorPatch, ifMatch: string | undefined): Promise<FloorRow> {
+  async patch(principal: Principal, id: string, body: FloorPatch, ifMatch: string | undefined): Promise<Tagged> {
     const db = this.ctx.db.kysely;
     const { row: floor } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
     const ifVersion = parseIfMatch(ifMatch, floor.version);
@@ -90,7 +90,8 @@ export class FloorService {
         });
       });
     }
-    return found(await findFloor(db, floor.id));
+    const updated = found(await findFloor(db, floor.id));
+    return tagged(toFloor(updated), updated.version);
   }
 
   /**

@@ -7,8 +7,6 @@ import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
 import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { objectQuery } from '../shared/query.ts';
-import { withEtag } from '../shared/records.ts';
-import { toGroup } from './groups.repo.ts';
 import { GroupCreateQuery, GroupPatchSchema } from './groups.schemas.ts';
 import { GroupService } from './groups.service.ts';
 
@@ -57,9 +55,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
+      const { records, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
       reply.header('X-Total-Count', String(total));
-      return rows.map(toGroup);
+      return records;
     },
   );
 
@@ -67,9 +65,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     '/groups/:id',
     { schema: { tags: ['groups'], summary: 'Fetch one group', params: IdParams, response: { 200: { ...Group, headers: ETag }, ...problems(400, 401, 404) } } },
     async (request, reply) => {
-      const row = await service.get(principalOf(request), request.params.id);
-      withEtag(reply, row.version);
-      return toGroup(row);
+      const { record, etag } = await service.get(principalOf(request), request.params.id);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 
@@ -87,9 +85,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const updated = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-      withEtag(reply, updated.version);
-      return toGroup(updated);
+      const { record, etag } = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 

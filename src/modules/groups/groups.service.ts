@@ -8,7 +8,7 @@ import { findProjectMemberships } from '../projects/projects.repo.ts';
 import { authorize, can, levelOf } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import type { VisiblePage } from '../shared/list.repo.ts';
-import { changedFields, checkBodyId, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { deleteGroup, findGroup, insertGroup, listGroups, setGroupProjects, toGroup, updateGroup, type GroupChange, type GroupRow } from './groups.repo.ts';
 import { GROUP_DEFAULTS } from './groups.schemas.ts';
 
@@ -65,16 +65,18 @@ export class GroupService {
     });
   }
 
-  async get(principal: Principal, id: string): Promise<GroupRow> {
-    return authorize(principal, await findGroup(this.ctx.db.kysely, id), 'read', 'Group').row;
+  async get(principal: Principal, id: string): Promise<Tagged> {
+    const { row } = authorize(principal, await findGroup(this.ctx.db.kysely, id), 'read', 'Group');
+    return tagged(toGroup(row), row.version);
   }
 
-  list(principal: Principal, page: VisiblePage) {
-    return listGroups(this.ctx.db.kysely, principal, page);
+  async list(principal: Principal, page: VisiblePage) {
+    const { rows, total } = await listGroups(this.ctx.db.kysely, principal, page);
+    return { records: rows.map(toGroup), total };
   }
 
   /** PATCH: only real changes count; the caller's level decides which are allowed; one transaction writes them. */
-  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<GroupRow> {
+  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<Tagged> {
     const db = this.ctx.db.kysely;
     const { row, level } = authorize(principal, await findGroup(db, id), 'edit', 'Group');
     const ifVersion = parseIfMatch(ifMatch, row.version);
@@ -92,7 +94,8 @@ export class GroupService {
         if (projects) await setGroupProjects(trx, row.id, projects);
       });
     }
-    return this.#reread(row.id, db);
+    const updated = await this.#reread(row.id, db);
+    return tagged(toGroup(updated), updated.version);
   }
 
   /** DELETE (owner only); its projects stay. */

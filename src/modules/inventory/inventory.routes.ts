@@ -158,8 +158,13 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; service: Inv
         response: { 200: answered('The import answer of the pulled file'), 400: rejected, ...problems(401, 403, 404, 412, 413, 429, 502) },
       },
     },
-    async (request, reply) =>
-      send(reply, await service.pullNow(principalOf(request), request.params.id, optionsOf(request), () => takePlace(reply))),
+    async (request, reply) => {
+      // The place is taken once access is granted, so a stranger gets 404 even when every place is busy.
+      const outcome = await service.pullNow(principalOf(request), request.params.id, optionsOf(request), () => {
+        takePlace(reply);
+      });
+      return send(reply, outcome);
+    },
   );
 
   app.get(

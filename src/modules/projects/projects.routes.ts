@@ -5,13 +5,11 @@ import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
-import { withEtag } from '../shared/records.ts';
 import { pageOf } from '../shared/list.ts';
 import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
-import { toProject } from './projects.repo.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
-import { PREVIEW_HOURS, previewLink } from './drafts.ts';
+import { PREVIEW_HOURS } from './drafts.ts';
 import { DateTime } from '../../http/schemas.ts';
 
 const Project = Type.Ref('Project');
@@ -40,10 +38,10 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
+      const { json, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
       // Each record's JSON text as PostgreSQL wrote it (PROJECT_RECORD_SQL), not parsed and serialised again.
       reply.header('X-Total-Count', String(total));
-      return sendJsonText(reply, `[${rows.map((r) => r.item).join(',')}]`);
+      return sendJsonText(reply, json);
     },
   );
 
@@ -90,9 +88,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       },
     },
     async (request, reply) => {
-      const row = await service.get(principalOf(request), request.params.id);
+      const link = await service.previewLink(principalOf(request), request.params.id);
       reply.header('Cache-Control', 'private, no-store');
-      return previewLink(ctx.config, row, ctx.clock.now());
+      return link;
     },
   );
 
@@ -110,9 +108,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const row = await service.get(principalOf(request), request.params.id);
-        withEtag(reply, row.version);
-        return toProject(row);
+        const { record, etag } = await service.get(principalOf(request), request.params.id);
+        reply.header('ETag', etag);
+        return record;
       },
     );
 
@@ -132,9 +130,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const updated = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-        withEtag(reply, updated.version);
-        return toProject(updated);
+        const { record, etag } = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+        reply.header('ETag', etag);
+        return record;
       },
     );
 

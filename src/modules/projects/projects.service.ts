@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
-import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
 import {
@@ -22,6 +22,7 @@ import {
   type ProjectRow,
   toProject,
 } from './projects.repo.ts';
+import { previewLink } from './drafts.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 import { unitIdsInProject } from '../units/units.repo.ts';
 import { feedHost } from '../inventory/feed.ts';
@@ -84,16 +85,33 @@ export class ProjectService {
   }
 
   /** A visible project (404 otherwise). */
-  async get(principal: Principal, id: string): Promise<ProjectRow> {
+  async get(principal: Principal, id: string): Promise<Tagged> {
+    const row = await this.#visible(principal, id);
+    return tagged(toProject(row), row.version);
+  }
+
+  /** A signed link to a visible project's page, draft or not. */
+  async previewLink(principal: Principal, id: string) {
+    return previewLink(this.ctx.config, await this.#visible(principal, id), this.ctx.clock.now());
+  }
+
+  async #visible(principal: Principal, id: string): Promise<ProjectRow> {
     return authorize(principal, await findProject(this.ctx.db.kysely, id), 'read').row;
   }
 
-  list(principal: Principal, params: ProjectListParams) {
-    return listProjects(this.ctx.db.kysely, principal, params);
+  /** A page of visible projects as one JSON array text (each record as PostgreSQL wrote it), and the count before paging. */
+  async list(principal: Principal, params: ProjectListParams) {
+    const { rows, total } = await listProjects(this.ctx.db.kysely, principal, params);
+    return { json: `[${rows.map((r) => r.item).join(',')}]`, total };
+  }
+
+  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<Tagged> {
+    const row = await this.#patch(principal, id, body, ifMatch);
+    return tagged(toProject(row), row.version);
   }
 
   /** PATCH: only real changes count; the caller's level decides which of them are allowed; one statement writes them. */
-  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<ProjectRow> {
+  async #patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<ProjectRow> {
     // Every level may edit, so this is the read check (404) that must come before If-Match (412) and the body (400).
     const { row, level } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'edit');
     const ifVersion = parseIfMatch(ifMatch, row.version);

@@ -4,8 +4,6 @@ import type { Ctx } from '../../context.ts';
 import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { withEtag } from '../shared/records.ts';
-import { toUnit, unitJson } from './units.repo.ts';
 import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
@@ -62,11 +60,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const now = ctx.clock.now();
       const csv = wantsCsv(request, request.query.format);
       // A spreadsheet export is the whole list unless a page is asked for.
-      const { rows, total } = await units.list(principalOf(request), request.query, csv ? MAX_CSV_UNITS : 100, now);
-      const records = rows.map((u) => toUnit(u, now));
+      const { records, total } = await units.list(principalOf(request), request.query, csv ? MAX_CSV_UNITS : 100, ctx.clock.now());
       reply.header('X-Total-Count', String(total));
       if (csv) return sendCsv(reply, `units-${request.query.project}.csv`, toCsv(records, CSV_COLUMNS));
       return records;
@@ -77,11 +73,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     '/units/:id',
     { schema: { tags: ['units'], summary: 'Fetch one unit', params: IdParams, response: { 200: { ...Unit, headers: ETag }, ...problems(400, 401, 404) } } },
     async (request, reply) => {
-      const now = ctx.clock.now();
-      const row = await units.getDocument(principalOf(request), request.params.id, now);
-      withEtag(reply, row.version);
-      // The body is written from PostgreSQL's JSON text of the document (unitJson), not serialised again.
-      return sendJsonText(reply, unitJson(row, now));
+      const { record, etag } = await units.getDocument(principalOf(request), request.params.id, ctx.clock.now());
+      reply.header('ETag', etag);
+      return sendJsonText(reply, record);
     },
   );
 
@@ -101,10 +95,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const now = ctx.clock.now();
-      const row = await units.patch(principalOf(request), request.params.id, request.body, request.headers['if-match'], now);
-      withEtag(reply, row.version);
-      return toUnit(row, now);
+      const { record, etag } = await units.patch(principalOf(request), request.params.id, request.body, request.headers['if-match'], ctx.clock.now());
+      reply.header('ETag', etag);
+      return record;
     },
   );
 

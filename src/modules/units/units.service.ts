@@ -12,7 +12,7 @@ import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
 import { etagListed } from '../../http/conditional.ts';
-import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import {
   deleteUnit,
@@ -24,6 +24,7 @@ import {
   listUnits,
   releaseExpiredHold,
   toUnit,
+  unitJson,
   updateUnit,
   type UnitDocumentRow,
   type UnitRow,
@@ -47,10 +48,15 @@ export class UnitService {
   constructor(private readonly ctx: Ctx) {}
 
   /**
-   * GET /units/{id}, the hottest read: one named statement, the stored document as text for `unitJson`. A lapsed hold
-   * found here is written back as available first.
+   * GET /units/{id}, the hottest read: one named statement, the record's JSON text written from the stored document
+   * (`unitJson`), not serialised again. A lapsed hold found here is written back as available first.
    */
-  async getDocument(principal: Principal, id: string, now: number): Promise<UnitDocumentRow> {
+  async getDocument(principal: Principal, id: string, now: number): Promise<Tagged<string>> {
+    const row = await this.#document(principal, id, now);
+    return tagged(unitJson(row, now), row.version);
+  }
+
+  async #document(principal: Principal, id: string, now: number): Promise<UnitDocumentRow> {
     const db = this.ctx.db.kysely;
     const { row } = authorize(principal, await findUnitDocument(db, id), 'read', 'Unit');
     if (!holdExpired(row, now)) return row;
@@ -89,7 +95,7 @@ export class UnitService {
     const params = { ...filters, floorId: floor, availability: wanted, now };
     const rows = await listUnits(db, project, { ...params, ...page });
     const total = await totalOf(rows, page.skip, () => listUnits(db, project, { ...params, skip: 0, limit: 1, sort: undefined }));
-    return { rows, total };
+    return { records: rows.map((u) => toUnit(u, now)), total };
   }
 
   /**
@@ -144,7 +150,7 @@ export class UnitService {
   }
 
   /** PATCH by the rules of planUnitChange; a move changes both floors' `units` in the same transaction. */
-  async patch(principal: Principal, id: string, body: UnitPatch, ifMatch: string | undefined, now: number): Promise<UnitWithAccess> {
+  async patch(principal: Principal, id: string, body: UnitPatch, ifMatch: string | undefined, now: number): Promise<Tagged> {
     const db = this.ctx.db.kysely;
     const { row: unit, level } = authorize(principal, await findUnit(db, id), 'edit', 'Unit');
     const ifVersion = parseIfMatch(ifMatch, unit.version);
@@ -172,7 +178,8 @@ export class UnitService {
       });
       this.ctx.mail.wake();
     }
-    return found(await findUnit(db, unit.id));
+    const updated = found(await findUnit(db, unit.id));
+    return tagged(toUnit(updated, now), updated.version);
   }
 
   /** Deletes the unit; it leaves its floor's `units`. */
@@ -197,7 +204,7 @@ export class UnitService {
    * Bulk PATCH, all or nothing: every item is checked (each error at `/<index>/…`) and every ifMatch compared before
    * one transaction writes them all, with one `unit.updated` per changed unit. The units come back in request order.
    */
-  async patchMany(principal: Principal, items: readonly BulkUnitItem[], now: number): Promise<UnitWithAccess[]> {
+  async patchMany(principal: Principal, items: readonly BulkUnitItem[], now: number): Promise<Record<string, unknown>[]> {
     const db = this.ctx.db.kysely;
     const checked = await this.#checkItems(principal, items, now);
     const stale = checked.filter(({ item, row }) => item.ifMatch !== undefined && !etagListed(item.ifMatch, etagOf(row.version))).map((c) => c.i);
@@ -230,7 +237,7 @@ export class UnitService {
     if (writes.length) this.ctx.mail.wake();
     const ids = items.map((i) => i._id);
     const updated = new Map((await findUnitsByIds(db, ids)).map((r) => [r.id, r]));
-    return items.map((item) => found(updated.get(item._id)));
+    return items.map((item) => toUnit(found(updated.get(item._id)), now));
   }
 
   /** Every item's checks, before anything is written: 400 naming each bad item (in index order), else the plans. */
