@@ -69,7 +69,7 @@ export interface ImportOutcome {
   answer: ImportAnswer;
 }
 
-/** Imports (uploads and feed pulls) of one project's inventory: plan, then apply in one transaction. */
+/** One project's inventory: imports (uploads and feed pulls: plan, then apply in one transaction), its template and its syncs. */
 export class InventoryService {
   /** Imports and pulls running at once on this node (INVENTORY_IMPORTS_AT_ONCE). */
   readonly gate: ImportGate;
