@@ -37,6 +37,14 @@ module.exports = {
       to: { path: '^src/(public|presentation)/' },
     },
     {
+      name: 'routes-through-services',
+      severity: 'error',
+      comment:
+        "A *.routes.ts file is schema → service → reply: what it reads or writes goes through its module's service, which checks access first; SQL lives in *.repo.ts and src/db/ only.",
+      from: { path: '\\.routes\\.ts$' },
+      to: { path: ['\\.repo\\.ts$', '^src/db/'] },
+    },
+    {
       name: 'src-not-from-tests',
       severity: 'error',
       from: { path: '^src/' },

@@ -21,7 +21,7 @@ import { leadRoutes } from './modules/leads/leads.routes.ts';
 import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
 import { PROJECT_SCHEMAS } from './modules/projects/projects.schemas.ts';
-import { LeadInputSchema, LeadSchema } from './modules/shared/fields.ts';
+import { LeadInputSchema, LeadSchema } from './modules/leads/leads.schemas.ts';
 import { unitBulkRoutes } from './modules/units/units.bulk.routes.ts';
 import { unitRoutes } from './modules/units/units.routes.ts';
 import { UNIT_SCHEMAS } from './modules/units/units.schemas.ts';

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
-import { LeadSchema } from '../src/modules/shared/fields.ts';
+import { LeadSchema } from '../src/modules/leads/leads.schemas.ts';
 import { UnitSchema } from '../src/modules/units/units.schemas.ts';
 import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 

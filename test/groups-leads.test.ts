@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { GroupPatchSchema, GroupSchema } from '../src/modules/groups/groups.schemas.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
-import { LeadSchema } from '../src/modules/shared/fields.ts';
+import { LeadSchema } from '../src/modules/leads/leads.schemas.ts';
 import {
   type Caller,
   caller,

@@ -7,12 +7,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
-import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
-import { findBundleHead } from '../public/bundle.repo.ts';
-import { isPublished, PREVIEW_PARAM, previewSigner, visible } from '../modules/projects/drafts.ts';
+import type { BundleKey } from '../public/bundle.service.ts';
+import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
 import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
-import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes, type GroupCard } from './html.ts';
-import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
+import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes } from './html.ts';
+import { PresentationService } from './presentation.service.ts';
 
 const JS = 'text/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
@@ -25,7 +24,6 @@ const TYPES: Record<string, string> = {
   '.jpg': 'image/jpeg',
   '.glb': 'model/gltf-binary',
 };
-const OBJECT_ID = /^[0-9a-f]{24}$/;
 
 interface Asset {
   body: Buffer;
@@ -52,8 +50,7 @@ const htmlPage = { 200: { description: 'HTML page', content: { 'text/html': { sc
  * address /p/{namespace}/units/{unitId}, a group's page at /g/{namespace}, and their assets.
  */
 export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
-  const db = ctx.db.kysely;
-  const previews = previewSigner(ctx.config);
+  const pages = new PresentationService(ctx);
   const manifest = await webManifest();
   const assets = new Map<string, Asset>();
   const sheet = asset(readFileSync(join(WEB_OUT, manifest.css)), CSS, true);
@@ -97,22 +94,9 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     return reply.send(page.html);
   }
 
-  async function projectPage(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }, unitId?: string) {
-    const now = ctx.clock.now();
-    const head = await findBundleHead(db, by, now);
+  async function projectPage(request: FastifyRequest, reply: FastifyReply, by: BundleKey, unitId?: string) {
     const token = (request.query as { preview?: string }).preview;
-    // A draft is there only for whoever holds its preview link.
-    if (!head || !visible(previews, head, token, now)) throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
-    const draft = !isPublished(head.data);
-    const project = publicProject(head) as Record<string, unknown> & { name: string };
-    let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
-    if (unitId !== undefined) {
-      const row = OBJECT_ID.test(unitId) ? await findProjectUnit(db, head.id, unitId) : undefined;
-      if (!row) throw notFound('Unit');
-      unit = publicUnit(row, head.data, now) as typeof unit;
-      // A sold unit the project hides answers as an unknown one: its name would be in the title and card tags.
-      if (hiddenSold(head.data, unit?.availability)) throw notFound('Unit');
-    }
+    const { namespace, draft, project, unit } = await pages.projectPage(by, token, unitId);
     const bundlePath = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
     // The draft's page reads its bundle with the same token.
     const bundleUrl = draft ? `${bundlePath}?preview=${encodeURIComponent(token ?? '')}` : bundlePath;
@@ -127,7 +111,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         viewerStyles,
         project,
         bundleUrl,
-        namespace: head.namespace ?? '',
+        namespace,
         url: `${origin(request)}${path}`,
         origin: origin(request),
         unit,
@@ -202,33 +186,8 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       },
     },
     async (request, reply) => {
-      const group = await findGroupByNamespace(db, request.params.namespace);
-      if (!group) throw notFound('Group');
-      const rows = await listGroupCards(db, group.id, ctx.clock.now());
-      const cards: GroupCard[] = rows.map((r) => {
-        const d = r.data;
-        const cover: unknown = Array.isArray(d.alternativeCovers) ? (d.alternativeCovers as unknown[])[0] : undefined;
-        const currency =
-          typeof d.payProviderCurrency === 'string' && d.payProviderCurrency
-            ? d.payProviderCurrency
-            : typeof d.chargeCurrency === 'string' && d.chargeCurrency
-              ? d.chargeCurrency
-              : 'usd';
-        return {
-          name: r.name,
-          namespace: r.namespace,
-          image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
-          address: typeof d.address === 'string' ? d.address : undefined,
-          available: r.available,
-          lowestPrice: d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
-          currency,
-        };
-      });
-      return send(
-        request,
-        reply,
-        renderGroupPage({ name: group.name, data: group.data }, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css),
-      );
+      const { group, cards } = await pages.groupPage(request.params.namespace);
+      return send(request, reply, renderGroupPage(group, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css));
     },
   );
 

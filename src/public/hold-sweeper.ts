@@ -4,7 +4,7 @@ import { EVENTS_ONLY, type EventLog } from '../modules/events/event-log.ts';
 import { SYSTEM, type Changes } from '../modules/events/events.repo.ts';
 import { trySweepLock } from '../modules/holds/holds.repo.ts';
 import { releaseLapsedHolds } from '../modules/units/unit-writes.repo.ts';
-import { offerToNext, type PriorityDeps } from '../modules/priority/priority.ts';
+import { offerToNext, type PriorityDeps } from '../modules/priority/priority.service.ts';
 import { forgetIdempotencyKeys } from '../modules/shared/idempotency.repo.ts';
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -9,7 +9,7 @@ import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
 import { hasAllocations, hiddenSold, publicUnit } from './bundle.ts';
 import { holdMinutes, recordHold } from '../modules/holds/hold-tokens.ts';
-import { reservedForWaitingList } from '../modules/priority/priority.ts';
+import { reservedForWaitingList } from '../modules/priority/priority.service.ts';
 import { countLiveHolds, findHoldTarget, lockClientHolds } from '../modules/holds/holds.repo.ts';
 import { holdUnit } from '../modules/units/unit-writes.repo.ts';
 

@@ -3,20 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
-import { notFound } from '../http/errors.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
-import { LeadFields } from '../modules/shared/fields.ts';
+import { LeadFields } from '../modules/leads/leads.schemas.ts';
 import { etagOf } from '../modules/shared/records.ts';
-import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
+import { BundleService, type BundleKey } from './bundle.service.ts';
 import type { BundleMemo } from './bundle-memo.ts';
-import { findBundleHead } from './bundle.repo.ts';
 import { idempotencyKey } from '../modules/shared/idempotency.ts';
 import { PublicService } from './public.service.ts';
 import { HoldTokenParams, PublicHoldSchema, PublicLeadInputSchema, Visitor } from './public.schemas.ts';
-import { isPublished, PREVIEW_PARAM, previewSigner } from '../modules/projects/drafts.ts';
-import { Allocations } from '../modules/allocations/allocations.ts';
+import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
 import { AllocationTokenHeader, allocationToken } from '../modules/allocations/token-header.ts';
-import { createHash } from 'node:crypto';
 
 const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
 
@@ -52,60 +48,20 @@ const HoldHeaders = Type.Object({
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
 export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: BundleMemo }> = async (app, { ctx, bundleMemo }) => {
-  const db = ctx.db.kysely;
   const service = new PublicService(ctx);
-  const cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
-  const previews = previewSigner(ctx.config);
-  const allocations = new Allocations(ctx);
+  const bundles = new BundleService(ctx, bundleMemo);
 
-  async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
-    // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
-    const now = ctx.clock.now();
-    const inm = request.headers['if-none-match'];
-    const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
-    const previewToken = (request.query as { preview?: string }).preview;
+  async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: BundleKey) {
     reply.header('Vary', 'X-Allocation-Token');
-    const token = allocationToken(request);
-    if (token !== undefined && token !== '') {
-      // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
-      const head = await findBundleHead(db, by, now);
-      if (!head || (!isPublished(head.data) && !previews.verify(head.id, previewToken, now))) throw notFound('Presentation');
-      const viewer = await allocations.verify(db, token, head.id);
-      if (viewer) {
-        const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
-        reply.header('ETag', etag).header('Cache-Control', 'private, max-age=0');
-        if (head.data.previewMode === true || !isPublished(head.data)) reply.header('X-Robots-Tag', 'noindex');
-        if (notModified(etag)) return reply.code(304).send();
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(await buildBundle(db, head, now, viewer.name)));
-      }
-    }
-    const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
-    let checked = bundleMemo.fresh(key, now);
-    let body = checked && cache.get(checked.projectId, checked.etag);
-    if (!checked || (body === undefined && !notModified(checked.etag))) {
-      const generation = bundleMemo.generation;
-      const head = await findBundleHead(db, by, now);
-      if (!head) throw notFound('Presentation');
-      checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
-      body = cache.get(head.id, checked.etag);
-      if (body === undefined && !notModified(checked.etag)) {
-        // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
-        // a 560 kB allocation each that pushed the peak RSS under load.
-        body = Buffer.from(JSON.stringify(await buildBundle(db, head, now)));
-        cache.set(head.id, checked.etag, body);
-      }
-      bundleMemo.remember(key, checked, now, generation);
-    }
-    // A draft is not there for anyone without its preview token.
-    if (!checked.published && !previews.verify(checked.projectId, previewToken, now)) {
-      throw notFound('Presentation');
-    }
-    // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
-    const unlisted = checked.preview || !checked.published;
-    reply.header('ETag', checked.etag).header('Cache-Control', unlisted ? 'private, no-store' : 'public, max-age=5');
-    if (unlisted) reply.header('X-Robots-Tag', 'noindex');
-    if (notModified(checked.etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
+    const answer = await bundles.answer(by, {
+      previewToken: (request.query as { preview?: string }).preview,
+      allocationToken: allocationToken(request),
+      ifNoneMatch: request.headers['if-none-match'],
+    });
+    reply.header('ETag', answer.etag).header('Cache-Control', answer.cacheControl);
+    if (answer.noindex) reply.header('X-Robots-Tag', 'noindex');
+    if (answer.body === undefined) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(answer.body);
   }
 
   const bundleResponses = {

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../http/schemas.ts';
 import { described } from '../modules/shared/described.ts';
-import { LEAD_TEXT, LeadFields } from '../modules/shared/fields.ts';
+import { LEAD_TEXT, LeadFields } from '../modules/leads/leads.schemas.ts';
 
 /** The presentation bundle: GET /public/projects/{namespace} and /public/hosts/{hostName}. */
 export const BundleSchema = Type.Object(

@@ -1,19 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
-import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { StreamLimits } from './stream-limits.ts';
-import { findProjectByNamespace } from './public.repo.ts';
-import { PREVIEW_PARAM, previewSigner, visible } from '../modules/projects/drafts.ts';
+import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
+import type { BundleMemo } from './bundle-memo.ts';
+import { BundleService } from './bundle.service.ts';
 
 const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
 
 /** GET /public/projects/{namespace}/events: the presentation's live feed (Server-Sent Events). */
-export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed }> = async (app, { ctx, feed }) => {
+export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed; bundleMemo: BundleMemo }> = async (app, { ctx, feed, bundleMemo }) => {
+  const bundles = new BundleService(ctx, bundleMemo);
   const limits = new StreamLimits(ctx.config.sse.streamsPerClient, ctx.config.sse.maxStreams);
-  const previews = previewSigner(ctx.config);
   app.get(
     '/public/projects/:namespace/events',
     {
@@ -46,9 +46,7 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed 
       const release = limits.take(request.ip);
       reply.raw.on('close', release);
       if (request.raw.socket.destroyed) release();
-      const project = await findProjectByNamespace(ctx.db.kysely, request.params.namespace);
-      if (!project || !visible(previews, project, request.query.preview, ctx.clock.now())) throw notFound('Presentation');
-      const projectId = project.id;
+      const projectId = await bundles.liveProjectId(request.params.namespace, request.query.preview);
       const raw = request.headers['last-event-id'] ?? request.query.lastEventId;
       // A new stream starts after the last change committed now, read before the client can see the stream open:
       // a change it makes right after `: open` arrives is then one the stream sends, never one counted as seen.

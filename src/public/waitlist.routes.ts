@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
 import { DateTime, ObjectId, problems } from '../http/schemas.ts';
-import { LeadFields } from '../modules/shared/fields.ts';
+import { LeadFields } from '../modules/leads/leads.schemas.ts';
 import { idempotencyKey } from '../modules/shared/idempotency.ts';
 import { PublicService } from './public.service.ts';
 

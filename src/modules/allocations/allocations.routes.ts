@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { perMinute } from '../../http/rate-limits.ts';
 import { DateTime, ObjectId, problems } from '../../http/schemas.ts';
-import { Allocations } from './allocations.ts';
+import { Allocations } from './allocations.service.ts';
 
 const OpenBody = Type.Object(
   {
@@ -46,7 +46,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (
       config: { rateLimit: perMinute(ctx.config.limits.allocationOpensPerMinute) },
     },
     async (request, reply) => {
-      const opened = await allocations.open(ctx.db.kysely, request.body.namespace, request.body.password);
+      const opened = await allocations.open(request.body.namespace, request.body.password);
       return reply.header('Cache-Control', 'no-store').send(opened);
     },
   );

@@ -4,15 +4,12 @@ import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { findProjectMembership } from '../projects/projects.repo.ts';
-import { authorize, can } from '../shared/access.ts';
-import { findUnit } from '../units/units.repo.ts';
-import { listEvents, listSubjectEvents, toEvent } from './events.repo.ts';
 import { EventListQuery, HistoryEntry, HistoryQuery } from './events.schemas.ts';
+import { EventService } from './events.service.ts';
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
+  const events = new EventService(ctx);
 
   app.get(
     '/projects/:id/events',
@@ -29,12 +26,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         response: { 200: Type.Array(Type.Ref('Event')), ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
-      const { level } = authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
-      const { after, limit } = request.query;
-      const rows = await listEvents(db, request.params.id, { after, limit, withLeads: can(level, 'read-leads') });
-      return rows.map(toEvent);
-    },
+    (request) => events.list(principalOf(request), request.params.id, request.query),
   );
 
   app.get(
@@ -50,13 +42,6 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         response: { 200: Type.Array(HistoryEntry), ...problems(400, 401, 404) },
       },
     },
-    async (request) => {
-      authorize(principalOf(request), await findUnit(db, request.params.id), 'read', 'Unit');
-      const rows = await listSubjectEvents(db, request.params.id, request.query);
-      return rows.map((r) => {
-        const e = toEvent(r);
-        return { seq: e.seq, type: e.type, at: e.createdAt, actor: e.actor, ...(e.data.changes ? { changes: e.data.changes } : {}) };
-      });
-    },
+    (request) => events.unitHistory(principalOf(request), request.params.id, request.query),
   );
 };

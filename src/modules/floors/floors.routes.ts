@@ -4,9 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { withEtag } from '../shared/records.ts';
-import { toFloor, type FloorRow } from './floors.repo.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
@@ -15,11 +13,9 @@ import { FloorService } from './floors.service.ts';
 const Floor = Type.Ref('Floor');
 const ETag = { ETag: { type: 'string' } };
 const locationOf = (id: string) => `/floors/${id}`;
-const created = (row: FloorRow): Created => ({ record: toFloor(row) as Created['record'], version: row.version });
 
 export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const floors = new FloorService(ctx);
 
   app.post(
@@ -36,8 +32,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const write = await floors.create(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
+      const outcome = await floors.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
   );
 
@@ -59,8 +55,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const write = await floors.duplicate(principalOf(request), request.params.id, { ...request.body });
-      return createIdempotently(db, request, reply, 'floors', locationOf, async (trx) => created(await write(trx)));
+      const outcome = await floors.duplicate(principalOf(request), request.params.id, { ...request.body }, createRequestOf(request));
+      return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
   );
 
@@ -78,9 +74,9 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const { rows, total } = await floors.list(principalOf(request), request.query);
+      const { records, total } = await floors.list(principalOf(request), request.query);
       reply.header('X-Total-Count', String(total));
-      return rows.map(toFloor);
+      return records;
     },
   );
 
@@ -96,9 +92,9 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const row = await floors.get(principalOf(request), request.params.id);
-      withEtag(reply, row.version);
-      return toFloor(row);
+      const { record, etag } = await floors.get(principalOf(request), request.params.id);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 
@@ -116,9 +112,9 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const row = await floors.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-      withEtag(reply, row.version);
-      return toFloor(row);
+      const { record, etag } = await floors.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 

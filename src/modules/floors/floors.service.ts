@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
-import type { Database } from '../../db/schema.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
@@ -9,8 +7,9 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { actorOf, createdChanges, updatedChanges } from '../events/events.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
+import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
-import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { deleteFloor, findFloor, insertFloor, listFloorUnits, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
 import type { FloorCreate, FloorDuplicate, FloorList, FloorPatch } from './floors.schemas.ts';
 import { insertUnits } from '../units/unit-writes.repo.ts';
@@ -19,9 +18,9 @@ import { insertUnits } from '../units/unit-writes.repo.ts';
 export class FloorService {
   constructor(private readonly ctx: Ctx) {}
 
-  async get(principal: Principal, id: string): Promise<FloorRow> {
+  async get(principal: Principal, id: string): Promise<Tagged> {
     const { row } = authorize(principal, await findFloor(this.ctx.db.kysely, id), 'read', 'Floor');
-    return row;
+    return tagged(toFloor(row), row.version);
   }
 
   /** A page of the project's floors and the count before paging. */
@@ -31,14 +30,14 @@ export class FloorService {
     const page = pageOf(options);
     const rows = await pageFloors(db, project, { ...filters, ...page });
     const total = await totalOf(rows, page.skip, () => pageFloors(db, project, { ...filters, skip: 0, limit: 1, sort: undefined }));
-    return { rows, total };
+    return { records: rows.map(toFloor), total };
   }
 
   /**
-   * Checks a create (400, 404, 403) before anything is written. The write it returns runs in the caller's
-   * transaction, so an Idempotency-Key's stored answer commits with the floor, its project's version and its event.
+   * Checks a create (400, 404, 403) before anything is written, then writes it once per Idempotency-Key: the stored
+   * answer commits with the floor, its project's version and its event.
    */
-  async create(principal: Principal, input: FloorCreate): Promise<(trx: Kysely<Database>) => Promise<FloorRow>> {
+  async create(principal: Principal, input: FloorCreate, req: CreateRequest): Promise<CreateOutcome> {
     const { project, name, position, ...data } = input;
     if (!project) invalid([{ path: '/project', message: 'is required' }]);
     if (!name) invalid([{ path: '/name', message: 'is required' }]);
@@ -47,7 +46,7 @@ export class FloorService {
     const id = newObjectId(this.ctx.clock.now());
     // Without a position the floor goes last.
     const pos = position ?? (await nextFloorPosition(db, project));
-    return async (trx) => {
+    return createOnce(db, 'floors', req, async (trx) => {
       await insertFloor(trx, { id, projectId: project, name, position: pos, data });
       await bumpVersions(trx, 'projects', [project]);
       await this.ctx.events.append(trx, {
@@ -58,12 +57,12 @@ export class FloorService {
         changes: createdChanges({ ...data, name, position: pos }),
         now: this.ctx.clock.now(),
       });
-      return found(await findFloor(trx, id));
-    };
+      return created(await findFloor(trx, id));
+    });
   }
 
   /** PATCH: only sent fields that differ change; `units` reorders the floor's own units; a new position changes the project's floors. */
-  async patch(principal: Principal, id: string, body: FloorPatch, ifMatch: string | undefined): Promise<FloorRow> {
+  async patch(principal: Principal, id: string, body: FloorPatch, ifMatch: string | undefined): Promise<Tagged> {
     const db = this.ctx.db.kysely;
     const { row: floor } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
     const ifVersion = parseIfMatch(ifMatch, floor.version);
@@ -91,16 +90,17 @@ export class FloorService {
         });
       });
     }
-    return found(await findFloor(db, floor.id));
+    const updated = found(await findFloor(db, floor.id));
+    return tagged(toFloor(updated), updated.version);
   }
 
   /**
    * A copy of the floor with its plan (every floor field) and its units (every unit field and shape), as new records:
    * the copies start `available` (a copy is not sold or held), named by `unitNames` or `<name> (copy)`. Checked
-   * before anything is written; the write runs in the caller's transaction with one `floor.created` and one
+   * before anything is written; the write runs once per Idempotency-Key, with one `floor.created` and one
    * `unit.created` per copy, all under one `batch`.
    */
-  async duplicate(principal: Principal, id: string, body: FloorDuplicate = {}): Promise<(trx: Kysely<Database>) => Promise<FloorRow>> {
+  async duplicate(principal: Principal, id: string, body: FloorDuplicate, req: CreateRequest): Promise<CreateOutcome> {
     const db = this.ctx.db.kysely;
     const { row: source } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
     const units = await listFloorUnits(db, source.id);
@@ -123,7 +123,7 @@ export class FloorService {
       availability: 'available',
       data: u.data,
     }));
-    return async (trx) => {
+    return createOnce(db, 'floors', req, async (trx) => {
       await insertFloor(trx, floor);
       await insertUnits(trx, floor.projectId, copies);
       await bumpVersions(trx, 'projects', [floor.projectId]);
@@ -149,8 +149,8 @@ export class FloorService {
           now,
         })),
       ]);
-      return found(await findFloor(trx, floor.id));
-    };
+      return created(await findFloor(trx, floor.id));
+    });
   }
 
   /** Deletes the floor and its units (ON DELETE CASCADE); it leaves the project's floors. */
@@ -176,4 +176,10 @@ export class FloorService {
 function found(row: FloorRow | undefined): FloorRow {
   if (!row) throw notFound('Floor');
   return row;
+}
+
+/** A new floor read back, as its create answers it. */
+function created(row: FloorRow | undefined): Created {
+  const floor = found(row);
+  return { record: toFloor(floor) as Created['record'], version: floor.version };
 }

@@ -5,10 +5,8 @@ import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { objectQuery } from '../shared/query.ts';
-import { withEtag } from '../shared/records.ts';
-import { toGroup } from './groups.repo.ts';
 import { GroupCreateQuery, GroupPatchSchema } from './groups.schemas.ts';
 import { GroupService } from './groups.service.ts';
 
@@ -17,7 +15,6 @@ const ETag = { ETag: { type: 'string' } };
 
 export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const service = new GroupService(ctx);
 
   app.post(
@@ -34,18 +31,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const draft = await service.draft(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'groups',
-        (groupId) => `/groups/${groupId}`,
-        async (trx) => {
-          const row = await service.create(draft, trx);
-          return { record: toGroup(row) as Created['record'], version: row.version };
-        },
-      );
+      const outcome = await service.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, `/groups/${outcome.record._id}`);
     },
   );
 
@@ -70,9 +57,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
+      const { records, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
       reply.header('X-Total-Count', String(total));
-      return rows.map(toGroup);
+      return records;
     },
   );
 
@@ -88,9 +75,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const row = await service.get(principalOf(request), request.params.id);
-      withEtag(reply, row.version);
-      return toGroup(row);
+      const { record, etag } = await service.get(principalOf(request), request.params.id);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 
@@ -109,9 +96,9 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       },
     },
     async (request, reply) => {
-      const updated = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-      withEtag(reply, updated.version);
-      return toGroup(updated);
+      const { record, etag } = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 

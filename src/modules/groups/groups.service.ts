@@ -6,8 +6,9 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { findProjectMemberships } from '../projects/projects.repo.ts';
 import { authorize, can, levelOf } from '../shared/access.ts';
+import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import type { VisiblePage } from '../shared/list.repo.ts';
-import { changedFields, checkBodyId, invalid, parseIfMatch, repeatedIds, staleWrite } from '../shared/records.ts';
+import { changedFields, checkBodyId, invalid, parseIfMatch, repeatedIds, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { deleteGroup, findGroup, insertGroup, listGroups, setGroupProjects, toGroup, updateGroup, type GroupChange, type GroupRow } from './groups.repo.ts';
 import { GROUP_DEFAULTS } from './groups.schemas.ts';
 
@@ -22,7 +23,7 @@ const COLUMN_OF = {
 } as const;
 const MANAGED = ['administrators', 'editors', 'invites'];
 
-/** A checked new group, ready to be written (inside the idempotent create). */
+/** A checked new group, ready to be written. */
 export interface NewGroup {
   id: string;
   userId: string;
@@ -48,33 +49,34 @@ function toChange(fields: Body): { change: GroupChange; projects: string[] | und
 export class GroupService {
   constructor(private readonly ctx: Ctx) {}
 
-  /** The checks of a create, before its idempotent write: a name, and projects the caller can see. */
-  async draft(principal: Principal, body: Body): Promise<NewGroup> {
+  /** Checks a create (a name, and projects the caller can see), then writes it once per Idempotency-Key. */
+  async create(principal: Principal, body: Body, req: CreateRequest): Promise<CreateOutcome> {
     const fields = { ...GROUP_DEFAULTS, ...body };
     const { name } = fields;
     if (typeof name !== 'string' || !name) invalid([{ path: '/name', message: 'is required' }]);
     const { change, projects = [] } = toChange(fields);
     await this.#checkProjects(principal, projects);
-    return { id: newObjectId(this.ctx.clock.now()), userId: principal.id, name, change, projects };
+    const group: NewGroup = { id: newObjectId(this.ctx.clock.now()), userId: principal.id, name, change, projects };
+    return createOnce(this.ctx.db.kysely, 'groups', req, async (trx) => {
+      await insertGroup(trx, group);
+      await setGroupProjects(trx, group.id, group.projects);
+      const row = await this.#reread(group.id, trx);
+      return { record: toGroup(row) as Created['record'], version: row.version };
+    });
   }
 
-  /** Writes a drafted group with `trx` (the idempotent create's transaction). */
-  async create(draft: NewGroup, trx: Kysely<Database>): Promise<GroupRow> {
-    await insertGroup(trx, draft);
-    await setGroupProjects(trx, draft.id, draft.projects);
-    return this.#reread(draft.id, trx);
+  async get(principal: Principal, id: string): Promise<Tagged> {
+    const { row } = authorize(principal, await findGroup(this.ctx.db.kysely, id), 'read', 'Group');
+    return tagged(toGroup(row), row.version);
   }
 
-  async get(principal: Principal, id: string): Promise<GroupRow> {
-    return authorize(principal, await findGroup(this.ctx.db.kysely, id), 'read', 'Group').row;
-  }
-
-  list(principal: Principal, page: VisiblePage) {
-    return listGroups(this.ctx.db.kysely, principal, page);
+  async list(principal: Principal, page: VisiblePage) {
+    const { rows, total } = await listGroups(this.ctx.db.kysely, principal, page);
+    return { records: rows.map(toGroup), total };
   }
 
   /** PATCH: only real changes count; the caller's level decides which are allowed; one transaction writes them. */
-  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<GroupRow> {
+  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<Tagged> {
     const db = this.ctx.db.kysely;
     const { row, level } = authorize(principal, await findGroup(db, id), 'edit', 'Group');
     const ifVersion = parseIfMatch(ifMatch, row.version);
@@ -92,7 +94,8 @@ export class GroupService {
         if (projects) await setGroupProjects(trx, row.id, projects);
       });
     }
-    return this.#reread(row.id, db);
+    const updated = await this.#reread(row.id, db);
+    return tagged(toGroup(updated), updated.version);
   }
 
   /** DELETE (owner only); its projects stay. */

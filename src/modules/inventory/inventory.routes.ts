@@ -6,13 +6,10 @@ import { principalOf } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { IdParams, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { findProject, findProjectMembership } from '../projects/projects.repo.ts';
-import { authorize } from '../shared/access.ts';
 import { objectQuery } from '../shared/query.ts';
 import type { ParsedTable } from './csv.ts';
 import { jsonRowCounter, readCsv } from './import.bounds.ts';
-import { listSyncs, loadInventory } from './inventory.repo.ts';
-import { templateCsv, templateRecords, TEMPLATE_HEADERS } from './template.ts';
+import { templateCsv, TEMPLATE_HEADERS } from './template.ts';
 import { readXlsx, sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT, XLSX_TYPE } from './xlsx.ts';
 import { sendCsv } from './csv.ts';
 import { ImportAnswerSchema, ImportJsonBody, ImportQuery, ImportRejectedSchema, SyncListQuery, SyncSchema } from './inventory.schemas.ts';
@@ -46,7 +43,6 @@ const missingImportBody = () =>
 
 export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: InventoryService }> = async (app, { ctx, inventory: service }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const bodyLimit = ctx.config.inventory.maxFileBytes;
   const { maxRows } = ctx.config.inventory;
   /** A CSV upload as read while it streamed in; the body the validator sees is only a stand-in. */
@@ -82,18 +78,12 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     return outcome.answer;
   }
 
-  /** Both import routes: the project the caller manages, and the options of the query and If-Match. */
-  async function managedImport(request: ImportRequest) {
-    const principal = principalOf(request);
-    const { row } = authorize(principal, await findProject(db, request.params.id), 'manage');
-    const options = {
-      dryRun: request.query.dryRun ?? false,
-      skipErrors: request.query.skipErrors ?? false,
-      ifMatch: request.headers['if-match'],
-      userId: principal.id,
-    };
-    return { project: row, options };
-  }
+  /** Both import routes: the options of the query and If-Match. */
+  const optionsOf = (request: ImportRequest) => ({
+    dryRun: request.query.dryRun ?? false,
+    skipErrors: request.query.skipErrors ?? false,
+    ifMatch: request.headers['if-match'],
+  });
 
   app.post(
     '/projects/:id/inventory/import',
@@ -138,14 +128,16 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
       },
     },
     async (request, reply) => {
-      const { project, options } = await managedImport(request);
-      const body = request.body as Static<typeof ImportJsonBody> | string | Record<string, never>;
-      // Fastify validates a body by its content type: one sent with none (or none at all) arrives unvalidated as {}.
-      if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
-      const table = typeof body === 'string' ? tables.get(request) : jsonTable(body.rows);
-      // The CSV parser always leaves its table; a string body without one never passes it.
-      if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or .xlsx, or the rows as application/json');
-      return send(reply, await service.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options }));
+      const tableOf = () => {
+        const body = request.body as Static<typeof ImportJsonBody> | string | Record<string, never>;
+        // Fastify validates a body by its content type: one sent with none (or none at all) arrives unvalidated as {}.
+        if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
+        const table = typeof body === 'string' ? tables.get(request) : jsonTable(body.rows);
+        // The CSV parser always leaves its table; a string body without one never passes it.
+        if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or .xlsx, or the rows as application/json');
+        return table;
+      };
+      return send(reply, await service.upload(principalOf(request), request.params.id, optionsOf(request), tableOf));
     },
   );
 
@@ -169,9 +161,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
       },
     },
     async (request, reply) => {
-      const { project, options } = await managedImport(request);
-      takePlace(reply);
-      return send(reply, await service.pull(project, options));
+      // The place is taken once access is granted, so a stranger gets 404 even when every place is busy.
+      const outcome = await service.pullNow(principalOf(request), request.params.id, optionsOf(request), () => {
+        takePlace(reply);
+      });
+      return send(reply, outcome);
     },
   );
 
@@ -201,10 +195,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
       },
     },
     async (request, reply) => {
-      const { row } = authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
-      const state = await db.transaction().execute((trx) => loadInventory(trx, row.id, false));
-      const records = templateRecords(state, ctx.clock.now());
-      const name = `units-${row.id}`;
+      const records = await service.template(principalOf(request), request.params.id);
+      const name = `units-${request.params.id}`;
       if (wantsXlsx(request, request.query.format)) return sendXlsx(reply, `${name}.xlsx`, await toXlsx('Units', TEMPLATE_HEADERS, records));
       return sendCsv(reply, `${name}.csv`, templateCsv(records));
     },
@@ -225,23 +217,10 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
       },
     },
     async (request, reply) => {
-      authorize(principalOf(request), await findProjectMembership(db, request.params.id), 'read');
       const { options = {} } = request.query;
-      const skip = options.skip ?? 0;
-      const rows = await listSyncs(db, request.params.id, { skip, limit: options.limit ?? 100 });
-      // Past the last page the window count has no row to ride on: count on its own so the header stays true.
-      const total = rows[0]?.total ?? (skip ? ((await listSyncs(db, request.params.id, { skip: 0, limit: 1 }))[0]?.total ?? 0) : 0);
+      const { records, total } = await service.syncs(principalOf(request), request.params.id, { skip: options.skip ?? 0, limit: options.limit ?? 100 });
       reply.header('X-Total-Count', String(total));
-      return rows.map((r) => ({
-        _id: r.id,
-        source: r.source,
-        status: r.status,
-        startedAt: r.started_at.toISOString(),
-        finishedAt: r.finished_at.toISOString(),
-        summary: r.summary,
-        errors: r.errors,
-        user: r.user_id,
-      }));
+      return records;
     },
   );
 };

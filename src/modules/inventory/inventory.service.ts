@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.ts';
+import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { etagListed } from '../../http/conditional.ts';
 import { newObjectId } from '../../lib/object-id.ts';
@@ -8,13 +9,16 @@ import { unitUpdateChanges } from '../units/units.change.ts';
 import { toUnit } from '../units/units.record.ts';
 import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
 import type { ProjectRow } from '../projects/projects.record.ts';
+import { findProject, findProjectMembership } from '../projects/projects.repo.ts';
+import { authorize } from '../shared/access.ts';
 import { Readable } from 'node:stream';
 import type { ParsedTable } from './csv.ts';
 import { ImportGate, readCsv, tooManyRows } from './import.bounds.ts';
 import { FeedError, feedTarget, fetchFeedFile } from './feed.ts';
 import { readXlsx } from './xlsx.ts';
+import { templateRecords } from './template.ts';
 import { planImport, summarise, type ImportPlan, type ImportSettings, type InventoryState, type RowError } from './import.plan.ts';
-import { insertSync, inventoryEtag, loadInventory, lockProject } from './inventory.repo.ts';
+import { insertSync, inventoryEtag, listSyncs, loadInventory, lockProject } from './inventory.repo.ts';
 import { insertFloor } from '../floors/floors.repo.ts';
 import { setLastSync } from '../projects/projects.repo.ts';
 import { insertUnits, updateUnits, type UnitInsert, type UnitSet } from '../units/unit-writes.repo.ts';
@@ -43,6 +47,13 @@ export interface ImportAnswer {
   sync?: string;
 }
 
+/** What an import asked by a caller carries besides its table: the query's options and If-Match. */
+export interface ImportOptions {
+  dryRun: boolean;
+  skipErrors: boolean;
+  ifMatch: string | undefined;
+}
+
 export interface ImportOutcome {
   /** 200 answered or applied; 400 row errors and nothing applied. */
   status: 200 | 400;
@@ -50,13 +61,62 @@ export interface ImportOutcome {
   answer: ImportAnswer;
 }
 
-/** Imports (uploads and feed pulls) of one project's inventory: plan, then apply in one transaction. */
+/** One project's inventory: imports (uploads and feed pulls: plan, then apply in one transaction), its template and its syncs. */
 export class InventoryService {
   /** Imports and pulls running at once on this node (INVENTORY_IMPORTS_AT_ONCE). */
   readonly gate: ImportGate;
 
   constructor(private readonly ctx: Ctx) {
     this.gate = new ImportGate(ctx.config.inventory.importsAtOnce);
+  }
+
+  /**
+   * An upload by a manager of the project: access first (404, 403), then the table (`tableOf` refuses a missing or
+   * unreadable body: 400, 415), then the import.
+   */
+  async upload(principal: Principal, projectId: string, options: ImportOptions, tableOf: () => ImportRequest['table']): Promise<ImportOutcome> {
+    const project = await this.#managed(principal, projectId);
+    const table = tableOf();
+    return this.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options, userId: principal.id });
+  }
+
+  /** A pull asked by a manager of the project: access first (404, 403), then `takePlace` (429 when none is free), then the pull. */
+  async pullNow(principal: Principal, projectId: string, options: ImportOptions, takePlace: () => void): Promise<ImportOutcome> {
+    const project = await this.#managed(principal, projectId);
+    takePlace();
+    return this.pull(project, { ...options, userId: principal.id });
+  }
+
+  /** The project's units as the import template's rows, for whoever may read the project. */
+  async template(principal: Principal, projectId: string): Promise<Record<string, unknown>[]> {
+    const db = this.ctx.db.kysely;
+    const { row } = authorize(principal, await findProjectMembership(db, projectId), 'read');
+    const state = await db.transaction().execute((trx) => loadInventory(trx, row.id, false));
+    return templateRecords(state, this.ctx.clock.now());
+  }
+
+  /** A page of the project's syncs, newest first, and their count before paging. */
+  async syncs(principal: Principal, projectId: string, { skip, limit }: { skip: number; limit: number }) {
+    const db = this.ctx.db.kysely;
+    authorize(principal, await findProjectMembership(db, projectId), 'read');
+    const rows = await listSyncs(db, projectId, { skip, limit });
+    // Past the last page the window count has no row to ride on: count on its own so the header stays true.
+    const total = rows[0]?.total ?? (skip ? ((await listSyncs(db, projectId, { skip: 0, limit: 1 }))[0]?.total ?? 0) : 0);
+    const records = rows.map((r) => ({
+      _id: r.id,
+      source: r.source,
+      status: r.status,
+      startedAt: r.started_at.toISOString(),
+      finishedAt: r.finished_at.toISOString(),
+      summary: r.summary,
+      errors: r.errors,
+      user: r.user_id,
+    }));
+    return { records, total };
+  }
+
+  async #managed(principal: Principal, projectId: string): Promise<ProjectRow> {
+    return authorize(principal, await findProject(this.ctx.db.kysely, projectId), 'manage').row;
   }
 
   async import(req: ImportRequest): Promise<ImportOutcome> {

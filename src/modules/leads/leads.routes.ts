@@ -6,12 +6,10 @@ import { principalOf } from '../../http/auth.ts';
 import { IdParams, ObjectId, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
-import { withEtag } from '../shared/records.ts';
 import { LeadService } from './leads.service.ts';
-import { LEAD_STATUSES, LeadNotes, LeadSchema } from '../shared/fields.ts';
+import { LEAD_STATUSES, LeadNotes, LeadSchema } from './leads.schemas.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 import { sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT } from '../inventory/xlsx.ts';
-import { toLead } from './leads.repo.ts';
 
 const LEAD_COLUMNS = Object.keys(LeadSchema.properties);
 const MAX_EXPORTED_LEADS = 100_000;
@@ -144,9 +142,9 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const row = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-      withEtag(reply, row.version);
-      return toLead(row);
+      const { record, etag } = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+      reply.header('ETag', etag);
+      return record;
     },
   );
 };

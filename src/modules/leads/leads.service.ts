@@ -5,7 +5,7 @@ import { actorOf, updatedChanges } from '../events/events.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { totalOf, type Page } from '../shared/list.ts';
-import { changedFields, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { changedFields, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { rerankLead } from '../priority/waiting-list.ts';
 import { findLead, findLeadWithTeam, listLeads, toLead, updateLead, type LeadFilters, type LeadRow } from './leads.repo.ts';
 
@@ -38,10 +38,11 @@ export class LeadService {
    * assignee must be on the project's team (owner, administrator or editor).
    */
   /** The sales team's fields, then (with `rank`) the entry's place in its unit's waiting list (§18). */
-  async patch(principal: Principal, id: string, body: LeadPatch & { rank?: number }, ifMatch: string | undefined): Promise<LeadRow> {
+  async patch(principal: Principal, id: string, body: LeadPatch & { rank?: number }, ifMatch: string | undefined): Promise<Tagged> {
     const { rank, ...fields } = body;
-    const row = await this.#work(principal, id, fields, ifMatch);
-    return rank === undefined ? row : await rerankLead(this.ctx, principal, id, rank);
+    const worked = await this.#work(principal, id, fields, ifMatch);
+    const row = rank === undefined ? worked : await rerankLead(this.ctx, principal, id, rank);
+    return tagged(toLead(row), row.version);
   }
 
   async #work(principal: Principal, id: string, body: LeadPatch, ifMatch: string | undefined): Promise<LeadRow> {

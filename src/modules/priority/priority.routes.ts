@@ -3,13 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, problems } from '../../http/schemas.ts';
-import { toLead } from '../leads/leads.repo.ts';
-import { authorize } from '../shared/access.ts';
-import { findUnit } from '../units/units.repo.ts';
-import { listWaitingLeads } from './priority.repo.ts';
+import { PriorityService } from './priority.service.ts';
 
 /** GET /units/{id}/waitlist: a unit's waiting list in rank order, for the owner and administrators. */
 export const priorityRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
+  const priority = new PriorityService(ctx);
   app.get(
     '/units/:id/waitlist',
     {
@@ -24,10 +22,6 @@ export const priorityRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         response: { 200: Type.Array(Type.Ref('Lead')), ...problems(400, 401, 403, 404) },
       },
     },
-    async (request) => {
-      const db = ctx.db.kysely;
-      const { row } = authorize(principalOf(request), await findUnit(db, request.params.id), 'read-leads', 'Unit');
-      return (await listWaitingLeads(db, row.project_id, row.id)).map(toLead);
-    },
+    (request) => priority.waitingList(principalOf(request), request.params.id),
   );
 };

@@ -5,20 +5,17 @@ import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
-import { withEtag } from '../shared/records.ts';
 import { pageOf } from '../shared/list.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
-import { toProject } from './projects.record.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
-import { PREVIEW_HOURS, previewLink } from './drafts.ts';
+import { PREVIEW_HOURS } from './drafts.ts';
 import { DateTime } from '../../http/schemas.ts';
 
 const Project = Type.Ref('Project');
 
 export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const service = new ProjectService(ctx);
 
   app.get(
@@ -42,10 +39,10 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
     },
     async (request, reply) => {
       const { filters = {}, options = {} } = request.query;
-      const { rows, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
+      const { json, total } = await service.list(principalOf(request), { ...filters, ...pageOf(options), sort: options.sort ?? '-createdAt' });
       // Each record's JSON text as PostgreSQL wrote it (PROJECT_RECORD_SQL), not parsed and serialised again.
       reply.header('X-Total-Count', String(total));
-      return sendJsonText(reply, `[${rows.map((r) => r.item).join(',')}]`);
+      return sendJsonText(reply, json);
     },
   );
 
@@ -64,17 +61,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       },
     },
     async (request, reply) => {
-      return createIdempotently(
-        db,
-        request,
-        reply,
-        'projects',
-        (id) => `/project/${id}`,
-        async (trx) => {
-          const row = await service.create(principalOf(request), { ...request.body, ...request.query }, trx);
-          return { record: toProject(row) as Created['record'], version: row.version };
-        },
-      );
+      const outcome = await service.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, `/project/${outcome.record._id}`);
     },
   );
 
@@ -103,9 +91,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
       },
     },
     async (request, reply) => {
-      const row = await service.get(principalOf(request), request.params.id);
+      const link = await service.previewLink(principalOf(request), request.params.id);
       reply.header('Cache-Control', 'private, no-store');
-      return previewLink(ctx.config, row, ctx.clock.now());
+      return link;
     },
   );
 
@@ -126,9 +114,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const row = await service.get(principalOf(request), request.params.id);
-        withEtag(reply, row.version);
-        return toProject(row);
+        const { record, etag } = await service.get(principalOf(request), request.params.id);
+        reply.header('ETag', etag);
+        return record;
       },
     );
 
@@ -149,9 +137,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         },
       },
       async (request, reply) => {
-        const updated = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
-        withEtag(reply, updated.version);
-        return toProject(updated);
+        const { record, etag } = await service.patch(principalOf(request), request.params.id, request.body, request.headers['if-match']);
+        reply.header('ETag', etag);
+        return record;
       },
     );
 

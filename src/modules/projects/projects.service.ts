@@ -5,11 +5,13 @@ import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/access.ts';
-import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite } from '../shared/records.ts';
+import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
+import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
 import { deleteProject, findProject, insertProject, listProjects, updateProject, type ProjectChange, type ProjectListParams } from './projects.repo.ts';
 import { ALLOCATION_SECRET_PREFIX, secretName, toProject, type ProjectRow } from './projects.record.ts';
+import { previewLink } from './drafts.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 import { unitIdsInProject } from '../units/units.repo.ts';
 import { feedHost } from '../inventory/feed.ts';
@@ -40,7 +42,15 @@ interface AllocationIn {
 export class ProjectService {
   constructor(private readonly ctx: Ctx) {}
 
-  async create(owner: Principal, body: Body, db: Kysely<Database> = this.ctx.db.kysely): Promise<ProjectRow> {
+  /** Writes a create once per Idempotency-Key; its checks (name, units, feed target, unique names) run in that write. */
+  create(owner: Principal, body: Body, req: CreateRequest): Promise<CreateOutcome> {
+    return createOnce(this.ctx.db.kysely, 'projects', req, async (trx) => {
+      const row = await this.#insert(owner, body, trx);
+      return { record: toProject(row) as Created['record'], version: row.version };
+    });
+  }
+
+  async #insert(owner: Principal, body: Body, db: Kysely<Database>): Promise<ProjectRow> {
     const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && k !== 'floors' && k !== 'user'));
     const { name } = fields;
     if (typeof name !== 'string') invalid([{ path: '/name', message: 'is required' }]);
@@ -64,16 +74,33 @@ export class ProjectService {
   }
 
   /** A visible project (404 otherwise). */
-  async get(principal: Principal, id: string): Promise<ProjectRow> {
+  async get(principal: Principal, id: string): Promise<Tagged> {
+    const row = await this.#visible(principal, id);
+    return tagged(toProject(row), row.version);
+  }
+
+  /** A signed link to a visible project's page, draft or not. */
+  async previewLink(principal: Principal, id: string) {
+    return previewLink(this.ctx.config, await this.#visible(principal, id), this.ctx.clock.now());
+  }
+
+  async #visible(principal: Principal, id: string): Promise<ProjectRow> {
     return authorize(principal, await findProject(this.ctx.db.kysely, id), 'read').row;
   }
 
-  list(principal: Principal, params: ProjectListParams) {
-    return listProjects(this.ctx.db.kysely, principal, params);
+  /** A page of visible projects as one JSON array text (each record as PostgreSQL wrote it), and the count before paging. */
+  async list(principal: Principal, params: ProjectListParams) {
+    const { rows, total } = await listProjects(this.ctx.db.kysely, principal, params);
+    return { json: `[${rows.map((r) => r.item).join(',')}]`, total };
+  }
+
+  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<Tagged> {
+    const row = await this.#patch(principal, id, body, ifMatch);
+    return tagged(toProject(row), row.version);
   }
 
   /** PATCH: only real changes count; the caller's level decides which of them are allowed; one statement writes them. */
-  async patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<ProjectRow> {
+  async #patch(principal: Principal, id: string, body: Body, ifMatch: string | undefined): Promise<ProjectRow> {
     // Every level may edit, so this is the read check (404) that must come before If-Match (412) and the body (400).
     const { row, level } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'edit');
     const ifVersion = parseIfMatch(ifMatch, row.version);

@@ -1,6 +1,4 @@
-import { Type, type TOptional, type TProperties, type TSchema, type TString, type Static } from '@sinclair/typebox';
-import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
-import { described, describedRecord } from './described.ts';
+import { Type, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 
 /** A bounded text field: long enough for embed codes and SVG paths, bounded so no body can balloon a record. */
 export const Str = Type.String({ maxLength: 100_000 });
@@ -26,98 +24,6 @@ export function CustomFinishesType(tabs: TSchema) {
   );
 }
 
-const Short = (max: number) => Type.String({ maxLength: max });
-
-/** How a sales team files a lead. */
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
-export type LeadStatus = (typeof LEAD_STATUSES)[number];
-
-/** A lead's notes: room for a long sales history, bounded. */
-export const LeadNotes = Type.String({ maxLength: 20_000 });
-
-/** A lead as clients see it (GET /leads) and as visitors send it (bounded; see docs/public-api.md). */
-export const LeadFields = {
-  firstName: Short(200),
-  lastName: Short(200),
-  email: Type.String({ format: 'email', maxLength: 320 }),
-  phone: Short(50),
-  unit: Short(200),
-  message: Short(5000),
-  source: Short(200),
-  questions: Type.Array(Type.Object({ question: Short(1000), answer: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
-  customFields: Type.Array(Type.Object({ key: Short(200), value: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
-};
-
-/** What a lead's fields mean, as a stored lead and as an input alike. */
-export const LEAD_TEXT = {
-  email: 'E-mail address',
-  phone: 'Phone number',
-  unit: 'Unit associated with the lead (as the visitor sent it; a hold names the unit by id)',
-  source: 'Where the lead came from (`presentation`, `hold`, `waitlist`, …)',
-  questions: 'Answers to the lock-screen questions',
-  customFields: "Answers to the project's custom form fields",
-};
-/** A stored lead's times, and a lead's sent back. */
-const LEAD_TIMES_TEXT = { createdAt: 'When the lead was left', updatedAt: 'Equal to createdAt: a lead never changes' };
-
-/**
- * A stored lead as GET /leads answers it. The server's fields are always there, and so are the visitor's name,
- * e-mail and `source`: every way a lead is made (POST /public/leads, a hold, the waitlist) requires the first
- * three and sets the fourth. Property order is the CSV export's column order.
- */
-export const LeadSchema = Type.Object(
-  describedRecord(
-    {
-      _id: Type.String(),
-      __v: Version,
-      project: Type.String(),
-      ...LeadFields,
-      phone: Type.Optional(LeadFields.phone),
-      unit: Type.Optional(LeadFields.unit),
-      message: Type.Optional(LeadFields.message),
-      questions: Type.Optional(LeadFields.questions),
-      customFields: Type.Optional(LeadFields.customFields),
-      status: Type.Union(
-        LEAD_STATUSES.map((s) => Type.Literal(s)),
-        { description: 'Where the sales team is with this lead: new (when it arrives), contacted, qualified or lost' },
-      ),
-      assignee: Type.Union([ObjectId, Type.Null()], { description: "The member of the project's team working this lead, or null" }),
-      notes: Type.Union([LeadNotes, Type.Null()], { description: "The sales team's notes (never shown to the visitor), or null" }),
-      rank: Type.Optional(
-        Type.Integer({ minimum: 1, description: "A waitlist entry for a unit: its place in the unit's waiting list (1 is first); see the priority list" }),
-      ),
-      offeredAt: Type.Optional(
-        Type.String({ format: 'date-time', description: 'A waitlist entry the priority list has offered its unit to (a priority hold): when' }),
-      ),
-      createdAt: DateTime,
-      updatedAt: DateTime,
-    },
-    { ...LEAD_TEXT, ...LEAD_TIMES_TEXT },
-  ),
-  { $id: 'Lead', additionalProperties: false },
-);
-
-/** A lead as a Project PATCH may carry it in `leads` (accepted and ignored): every field optional, as sent back. */
-export const LeadInputSchema = Type.Object(
-  described(
-    {
-      _id: Type.Optional(Type.String()),
-      __v: Type.Optional(Version),
-      project: Type.Optional(Type.String()),
-      ...optional(LeadFields),
-      status: Type.Optional(Type.String()),
-      assignee: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      notes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      rank: Type.Optional(Type.Integer({ minimum: 1 })),
-      offeredAt: Type.Optional(DateTime),
-      createdAt: Type.Optional(DateTime),
-      updatedAt: Type.Optional(DateTime),
-    },
-    { ...LEAD_TEXT, ...LEAD_TIMES_TEXT },
-  ),
-  { $id: 'LeadInput', additionalProperties: false },
-);
-
 /** A lower-case slug of at most 63 characters, unique among the records `of`. */
 export const Namespace = (of: string) => Type.String({ pattern: '^[a-z0-9](-?[a-z0-9])*$', maxLength: 63, description: `Lower-case slug, unique among ${of}` });
 
@@ -127,7 +33,3 @@ export const HostName = (of: string) =>
     pattern: '^(?=.{1,253}$)([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
     description: `Host name, unique among ${of} (stored lower-case)`,
   });
-
-/** The static types of this module's schemas (what handlers, services and the page work with). */
-export type Lead = Static<typeof LeadSchema>;
-export type LeadInput = Static<typeof LeadInputSchema>;

@@ -62,17 +62,3 @@ export function sendCreated(reply: FastifyReply, outcome: CreateOutcome, locatio
   if (outcome.etag) reply.header('ETag', outcome.etag);
   return reply.code(201).header('Location', location).send(outcome.record);
 }
-
-/** `createOnce` for a route: the create request from the HTTP request, the answer sent as `sendCreated` does. */
-export async function createIdempotently(
-  db: Kysely<Database>,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  resource: string,
-  locationOf: (id: string) => string,
-  work: (trx: Transaction<Database>) => Promise<Created>,
-  reveal?: (body: Created['record']) => Promise<Created['record']>,
-) {
-  const outcome = await createOnce(db, resource, createRequestOf(request), work, reveal);
-  return sendCreated(reply, outcome, locationOf(outcome.record._id));
-}

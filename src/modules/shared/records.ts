@@ -8,6 +8,14 @@ export const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'con
 
 export const etagOf = (version: number) => `"${version}"`;
 
+/** One record as a service answers it: the body a route sends, and its ETag. */
+export interface Tagged<R = Record<string, unknown>> {
+  record: R;
+  etag: string;
+}
+
+export const tagged = <R>(record: R, version: number): Tagged<R> => ({ record, etag: etagOf(version) });
+
 /** Sets the ETag of a single-record response. */
 export function withEtag(reply: FastifyReply, version: number) {
   reply.header('ETag', etagOf(version));

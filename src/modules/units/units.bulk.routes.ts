@@ -4,7 +4,6 @@ import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { toUnit } from './units.record.ts';
 import { availabilityInAnyCase, BulkUnitPatch, MAX_BULK_UNITS } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 
@@ -29,10 +28,6 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         response: { 200: Type.Array(Type.Ref('Unit')), ...problems(400, 401, 412, 413, 415) },
       },
     },
-    async (request) => {
-      const now = ctx.clock.now();
-      const rows = await units.patchMany(principalOf(request), request.body, now);
-      return rows.map((row) => toUnit(row, now));
-    },
+    (request) => units.patchMany(principalOf(request), request.body, ctx.clock.now()),
   );
 };

@@ -4,11 +4,9 @@ import type { Ctx } from '../../context.ts';
 import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { withEtag } from '../shared/records.ts';
-import { toUnit, unitJson, type UnitRow } from './units.record.ts';
 import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
-import { createIdempotently, type Created } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
@@ -23,9 +21,7 @@ const locationOf = (id: string) => `/units/${id}`;
 
 export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
-  const db = ctx.db.kysely;
   const units = new UnitService(ctx);
-  const created = (row: UnitRow): Created => ({ record: toUnit(row, ctx.clock.now()) as Created['record'], version: row.version });
 
   app.post(
     '/units',
@@ -43,8 +39,8 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const write = await units.create(principalOf(request), { ...request.body, ...request.query });
-      return createIdempotently(db, request, reply, 'units', locationOf, async (trx) => created(await write(trx)));
+      const outcome = await units.create(principalOf(request), { ...request.body, ...request.query }, createRequestOf(request));
+      return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
   );
 
@@ -66,11 +62,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const now = ctx.clock.now();
       const csv = wantsCsv(request, request.query.format);
       // A spreadsheet export is the whole list unless a page is asked for.
-      const { rows, total } = await units.list(principalOf(request), request.query, csv ? MAX_CSV_UNITS : 100, now);
-      const records = rows.map((u) => toUnit(u, now));
+      const { records, total } = await units.list(principalOf(request), request.query, csv ? MAX_CSV_UNITS : 100, ctx.clock.now());
       reply.header('X-Total-Count', String(total));
       if (csv) return sendCsv(reply, `units-${request.query.project}.csv`, toCsv(records, CSV_COLUMNS));
       return records;
@@ -89,11 +83,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const now = ctx.clock.now();
-      const row = await units.getDocument(principalOf(request), request.params.id, now);
-      withEtag(reply, row.version);
-      // The body is written from PostgreSQL's JSON text of the document (unitJson), not serialised again.
-      return sendJsonText(reply, unitJson(row, now));
+      const { record, etag } = await units.getDocument(principalOf(request), request.params.id, ctx.clock.now());
+      reply.header('ETag', etag);
+      return sendJsonText(reply, record);
     },
   );
 
@@ -114,10 +106,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const now = ctx.clock.now();
-      const row = await units.patch(principalOf(request), request.params.id, request.body, request.headers['if-match'], now);
-      withEtag(reply, row.version);
-      return toUnit(row, now);
+      const { record, etag } = await units.patch(principalOf(request), request.params.id, request.body, request.headers['if-match'], ctx.clock.now());
+      reply.header('ETag', etag);
+      return record;
     },
   );
 

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
-import { offerToNext } from '../priority/priority.ts';
-import type { Database } from '../../db/schema.ts';
+import { offerToNext } from '../priority/priority.service.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError, notFound, type FieldError } from '../../http/errors.ts';
@@ -10,12 +8,13 @@ import { actorOf, createdChanges, SYSTEM } from '../events/events.repo.ts';
 import { projectsOfFloors } from '../floors/floors.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
+import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
 import { etagListed } from '../../http/conditional.ts';
-import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import { findUnit, findUnitDocument, findUnitsByIds, listUnits, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
-import { holdExpired, type UnitRow } from './units.record.ts';
+import { holdExpired, toUnit, unitJson, type UnitRow } from './units.record.ts';
 import { deleteUnit, insertUnit, releaseExpiredHold, updateUnit, updateUnits, type UnitSet } from './unit-writes.repo.ts';
 import { UNIT_DEFAULTS, type BulkUnitItem, type UnitCreate, type UnitList, type UnitPatch } from './units.schemas.ts';
 
@@ -35,10 +34,15 @@ export class UnitService {
   constructor(private readonly ctx: Ctx) {}
 
   /**
-   * GET /units/{id}, the hottest read: one named statement, the stored document as text for `unitJson`. A lapsed hold
-   * found here is written back as available first.
+   * GET /units/{id}, the hottest read: one named statement, the record's JSON text written from the stored document
+   * (`unitJson`), not serialised again. A lapsed hold found here is written back as available first.
    */
-  async getDocument(principal: Principal, id: string, now: number): Promise<UnitDocumentRow> {
+  async getDocument(principal: Principal, id: string, now: number): Promise<Tagged<string>> {
+    const row = await this.#document(principal, id, now);
+    return tagged(unitJson(row, now), row.version);
+  }
+
+  async #document(principal: Principal, id: string, now: number): Promise<UnitDocumentRow> {
     const db = this.ctx.db.kysely;
     const { row } = authorize(principal, await findUnitDocument(db, id), 'read', 'Unit');
     if (!holdExpired(row, now)) return row;
@@ -77,14 +81,14 @@ export class UnitService {
     const params = { ...filters, floorId: floor, availability: wanted, now };
     const rows = await listUnits(db, project, { ...params, ...page });
     const total = await totalOf(rows, page.skip, () => listUnits(db, project, { ...params, skip: 0, limit: 1, sort: undefined }));
-    return { rows, total };
+    return { records: rows.map((u) => toUnit(u, now)), total };
   }
 
   /**
-   * Checks a create (400, 404, 403) before anything is written. The write it returns runs in the caller's
-   * transaction, so an Idempotency-Key's stored answer commits with the unit, its floor's version and its event.
+   * Checks a create (400, 404, 403) before anything is written, then writes it once per Idempotency-Key: the stored
+   * answer commits with the unit, its floor's version and its event.
    */
-  async create(principal: Principal, input: UnitCreate): Promise<(trx: Kysely<Database>) => Promise<UnitWithAccess>> {
+  async create(principal: Principal, input: UnitCreate, req: CreateRequest): Promise<CreateOutcome> {
     const { project, name, position, floor, availability, onHoldExpiresAt, ...data } = input;
     if (!project) invalid([{ path: '/project', message: 'is required' }]);
     if (!name) invalid([{ path: '/name', message: 'is required' }]);
@@ -107,7 +111,7 @@ export class UnitService {
       onHoldExpiresAt: onHoldExpiresAt ?? null,
       data: { ...UNIT_DEFAULTS, ...data },
     };
-    return async (trx) => {
+    return createOnce(this.ctx.db.kysely, 'units', req, async (trx): Promise<Created> => {
       await insertUnit(trx, unit);
       await bumpVersions(trx, 'floors', [floor]);
       const changes = createdChanges({
@@ -126,12 +130,13 @@ export class UnitService {
         changes,
         now: this.ctx.clock.now(),
       });
-      return found(await findUnit(trx, unit.id));
-    };
+      const row = found(await findUnit(trx, unit.id));
+      return { record: toUnit(row, this.ctx.clock.now()) as Created['record'], version: row.version };
+    });
   }
 
   /** PATCH by the rules of planUnitChange; a move changes both floors' `units` in the same transaction. */
-  async patch(principal: Principal, id: string, body: UnitPatch, ifMatch: string | undefined, now: number): Promise<UnitWithAccess> {
+  async patch(principal: Principal, id: string, body: UnitPatch, ifMatch: string | undefined, now: number): Promise<Tagged> {
     const db = this.ctx.db.kysely;
     const { row: unit, level } = authorize(principal, await findUnit(db, id), 'edit', 'Unit');
     const ifVersion = parseIfMatch(ifMatch, unit.version);
@@ -159,7 +164,8 @@ export class UnitService {
       });
       this.ctx.mail.wake();
     }
-    return found(await findUnit(db, unit.id));
+    const updated = found(await findUnit(db, unit.id));
+    return tagged(toUnit(updated, now), updated.version);
   }
 
   /** Deletes the unit; it leaves its floor's `units`. */
@@ -184,7 +190,7 @@ export class UnitService {
    * Bulk PATCH, all or nothing: every item is checked (each error at `/<index>/…`) and every ifMatch compared before
    * one transaction writes them all, with one `unit.updated` per changed unit. The units come back in request order.
    */
-  async patchMany(principal: Principal, items: readonly BulkUnitItem[], now: number): Promise<UnitWithAccess[]> {
+  async patchMany(principal: Principal, items: readonly BulkUnitItem[], now: number): Promise<Record<string, unknown>[]> {
     const db = this.ctx.db.kysely;
     const checked = await this.#checkItems(principal, items, now);
     const stale = checked.filter(({ item, row }) => item.ifMatch !== undefined && !etagListed(item.ifMatch, etagOf(row.version))).map((c) => c.i);
@@ -217,7 +223,7 @@ export class UnitService {
     if (writes.length) this.ctx.mail.wake();
     const ids = items.map((i) => i._id);
     const updated = new Map((await findUnitsByIds(db, ids)).map((r) => [r.id, r]));
-    return items.map((item) => found(updated.get(item._id)));
+    return items.map((item) => toUnit(found(updated.get(item._id)), now));
   }
 
   /** Every item's checks, before anything is written: 400 naming each bad item (in index order), else the plans. */

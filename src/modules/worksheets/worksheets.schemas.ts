@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
-import { LeadFields } from '../shared/fields.ts';
+import { LeadFields } from '../leads/leads.schemas.ts';
 
 const Buyer = Type.Object(
   {

@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { Allocations } from '../allocations/allocations.ts';
+import { Allocations } from '../allocations/allocations.service.ts';
 import { findUnitAllocation } from '../allocations/allocations.repo.ts';
 import { actorOf, createdChanges, PUBLIC, type Changes } from '../events/events.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';

@@ -32,7 +32,7 @@ const badToken = () => new AppError(401, 'unauthorized', 'The allocation token i
  */
 export class Allocations {
   readonly #key: Buffer;
-  constructor(private readonly ctx: Pick<Ctx, 'config' | 'secrets' | 'clock'>) {
+  constructor(private readonly ctx: Pick<Ctx, 'config' | 'secrets' | 'clock' | 'db'>) {
     this.#key = createHmac('sha256', ctx.config.secretKey).update('showsuite allocation tokens v1').digest();
   }
 
@@ -40,7 +40,8 @@ export class Allocations {
    * POST /public/allocations/open. The password is compared with every allocation's (HMACs of both, compared in
    * constant time), with no early exit, so the time says neither which allocation matched nor whether one did.
    */
-  async open(db: Kysely<Database>, namespace: string, password: string) {
+  async open(namespace: string, password: string) {
+    const db = this.ctx.db.kysely;
     const door = await findAllocationDoor(db, namespace);
     const candidates = door?.allocations ?? [];
     const sent = this.#mac('password', password);

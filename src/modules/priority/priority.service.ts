@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.ts';
+import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import { newObjectId } from '../../lib/object-id.ts';
+import type { Principal } from '../../http/auth.ts';
 import type { MailQueue } from '../../mail/mail.ts';
 import { holdMail } from '../../mail/templates.ts';
 import { holdLink, holdMinutes, recordHold } from '../holds/hold-tokens.ts';
@@ -9,8 +11,10 @@ import { findHoldTarget } from '../holds/holds.repo.ts';
 import { holdUnit } from '../units/unit-writes.repo.ts';
 import type { EventLog } from '../events/event-log.ts';
 import { SYSTEM } from '../events/events.repo.ts';
-import { findFirstWaiting, hasWaiting, lockWaitingList } from './priority.repo.ts';
-import { markOffered } from '../leads/leads.repo.ts';
+import { markOffered, toLead } from '../leads/leads.repo.ts';
+import { authorize } from '../shared/access.ts';
+import { findUnit } from '../units/units.repo.ts';
+import { findFirstWaiting, hasWaiting, listWaitingLeads, lockWaitingList } from './priority.repo.ts';
 
 /** The priority list runs only where the project keeps a waitlist, takes holds, and asks for it (§18). */
 export const priorityOn = (settings: Record<string, unknown>) =>
@@ -72,4 +76,15 @@ export async function offerToNext(trx: Transaction<Database>, deps: PriorityDeps
     }),
   );
   return next.id;
+}
+
+/** A unit's waiting list as its project's owner and administrators see it: access first, then the list. */
+export class PriorityService {
+  constructor(private readonly ctx: Pick<Ctx, 'db'>) {}
+
+  async waitingList(principal: Principal, unitId: string) {
+    const db = this.ctx.db.kysely;
+    const { row } = authorize(principal, await findUnit(db, unitId), 'read-leads', 'Unit');
+    return (await listWaitingLeads(db, row.project_id, row.id)).map(toLead);
+  }
 }

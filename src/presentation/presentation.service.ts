@@ -1,0 +1,69 @@
+import type { Ctx } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
+import type { BundleKey } from '../public/bundle.service.ts';
+import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
+import { findBundleHead } from '../public/bundle.repo.ts';
+import type { GroupCard } from './html.ts';
+import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
+
+const OBJECT_ID = /^[0-9a-f]{24}$/;
+
+/** What the server-rendered pages show: a project's page (a draft only with its preview token), a unit's, a group's. */
+export class PresentationService {
+  readonly #previews: ReturnType<typeof previewSigner>;
+
+  constructor(private readonly ctx: Pick<Ctx, 'db' | 'clock' | 'config'>) {
+    this.#previews = previewSigner(ctx.config);
+  }
+
+  /** The project (and unit) a page shows, as visitors see them; 404 for an unknown one, a draft without its token, a hidden sold unit. */
+  async projectPage(by: BundleKey, previewToken: string | undefined, unitId?: string) {
+    const db = this.ctx.db.kysely;
+    const now = this.ctx.clock.now();
+    const head = await findBundleHead(db, by, now);
+    // A draft is there only for whoever holds its preview link.
+    if (!head || !visible(this.#previews, head, previewToken, now)) {
+      throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
+    }
+    const draft = !isPublished(head.data);
+    const project = publicProject(head) as Record<string, unknown> & { name: string };
+    let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
+    if (unitId !== undefined) {
+      const row = OBJECT_ID.test(unitId) ? await findProjectUnit(db, head.id, unitId) : undefined;
+      if (!row) throw notFound('Unit');
+      unit = publicUnit(row, head.data, now) as typeof unit;
+      // A sold unit the project hides answers as an unknown one: its name would be in the title and card tags.
+      if (hiddenSold(head.data, unit?.availability)) throw notFound('Unit');
+    }
+    return { namespace: head.namespace ?? '', draft, project, unit };
+  }
+
+  /** A group's page: the group and a card for each of its public projects. */
+  async groupPage(namespace: string) {
+    const db = this.ctx.db.kysely;
+    const group = await findGroupByNamespace(db, namespace);
+    if (!group) throw notFound('Group');
+    const rows = await listGroupCards(db, group.id, this.ctx.clock.now());
+    const cards: GroupCard[] = rows.map((r) => {
+      const d = r.data;
+      const cover: unknown = Array.isArray(d.alternativeCovers) ? (d.alternativeCovers as unknown[])[0] : undefined;
+      const currency =
+        typeof d.payProviderCurrency === 'string' && d.payProviderCurrency
+          ? d.payProviderCurrency
+          : typeof d.chargeCurrency === 'string' && d.chargeCurrency
+            ? d.chargeCurrency
+            : 'usd';
+      return {
+        name: r.name,
+        namespace: r.namespace,
+        image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
+        address: typeof d.address === 'string' ? d.address : undefined,
+        available: r.available,
+        lowestPrice: d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
+        currency,
+      };
+    });
+    return { group: { name: group.name, data: group.data }, cards };
+  }
+}

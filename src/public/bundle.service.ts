@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { Ctx } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import { Allocations } from '../modules/allocations/allocations.service.ts';
+import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
+import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
+import type { BundleMemo } from './bundle-memo.ts';
+import { findBundleHead } from './bundle.repo.ts';
+import { findProjectByNamespace } from './public.repo.ts';
+
+/** Which presentation: by its namespace (`/public/projects/{namespace}`) or by the host name it is served on. */
+export type BundleKey = { namespace: string } | { hostName: string };
+
+/** What a bundle request brings: the draft's preview token, a realtor's allocation token, and the validator it has. */
+export interface BundleAsk {
+  previewToken: string | undefined;
+  allocationToken: string | undefined;
+  ifNoneMatch: string | undefined;
+}
+
+/** A bundle as one request gets it: its validator, how it may be cached, and the body unless the caller has it (304). */
+export interface BundleAnswer {
+  etag: string;
+  cacheControl: string;
+  noindex: boolean;
+  body: Buffer | string | undefined;
+}
+
+/**
+ * What anonymous presentation pages read: the bundle (a draft only with its preview token; a realtor's own view with
+ * an allocation token) and the project a live feed streams. Published bundles are kept encoded per node, keyed by
+ * their validator, and the head lookup is skipped while the memo's check is fresh.
+ */
+export class BundleService {
+  readonly #cache: BundleCache;
+  readonly #previews: ReturnType<typeof previewSigner>;
+  readonly #allocations: Allocations;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly memo: BundleMemo,
+  ) {
+    this.#cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
+    this.#previews = previewSigner(ctx.config);
+    this.#allocations = new Allocations(ctx);
+  }
+
+  async answer(by: BundleKey, ask: BundleAsk): Promise<BundleAnswer> {
+    const db = this.ctx.db.kysely;
+    // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
+    const now = this.ctx.clock.now();
+    const inm = ask.ifNoneMatch;
+    const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
+    const { previewToken, allocationToken: token } = ask;
+    if (token !== undefined && token !== '') {
+      // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
+      const head = await findBundleHead(db, by, now);
+      if (!head || (!isPublished(head.data) && !this.#previews.verify(head.id, previewToken, now))) throw notFound('Presentation');
+      const viewer = await this.#allocations.verify(db, token, head.id);
+      if (viewer) {
+        const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
+        const noindex = head.data.previewMode === true || !isPublished(head.data);
+        const body = notModified(etag) ? undefined : JSON.stringify(await buildBundle(db, head, now, viewer.name));
+        return { etag, cacheControl: 'private, max-age=0', noindex, body };
+      }
+    }
+    const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
+    let checked = this.memo.fresh(key, now);
+    let body = checked && this.#cache.get(checked.projectId, checked.etag);
+    if (!checked || (body === undefined && !notModified(checked.etag))) {
+      const generation = this.memo.generation;
+      const head = await findBundleHead(db, by, now);
+      if (!head) throw notFound('Presentation');
+      checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
+      body = this.#cache.get(head.id, checked.etag);
+      if (body === undefined && !notModified(checked.etag)) {
+        // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
+        // a 560 kB allocation each that pushed the peak RSS under load.
+        body = Buffer.from(JSON.stringify(await buildBundle(db, head, now)));
+        this.#cache.set(head.id, checked.etag, body);
+      }
+      this.memo.remember(key, checked, now, generation);
+    }
+    // A draft is not there for anyone without its preview token.
+    if (!checked.published && !this.#previews.verify(checked.projectId, previewToken, now)) {
+      throw notFound('Presentation');
+    }
+    // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
+    const unlisted = checked.preview || !checked.published;
+    return {
+      etag: checked.etag,
+      cacheControl: unlisted ? 'private, no-store' : 'public, max-age=5',
+      noindex: unlisted,
+      body: notModified(checked.etag) ? undefined : body,
+    };
+  }
+
+  /** The project whose live feed a namespace names: 404 when there is none, or it is a draft and `previewToken` does not open it. */
+  async liveProjectId(namespace: string, previewToken: string | undefined): Promise<string> {
+    const project = await findProjectByNamespace(this.ctx.db.kysely, namespace);
+    if (!project || !visible(this.#previews, project, previewToken, this.ctx.clock.now())) throw notFound('Presentation');
+    return project.id;
+  }
+}
