@@ -40,7 +40,10 @@ function defaults(): { view: View; floor: string } {
   const initial = settings().initialView;
   if (flag('skipFloorStep') || initial === 'List' || initial === undefined || !b.floors.length) return { view: 'list', floor: '' };
   // One floor needs no building to choose it from.
-  return { view: initial === 'Plan' || b.floors.length === 1 ? 'plan' : 'building', floor: initial === 'Plan' || b.floors.length === 1 ? b.floors[0]!._id : '' };
+  return {
+    view: initial === 'Plan' || b.floors.length === 1 ? 'plan' : 'building',
+    floor: initial === 'Plan' || b.floors.length === 1 ? b.floors[0]!._id : '',
+  };
 }
 
 const actions = {
@@ -111,7 +114,17 @@ function buildShell() {
   if (heroText && flag('realtorAccess')) heroText.append(realtorEntry(() => live.refresh()));
   if (heroText && flag('dayNightEnabled')) {
     heroText.append(
-      h('button', { type: 'button', class: 'hero-link', id: 'day-night', 'aria-pressed': 'false', onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))) }, t().dayNight),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'hero-link',
+          id: 'day-night',
+          'aria-pressed': 'false',
+          onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))),
+        },
+        t().dayNight,
+      ),
     );
   }
   // The gallery, the footer, the unit sheet and the plan's names come in tasks of their own once the results are
@@ -128,7 +141,31 @@ async function finishShell() {
   // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
   if (results.isConnected) {
     if (covers.length && !flag('hideGallery')) {
-      app.append(h('section', { class: 'project-gallery', 'aria-label': t().gallery }, h('h2', { class: 'section-title' }, t().gallery), h('div', { class: 'strip' }, ...covers.slice(0, 12).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { ...sized(src, '(max-width: 720px) 250px, 360px', 1280), src, alt: `${s.name} (${i + 1}/${covers.length})`, loading: 'lazy', width: '480', height: '320' }))))));
+      app.append(
+        h(
+          'section',
+          { class: 'project-gallery', 'aria-label': t().gallery },
+          h('h2', { class: 'section-title' }, t().gallery),
+          h(
+            'div',
+            { class: 'strip' },
+            ...covers.slice(0, 12).map((src, i) =>
+              h(
+                'a',
+                { href: src, target: '_blank', rel: 'noopener' },
+                h('img', {
+                  ...sized(src, '(max-width: 720px) 250px, 360px', 1280),
+                  src,
+                  alt: `${s.name} (${i + 1}/${covers.length})`,
+                  loading: 'lazy',
+                  width: '480',
+                  height: '320',
+                }),
+              ),
+            ),
+          ),
+        ),
+      );
     }
     if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
   }
@@ -178,7 +215,12 @@ function draw() {
   const focused = document.activeElement && results.contains(document.activeElement) ? document.activeElement.id : '';
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors[0];
-  const view = v.view === 'plan' && floor ? planWithList(planView(floor, open), floor, open) : v.view === 'building' && state.bundle.floors.length ? buildingView(open, actions.setFloor) : listView(open);
+  const view =
+    v.view === 'plan' && floor
+      ? planWithList(planView(floor, open), floor, open)
+      : v.view === 'building' && state.bundle.floors.length
+        ? buildingView(open, actions.setFloor)
+        : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
   // On the first draw the plan's names wait for `finishShell` (measuring them forces a layout).

@@ -43,7 +43,9 @@ const storageKey = (projectId: string) => `showsuite:holds:${projectId}`;
 function stored(projectId: string): { unit: string; token: string }[] {
   try {
     const list: unknown = JSON.parse(localStorage.getItem(storageKey(projectId)) ?? '[]');
-    return Array.isArray(list) ? list.filter((x: { unit?: unknown; token?: unknown }) => typeof x?.unit === 'string' && typeof x.token === 'string' && TOKEN.test(x.token)) : [];
+    return Array.isArray(list)
+      ? list.filter((x: { unit?: unknown; token?: unknown }) => typeof x?.unit === 'string' && typeof x.token === 'string' && TOKEN.test(x.token))
+      : [];
   } catch {
     return [];
   }

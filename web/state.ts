@@ -36,7 +36,15 @@ const pathBase = location.pathname.startsWith('/p/') ? `/p/${encodeURIComponent(
 export const settings = (): Dict => state.bundle?.project ?? {};
 export const flag = (name: string) => settings()[name] === true;
 
-const QUERY: Record<FilterKey, string> = { priceMin: 'min', priceMax: 'max', areaMin: 'amin', areaMax: 'amax', bedrooms: 'beds', availability: 'status', search: 'q' };
+const QUERY: Record<FilterKey, string> = {
+  priceMin: 'min',
+  priceMax: 'max',
+  areaMin: 'amin',
+  areaMax: 'amax',
+  bedrooms: 'beds',
+  availability: 'status',
+  search: 'q',
+};
 
 /** The view state an address describes (defaults from the project where it says nothing). */
 export function fromAddress(defaults: { view: View; floor: string }): ViewState {
@@ -95,7 +103,15 @@ export function allUnits(): Room[] {
 }
 
 export function stubs(f: Floor): Room[] {
-  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const, position: f.soldPositions?.[i] }));
+  return (f.soldShapes ?? []).map((path, i) => ({
+    _id: `sold-${f._id}-${i}`,
+    name: '' as const,
+    path,
+    availability: 'sold' as const,
+    floor: f._id,
+    stub: true as const,
+    position: f.soldPositions?.[i],
+  }));
 }
 
 export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));

@@ -44,7 +44,11 @@ function keepReadable() {
       return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
     }
     const nums = /^rgba?\(([^)]+)\)$/.exec(color)?.[1];
-    if (nums) return nums.split(/[\s,/]+/).slice(0, 3).map(Number);
+    if (nums)
+      return nums
+        .split(/[\s,/]+/)
+        .slice(0, 3)
+        .map(Number);
     // A colour name: let the browser say what it is (rare; the theme allows names).
     probe ??= document.body.appendChild(document.createElement('span'));
     probe.style.color = color;

@@ -7,7 +7,6 @@ export interface Media {
   size: number;
 }
 
-
 /** One XMLHttpRequest POST /media: fetch cannot report upload progress, XHR can. */
 function send(file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {

@@ -130,5 +130,6 @@ export function PageTitle({ children }: { children: ComponentChildren }) {
   );
 }
 
-export const money = (n: number | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) : '—');
+export const money = (n: number | undefined) =>
+  typeof n === 'number' ? n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) : '—';
 export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

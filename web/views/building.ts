@@ -21,12 +21,22 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
         return h(
           'li',
           { class: 'floor-row' },
-          h('button', { type: 'button', class: 'floor-name', id: `bfloor-${f._id}`, onclick: () => pickFloor(f._id) }, h('span', { class: 'fname' }, f.name), h('span', { class: 'fcount' }, t().floorAvailable(free))),
+          h(
+            'button',
+            { type: 'button', class: 'floor-name', id: `bfloor-${f._id}`, onclick: () => pickFloor(f._id) },
+            h('span', { class: 'fname' }, f.name),
+            h('span', { class: 'fcount' }, t().floorAvailable(free)),
+          ),
           h(
             'div',
             { class: 'cells' },
             ...units.map((u) => {
-              if (u.stub) return h('span', { class: 'cell s-sold stub', 'data-availability': 'sold', role: 'img', 'aria-label': statusText('sold') }, h('span', { class: 'mark', 'aria-hidden': 'true' }, mark('sold')));
+              if (u.stub)
+                return h(
+                  'span',
+                  { class: 'cell s-sold stub', 'data-availability': 'sold', role: 'img', 'aria-label': statusText('sold') },
+                  h('span', { class: 'mark', 'aria-hidden': 'true' }, mark('sold')),
+                );
               const price = priceText(u);
               return h(
                 'button',

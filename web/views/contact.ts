@@ -53,7 +53,13 @@ export function contactForm(h_: ContactHooks): HTMLFormElement {
     h('p', { id: 'contact-intro', class: 'intro' }),
     h('div', { class: 'two' }, input('firstName', t().firstName, 'text', 'given-name'), input('lastName', t().lastName, 'text', 'family-name')),
     h('div', { class: 'two' }, input('email', t().email, 'email', 'email'), input('phone', t().phone, 'tel', 'tel')),
-    h('label', { class: 'field', id: 'contact-message-field' }, t().message, h('textarea', { id: 'contact-message', name: 'message', rows: '3' }), h('span', { class: 'field-error', id: 'contact-message-error' })),
+    h(
+      'label',
+      { class: 'field', id: 'contact-message-field' },
+      t().message,
+      h('textarea', { id: 'contact-message', name: 'message', rows: '3' }),
+      h('span', { class: 'field-error', id: 'contact-message-error' }),
+    ),
     h('div', { id: 'contact-custom' }),
     h('button', { type: 'submit', class: 'primary', id: 'contact-submit' }),
     h('p', { class: 'form-status', id: 'contact-status', role: 'status' }),
@@ -65,7 +71,9 @@ export function contactForm(h_: ContactHooks): HTMLFormElement {
 
 const customFields = (): CustomField[] =>
   flag('customFormEnabled') && Array.isArray(settings().customFormFields)
-    ? (settings().customFormFields as unknown[]).filter((f): f is CustomField => !!f && typeof f === 'object' && typeof (f as CustomField).key === 'string').slice(0, 50)
+    ? (settings().customFormFields as unknown[])
+        .filter((f): f is CustomField => !!f && typeof f === 'object' && typeof (f as CustomField).key === 'string')
+        .slice(0, 50)
     : [];
 
 function drawCustom() {
@@ -107,7 +115,11 @@ export function setContact(u: Room | undefined, m: Mode, show: boolean) {
   unit = u;
   mode = m;
   form.hidden = !show;
-  const words = { enquire: [t().enquire, t().enquireIntro, t().send], hold: [t().hold, t().holdIntro, t().holdSend], waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend] }[m];
+  const words = {
+    enquire: [t().enquire, t().enquireIntro, t().send],
+    hold: [t().hold, t().holdIntro, t().holdSend],
+    waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend],
+  }[m];
   byId('contact-title')!.textContent = words[0]!;
   byId('contact-intro')!.textContent = words[1]!;
   byId('contact-submit')!.textContent = words[2]!;
@@ -159,11 +171,14 @@ async function submit(e: Event) {
   status.textContent = '';
   const data = values();
   const required = mode === 'waitlist' ? ['firstName', 'lastName', 'email'] : ['firstName', 'lastName', 'email', 'phone'];
-  const customs = mode === 'enquire' ? [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#contact-custom [data-key]')] : [];
+  const customs =
+    mode === 'enquire' ? [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#contact-custom [data-key]')] : [];
   const missing = [
     ...required.filter((k) => !data[k]).map((k) => ({ path: `/${k}`, message: t().required })),
     ...(data.email && !EMAIL.test(data.email) ? [{ path: '/email', message: x().badEmail }] : []),
-    ...customs.filter((c) => c.required && (c instanceof HTMLInputElement && c.type === 'checkbox' ? !c.checked : !c.value.trim())).map((c) => ({ path: `/${c.id.replace('contact-', '')}`, message: t().required })),
+    ...customs
+      .filter((c) => c.required && (c instanceof HTMLInputElement && c.type === 'checkbox' ? !c.checked : !c.value.trim()))
+      .map((c) => ({ path: `/${c.id.replace('contact-', '')}`, message: t().required })),
   ];
   if (missing.length) {
     showErrorsById(missing);
@@ -179,8 +194,17 @@ async function submit(e: Event) {
   if (mode === 'hold') res = await sendHold(u._id, visitor);
   else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}) });
   else {
-    const custom = customs.map((c) => ({ key: c.dataset.key!, value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() })).filter((c) => c.value !== '');
-    res = await sendLead({ project, ...visitor, unit: u._id, source: 'presentation', ...(data.message ? { message: data.message } : {}), ...(custom.length ? { customFields: custom } : {}) });
+    const custom = customs
+      .map((c) => ({ key: c.dataset.key!, value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() }))
+      .filter((c) => c.value !== '');
+    res = await sendLead({
+      project,
+      ...visitor,
+      unit: u._id,
+      source: 'presentation',
+      ...(data.message ? { message: data.message } : {}),
+      ...(custom.length ? { customFields: custom } : {}),
+    });
   }
   form.setAttribute('aria-busy', 'false');
   const ok = res.status === 200 || res.status === 201;

@@ -22,17 +22,32 @@ let actions: ControlActions;
 
 export function buildControls(a: ControlActions): HTMLElement {
   actions = a;
-  const tab = (view: View, label: string) => h('button', { type: 'button', id: `view-${view}`, class: 'tab', 'aria-pressed': 'false', onclick: () => actions.setView(view) }, label);
+  const tab = (view: View, label: string) =>
+    h('button', { type: 'button', id: `view-${view}`, class: 'tab', 'aria-pressed': 'false', onclick: () => actions.setView(view) }, label);
   const numberField = (key: FilterKey, label: string) =>
     h(
       'label',
       { class: 'field' },
       label,
       // Text, not type=number: digits are typed as they are, a thousands separator is allowed, and nothing reformats.
-      h('input', { id: `f-${key}`, name: key, type: 'text', inputmode: 'numeric', autocomplete: 'off', pattern: '[0-9 ,.]*', value: state.view.filters[key], oninput: (e: Event) => actions.setFilter(key, (e.target as HTMLInputElement).value) }),
+      h('input', {
+        id: `f-${key}`,
+        name: key,
+        type: 'text',
+        inputmode: 'numeric',
+        autocomplete: 'off',
+        pattern: '[0-9 ,.]*',
+        value: state.view.filters[key],
+        oninput: (e: Event) => actions.setFilter(key, (e.target as HTMLInputElement).value),
+      }),
     );
   const select = (key: 'bedrooms' | 'availability', label: string) =>
-    h('label', { class: 'field' }, label, h('select', { id: `f-${key}`, name: key, onchange: (e: Event) => actions.setFilter(key, (e.target as HTMLSelectElement).value) }));
+    h(
+      'label',
+      { class: 'field' },
+      label,
+      h('select', { id: `f-${key}`, name: key, onchange: (e: Event) => actions.setFilter(key, (e.target as HTMLSelectElement).value) }),
+    );
   const prices = settings().showPriceFilter !== false && showsPrices();
   const areas = settings().showAreaFilter !== false && showsArea();
   const sheet = h(
@@ -48,7 +63,12 @@ export function buildControls(a: ControlActions): HTMLElement {
       areas ? numberField('areaMax', `${t().areaMax} (${areaUnit()})`) : undefined,
       !flag('hideBedrooms') ? select('bedrooms', t().bedrooms) : undefined,
       settings().showAvailability !== false ? select('availability', t().availability) : undefined,
-      h('div', { class: 'sheet-actions' }, h('button', { type: 'button', class: 'link', id: 'sheet-clear', onclick: () => actions.clearFilters() }, t().clearFilters), h('button', { type: 'submit', class: 'primary', id: 'filters-done' }, t().showHomes(0))),
+      h(
+        'div',
+        { class: 'sheet-actions' },
+        h('button', { type: 'button', class: 'link', id: 'sheet-clear', onclick: () => actions.clearFilters() }, t().clearFilters),
+        h('button', { type: 'submit', class: 'primary', id: 'filters-done' }, t().showHomes(0)),
+      ),
     ),
   );
   sheet.addEventListener('click', (e) => {
@@ -57,12 +77,19 @@ export function buildControls(a: ControlActions): HTMLElement {
   const sortSelect = h(
     'select',
     { id: 'sort', 'aria-label': t().sort, onchange: (e: Event) => actions.setSort((e.target as HTMLSelectElement).value as Sort) },
-    ...([
-      ['default', t().sortDefault],
-      ...(showsPrices() ? [['price-asc', t().sortPriceAsc], ['price-desc', t().sortPriceDesc]] : []),
-      ...(showsArea() ? [['area-desc', t().sortArea]] : []),
-      ['name', t().sortName],
-    ] as [string, string][]).map(([v, label]) => h('option', { value: v }, label)),
+    ...(
+      [
+        ['default', t().sortDefault],
+        ...(showsPrices()
+          ? [
+              ['price-asc', t().sortPriceAsc],
+              ['price-desc', t().sortPriceDesc],
+            ]
+          : []),
+        ...(showsArea() ? [['area-desc', t().sortArea]] : []),
+        ['name', t().sortName],
+      ] as [string, string][]
+    ).map(([v, label]) => h('option', { value: v }, label)),
   );
   return h(
     'section',
@@ -70,15 +97,36 @@ export function buildControls(a: ControlActions): HTMLElement {
     h(
       'div',
       { class: 'bar' },
-      h('div', { class: 'tabs', role: 'group', 'aria-label': t().view }, flag('skipFloorStep') ? undefined : tab('building', t().building), tab('plan', t().plan), tab('list', t().list)),
+      h(
+        'div',
+        { class: 'tabs', role: 'group', 'aria-label': t().view },
+        flag('skipFloorStep') ? undefined : tab('building', t().building),
+        tab('plan', t().plan),
+        tab('list', t().list),
+      ),
       h(
         'label',
         { class: 'search' },
         h('span', { class: 'visually-hidden' }, x().searchPlaceholder),
-        h('input', { id: 'f-search', name: 'search', type: 'search', autocomplete: 'off', placeholder: x().search, value: state.view.filters.search, maxlength: '40', oninput: (e: Event) => actions.setFilter('search', (e.target as HTMLInputElement).value) }),
+        h('input', {
+          id: 'f-search',
+          name: 'search',
+          type: 'search',
+          autocomplete: 'off',
+          placeholder: x().search,
+          value: state.view.filters.search,
+          maxlength: '40',
+          oninput: (e: Event) => actions.setFilter('search', (e.target as HTMLInputElement).value),
+        }),
       ),
       shortlistButton(),
-      h('button', { type: 'button', id: 'filters-toggle', class: 'chip filters-toggle', 'aria-controls': 'filter-sheet', 'aria-expanded': 'false', onclick: openSheet }, t().filtersButton, ' ', h('span', { id: 'filters-toggle-count', class: 'count-pill' })),
+      h(
+        'button',
+        { type: 'button', id: 'filters-toggle', class: 'chip filters-toggle', 'aria-controls': 'filter-sheet', 'aria-expanded': 'false', onclick: openSheet },
+        t().filtersButton,
+        ' ',
+        h('span', { id: 'filters-toggle-count', class: 'count-pill' }),
+      ),
     ),
     h('nav', { class: 'floors', id: 'floors', 'aria-label': t().floors }),
     sheet,
@@ -119,7 +167,11 @@ export function updateControls() {
   const key = chips.map((f) => `${f._id}:${f.name}`).join('|');
   if (floors.dataset.key !== key) {
     floors.dataset.key = key;
-    floors.replaceChildren(...chips.map((f) => h('button', { type: 'button', id: `floor-${f._id || 'all'}`, class: 'chip', 'aria-pressed': 'false', onclick: () => actions.setFloor(f._id) }, f.name)));
+    floors.replaceChildren(
+      ...chips.map((f) =>
+        h('button', { type: 'button', id: `floor-${f._id || 'all'}`, class: 'chip', 'aria-pressed': 'false', onclick: () => actions.setFloor(f._id) }, f.name),
+      ),
+    );
   }
   floors.hidden = chips.length === 0;
   for (const f of chips) byId(`floor-${f._id || 'all'}`)?.setAttribute('aria-pressed', String(v.floor === f._id));
@@ -128,8 +180,14 @@ export function updateControls() {
     const el = byId<HTMLInputElement | HTMLSelectElement>(`f-${k}`);
     if (el && document.activeElement !== el && el.value !== v.filters[k]) el.value = v.filters[k];
   }
-  fillSelect('bedrooms', [...new Set(allBedrooms())].sort().map((x) => [x, x]));
-  fillSelect('availability', Object.keys(t().status).map((x) => [x, statusText(x)]));
+  fillSelect(
+    'bedrooms',
+    [...new Set(allBedrooms())].sort().map((x) => [x, x]),
+  );
+  fillSelect(
+    'availability',
+    Object.keys(t().status).map((x) => [x, statusText(x)]),
+  );
   const sort = byId<HTMLSelectElement>('sort');
   if (sort && sort.value !== v.sort) sort.value = v.sort;
   const n = listedUnits().length;

@@ -109,7 +109,9 @@ export function renderDetail() {
   const per = perArea(u);
   const info = settings().showAdditionalInfo === false ? [] : ((u.additionalInfo as { label?: string; value?: string }[] | undefined) ?? []);
   const images = [...new Set([...(Array.isArray(u.images) ? u.images : []), u.unitImageUrl].map(safeUrl).filter((x): x is string => x !== undefined))];
-  const layouts = [...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined))];
+  const layouts = [
+    ...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined)),
+  ];
   const [layout, model] = [safeUrl(u.layoutUrl), safeUrl(settings()._3dModelUrl)];
   const many = (list: string[], what: string) => list.slice(0, 8).map((src, i) => ({ src, alt: `${what} ${u.name} (${i + 1}/${Math.min(list.length, 8)})` }));
   const notice = notices.get(u._id);
@@ -128,17 +130,34 @@ export function renderDetail() {
       'div',
       { class: 'detail' },
       holdPanel(u),
-      layouts.length ? h('figure', { class: 'layout' }, h('img', { ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'), src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
+      layouts.length
+        ? h(
+            'figure',
+            { class: 'layout' },
+            h('img', {
+              ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'),
+              src: layouts[0],
+              alt: `${t().layout}: ${u.name}`,
+              width: '800',
+              height: '600',
+              id: 'unit-layout-img',
+            }),
+          )
+        : undefined,
       layouts.length > 1 ? h('section', { 'aria-label': x().layouts }, thumbnails(many(layouts, t().layout), 'gallery', '200px', 'unit-layouts')) : undefined,
       price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
       depositTerms(u),
       facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
       typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
-      images.length && !flag('hideGallery') ? h('section', { 'aria-label': t().gallery }, thumbnails(many(images, t().gallery), 'gallery', '270px', 'unit-gallery')) : undefined,
+      images.length && !flag('hideGallery')
+        ? h('section', { 'aria-label': t().gallery }, thumbnails(many(images, t().gallery), 'gallery', '270px', 'unit-gallery'))
+        : undefined,
       layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
       model ? modelBlock(model, u.name) : undefined,
       typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
-      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`) : undefined,
+      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string'
+        ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`)
+        : undefined,
       notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
     ),
   );
@@ -167,14 +186,35 @@ function renderActions(u: Room) {
   const deposit = depositAmount(u);
   const brochure = safeUrl(u.brochurePDF);
   const act = (id: string, label: string, m: Mode, primary = false) =>
-    h('button', { type: 'button', id, class: primary ? 'primary' : 'secondary', 'aria-pressed': String(!byId('contact-form')!.hidden && contactMode() === m), onclick: () => choose(u, m) }, label);
+    h(
+      'button',
+      {
+        type: 'button',
+        id,
+        class: primary ? 'primary' : 'secondary',
+        'aria-pressed': String(!byId('contact-form')!.hidden && contactMode() === m),
+        onclick: () => choose(u, m),
+      },
+      label,
+    );
   const canHold = flag('onHoldExperienceEnabled') && u.availability === 'available' && !mine;
   const canWait = flag('waitlistEnabled') && u.availability !== 'available' && !mine;
   const buttons = [
     flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
-    canHold ? act('act-hold', deposit !== undefined ? `${typeof settings().payButtonText === 'string' && settings().payButtonText ? String(settings().payButtonText) : t().holdShort} · ${money(deposit)} ${t().deposit}` : t().holdShort, 'hold', true) : undefined,
+    canHold
+      ? act(
+          'act-hold',
+          deposit !== undefined
+            ? `${typeof settings().payButtonText === 'string' && settings().payButtonText ? String(settings().payButtonText) : t().holdShort} · ${money(deposit)} ${t().deposit}`
+            : t().holdShort,
+          'hold',
+          true,
+        )
+      : undefined,
     canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
-    brochure && settings().brochureButtonEnabled !== false ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure) : undefined,
+    brochure && settings().brochureButtonEnabled !== false
+      ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure)
+      : undefined,
   ].filter((b) => b !== undefined);
   byId('action-bar')!.replaceChildren(...buttons);
   byId('action-bar')!.hidden = buttons.length === 0;
@@ -204,4 +244,3 @@ async function share() {
   box.hidden = false;
   input.select();
 }
-

@@ -17,6 +17,8 @@ export function legend(statuses: Iterable<string>, id?: string): HTMLElement {
   return h(
     'ul',
     { class: 'legend', ...(id ? { id } : {}), 'aria-label': x().legendTitle },
-    ...order.map((st) => h('li', { 'data-availability': st }, h('span', { class: `swatch s-${st}`, 'data-mark': mark(st), 'aria-hidden': 'true' }), statusText(st))),
+    ...order.map((st) =>
+      h('li', { 'data-availability': st }, h('span', { class: `swatch s-${st}`, 'data-mark': mark(st), 'aria-hidden': 'true' }), statusText(st)),
+    ),
   );
 }

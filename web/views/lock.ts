@@ -24,7 +24,15 @@ export function lockScreen(unlocked: () => void): HTMLFormElement {
   const s = settings();
   const status = h('p', { class: 'form-status', id: 'lock-status', role: 'status' });
   const field = (on: unknown, name: string, label: string, type: string, autocomplete: string) =>
-    on === true ? h('label', { class: 'field' }, label, h('input', { id: `lock-${name}`, name, type, required: true, autocomplete }), h('span', { class: 'field-error', id: `lock-${name}-error` })) : undefined;
+    on === true
+      ? h(
+          'label',
+          { class: 'field' },
+          label,
+          h('input', { id: `lock-${name}`, name, type, required: true, autocomplete }),
+          h('span', { class: 'field-error', id: `lock-${name}-error` }),
+        )
+      : undefined;
   const form: HTMLFormElement = h(
     'form',
     {

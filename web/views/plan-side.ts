@@ -37,7 +37,12 @@ export function planWithList(plan: HTMLElement, floor: Floor, open: (id: string)
   const main = wrap.firstElementChild!;
   if (main.firstChild !== plan) main.replaceChildren(plan);
   const units = floorUnits(floor).filter((u): u is Unit => u.stub !== true && matches(u));
-  const next = JSON.stringify([floor._id, units.map((u) => [u._id, u.name, u.availability, u.price, u.bedrooms, u.squareFeet]), document.documentElement.lang, state.view.unit]);
+  const next = JSON.stringify([
+    floor._id,
+    units.map((u) => [u._id, u.name, u.availability, u.price, u.bedrooms, u.squareFeet]),
+    document.documentElement.lang,
+    state.view.unit,
+  ]);
   if (next !== key) {
     key = next;
     side.replaceChildren(

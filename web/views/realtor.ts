@@ -71,7 +71,12 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     document.body.classList.remove('dialog-open');
   };
   dialog.append(
-    h('div', { class: 'sheet-head' }, h('h2', { id: 'realtor-title' }, w.title), h('button', { type: 'button', class: 'close', 'aria-label': 'Close', onclick: close }, '×')),
+    h(
+      'div',
+      { class: 'sheet-head' },
+      h('h2', { id: 'realtor-title' }, w.title),
+      h('button', { type: 'button', class: 'close', 'aria-label': 'Close', onclick: close }, '×'),
+    ),
     body,
   );
   dialog.addEventListener('close', () => document.body.classList.remove('dialog-open'));

@@ -127,7 +127,13 @@ function buildDialog(): HTMLDialogElement {
   const d = h(
     'dialog',
     { id: 'compare-dialog', class: 'sheet compare', 'aria-labelledby': 'compare-title' },
-    h('div', { class: 'sheet-head' }, h('h2', { id: 'compare-title' }, x().compareTitle), h('button', { type: 'button', class: 'icon-btn', id: 'compare-share', onclick: shareList }, x().shareShortlist), h('button', { type: 'button', class: 'close', id: 'compare-close', 'aria-label': t().close, onclick: () => d.close() }, '×')),
+    h(
+      'div',
+      { class: 'sheet-head' },
+      h('h2', { id: 'compare-title' }, x().compareTitle),
+      h('button', { type: 'button', class: 'icon-btn', id: 'compare-share', onclick: shareList }, x().shareShortlist),
+      h('button', { type: 'button', class: 'close', id: 'compare-close', 'aria-label': t().close, onclick: () => d.close() }, '×'),
+    ),
     h('div', { class: 'sheet-body', id: 'compare-body' }),
   );
   d.addEventListener('click', (e) => e.target === d && d.close());
@@ -232,7 +238,12 @@ async function shareList() {
 /** The ids a shared link names (`?compare=`), if any. */
 export function sharedShortlist(): string[] {
   const v = new URLSearchParams(location.search).get('compare');
-  return v ? v.split(',').filter((id) => /^[0-9a-f]{24}$/.test(id)).slice(0, MAX_COMPARE) : [];
+  return v
+    ? v
+        .split(',')
+        .filter((id) => /^[0-9a-f]{24}$/.test(id))
+        .slice(0, MAX_COMPARE)
+    : [];
 }
 
 export const compareOpen = () => dialog?.open === true;

@@ -117,7 +117,16 @@ export function ConfirmReset({ token }: { token: string }) {
     <form class="card narrow" onSubmit={submit}>
       <PageTitle>Choose a new password</PageTitle>
       <ErrorNotice error={error} />
-      <Field label="New password" type="password" autoComplete="new-password" minLength={8} required value={password} onValue={setPassword} hint="At least 8 characters." />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        required
+        value={password}
+        onValue={setPassword}
+        hint="At least 8 characters."
+      />
       <Field label="New password again" type="password" autoComplete="new-password" required value={again} onValue={setAgain} />
       <button type="submit">Set password</button>
       <p>
@@ -146,7 +155,9 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     return (
       <div class="card narrow">
         <PageTitle>Invitation</PageTitle>
-        <Notice kind="error">{gone ? 'This invitation has been used, revoked or has expired. Ask for a new one.' : String((info.error as Error).message)}</Notice>
+        <Notice kind="error">
+          {gone ? 'This invitation has been used, revoked or has expired. Ask for a new one.' : String((info.error as Error).message)}
+        </Notice>
         <p>
           <a href="/admin/login">Sign in</a>
         </p>
@@ -171,7 +182,8 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     <form class="card narrow" onSubmit={submit}>
       <PageTitle>Join {target?.name ?? 'the team'}</PageTitle>
       <p>
-        You are invited as {inv.level === 'administrator' ? 'an administrator' : 'an editor'} of <strong>{target?.name}</strong>, as <strong>{inv.email}</strong>.
+        You are invited as {inv.level === 'administrator' ? 'an administrator' : 'an editor'} of <strong>{target?.name}</strong>, as{' '}
+        <strong>{inv.email}</strong>.
       </p>
       <ErrorNotice error={error} />
       {sameUser ? (
@@ -180,7 +192,16 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
         <>
           <Field label="First name" autoComplete="given-name" value={name} onValue={setName} />
           <Field label="Last name" autoComplete="family-name" value={lastName} onValue={setLastName} />
-          <Field label="Choose a password" type="password" autoComplete="new-password" minLength={8} required value={password} onValue={setPassword} hint="At least 8 characters." />
+          <Field
+            label="Choose a password"
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+            value={password}
+            onValue={setPassword}
+            hint="At least 8 characters."
+          />
         </>
       )}
       <button type="submit">Accept invitation</button>

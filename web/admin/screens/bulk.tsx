@@ -17,7 +17,11 @@ export interface LastBulk {
 
 /** One all-or-nothing PATCH /units (or one PATCH per unit where the service has no bulk route). */
 export async function patchUnits(changes: Item[]): Promise<Unit[]> {
-  if (FEATURES.inventory) return api.patch<Unit[]>('/units', changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)));
+  if (FEATURES.inventory)
+    return api.patch<Unit[]>(
+      '/units',
+      changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)),
+    );
   const saved: Unit[] = [];
   for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch<Unit>(`/units/${_id}`, fields, { ifMatch }));
   return saved;
@@ -47,9 +51,17 @@ export async function undoBulk(last: LastBulk, current: (id: string) => Unit | u
 }
 
 const conflict = (err: unknown) =>
-  err instanceof ApiError && err.status === 412 ? new Error('Some of these units were changed by someone else meanwhile; nothing was saved. Reload and try again.') : err;
+  err instanceof ApiError && err.status === 412
+    ? new Error('Some of these units were changed by someone else meanwhile; nothing was saved. Reload and try again.')
+    : err;
 
-type BulkProps = { units: Unit[]; last: LastBulk | undefined; onDone: (saved: Unit[], msg: string, last?: LastBulk) => void; onUndo: () => Promise<void>; onError: (e: unknown) => void };
+type BulkProps = {
+  units: Unit[];
+  last: LastBulk | undefined;
+  onDone: (saved: Unit[], msg: string, last?: LastBulk) => void;
+  onUndo: () => Promise<void>;
+  onError: (e: unknown) => void;
+};
 
 /** Status or price for every selected unit, in a bar that stays in view; cleared after it applies; the last one undone. */
 export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
@@ -91,17 +103,45 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
         {undo}
       </div>
       <div class="row wrap">
-        <Select label="Set status" value={status} options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={setStatus} />
-        <button type="button" class="align-end" disabled={!status || busy} onClick={() => apply(units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })), `${units.length} units set to ${availabilityLabel(status)}.`)}>
+        <Select
+          label="Set status"
+          value={status}
+          options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]}
+          onValue={setStatus}
+        />
+        <button
+          type="button"
+          class="align-end"
+          disabled={!status || busy}
+          onClick={() =>
+            apply(
+              units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })),
+              `${units.length} units set to ${availabilityLabel(status)}.`,
+            )
+          }
+        >
           Set status
         </button>
-        <Select label="Change prices by" value={mode} options={[['percent', 'Percent'], ['amount', 'Amount']]} onValue={(v) => setMode(v as 'amount' | 'percent')} />
+        <Select
+          label="Change prices by"
+          value={mode}
+          options={[
+            ['percent', 'Percent'],
+            ['amount', 'Amount'],
+          ]}
+          onValue={(v) => setMode(v as 'amount' | 'percent')}
+        />
         <Field label={mode === 'percent' ? 'Percent (e.g. 5 or -3)' : 'Amount (e.g. 10000 or -5000)'} type="number" step="any" value={by} onValue={setBy} />
         <button
           type="button"
           class="align-end"
           disabled={!by || Number.isNaN(n) || !priced.length || busy}
-          onClick={() => apply(priced.map((u) => ({ _id: u._id, ifMatch: etagOf(u), price: newPrice(u.price!) })), `${priced.length} prices changed.`)}
+          onClick={() =>
+            apply(
+              priced.map((u) => ({ _id: u._id, ifMatch: etagOf(u), price: newPrice(u.price!) })),
+              `${priced.length} prices changed.`,
+            )
+          }
         >
           Change {priced.length} price{priced.length === 1 ? '' : 's'}
         </button>

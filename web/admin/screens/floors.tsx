@@ -70,7 +70,18 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
       {floors.loading && !floors.data ? <Loading /> : null}
       <ol class="floor-list">
         {list.map((f, i) => (
-          <FloorCard key={f._id} floor={f} project={project} first={i === 0} last={i === list.length - 1} manager={canManage(project, user)} onMove={(by) => move(i, by)} onDuplicate={duplicate} onRemove={remove} onSaved={() => floors.reload()} />
+          <FloorCard
+            key={f._id}
+            floor={f}
+            project={project}
+            first={i === 0}
+            last={i === list.length - 1}
+            manager={canManage(project, user)}
+            onMove={(by) => move(i, by)}
+            onDuplicate={duplicate}
+            onRemove={remove}
+            onSaved={() => floors.reload()}
+          />
         ))}
       </ol>
       <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
@@ -85,7 +96,17 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
   );
 }
 
-type CardProps = { floor: Floor; project: Project; first: boolean; last: boolean; manager: boolean; onMove: (by: number) => void; onDuplicate: (f: Floor) => void; onRemove: (f: Floor) => void; onSaved: () => void };
+type CardProps = {
+  floor: Floor;
+  project: Project;
+  first: boolean;
+  last: boolean;
+  manager: boolean;
+  onMove: (by: number) => void;
+  onDuplicate: (f: Floor) => void;
+  onRemove: (f: Floor) => void;
+  onSaved: () => void;
+};
 
 function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicate, onRemove, onSaved }: CardProps) {
   return (
@@ -135,7 +156,11 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
   };
   return (
     <div class="floor-image">
-      {floor.floorplanUrl ? <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
+      {floor.floorplanUrl ? (
+        <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} />
+      ) : (
+        <p class="muted">No plan image yet.</p>
+      )}
       <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u!), void save(u!))} />
       <form
         class="row wrap"

@@ -108,7 +108,18 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
           {top > 0 && <tr class="spacer" style={{ height: `${top}px` }} aria-hidden="true" />}
           {/* Keyed by position: a filter re-uses the rows' elements (and their floor menus) instead of building new ones. */}
           {items.map((it) => (
-            <Row key={it.index} unit={rows[it.index]!} r={it.index} floors={floors} on={selected.has(rows[it.index]!._id)} manager={manager} onToggle={onToggle} onSave={onSave} onAction={onAction} onKey={onKey} />
+            <Row
+              key={it.index}
+              unit={rows[it.index]!}
+              r={it.index}
+              floors={floors}
+              on={selected.has(rows[it.index]!._id)}
+              manager={manager}
+              onToggle={onToggle}
+              onSave={onSave}
+              onAction={onAction}
+              onKey={onKey}
+            />
           ))}
           {bottom > 0 && <tr class="spacer" style={{ height: `${bottom}px` }} aria-hidden="true" />}
         </tbody>
@@ -140,7 +151,10 @@ function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: numbe
   focusCell(to[0], to[1]);
 }
 
-type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void } & Pick<GridProps, 'onToggle' | 'onSave' | 'onAction'>;
+type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void } & Pick<
+  GridProps,
+  'onToggle' | 'onSave' | 'onAction'
+>;
 
 function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKey }: RowProps) {
   return (
@@ -181,7 +195,12 @@ function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
   const common = { 'data-row': row, 'data-col': ci, 'aria-label': `${col.label} of ${unit.name}`, onKeyDown: onKey };
   if (col.kind === 'availability') {
     return (
-      <select {...common} class={`status s-${unit.availability}`} value={unit.availability} onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}>
+      <select
+        {...common}
+        class={`status s-${unit.availability}`}
+        value={unit.availability}
+        onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}
+      >
         {AVAILABILITY.map((a) => (
           <option key={a} value={a} disabled={a === 'on_hold'}>
             {availabilityLabel(a)}

@@ -37,7 +37,8 @@ export async function runImport(projectId: string, body: BodyInit, contentType: 
     const a = await request<ImportAnswer>('POST', url, { raw: body, contentType, ifMatch: opts.ifMatch ?? null });
     return { answer: a.data, etag: a.etag };
   } catch (err) {
-    if (opts.dryRun && err instanceof ApiError && (err.problem as unknown as ImportAnswer).changes) return { answer: err.problem as unknown as ImportAnswer, etag: null };
+    if (opts.dryRun && err instanceof ApiError && (err.problem as unknown as ImportAnswer).changes)
+      return { answer: err.problem as unknown as ImportAnswer, etag: null };
     if (err instanceof ApiError && err.status === 412) throw new Error('The inventory changed since this preview; preview again before applying.');
     throw err;
   }

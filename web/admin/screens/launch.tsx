@@ -100,8 +100,8 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
     <form class="card" onSubmit={save} aria-label="Allocations">
       <h2>Allocations</h2>
       <p class="muted small">
-        Each realtor or brokerage opens their units with their password; those units read as unavailable to everyone else until sold, reserved or taken off
-        the list. Passwords are never shown again: leave one empty to keep it.
+        Each realtor or brokerage opens their units with their password; those units read as unavailable to everyone else until sold, reserved or taken off the
+        list. Passwords are never shown again: leave one empty to keep it.
       </p>
       <ErrorNotice error={error} />
       <Notice kind="ok">{news}</Notice>
@@ -124,7 +124,13 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
                 return (
                   <tr key={r.key}>
                     <td>
-                      <input aria-label={`Name of ${label}`} required maxLength={200} value={r.name} onInput={(e) => set(r.key, { name: (e.target as HTMLInputElement).value })} />
+                      <input
+                        aria-label={`Name of ${label}`}
+                        required
+                        maxLength={200}
+                        value={r.name}
+                        onInput={(e) => set(r.key, { name: (e.target as HTMLInputElement).value })}
+                      />
                     </td>
                     <td>
                       <input
@@ -138,7 +144,12 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
                       {configured(r) && r.password === '' && (
                         <small class="muted">
                           set{' '}
-                          <button type="button" class="secondary small" aria-label={`Clear the password of ${label}`} onClick={() => set(r.key, { password: null })}>
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-label={`Clear the password of ${label}`}
+                            onClick={() => set(r.key, { password: null })}
+                          >
                             Clear
                           </button>
                         </small>
@@ -162,7 +173,12 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
                       </fieldset>
                     </td>
                     <td>
-                      <button type="button" class="secondary small" aria-label={`Remove ${label}`} onClick={() => setRows((rs) => rs.filter((x) => x.key !== r.key))}>
+                      <button
+                        type="button"
+                        class="secondary small"
+                        aria-label={`Remove ${label}`}
+                        onClick={() => setRows((rs) => rs.filter((x) => x.key !== r.key))}
+                      >
                         Remove
                       </button>
                     </td>
@@ -248,7 +264,11 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
                     <td>
                       {w.status === 'submitted' ? (
                         <div class="row wrap">
-                          <select aria-label={`Unit for ${who}`} value={unit} onChange={(e) => setPicked({ ...picked, [w._id]: (e.target as HTMLSelectElement).value })}>
+                          <select
+                            aria-label={`Unit for ${who}`}
+                            value={unit}
+                            onChange={(e) => setPicked({ ...picked, [w._id]: (e.target as HTMLSelectElement).value })}
+                          >
                             {w.choices.map((c) => (
                               <option key={c} value={c}>
                                 {unitName(units, c)}
@@ -258,7 +278,12 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
                           <button type="button" class="small" aria-label={`Accept ${who}'s worksheet`} onClick={() => decide(w, { status: 'accepted', unit })}>
                             Accept
                           </button>
-                          <button type="button" class="secondary small" aria-label={`Decline ${who}'s worksheet`} onClick={() => decide(w, { status: 'declined' })}>
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-label={`Decline ${who}'s worksheet`}
+                            onClick={() => decide(w, { status: 'declined' })}
+                          >
                             Decline
                           </button>
                         </div>
@@ -357,7 +382,13 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
                     <button type="button" class="secondary small" aria-label={`Move ${who} up`} disabled={i === 0} onClick={() => move(e, rank - 1)}>
                       ↑
                     </button>
-                    <button type="button" class="secondary small" aria-label={`Move ${who} down`} disabled={i === list.length - 1} onClick={() => move(e, rank + 1)}>
+                    <button
+                      type="button"
+                      class="secondary small"
+                      aria-label={`Move ${who} down`}
+                      disabled={i === list.length - 1}
+                      onClick={() => move(e, rank + 1)}
+                    >
                       ↓
                     </button>
                   </span>

@@ -26,7 +26,19 @@ export function pastedRows(text: string): string {
 }
 
 /** Pasted rows: the import's dry run shown at once, then applied in one step against the same state. */
-export function PasteImport({ project, text, manager, onApplied, onClose }: { project: Project; text: string; manager: boolean; onApplied: (msg: string) => void; onClose: () => void }) {
+export function PasteImport({
+  project,
+  text,
+  manager,
+  onApplied,
+  onClose,
+}: {
+  project: Project;
+  text: string;
+  manager: boolean;
+  onApplied: (msg: string) => void;
+  onClose: () => void;
+}) {
   const [preview, setPreview] = useState<Preview>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);

@@ -220,7 +220,14 @@ export function PlanEditor({ project, floorId }: { project: Project; floorId: st
               })}
               {unit && points.length > 0 && (
                 <g class="current">
-                  <path d={toPath(points)} fill={colourFor(project, unit.availability)} fill-opacity={0.55} stroke="#1a56db" stroke-width={2} stroke-dasharray="6 3" />
+                  <path
+                    d={toPath(points)}
+                    fill={colourFor(project, unit.availability)}
+                    fill-opacity={0.55}
+                    stroke="#1a56db"
+                    stroke-width={2}
+                    stroke-dasharray="6 3"
+                  />
                   {points.map(([x, y], i) => (
                     <circle
                       key={i}
@@ -256,7 +263,8 @@ export function PlanEditor({ project, floorId }: { project: Project; floorId: st
             <div class="card">
               <h2>Drawing {unit.name}</h2>
               <p class="muted small">
-                Click on the plan to add corners; drag a corner (or focus it and use the arrow keys) to move it. {points.length} corner{points.length === 1 ? '' : 's'}.
+                Click on the plan to add corners; drag a corner (or focus it and use the arrow keys) to move it. {points.length} corner
+                {points.length === 1 ? '' : 's'}.
               </p>
               <Toggle label="Snap to grid and to neighbours' corners" checked={snap} onChange={setSnap} />
               <div class="row wrap">

@@ -99,8 +99,8 @@ function ApiTokens() {
     <>
       <h2>API tokens</h2>
       <p class="muted">
-        A token lets a program (a dashboard, a website, an automation) call the service as you, sent as <code>Authorization: Bearer &lt;token&gt;</code>. A read-only
-        token can only read.
+        A token lets a program (a dashboard, a website, an automation) call the service as you, sent as <code>Authorization: Bearer &lt;token&gt;</code>. A
+        read-only token can only read.
       </p>
       <ErrorNotice error={error || tokens.error} />
       {fresh?.token && (
@@ -138,7 +138,8 @@ function ApiTokens() {
               <div>
                 <strong>{t.name}</strong> <span class={`badge ${t.scope}`}>{t.scope === 'write' ? 'read and write' : 'read only'}</span>
                 <div class="small muted">
-                  Created {when(t.createdAt)} · {t.expiresAt ? `${new Date(t.expiresAt).getTime() < Date.now() ? 'Expired' : 'Expires'} ${when(t.expiresAt)}` : 'Never expires'} ·{' '}
+                  Created {when(t.createdAt)} ·{' '}
+                  {t.expiresAt ? `${new Date(t.expiresAt).getTime() < Date.now() ? 'Expired' : 'Expires'} ${when(t.expiresAt)}` : 'Never expires'} ·{' '}
                   {t.lastUsedAt ? `Last used ${when(t.lastUsedAt)}` : 'Never used'}
                 </div>
               </div>

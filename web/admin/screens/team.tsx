@@ -67,7 +67,12 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
             <li key={id}>
               {person(id, user)}
               {manager && (
-                <button type="button" class="secondary small" onClick={() => removeMember(list, id)} aria-label={`Remove ${person(id, user)} from ${title.toLowerCase()}`}>
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() => removeMember(list, id)}
+                  aria-label={`Remove ${person(id, user)} from ${title.toLowerCase()}`}
+                >
                   Remove
                 </button>
               )}
@@ -115,7 +120,15 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
               <div class="grow">
                 <Field label="Colleague's e-mail" type="email" required value={email} onValue={setEmail} />
               </div>
-              <Select label="As" value={level} options={[['editor', 'Editor'], ['administrator', 'Administrator']]} onValue={setLevel} />
+              <Select
+                label="As"
+                value={level}
+                options={[
+                  ['editor', 'Editor'],
+                  ['administrator', 'Administrator'],
+                ]}
+                onValue={setLevel}
+              />
               <button type="submit" class="align-end">
                 Send invitation
               </button>

@@ -52,8 +52,18 @@ function Filters({ filter, floors, onFilter }: { filter: Filter; floors: Floor[]
     <fieldset class="filters">
       <legend>Filter</legend>
       <Field label="Name contains" type="search" value={filter.name} onValue={set('name')} />
-      <Select label="Floor" value={filter.floor} options={[['', 'All floors'], ...floors.map((f) => [f._id, f.name] as [string, string])]} onValue={set('floor')} />
-      <Select label="Status" value={filter.availability} options={[['', 'Any status'], ...AVAILABILITY.map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={set('availability')} />
+      <Select
+        label="Floor"
+        value={filter.floor}
+        options={[['', 'All floors'], ...floors.map((f) => [f._id, f.name] as [string, string])]}
+        onValue={set('floor')}
+      />
+      <Select
+        label="Status"
+        value={filter.availability}
+        options={[['', 'Any status'], ...AVAILABILITY.map((a) => [a, availabilityLabel(a)] as [string, string])]}
+        onValue={set('availability')}
+      />
       <Field label="Price from" type="number" value={filter.priceMin} onValue={set('priceMin')} />
       <Field label="Price to" type="number" value={filter.priceMax} onValue={set('priceMax')} />
     </fieldset>
@@ -71,7 +81,16 @@ async function saveCell(u: Unit, key: Col['key'], raw: string): Promise<Unit | u
 
 type Loaded<T> = ReturnType<typeof useLoad<T>>;
 type Open = { kind: 'history' | 'details'; unit: Unit };
-type Ctx = { project: Project; units: Pick<Loaded<Unit[]>, 'data' | 'set'>; floorList: Floor[]; filter: Filter; setFilter: (f: Filter) => void; setNews: (m: string) => void; setError: (e: unknown) => void; setOpen: (o: Open) => void };
+type Ctx = {
+  project: Project;
+  units: Pick<Loaded<Unit[]>, 'data' | 'set'>;
+  floorList: Floor[];
+  filter: Filter;
+  setFilter: (f: Filter) => void;
+  setNews: (m: string) => void;
+  setError: (e: unknown) => void;
+  setOpen: (o: Open) => void;
+};
 
 /** What a row can do: save a cell, be added, duplicated, deleted; each reported in the screen's status line. */
 function useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen }: Ctx) {
@@ -202,30 +221,59 @@ export function Units({ project, user }: { project: Project; user: User; path: s
       <Filters filter={filter} floors={floorList} onFilter={setFilter} />
       {/* Sticky only while it has something to apply or undo; the hint alone scrolls away with the page. */}
       <div class={selected.size || last ? 'bulk-bar' : ''}>
-        <Bulk units={list.filter((u) => selected.has(u._id))} last={last} onDone={(saved, msg, l) => (replace(saved), setNews(msg), setLast(l))} onUndo={undo} onError={setError} />
+        <Bulk
+          units={list.filter((u) => selected.has(u._id))}
+          last={last}
+          onDone={(saved, msg, l) => (replace(saved), setNews(msg), setLast(l))}
+          onUndo={undo}
+          onError={setError}
+        />
       </div>
       <ErrorNotice error={error || units.error} />
       <Notice kind="ok">{news}</Notice>
       <div class="row wrap between">
         <p class="muted small grow" id="grid-help">
-          {rows.length} of {list.length} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells; Shift+click selects a range; paste rows copied from a spreadsheet to import them.
+          {rows.length} of {list.length} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells;
+          Shift+click selects a range; paste rows copied from a spreadsheet to import them.
         </p>
         <button type="button" onClick={() => addRow()}>
           Add unit
         </button>
       </div>
       {pasted !== undefined && (
-        <PasteImport project={project} text={pasted} manager={manager} onClose={() => setPasted(undefined)} onApplied={(msg) => (setPasted(undefined), setNews(msg), units.reload())} />
+        <PasteImport
+          project={project}
+          text={pasted}
+          manager={manager}
+          onClose={() => setPasted(undefined)}
+          onApplied={(msg) => (setPasted(undefined), setNews(msg), units.reload())}
+        />
       )}
       <p class="muted small scroll-hint" aria-hidden="true">
         Swipe the table sideways for price, bedrooms, baths, area and type →
       </p>
-      <UnitGrid rows={rows} floors={floorList} selected={selected} manager={manager} onToggle={onToggle} onToggleAll={onToggleAll} onSave={onSave} onAction={onAction} onPaste={setPasted} scrollKey={JSON.stringify(filter)} />
+      <UnitGrid
+        rows={rows}
+        floors={floorList}
+        selected={selected}
+        manager={manager}
+        onToggle={onToggle}
+        onToggleAll={onToggleAll}
+        onSave={onSave}
+        onAction={onAction}
+        onPaste={setPasted}
+        scrollKey={JSON.stringify(filter)}
+      />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
-      {open?.kind === 'history' && <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />}
-      {open?.kind === 'details' && <UnitSheet unit={open.unit} onSaved={(u) => (replace([u]), setNews(`${u.name}'s details saved.`))} onClose={() => setOpen(undefined)} />}
+      {open?.kind === 'history' && (
+        <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />
+      )}
+      {open?.kind === 'details' && (
+        <UnitSheet unit={open.unit} onSaved={(u) => (replace([u]), setNews(`${u.name}'s details saved.`))} onClose={() => setOpen(undefined)} />
+      )}
     </section>
   );
 }
 
-export const exportCsv = (projectId: string) => request<string>('GET', `/units${query({ project: projectId, format: 'csv' })}`, { headers: { accept: 'text/csv' } });
+export const exportCsv = (projectId: string) =>
+  request<string>('GET', `/units${query({ project: projectId, format: 'csv' })}`, { headers: { accept: 'text/csv' } });

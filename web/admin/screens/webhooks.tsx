@@ -26,7 +26,22 @@ interface Delivery {
   attempts: Attempt[];
 }
 
-const TYPES = ['*', 'project.updated', 'floor.created', 'floor.updated', 'floor.deleted', 'unit.created', 'unit.updated', 'unit.deleted', 'lead.created', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended', 'inventory.imported'];
+const TYPES = [
+  '*',
+  'project.updated',
+  'floor.created',
+  'floor.updated',
+  'floor.deleted',
+  'unit.created',
+  'unit.updated',
+  'unit.deleted',
+  'lead.created',
+  'unit.held',
+  'unit.hold_expired',
+  'unit.hold_released',
+  'unit.hold_extended',
+  'inventory.imported',
+];
 
 export function Webhooks({ project, user }: { project: Project; user: User }) {
   const base = `/projects/${project._id}/webhooks`;
@@ -95,7 +110,12 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
           <legend>Events</legend>
           {TYPES.map((t) => (
             <label key={t}>
-              <input type="checkbox" checked={events.includes(t)} onChange={(e) => setEvents((e.target as HTMLInputElement).checked ? [...events, t] : events.filter((x) => x !== t))} /> {t === '*' ? 'Everything' : t}
+              <input
+                type="checkbox"
+                checked={events.includes(t)}
+                onChange={(e) => setEvents((e.target as HTMLInputElement).checked ? [...events, t] : events.filter((x) => x !== t))}
+              />{' '}
+              {t === '*' ? 'Everything' : t}
             </label>
           ))}
         </fieldset>
