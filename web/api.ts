@@ -16,7 +16,7 @@ export function whenTokenRefused(handler: () => void) {
   onTokenRefused = handler;
 }
 
-export type BundleAnswer = { status: 200; etag: string | undefined; bundle: Bundle } | { status: 304 | 404 | 0 | number };
+export type BundleAnswer = { status: 200; etag: string | undefined; bundle: Bundle } | { status: number };
 
 /** The bundle, revalidated with the ETag the page has (304: unchanged). Status 0: the network failed. */
 export async function getBundle(url: string, etag: string | undefined): Promise<BundleAnswer> {
@@ -46,6 +46,13 @@ export interface PostAnswer {
   retryAfter?: number;
 }
 
+/** An answer's JSON body, or nothing when it has none (a proxy's HTML error page, an empty 502). */
+const jsonBody = (res: Response): Promise<PostAnswer['body']> =>
+  res.json().then(
+    (b: PostAnswer['body']) => b,
+    () => ({}),
+  );
+
 /** A POST with a fresh Idempotency-Key (a new submission; the browser does not retry it). */
 export async function post(url: string, body: unknown): Promise<PostAnswer> {
   try {
@@ -55,7 +62,7 @@ export async function post(url: string, body: unknown): Promise<PostAnswer> {
       body: JSON.stringify(body),
     });
     const retry = Number(res.headers.get('Retry-After'));
-    return { status: res.status, body: await res.json().catch(() => ({})), ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}) };
+    return { status: res.status, body: await jsonBody(res), ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}) };
   } catch {
     return { status: 0, body: {} };
   }
@@ -71,7 +78,7 @@ export const sendWorksheet = (body: unknown) => post('/public/worksheets', body)
 export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string, action = ''): Promise<PostAnswer> {
   try {
     const res = await fetch(`/public/holds/${encodeURIComponent(token)}${action}`, { method, cache: 'no-store' });
-    return { status: res.status, body: res.status === 204 ? {} : await res.json().catch(() => ({})) };
+    return { status: res.status, body: res.status === 204 ? {} : await jsonBody(res) };
   } catch {
     return { status: 0, body: {} };
   }

@@ -40,12 +40,13 @@ let hooks: { changed(): void; unit(u: Unit): void; refresh(): Promise<void> } = 
 
 const storageKey = (projectId: string) => `showsuite:holds:${projectId}`;
 
+const isStoredHold = (x: unknown): x is { unit: string; token: string } =>
+  typeof x === 'object' && x !== null && 'unit' in x && 'token' in x && typeof x.unit === 'string' && typeof x.token === 'string' && TOKEN.test(x.token);
+
 function stored(projectId: string): { unit: string; token: string }[] {
   try {
     const list: unknown = JSON.parse(localStorage.getItem(storageKey(projectId)) ?? '[]');
-    return Array.isArray(list)
-      ? list.filter((x: { unit?: unknown; token?: unknown }) => typeof x?.unit === 'string' && typeof x.token === 'string' && TOKEN.test(x.token))
-      : [];
+    return Array.isArray(list) ? list.filter(isStoredHold) : [];
   } catch {
     return [];
   }

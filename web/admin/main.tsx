@@ -19,7 +19,7 @@ const OPEN = ['/admin/login', ...(FEATURES.mail ? ['/admin/reset', '/admin/reset
 function App() {
   const path = usePath();
   const [user, setUser] = useState<User | null | undefined>(undefined);
-  const pathname = path.split('?')[0]!;
+  const pathname = path.split('?')[0];
   const open = OPEN.some((p) => match(p, pathname));
 
   useEffect(() => {
@@ -39,20 +39,18 @@ function App() {
   let m: Record<string, string> | undefined;
   if (pathname === '/admin/login') screen = <SignIn onSignedIn={signedIn} />;
   else if (FEATURES.mail && pathname === '/admin/reset') screen = <RequestReset />;
-  else if (FEATURES.mail && (m = match('/admin/reset/:token', pathname))) screen = <ConfirmReset token={m.token!} />;
-  else if (FEATURES.mail && (m = match('/admin/invites/:token', pathname)))
-    screen = <AcceptInvite token={m.token!} user={user ?? null} onSignedIn={signedIn} />;
+  else if (FEATURES.mail && (m = match('/admin/reset/:token', pathname))) screen = <ConfirmReset token={m.token} />;
+  else if (FEATURES.mail && (m = match('/admin/invites/:token', pathname))) screen = <AcceptInvite token={m.token} user={user ?? null} onSignedIn={signedIn} />;
   else if (user === undefined || user === null) screen = <Loading what="Checking your session" />;
   else if (pathname === '/admin' || pathname === '/admin/' || pathname === '/admin/projects') screen = <ProjectList path={path} />;
-  else if ((m = match('/admin/projects/:id', pathname))) screen = <ProjectShell id={m.id!} tab="settings" path={path} user={user} />;
-  else if ((m = match('/admin/projects/:id/:tab', pathname))) screen = <ProjectShell id={m.id!} tab={m.tab!} path={path} user={user} />;
-  else if ((m = match('/admin/projects/:id/floors/:floor', pathname)))
-    screen = <ProjectShell id={m.id!} tab="floors" floor={m.floor!} path={path} user={user} />;
+  else if ((m = match('/admin/projects/:id', pathname))) screen = <ProjectShell id={m.id} tab="settings" path={path} user={user} />;
+  else if ((m = match('/admin/projects/:id/:tab', pathname))) screen = <ProjectShell id={m.id} tab={m.tab} path={path} user={user} />;
+  else if ((m = match('/admin/projects/:id/floors/:floor', pathname))) screen = <ProjectShell id={m.id} tab="floors" floor={m.floor} path={path} user={user} />;
   else if (pathname === '/admin/leads') screen = <LeadsInbox path={path} />;
   else if (pathname === '/admin/holds') screen = <Holds />;
   else if (pathname === '/admin/groups') screen = <GroupList />;
   else if (pathname === '/admin/profile') screen = <Profile user={user} />;
-  else if ((m = match('/admin/groups/:id', pathname))) screen = <GroupScreen id={m.id!} user={user} />;
+  else if ((m = match('/admin/groups/:id', pathname))) screen = <GroupScreen id={m.id} user={user} />;
   else
     screen = (
       <p>

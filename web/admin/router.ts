@@ -40,11 +40,11 @@ export function interceptLinks() {
 /** `/admin/projects/:id/units` against a path: the named parts, or undefined. */
 export function match(pattern: string, path: string): Record<string, string> | undefined {
   const p = pattern.split('/');
-  const s = path.split('?')[0]!.split('/');
+  const s = path.split('?')[0].split('/');
   if (p.length !== s.length) return undefined;
   const out: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {
-    if (p[i]!.startsWith(':')) out[p[i]!.slice(1)] = decodeURIComponent(s[i]!);
+    if (p[i].startsWith(':')) out[p[i].slice(1)] = decodeURIComponent(s[i]);
     else if (p[i] !== s[i]) return undefined;
   }
   return out;

@@ -47,7 +47,7 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
   );
 }
 
-type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'label' | 'onInput' | 'value'> & {
+type InputProps = Omit<JSX.InputHTMLAttributes, 'label' | 'onInput' | 'value'> & {
   label: string;
   value: string | number | undefined;
   onValue: (v: string) => void;

@@ -94,7 +94,7 @@ export function MediaField({ label, kind, value, onValue }: { label: string; kin
           </button>
         </div>
       ) : null}
-      <DropZone label={value ? `Replace ${label.toLowerCase()}` : label} kind={kind} onUploaded={(urls) => onValue(urls[0]!)} />
+      <DropZone label={value ? `Replace ${label.toLowerCase()}` : label} kind={kind} onUploaded={(urls) => onValue(urls[0])} />
     </div>
   );
 }
@@ -115,7 +115,7 @@ export function MediaList({
   const move = (i: number, by: number) => {
     const next = list.slice();
     const [x] = next.splice(i, 1);
-    next.splice(i + by, 0, x!);
+    next.splice(i + by, 0, x);
     onValue(next);
   };
   return (

@@ -1,12 +1,12 @@
 /** The building: floors as rows (top floor first), units as cells coloured by status, available count per floor. */
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { floorUnits, matches, state } from '../state.ts';
+import { floorUnits, matches, loaded } from '../state.ts';
 import { priceText, statusText } from '../format.ts';
 import { legend, mark } from './legend.ts';
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void): HTMLElement {
-  const floors = [...state.bundle!.floors].sort((a, b) => b.position - a.position);
+  const floors = [...loaded().floors].sort((a, b) => b.position - a.position);
   const statuses = floors.flatMap((f) => floorUnits(f).map((u) => u.availability));
   return h(
     'div',

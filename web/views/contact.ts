@@ -3,7 +3,7 @@
  * nothing typed is lost when the page refreshes or a hold is placed; prefilled from the visitor's last submission.
  */
 import { sendHold, sendLead, sendWaitlist, type PostAnswer } from '../api.ts';
-import { byId, h, safeUrl } from '../dom.ts';
+import { byId, formFields, requireById, h, safeUrl } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { flag, settings, state } from '../state.ts';
 import type { Problem, Room, Unit } from '../types.ts';
@@ -37,7 +37,8 @@ let hooks: ContactHooks;
 
 export function contactForm(h_: ContactHooks): HTMLFormElement {
   hooks = h_;
-  if (form) return form;
+  // `form` is unset until the first call builds it.
+  if (form as HTMLFormElement | undefined) return form;
   const input = (name: string, label: string, type: string, autocomplete: string) =>
     h(
       'label',
@@ -77,7 +78,7 @@ const customFields = (): CustomField[] =>
     : [];
 
 function drawCustom() {
-  const box = byId('contact-custom')!;
+  const box = requireById('contact-custom');
   const fields = mode === 'enquire' ? customFields() : [];
   const key = JSON.stringify(fields);
   if (box.dataset.key === key) return;
@@ -106,26 +107,27 @@ function drawCustom() {
 export function setContact(u: Room | undefined, m: Mode, show: boolean) {
   // Another unit or purpose: a clean form (no errors, no confirmation, the button usable again), with the visit's details.
   if (m !== mode || u?._id !== unit?._id) {
-    byId('contact-status')!.textContent = '';
+    requireById('contact-status').textContent = '';
     clearFormErrors(form);
-    byId<HTMLButtonElement>('contact-submit')!.disabled = false;
+    requireById<HTMLButtonElement>('contact-submit').disabled = false;
     delete form.dataset.sent;
     prefillVisitor(form);
   }
   unit = u;
   mode = m;
   form.hidden = !show;
-  const words = {
+  const words: Record<Mode, [string, string, string]> = {
     enquire: [t().enquire, t().enquireIntro, t().send],
     hold: [t().hold, t().holdIntro, t().holdSend],
     waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend],
-  }[m];
-  byId('contact-title')!.textContent = words[0]!;
-  byId('contact-intro')!.textContent = words[1]!;
-  byId('contact-submit')!.textContent = words[2]!;
-  byId('contact-message-field')!.hidden = m === 'hold';
+  };
+  const [title, intro, send] = words[m];
+  requireById('contact-title').textContent = title;
+  requireById('contact-intro').textContent = intro;
+  requireById('contact-submit').textContent = send;
+  requireById('contact-message-field').hidden = m === 'hold';
   // The phone is required for an enquiry and a hold; optional on the waitlist.
-  byId('contact-phone-req')!.hidden = m === 'waitlist';
+  requireById('contact-phone-req').hidden = m === 'waitlist';
   form.dataset.mode = m;
   drawCustom();
 }
@@ -134,7 +136,7 @@ export const contactMode = () => mode;
 
 function values(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of new FormData(form).entries()) if (!k.startsWith('custom:') && String(v).trim() !== '') out[k] = String(v).trim();
+  for (const [k, v] of formFields(form)) if (!k.startsWith('custom:') && v !== '') out[k] = v;
   return out;
 }
 
@@ -167,7 +169,7 @@ function refusal(res: PostAnswer): string {
 async function submit(e: Event) {
   e.preventDefault();
   if (!unit || !state.bundle) return;
-  const status = byId('contact-status')!;
+  const status = requireById('contact-status');
   status.textContent = '';
   const data = values();
   const required = mode === 'waitlist' ? ['firstName', 'lastName', 'email'] : ['firstName', 'lastName', 'email', 'phone'];
@@ -185,7 +187,7 @@ async function submit(e: Event) {
     return;
   }
   const visitor = { firstName: data.firstName, lastName: data.lastName, email: data.email, ...(data.phone ? { phone: data.phone } : {}) };
-  const submitButton = byId<HTMLButtonElement>('contact-submit')!;
+  const submitButton = requireById<HTMLButtonElement>('contact-submit');
   submitButton.disabled = true;
   form.setAttribute('aria-busy', 'true');
   const project = state.bundle.project._id;
@@ -195,7 +197,7 @@ async function submit(e: Event) {
   else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}) });
   else {
     const custom = customs
-      .map((c) => ({ key: c.dataset.key!, value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() }))
+      .map((c) => ({ key: c.dataset.key ?? '', value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() }))
       .filter((c) => c.value !== '');
     res = await sendLead({
       project,
@@ -210,7 +212,10 @@ async function submit(e: Event) {
   const ok = res.status === 200 || res.status === 201;
   // Sent once: the button stays off until the form is pointed at another unit or purpose (no double enquiry).
   submitButton.disabled = ok;
-  if (res.status === 400) return showErrors(res.body);
+  if (res.status === 400) {
+    showErrors(res.body);
+    return;
+  }
   if (ok) {
     showErrors({});
     saveVisitor(data);

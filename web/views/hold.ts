@@ -49,7 +49,7 @@ const WORDS = {
   },
 };
 
-const words = () => WORDS[document.documentElement.lang as keyof typeof WORDS] ?? WORDS.en;
+const words = () => (WORDS as Partial<Record<string, (typeof WORDS)['en']>>)[document.documentElement.lang] ?? WORDS.en;
 
 /** Keyboard focus stays in the panel when it is redrawn: on `id` if it is still there, else on what it says. */
 function refocus(id: string) {

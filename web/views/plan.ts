@@ -25,16 +25,17 @@ let lastPointer = 'mouse';
 
 export function planView(floor: Floor, open: (id: string) => void): HTMLElement {
   openUnit = open;
-  if (!root || floorId !== floor._id) {
+  let current = root;
+  if (!current || floorId !== floor._id) {
     floorId = floor._id;
     shapesKey = '';
-    build(floor);
+    current = build(floor);
   }
   drawShapes(floor);
-  return root!;
+  return current;
 }
 
-function build(floor: Floor) {
+function build(floor: Floor): HTMLElement {
   Object.assign(zoom, { scale: 1, x: 0, y: 0 });
   cardUnit = undefined;
   const [, , w = 600, hgt = 300] = (typeof floor.viewBox === 'string' ? floor.viewBox : '0 0 600 300').split(/\s+/).map(Number);
@@ -73,6 +74,7 @@ function build(floor: Floor) {
     // Outside the zoomed frame: beside the shape on a desktop, under the plan on a phone (never over the finger).
     cardEl,
   );
+  return root;
 }
 
 function drawShapes(floor: Floor) {
@@ -136,7 +138,7 @@ function drawShapes(floor: Floor) {
     }),
   );
   // Colour is never the only cue (WCAG 1.4.1): a legend names each colour and mark, shapes carry the name and mark.
-  root!.querySelector('.legend')!.replaceWith(legend(units.map((u) => u.availability)));
+  root?.querySelector('.legend')?.replaceWith(legend(units.map((u) => u.availability)));
   if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   if (cardUnit) {
     const u = units.find((x) => x._id === cardUnit);
@@ -195,8 +197,8 @@ function showCard(u: Room, shape: SVGPathElement) {
   );
   cardEl.hidden = false;
   // Beside the shape, inside the plan: to its right when there is room, else to its left; never off the plan.
-  if (getComputedStyle(cardEl).position !== 'absolute') return;
-  const frame = root!.getBoundingClientRect();
+  if (!root || getComputedStyle(cardEl).position !== 'absolute') return;
+  const frame = root.getBoundingClientRect();
   const vp = viewport.getBoundingClientRect();
   const r = shape.getBoundingClientRect();
   const cw = cardEl.offsetWidth;
@@ -211,7 +213,7 @@ function showCard(u: Room, shape: SVGPathElement) {
 
 function hideCard() {
   cardUnit = undefined;
-  if (cardEl) cardEl.hidden = true;
+  cardEl.hidden = true;
 }
 
 // ---------- zoom and pan ----------
@@ -256,7 +258,7 @@ function wireZoom() {
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
-      pinch = { d: Math.hypot(a!.x - b!.x, a!.y - b!.y), scale: zoom.scale };
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), scale: zoom.scale };
       pan = undefined;
     } else if (zoom.scale > 1) pan = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y };
   });
@@ -266,8 +268,8 @@ function wireZoom() {
     if (pinch && pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       const r = viewport.getBoundingClientRect();
-      const d = Math.hypot(a!.x - b!.x, a!.y - b!.y);
-      zoomAt((a!.x + b!.x) / 2 - r.left, (a!.y + b!.y) / 2 - r.top, (pinch.scale * (d / pinch.d)) / zoom.scale);
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      zoomAt((a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top, (pinch.scale * (d / pinch.d)) / zoom.scale);
     } else if (pan && Math.hypot(e.clientX - pan.x, e.clientY - pan.y) > 4) {
       setZoom(zoom.scale, pan.zx + e.clientX - pan.x, pan.zy + e.clientY - pan.y);
     }
@@ -280,6 +282,6 @@ function wireZoom() {
   viewport.addEventListener('pointerup', end);
   viewport.addEventListener('pointercancel', end);
   viewport.addEventListener('click', (e) => {
-    if (e.target === viewport || e.target === svg || (e.target as Element).classList?.contains('plan-img')) hideCard();
+    if (e.target === viewport || e.target === svg || (e.target instanceof Element && e.target.classList.contains('plan-img'))) hideCard();
   });
 }

@@ -17,7 +17,7 @@ export function placeFacts(u: Room): string[][] {
 function deliveryText(v: string): string {
   const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?/.exec(v);
   if (!m) return v;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3] ?? 1)));
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m.at(3) ?? 1)));
   return Number.isNaN(d.getTime())
     ? v
     : d.toLocaleDateString(document.documentElement.lang || 'en', { year: 'numeric', month: 'long', ...(m[3] ? { day: 'numeric' } : {}), timeZone: 'UTC' });

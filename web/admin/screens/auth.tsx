@@ -93,7 +93,10 @@ export function ConfirmReset({ token }: { token: string }) {
   const [done, setDone] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (password !== again) return setError(new Error('The two passwords are not the same.'));
+    if (password !== again) {
+      setError(new Error('The two passwords are not the same.'));
+      return;
+    }
     setError(undefined);
     try {
       await api.post('/users/password-reset/confirm', { token, password }, { noRefresh: true });

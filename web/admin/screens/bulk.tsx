@@ -148,7 +148,7 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
       </div>
       {by && !Number.isNaN(n) && priced.length > 0 && (
         <p class="muted small" aria-live="polite">
-          e.g. {priced[0]!.name}: {money(priced[0]!.price)} → {money(newPrice(priced[0]!.price!))}
+          e.g. {priced[0].name}: {money(priced[0].price)} → {money(newPrice(priced[0].price!))}
           {priced.length < units.length ? ` (${units.length - priced.length} without a price are left alone)` : ''}
         </p>
       )}

@@ -28,11 +28,11 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
   const move = async (index: number, by: number) => {
     const ids = list.map((f) => f._id);
     const [id] = ids.splice(index, 1);
-    ids.splice(index + by, 0, id!);
+    ids.splice(index + by, 0, id);
     setError(undefined);
     try {
       const p = await api.patch<Project>(`/projects/${project._id}`, { floors: ids }, { ifMatch: etagOf(project) });
-      setNews(`${list[index]!.name} moved ${by < 0 ? 'up' : 'down'}.`);
+      setNews(`${list[index].name} moved ${by < 0 ? 'up' : 'down'}.`);
       onProject(p);
       // Keep focus on the same floor's button after the list redraws.
       requestAnimationFrame(() => document.getElementById(`move-${by < 0 ? 'up' : 'down'}-${id}`)?.focus());
@@ -161,7 +161,7 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
       ) : (
         <p class="muted">No plan image yet.</p>
       )}
-      <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u!), void save(u!))} />
+      <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u), void save(u))} />
       <form
         class="row wrap"
         onSubmit={(e) => {

@@ -110,10 +110,10 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
           {items.map((it) => (
             <Row
               key={it.index}
-              unit={rows[it.index]!}
+              unit={rows[it.index]}
               r={it.index}
               floors={floors}
-              on={selected.has(rows[it.index]!._id)}
+              on={selected.has(rows[it.index]._id)}
               manager={manager}
               onToggle={onToggle}
               onSave={onSave}
@@ -142,7 +142,7 @@ function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: numbe
   else if (e.key === 'ArrowLeft' && (atStart || !isText)) to = [r, c - 1];
   else if (e.key === 'ArrowRight' && (atEnd || !isText)) to = [r, c + 1];
   else if (e.key === 'Escape' && isText) {
-    el.value = String(rows[r]![COLS[c]!.key] ?? '');
+    el.value = String(rows[r][COLS[c].key] ?? '');
     return;
   }
   if (!to || to[1] < 0 || to[1] >= COLS.length || to[0] < 0 || to[0] >= rows.length) return;

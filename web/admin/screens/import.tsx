@@ -92,7 +92,10 @@ export function Import({ project, manager, onApplied }: { project: Project; mana
     setBusy(true);
     try {
       const p = await runImport(project._id, ...body(), { dryRun, ifMatch: dryRun ? null : preview?.etag });
-      if (dryRun) return setPreview(p);
+      if (dryRun) {
+        setPreview(p);
+        return;
+      }
       setResult(appliedText(p.answer.summary));
       setPreview(undefined);
       setSource({ text: '' });

@@ -269,7 +269,7 @@ function heat(value: number, max: number): string {
   const t = value / max;
   const from = [191, 219, 254];
   const to = [30, 58, 138];
-  const c = from.map((f, i) => Math.round(f + (to[i]! - f) * t));
+  const c = from.map((f, i) => Math.round(f + (to[i] - f) * t));
   return `rgb(${c.join(',')})`;
 }
 

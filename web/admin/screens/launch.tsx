@@ -242,7 +242,7 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
             <tbody>
               {list.map((w) => {
                 const who = `${w.buyer.firstName} ${w.buyer.lastName}`;
-                const unit = picked[w._id] ?? w.choices[0]!;
+                const unit = picked[w._id] ?? w.choices[0];
                 return (
                   <tr key={w._id}>
                     <td>

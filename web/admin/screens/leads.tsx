@@ -58,7 +58,7 @@ function LeadFilters({ f, set, projects, units }: { f: Filters; set: (f: Filters
 }
 
 export function LeadsInbox({ path }: { path: string }) {
-  void path;
+  path;
   const [f, setF] = useState(NONE);
   const [sort, setSort] = useState<Sort>({ key: 'createdAt', down: true });
   const [error, setError] = useState<unknown>();

@@ -20,7 +20,7 @@ const GRID_HEADER = COLS.map((c) => c.key);
  */
 export function pastedRows(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
-  const first = lines[0]!.split('\t').map((c) => c.trim().toLowerCase());
+  const first = lines[0].split('\t').map((c) => c.trim().toLowerCase());
   if (first.every((c) => c === '' || KNOWN.has(c)) && first.some((c) => c !== '')) return lines.join('\n');
   return [GRID_HEADER.slice(0, Math.max(1, first.length)).join('\t'), ...lines].join('\n');
 }

@@ -26,7 +26,7 @@ const COLOUR_KEY: Record<string, string> = { available: 'colorAvailable', reserv
 /** The page's colour for an availability: the project's own where it has one. */
 export function colourFor(project: Project, availability: string): string {
   const own = project[COLOUR_KEY[availability] ?? ''];
-  return typeof own === 'string' && /^#[0-9a-f]{3,8}$/i.test(own) ? own : (DEFAULT_COLOURS[availability] ?? DEFAULT_COLOURS.unavailable!);
+  return typeof own === 'string' && /^#[0-9a-f]{3,8}$/i.test(own) ? own : (DEFAULT_COLOURS[availability] ?? DEFAULT_COLOURS.unavailable);
 }
 
 /** `M x y L x y … Z` (absolute moves and lines only) → points; anything else cannot be edited point by point. */
@@ -37,7 +37,7 @@ export function parsePath(d: string | undefined): Pt[] | undefined {
   const nums = d.match(/-?\d+(\.\d+)?/g)?.map(Number) ?? [];
   if (nums.length % 2) return undefined;
   const pts: Pt[] = [];
-  for (let i = 0; i < nums.length; i += 2) pts.push([nums[i]!, nums[i + 1]!]);
+  for (let i = 0; i < nums.length; i += 2) pts.push([nums[i], nums[i + 1]]);
   return pts;
 }
 
@@ -90,7 +90,7 @@ export function PlanEditor({ project, floorId }: { project: Project; floorId: st
   };
   const undo = () => {
     if (!history.length) return;
-    setPoints(history[history.length - 1]!);
+    setPoints(history[history.length - 1]);
     setHistory((h) => h.slice(0, -1));
   };
 
@@ -157,7 +157,10 @@ export function PlanEditor({ project, floorId }: { project: Project; floorId: st
 
   const save = async () => {
     if (!unit) return;
-    if (points.length < 3) return setError(new Error('An outline needs at least three corners.'));
+    if (points.length < 3) {
+      setError(new Error('An outline needs at least three corners.'));
+      return;
+    }
     setError(undefined);
     try {
       const saved = await api.patch<Unit>(`/units/${unit._id}`, { path: toPath(points) }, { ifMatch: etagOf(unit) });

@@ -22,12 +22,12 @@ function ink(hex: string): string {
     const v = parseInt(h.slice(i, i + 2), 16) / 255;
     return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   });
-  const l = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#111111' : '#ffffff';
 }
 
 export function Preview({ name, colours }: { name: string; colours: Record<string, string | undefined> }) {
-  const col = (k: string) => valid(colours[k]) ?? DEFAULTS[k]!;
+  const col = (k: string) => valid(colours[k]) ?? DEFAULTS[k];
   const units: [string, string, string][] = [
     ['A1', 'colorAvailable', 'Available'],
     ['A2', 'colorReserved', 'Reserved'],

@@ -225,7 +225,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
   };
   const changed = Object.keys(draft);
   const colours = useMemo(
-    () => Object.fromEntries(GROUPS[1]!.settings.filter((x) => x.kind === 'color').map((x) => [x.key, value(x.key) as string | undefined])),
+    () => Object.fromEntries(GROUPS[1].settings.filter((x) => x.kind === 'color').map((x) => [x.key, value(x.key) as string | undefined])),
     [draft, project],
   );
 
@@ -326,7 +326,7 @@ function SettingInput({ setting, value, configured, onValue }: { setting: Settin
   const id = useId();
   if (kind === 'bool') return <Toggle label={label} checked={value === true} onChange={onValue} {...(hint ? { hint } : {})} />;
   if (kind === 'long') return <TextArea label={label} value={value as string | undefined} onValue={onValue} />;
-  if (Array.isArray(kind)) return <Select label={label} value={String(value ?? kind[1][0]![0])} options={kind[1]} onValue={onValue} />;
+  if (Array.isArray(kind)) return <Select label={label} value={String(value ?? kind[1][0][0])} options={kind[1]} onValue={onValue} />;
   if (kind === 'number')
     return <Field label={label} type="number" value={value as number | undefined} onValue={(v) => onValue(v === '' ? undefined : Number(v))} />;
   if (kind === 'color') {

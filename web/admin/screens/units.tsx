@@ -30,7 +30,7 @@ export function nextName(name: string, taken: Set<string>): string {
   const m = /^(.*?)(\d+)$/.exec(name);
   if (m) {
     for (let n = Number(m[2]) + 1; n < Number(m[2]) + 1000; n++) {
-      const candidate = `${m[1]}${String(n).padStart(m[2]!.length, '0')}`;
+      const candidate = `${m[1]}${String(n).padStart(m[2].length, '0')}`;
       if (!taken.has(candidate)) return candidate;
     }
   }
@@ -42,7 +42,7 @@ export function nextName(name: string, taken: Set<string>): string {
 /** A unit's fields a copy takes: everything but its identity, its outline on the plan and a live hold. */
 const copyOf = (u: Unit, name: string) => {
   const { _id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position, ...rest } = u;
-  void [_id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position];
+  [_id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position];
   return { ...rest, name, availability: u.availability === 'on_hold' ? 'available' : u.availability };
 };
 
@@ -146,9 +146,9 @@ function useSelection(rows: Unit[]) {
   const lastClicked = useRef<number>();
   const onToggle = (i: number, shift: boolean) => {
     const next = new Set(selected);
-    const on = !next.has(rows[i]!._id);
+    const on = !next.has(rows[i]._id);
     const [a, b] = shift && lastClicked.current !== undefined ? [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)] : [i, i];
-    for (let j = a; j <= b; j++) on ? next.add(rows[j]!._id) : next.delete(rows[j]!._id);
+    for (let j = a; j <= b; j++) on ? next.add(rows[j]._id) : next.delete(rows[j]._id);
     lastClicked.current = i;
     setSelected(next);
   };
