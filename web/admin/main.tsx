@@ -113,6 +113,9 @@ function App() {
 }
 
 interceptLinks();
-const root = document.getElementById('app')!;
-root.textContent = ''; // the "Loading" line the HTML shows until the script runs
-render(<App />, root);
+const root = document.getElementById('app');
+// The console's HTML always has #app; without it there is nowhere to draw.
+if (root) {
+  root.textContent = ''; // the "Loading" line the HTML shows until the script runs
+  render(<App />, root);
+}

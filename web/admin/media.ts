@@ -1,4 +1,4 @@
-import { ApiError, refresh, request, type Problem } from './api.ts';
+import { ApiError, refresh, type Problem } from './api.ts';
 import { mediaSrcset } from '../../src/modules/media/srcset.ts';
 
 export interface Media {

@@ -28,7 +28,7 @@ export function usePath(): string {
 export function interceptLinks() {
   document.addEventListener('click', (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const a = (e.target as Element).closest?.('a');
+    const a = e.target instanceof Element ? e.target.closest('a') : null;
     if (!a || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || !url.pathname.startsWith('/admin')) return;

@@ -52,7 +52,10 @@ export function DropZone({
   return (
     <div
       class={`dropzone${over ? ' over' : ''}`}
-      onDragOver={(e) => (e.preventDefault(), setOver(true))}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
       data-dropzone={label}

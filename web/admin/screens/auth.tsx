@@ -3,7 +3,7 @@ import { api, ApiError } from '../api.ts';
 import { navigate, searchParam, usePath } from '../router.ts';
 import { FEATURES } from '../features.ts';
 import type { User } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, messageOf, Notice, PageTitle, useLoad } from '../ui.tsx';
 
 type SignedIn = (u: User, next?: string) => void;
 
@@ -158,16 +158,15 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     return (
       <div class="card narrow">
         <PageTitle>Invitation</PageTitle>
-        <Notice kind="error">
-          {gone ? 'This invitation has been used, revoked or has expired. Ask for a new one.' : String((info.error as Error).message)}
-        </Notice>
+        <Notice kind="error">{gone ? 'This invitation has been used, revoked or has expired. Ask for a new one.' : messageOf(info.error)}</Notice>
         <p>
           <a href="/admin/login">Sign in</a>
         </p>
       </div>
     );
   }
-  const inv = info.data!;
+  if (!info.data) return <Loading what="Opening your invitation" />;
+  const inv = info.data;
   const target = inv.project ?? inv.group;
   const sameUser = user?.username.toLowerCase() === inv.email.toLowerCase();
   const submit = async (e: Event) => {

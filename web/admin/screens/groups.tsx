@@ -110,7 +110,8 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
   const [news, setNews] = useState('');
   if ((group.loading && !group.data) || (projects.loading && !projects.data)) return <Loading />;
   if (group.error) return <ErrorNotice error={group.error} />;
-  const g = group.data!;
+  if (!group.data) return <Loading />;
+  const g = group.data;
   const toggle = async (pid: string, on: boolean) => {
     setError(undefined);
     try {

@@ -131,7 +131,10 @@ export function Import({ project, manager, onApplied }: { project: Project; mana
             label="…or paste the rows (first line: column names)"
             rows={5}
             value={'text' in source ? source.text : ''}
-            onValue={(v) => (setSource({ text: v }), setPreview(undefined))}
+            onValue={(v) => {
+              setSource({ text: v });
+              setPreview(undefined);
+            }}
           />
           <div class="row wrap">
             <button type="button" disabled={!ready || busy} onClick={() => run(true)}>

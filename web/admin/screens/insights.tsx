@@ -51,7 +51,7 @@ export function Insights({ project, user }: { project: Project; user: User }) {
 
   const csv = async () => {
     const answer = await request<string>('GET', `/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
-    download(`insights-units-${from}-${to}.csv`, String(answer.data));
+    download(`insights-units-${from}-${to}.csv`, answer.data);
   };
   const sendReport = async () => {
     setError(undefined);
@@ -279,7 +279,7 @@ function InterestMap({ project, units }: { project: Project; units: InsightsData
   const [floorId, setFloorId] = useState('');
   const [metric, setMetric] = useState<Metric>('views');
   const list = floors.data ?? [];
-  const floor = list.find((f) => f._id === floorId) ?? list[0];
+  const floor = list.find((f) => f._id === floorId) ?? list.at(0);
   const byId = useMemo(() => new Map(units.map((u) => [u._id, u])), [units]);
   if (floors.error || shapes.error) return <ErrorNotice error={floors.error ?? shapes.error} />;
   if (!floor) return null;

@@ -38,7 +38,7 @@ function unitsOf(list: string | undefined, units: Unit[]): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return units.filter((u) => tokens.includes(u._id) || tokens.includes(u.name ?? '')).map((u) => u._id);
+  return units.filter((u) => tokens.includes(u._id) || tokens.includes(u.name)).map((u) => u._id);
 }
 
 const unitName = (units: Unit[], id: string | undefined) => units.find((u) => u._id === id)?.name ?? `Unit …${(id ?? '').slice(-6)}`;
@@ -50,7 +50,8 @@ export function Launch({ project, onProject }: { project: Project; onProject: (p
   const units = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
   if (units.loading && !units.data) return <Loading what="Loading the units" />;
   if (units.error) return <ErrorNotice error={units.error} />;
-  const list = units.data!;
+  if (!units.data) return <Loading what="Loading the units" />;
+  const list = units.data;
   return (
     <section class="launch">
       <PageTitle>Launch</PageTitle>
@@ -340,7 +341,7 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
         <select id="waitlist-unit" value={unit} onChange={(e) => setUnit((e.target as HTMLSelectElement).value)}>
           {units.map((u) => (
             <option key={u._id} value={u._id}>
-              {u.name} ({String(u.availability ?? '').replace('_', ' ')})
+              {u.name} ({u.availability.replace('_', ' ')})
             </option>
           ))}
         </select>

@@ -57,8 +57,7 @@ function LeadFilters({ f, set, projects, units }: { f: Filters; set: (f: Filters
   );
 }
 
-export function LeadsInbox({ path }: { path: string }) {
-  path;
+export function LeadsInbox(_: { path: string }) {
   const [f, setF] = useState(NONE);
   const [sort, setSort] = useState<Sort>({ key: 'createdAt', down: true });
   const [error, setError] = useState<unknown>();
@@ -84,7 +83,10 @@ export function LeadsInbox({ path }: { path: string }) {
       setError(err);
     }
   };
-  const saved = (l: Lead) => (leads.set((leads.data ?? []).map((x) => (x._id === l._id ? l : x))), setNews(`${fullName(l) || 'Lead'} saved.`));
+  const saved = (l: Lead) => {
+    leads.set((leads.data ?? []).map((x) => (x._id === l._id ? l : x)));
+    setNews(`${fullName(l) || 'Lead'} saved.`);
+  };
   return (
     <section>
       <PageTitle>Leads</PageTitle>
@@ -128,7 +130,7 @@ function sortLeads(list: Lead[], sort: Sort, names: Map<string, string>, unitNam
         ? (names.get(l.project ?? '') ?? '')
         : sort.key === 'unit'
           ? (unitNames.get(l.unit ?? '') ?? l.unit ?? '')
-          : String(l[sort.key] ?? '');
+          : (l[sort.key] ?? '');
   return list.slice().sort((a, b) => key(a).localeCompare(key(b)) * (sort.down ? -1 : 1));
 }
 

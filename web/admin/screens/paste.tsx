@@ -50,10 +50,11 @@ export function PasteImport({
     runImport(project._id, body, 'text/tab-separated-values', { dryRun: true }).then(setPreview, setError);
   }, [text]);
   const apply = async () => {
+    if (!preview) return;
     setBusy(true);
     setError(undefined);
     try {
-      const done = await runImport(project._id, body, 'text/tab-separated-values', { dryRun: false, ifMatch: preview!.etag });
+      const done = await runImport(project._id, body, 'text/tab-separated-values', { dryRun: false, ifMatch: preview.etag });
       onApplied(appliedText(done.answer.summary));
     } catch (err) {
       setError(err);

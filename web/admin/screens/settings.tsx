@@ -3,6 +3,7 @@ import { api, ApiError, etagOf } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
 import { canManage } from '../access.ts';
+import { fieldText } from '../csv.ts';
 import { DEFAULTS, Preview } from './preview.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
 
@@ -275,7 +276,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
                 />
               ))}
             </div>
-            {g.id === 'branding' && <Preview name={String(value('name') ?? '')} colours={colours} />}
+            {g.id === 'branding' && <Preview name={fieldText(value('name'))} colours={colours} />}
           </div>
         </fieldset>
       ))}
@@ -285,7 +286,10 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
         saved={saved}
         changed={changed.length}
         busy={busy}
-        onReload={() => (setConflict(false), onReload())}
+        onReload={() => {
+          setConflict(false);
+          onReload();
+        }}
         onDiscard={() => setDraft({})}
       />
     </form>
@@ -326,7 +330,7 @@ function SettingInput({ setting, value, configured, onValue }: { setting: Settin
   const id = useId();
   if (kind === 'bool') return <Toggle label={label} checked={value === true} onChange={onValue} {...(hint ? { hint } : {})} />;
   if (kind === 'long') return <TextArea label={label} value={value as string | undefined} onValue={onValue} />;
-  if (Array.isArray(kind)) return <Select label={label} value={String(value ?? kind[1][0][0])} options={kind[1]} onValue={onValue} />;
+  if (Array.isArray(kind)) return <Select label={label} value={fieldText(value ?? kind[1][0][0])} options={kind[1]} onValue={onValue} />;
   if (kind === 'number')
     return <Field label={label} type="number" value={value as number | undefined} onValue={(v) => onValue(v === '' ? undefined : Number(v))} />;
   if (kind === 'color') {

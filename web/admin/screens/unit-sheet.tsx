@@ -49,7 +49,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
   const [finishes, setFinishes] = useState<string>();
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
-    ref.current!.showModal();
+    ref.current?.showModal();
     return () => opener?.focus();
   }, []);
   const v = <K extends keyof Draft>(k: K): Draft[K] => (k in draft ? draft[k] : unit[k]);

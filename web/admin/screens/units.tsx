@@ -42,7 +42,6 @@ export function nextName(name: string, taken: Set<string>): string {
 /** A unit's fields a copy takes: everything but its identity, its outline on the plan and a live hold. */
 const copyOf = (u: Unit, name: string) => {
   const { _id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position, ...rest } = u;
-  [_id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position];
   return { ...rest, name, availability: u.availability === 'on_hold' ? 'available' : u.availability };
 };
 
@@ -111,7 +110,10 @@ function useRowActions({ project, units, floorList, filter, setFilter, setNews, 
     guard(async () => {
       try {
         const saved = await saveCell(u, key, raw);
-        if (saved) (replace([saved]), setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`));
+        if (saved) {
+          replace([saved]);
+          setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`);
+        }
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 412)) throw err;
         replace([await api.get<Unit>(`/units/${u._id}`)]);
@@ -148,7 +150,10 @@ function useSelection(rows: Unit[]) {
     const next = new Set(selected);
     const on = !next.has(rows[i]._id);
     const [a, b] = shift && lastClicked.current !== undefined ? [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)] : [i, i];
-    for (let j = a; j <= b; j++) on ? next.add(rows[j]._id) : next.delete(rows[j]._id);
+    for (let j = a; j <= b; j++) {
+      if (on) next.add(rows[j]._id);
+      else next.delete(rows[j]._id);
+    }
     lastClicked.current = i;
     setSelected(next);
   };
@@ -167,12 +172,13 @@ const FRESH_MS = 10_000;
 const unitsUrl = (projectId: string, skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}`;
 
 /** Starts loading a project's first units while the project itself loads, so the grid does not wait for it. */
-export function prefetchUnits(projectId: string) {
+export function prefetchUnits(projectId: string): Promise<Answer<Unit[]>> {
   const ahead = firstPages.get(projectId);
-  if (ahead && Date.now() - ahead.at <= FRESH_MS) return;
+  if (ahead && Date.now() - ahead.at <= FRESH_MS) return ahead.answer;
   const answer = request<Unit[]>('GET', unitsUrl(projectId, 0, FIRST));
   answer.catch(() => undefined); // a failure is reported where it is used; never as an unhandled rejection
   firstPages.set(projectId, { at: Date.now(), answer });
+  return answer;
 }
 
 /**
@@ -182,10 +188,9 @@ export function prefetchUnits(projectId: string) {
 function useUnitsOf(projectId: string) {
   const [partial, setPartial] = useState<Unit[]>();
   const units = useLoad(async () => {
-    prefetchUnits(projectId);
-    const ahead = firstPages.get(projectId)!;
+    const ahead = prefetchUnits(projectId);
     firstPages.delete(projectId);
-    const first = await ahead.answer;
+    const first = await ahead;
     setPartial(first.data);
     const total = first.total ?? first.data.length;
     const skips = Array.from({ length: Math.max(0, Math.ceil((total - FIRST) / PAGE)) }, (_, i) => FIRST + i * PAGE);
@@ -211,9 +216,10 @@ export function Units({ project, user }: { project: Project; user: User; path: s
   const { list, replace, onSave, addRow, onAction } = useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen });
   if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
   const undo = async () => {
-    replace(await undoBulk(last!, (id) => list.find((u) => u._id === id)));
+    if (!last) return;
+    replace(await undoBulk(last, (id) => list.find((u) => u._id === id)));
     setLast(undefined);
-    setNews(`Undone: ${last!.what}`);
+    setNews(`Undone: ${last.what}`);
   };
   return (
     <section>
@@ -224,7 +230,11 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         <Bulk
           units={list.filter((u) => selected.has(u._id))}
           last={last}
-          onDone={(saved, msg, l) => (replace(saved), setNews(msg), setLast(l))}
+          onDone={(saved, msg, l) => {
+            replace(saved);
+            setNews(msg);
+            setLast(l);
+          }}
           onUndo={undo}
           onError={setError}
         />
@@ -246,7 +256,11 @@ export function Units({ project, user }: { project: Project; user: User; path: s
           text={pasted}
           manager={manager}
           onClose={() => setPasted(undefined)}
-          onApplied={(msg) => (setPasted(undefined), setNews(msg), units.reload())}
+          onApplied={(msg) => {
+            setPasted(undefined);
+            setNews(msg);
+            units.reload();
+          }}
         />
       )}
       <p class="muted small scroll-hint" aria-hidden="true">
@@ -269,7 +283,14 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />
       )}
       {open?.kind === 'details' && (
-        <UnitSheet unit={open.unit} onSaved={(u) => (replace([u]), setNews(`${u.name}'s details saved.`))} onClose={() => setOpen(undefined)} />
+        <UnitSheet
+          unit={open.unit}
+          onSaved={(u) => {
+            replace([u]);
+            setNews(`${u.name}'s details saved.`);
+          }}
+          onClose={() => setOpen(undefined)}
+        />
       )}
     </section>
   );

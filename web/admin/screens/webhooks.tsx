@@ -158,7 +158,7 @@ function Deliveries({ url }: { url: string }) {
           </thead>
           <tbody>
             {list.data.map((d) => {
-              const last = d.attempts[d.attempts.length - 1];
+              const last = d.attempts.at(-1);
               return (
                 <tr key={d._id}>
                   <td>{when(d.createdAt)}</td>
