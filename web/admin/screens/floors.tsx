@@ -8,23 +8,10 @@ import { canManage } from '../access.ts';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
   const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id, project.__v]);
-  const [name, setName] = useState('');
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const list = (floors.data ?? []).slice().sort((a, b) => a.position - b.position);
 
-  const add = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const f = await api.post<Floor>(`/floors${query({ project: project._id, name })}`);
-      setName('');
-      setNews(`Floor “${f.name}” added.`);
-      onProject(await api.get<Project>(`/projects/${project._id}`));
-    } catch (err) {
-      setError(err);
-    }
-  };
   const move = async (index: number, by: number) => {
     const ids = list.map((f) => f._id);
     const [id] = ids.splice(index, 1);
@@ -84,14 +71,7 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
           />
         ))}
       </ol>
-      <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
-        <div class="grow">
-          <Field label="New floor name" required value={name} onValue={setName} />
-        </div>
-        <button type="submit" class="align-end">
-          Add floor
-        </button>
-      </form>
+      <AddFloor project={project} onNews={setNews} onError={setError} onProject={onProject} />
     </section>
   );
 }
@@ -178,5 +158,33 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
       </form>
       <ErrorNotice error={error} />
     </div>
+  );
+}
+
+type AddFloorProps = { project: Project; onNews: (news: string) => void; onError: (err: unknown) => void; onProject: (p: Project) => void };
+
+function AddFloor({ project, onNews, onError, onProject }: AddFloorProps) {
+  const [name, setName] = useState('');
+  const add = async (e: Event) => {
+    e.preventDefault();
+    onError(undefined);
+    try {
+      const f = await api.post<Floor>(`/floors${query({ project: project._id, name })}`);
+      setName('');
+      onNews(`Floor “${f.name}” added.`);
+      onProject(await api.get<Project>(`/projects/${project._id}`));
+    } catch (err) {
+      onError(err);
+    }
+  };
+  return (
+    <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
+      <div class="grow">
+        <Field label="New floor name" required value={name} onValue={setName} />
+      </div>
+      <button type="submit" class="align-end">
+        Add floor
+      </button>
+    </form>
   );
 }

@@ -261,24 +261,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
         ))}
       </nav>
       {GROUPS.filter((g) => !g.managers || manager).map((g) => (
-        <fieldset key={g.id} id={`set-${g.id}`} class="group">
-          <legend>{g.title}</legend>
-          {g.intro && <p class="muted">{g.intro}</p>}
-          <div class={g.id === 'branding' ? 'branding' : ''}>
-            <div class={g.id === 'pictures' ? 'media-grid' : 'grid-fields'}>
-              {g.settings.map((x) => (
-                <SettingInput
-                  key={`${x.key}-${project.__v}`}
-                  setting={x}
-                  value={value(x.key)}
-                  configured={project.configuredSecrets?.includes(x.key) ?? false}
-                  onValue={(v) => set(x.key, v)}
-                />
-              ))}
-            </div>
-            {g.id === 'branding' && <Preview name={fieldText(value('name'))} colours={colours} />}
-          </div>
-        </fieldset>
+        <SettingGroup key={g.id} group={g} project={project} value={value} set={set} colours={colours} />
       ))}
       <SaveBar
         conflict={conflict}
@@ -293,6 +276,38 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
         onDiscard={() => setDraft({})}
       />
     </form>
+  );
+}
+
+type SettingGroupProps = {
+  group: (typeof GROUPS)[number];
+  project: Project;
+  /** A setting's value: the draft's where changed, else the project's. */
+  value: (key: string) => unknown;
+  set: (key: string, v: unknown) => void;
+  colours: Record<string, string | undefined>;
+};
+
+function SettingGroup({ group: g, project, value, set, colours }: SettingGroupProps) {
+  return (
+    <fieldset id={`set-${g.id}`} class="group">
+      <legend>{g.title}</legend>
+      {g.intro && <p class="muted">{g.intro}</p>}
+      <div class={g.id === 'branding' ? 'branding' : ''}>
+        <div class={g.id === 'pictures' ? 'media-grid' : 'grid-fields'}>
+          {g.settings.map((x) => (
+            <SettingInput
+              key={`${x.key}-${project.__v}`}
+              setting={x}
+              value={value(x.key)}
+              configured={project.configuredSecrets?.includes(x.key) ?? false}
+              onValue={(v) => set(x.key, v)}
+            />
+          ))}
+        </div>
+        {g.id === 'branding' && <Preview name={fieldText(value('name'))} colours={colours} />}
+      </div>
+    </fieldset>
   );
 }
 

@@ -208,37 +208,17 @@ export function Units({ project, user }: { project: Project; user: User; path: s
   const [news, setNews] = useState('');
   const [open, setOpen] = useState<Open>();
   const [pasted, setPasted] = useState<string>();
-  const [last, setLast] = useState<LastBulk>();
   const manager = canManage(project, user);
   const floorList = useMemo(() => (floors.data ?? []).slice().sort((a, b) => a.position - b.position), [floors.data]);
   const rows = useMemo(() => (units.data ?? []).filter(matches(filter)), [units.data, filter]);
   const { selected, onToggle, onToggleAll } = useSelection(rows);
   const { list, replace, onSave, addRow, onAction } = useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen });
   if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
-  const undo = async () => {
-    if (!last) return;
-    replace(await undoBulk(last, (id) => list.find((u) => u._id === id)));
-    setLast(undefined);
-    setNews(`Undone: ${last.what}`);
-  };
   return (
     <section>
       <PageTitle>Units</PageTitle>
       <Filters filter={filter} floors={floorList} onFilter={setFilter} />
-      {/* Sticky only while it has something to apply or undo; the hint alone scrolls away with the page. */}
-      <div class={selected.size || last ? 'bulk-bar' : ''}>
-        <Bulk
-          units={list.filter((u) => selected.has(u._id))}
-          last={last}
-          onDone={(saved, msg, l) => {
-            replace(saved);
-            setNews(msg);
-            setLast(l);
-          }}
-          onUndo={undo}
-          onError={setError}
-        />
-      </div>
+      <BulkBar list={list} selected={selected} replace={replace} onNews={setNews} onError={setError} />
       <ErrorNotice error={error || units.error} />
       <Notice kind="ok">{news}</Notice>
       <div class="row wrap between">
@@ -279,20 +259,71 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         scrollKey={JSON.stringify(filter)}
       />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
-      {open?.kind === 'history' && (
-        <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />
-      )}
+      <UnitDialogs open={open} me={user._id} floorList={floorList} replace={replace} onNews={setNews} onClose={() => setOpen(undefined)} />
+    </section>
+  );
+}
+
+type BulkBarProps = {
+  list: Unit[];
+  selected: Set<string>;
+  replace: (saved: Unit[]) => void;
+  onNews: (news: string) => void;
+  onError: (err: unknown) => void;
+};
+
+/** The bulk changes of the selected units, and the undo of the last one. */
+function BulkBar({ list, selected, replace, onNews, onError }: BulkBarProps) {
+  const [last, setLast] = useState<LastBulk>();
+  const undo = async () => {
+    if (!last) return;
+    replace(await undoBulk(last, (id) => list.find((u) => u._id === id)));
+    setLast(undefined);
+    onNews(`Undone: ${last.what}`);
+  };
+  // Sticky only while it has something to apply or undo; the hint alone scrolls away with the page.
+  return (
+    <div class={selected.size || last ? 'bulk-bar' : ''}>
+      <Bulk
+        units={list.filter((u) => selected.has(u._id))}
+        last={last}
+        onDone={(saved, msg, l) => {
+          replace(saved);
+          onNews(msg);
+          setLast(l);
+        }}
+        onUndo={undo}
+        onError={onError}
+      />
+    </div>
+  );
+}
+
+type UnitDialogsProps = {
+  open: Open | undefined;
+  me: string;
+  floorList: Floor[];
+  replace: (saved: Unit[]) => void;
+  onNews: (news: string) => void;
+  onClose: () => void;
+};
+
+/** A unit's history or its details sheet, when one is open. */
+function UnitDialogs({ open, me, floorList, replace, onNews, onClose }: UnitDialogsProps) {
+  return (
+    <>
+      {open?.kind === 'history' && <History unit={open.unit} me={me} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={onClose} />}
       {open?.kind === 'details' && (
         <UnitSheet
           unit={open.unit}
           onSaved={(u) => {
             replace([u]);
-            setNews(`${u.name}'s details saved.`);
+            onNews(`${u.name}'s details saved.`);
           }}
-          onClose={() => setOpen(undefined)}
+          onClose={onClose}
         />
       )}
-    </section>
+    </>
   );
 }
 
