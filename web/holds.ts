@@ -181,7 +181,7 @@ export const releaseMine = (unitId: string) =>
 /** Extends the visitor's hold, once. */
 export const extendMine = (unitId: string) =>
   act(unitId, async (h) => {
-    const res = await holdRequest('POST', h.token, '/extend');
+    const res = await holdRequest('POST', h.token);
     const body = res.body as unknown as HoldAnswer;
     if (res.status === 200) {
       keep({ ...h, expiresAt: body.expiresAt, extended: true });

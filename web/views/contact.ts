@@ -193,7 +193,8 @@ async function submit(e: Event) {
   const project = state.bundle.project._id;
   const u = unit;
   let res: PostAnswer;
-  if (mode === 'hold') res = await sendHold(u._id, visitor);
+  // A hold requires the phone (checked above with the other required fields).
+  if (mode === 'hold') res = await sendHold(u._id, { ...visitor, phone: data.phone });
   else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}) });
   else {
     const custom = customs
