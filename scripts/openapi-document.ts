@@ -25,7 +25,8 @@ export async function openapiDocument(publicUrl = 'https://showsuite.invalid'): 
     const res = await app.inject({ method: 'GET', url: '/openapi.json' });
     await app.close();
     if (res.statusCode !== 200) throw new Error(`GET /openapi.json answered ${res.statusCode}: ${res.body}`);
-    return res.json();
+    const document: Record<string, unknown> = res.json();
+    return document;
   } finally {
     await db.close();
     rmSync(dataDir, { recursive: true, force: true });
