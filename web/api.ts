@@ -1,4 +1,6 @@
 /** The public API the page uses, and nothing else: a third-party page could do the same (docs/public-api.md). */
+import createClient from 'openapi-fetch';
+import type { paths } from './api-schema.d.ts';
 import type { Bundle, Problem } from './types.ts';
 
 /**
@@ -16,7 +18,7 @@ export function whenTokenRefused(handler: () => void) {
   onTokenRefused = handler;
 }
 
-export type BundleAnswer = { status: 200; etag: string | undefined; bundle: Bundle } | { status: 304 | 404 | 0 | number };
+export type BundleAnswer = { status: 200; etag: string | undefined; bundle: Bundle } | { status: number };
 
 /** The bundle, revalidated with the ETag the page has (304: unchanged). Status 0: the network failed. */
 export async function getBundle(url: string, etag: string | undefined): Promise<BundleAnswer> {
@@ -46,33 +48,57 @@ export interface PostAnswer {
   retryAfter?: number;
 }
 
-/** A POST with a fresh Idempotency-Key (a new submission; the browser does not retry it). */
-export async function post(url: string, body: unknown): Promise<PostAnswer> {
+/** The page's client: typed from the OpenAPI document (web/api-schema.d.ts, `npm run gen:api`), same-origin. */
+const client = createClient<paths>();
+
+/** What a request may send as its JSON body, by path (POST). */
+type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+
+interface Sent {
+  response: Response;
+  data?: unknown;
+  error?: unknown;
+}
+
+/** The status, the JSON body (nothing when it had none: a proxy's HTML error page, an empty 502) and Retry-After. Status 0: the network failed. */
+async function answerOf(send: () => Promise<Sent>, withRetry: boolean): Promise<PostAnswer> {
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: withToken({ 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }),
-      body: JSON.stringify(body),
-    });
-    const retry = Number(res.headers.get('Retry-After'));
-    return { status: res.status, body: await res.json().catch(() => ({})), ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}) };
+    const { response, data, error } = await send();
+    const body = data ?? error;
+    const retry = withRetry ? Number(response.headers.get('Retry-After')) : 0;
+    return {
+      status: response.status,
+      // The service answers JSON objects (a record or a problem); anything else is no body.
+      body: typeof body === 'object' && body !== null ? (body as PostAnswer['body']) : {},
+      ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}),
+    };
   } catch {
     return { status: 0, body: {} };
   }
 }
 
-export const sendLead = (body: unknown) => post('/public/leads', body);
-export const sendWaitlist = (body: unknown) => post('/public/waitlist', body);
-export const sendHold = (unitId: string, body: unknown) => post(`/public/units/${encodeURIComponent(unitId)}/hold`, body);
-export const openAllocation = (namespace: string, password: string) => post('/public/allocations/open', { namespace, password });
-export const sendWorksheet = (body: unknown) => post('/public/worksheets', body);
+/** A POST's headers: a fresh Idempotency-Key (a new submission; the browser does not retry it), and the realtor's token. */
+const postHeaders = () => withToken({ 'idempotency-key': crypto.randomUUID() });
+const post = (send: (headers: Record<string, string>) => Promise<Sent>) => answerOf(() => send(postHeaders()), true);
+
+export const sendLead = (body: PostBody<'/public/leads'>) => post((headers) => client.POST('/public/leads', { body, headers }));
+export const sendWaitlist = (body: PostBody<'/public/waitlist'>) => post((headers) => client.POST('/public/waitlist', { body, headers }));
+export const sendHold = (unitId: string, body: PostBody<'/public/units/{id}/hold'>) =>
+  post((headers) => client.POST('/public/units/{id}/hold', { params: { path: { id: unitId } }, body, headers }));
+export const openAllocation = (namespace: string, password: string) =>
+  post((headers) => client.POST('/public/allocations/open', { body: { namespace, password }, headers }));
+export const sendWorksheet = (body: PostBody<'/public/worksheets'>) => post((headers) => client.POST('/public/worksheets', { body, headers }));
 
 /** A hold token's request (GET the hold, DELETE it, POST …/extend). Status 0: the network failed. */
-export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string, action = ''): Promise<PostAnswer> {
-  try {
-    const res = await fetch(`/public/holds/${encodeURIComponent(token)}${action}`, { method, cache: 'no-store' });
-    return { status: res.status, body: res.status === 204 ? {} : await res.json().catch(() => ({})) };
-  } catch {
-    return { status: 0, body: {} };
-  }
+export function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string): Promise<PostAnswer> {
+  const init = { params: { path: { holdToken: token } }, cache: 'no-store' as const };
+  return answerOf(
+    () =>
+      method === 'GET'
+        ? client.GET('/public/holds/{holdToken}', init)
+        : method === 'DELETE'
+          ? client.DELETE('/public/holds/{holdToken}', init)
+          : client.POST('/public/holds/{holdToken}/extend', init),
+    false,
+  );
 }

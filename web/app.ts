@@ -3,12 +3,12 @@
  * page could show too. Modules: api (HTTP), live (keeping the bundle current), state (view state and the address),
  * format (words for numbers), views/* (what is drawn), dom (element helpers). No framework: docs/presentation.md.
  */
-import { byId, h, nextTask, safeUrl, sized } from './dom.ts';
+import { byId, requireById, h, nextTask, safeUrl, sized } from './dom.ts';
 import { t, useLanguage } from './i18n.ts';
 import { prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
 import { holdsFollow, placedHold, startHolds } from './holds.ts';
-import { bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View } from './state.ts';
+import { bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View, loaded } from './state.ts';
 import { applyTheme } from './theme.ts';
 import { buildControls, closeSheet, updateControls } from './views/controls.ts';
 import { buildingView } from './views/building.ts';
@@ -23,7 +23,7 @@ import { reportSize } from './embed-events.ts';
 import type { Bundle, Unit } from './types.ts';
 import { track, trackFilter, trackScreen, watchClicks } from './beacon.ts';
 
-const app = byId('app')!;
+const app = requireById('app');
 const results = h('section', { id: 'results', class: 'results' });
 let built = false;
 /** The first screen is drawn and the rest of the shell (`finishShell`) is still to come. */
@@ -33,20 +33,22 @@ let finishing = false;
 let detailReady = false;
 /** Whether the open unit's history entry is ours (so closing it goes back rather than forward). */
 let pushedUnit = false;
-let live: Live;
 
 function defaults(): { view: View; floor: string } {
-  const b = state.bundle!;
+  const b = loaded();
   const initial = settings().initialView;
   if (flag('skipFloorStep') || initial === 'List' || initial === undefined || !b.floors.length) return { view: 'list', floor: '' };
   // One floor needs no building to choose it from.
-  return { view: initial === 'Plan' || b.floors.length === 1 ? 'plan' : 'building', floor: initial === 'Plan' || b.floors.length === 1 ? b.floors[0]!._id : '' };
+  return {
+    view: initial === 'Plan' || b.floors.length === 1 ? 'plan' : 'building',
+    floor: initial === 'Plan' || b.floors.length === 1 ? b.floors[0]._id : '',
+  };
 }
 
 const actions = {
   setView(view: View) {
     state.view.view = view;
-    if (view === 'plan' && !state.bundle!.floors.some((f) => f._id === state.view.floor)) state.view.floor = state.bundle!.floors[0]?._id ?? '';
+    if (view === 'plan' && !loaded().floors.some((f) => f._id === state.view.floor)) state.view.floor = loaded().floors[0]?._id ?? '';
     writeAddress('push');
     draw();
   },
@@ -111,7 +113,17 @@ function buildShell() {
   if (heroText && flag('realtorAccess')) heroText.append(realtorEntry(() => live.refresh()));
   if (heroText && flag('dayNightEnabled')) {
     heroText.append(
-      h('button', { type: 'button', class: 'hero-link', id: 'day-night', 'aria-pressed': 'false', onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))) }, t().dayNight),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'hero-link',
+          id: 'day-night',
+          'aria-pressed': 'false',
+          onclick: (e: Event) => (e.currentTarget as HTMLElement).setAttribute('aria-pressed', String(document.body.classList.toggle('night'))),
+        },
+        t().dayNight,
+      ),
     );
   }
   // The gallery, the footer, the unit sheet and the plan's names come in tasks of their own once the results are
@@ -128,7 +140,31 @@ async function finishShell() {
   // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
   if (results.isConnected) {
     if (covers.length && !flag('hideGallery')) {
-      app.append(h('section', { class: 'project-gallery', 'aria-label': t().gallery }, h('h2', { class: 'section-title' }, t().gallery), h('div', { class: 'strip' }, ...covers.slice(0, 12).map((src, i) => h('a', { href: src, target: '_blank', rel: 'noopener' }, h('img', { ...sized(src, '(max-width: 720px) 250px, 360px', 1280), src, alt: `${s.name} (${i + 1}/${covers.length})`, loading: 'lazy', width: '480', height: '320' }))))));
+      app.append(
+        h(
+          'section',
+          { class: 'project-gallery', 'aria-label': t().gallery },
+          h('h2', { class: 'section-title' }, t().gallery),
+          h(
+            'div',
+            { class: 'strip' },
+            ...covers.slice(0, 12).map((src, i) =>
+              h(
+                'a',
+                { href: src, target: '_blank', rel: 'noopener' },
+                h('img', {
+                  ...sized(src, '(max-width: 720px) 250px, 360px', 1280),
+                  src,
+                  alt: `${loaded().project.name} (${i + 1}/${covers.length})`,
+                  loading: 'lazy',
+                  width: '480',
+                  height: '320',
+                }),
+              ),
+            ),
+          ),
+        ),
+      );
     }
     if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
   }
@@ -158,7 +194,7 @@ function ensureDetail() {
 }
 
 function replaceUnit(next: Unit) {
-  const b = state.bundle!;
+  const b = loaded();
   for (const list of [...b.floors.map((f) => f.units), b.unassignedUnits]) {
     const i = list.findIndex((u) => u._id === next._id);
     if (i >= 0) list[i] = { ...list[i], ...next };
@@ -177,8 +213,13 @@ function draw() {
   updateControls();
   const focused = document.activeElement && results.contains(document.activeElement) ? document.activeElement.id : '';
   const v = state.view;
-  const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors[0];
-  const view = v.view === 'plan' && floor ? planWithList(planView(floor, open), floor, open) : v.view === 'building' && state.bundle.floors.length ? buildingView(open, actions.setFloor) : listView(open);
+  const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors.at(0);
+  const view =
+    v.view === 'plan' && floor
+      ? planWithList(planView(floor, open), floor, open)
+      : v.view === 'building' && state.bundle.floors.length
+        ? buildingView(open, (id) => actions.setFloor(id))
+        : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
   // On the first draw the plan's names wait for `finishShell` (measuring them forces a layout).
@@ -213,7 +254,7 @@ function onBundle(bundle: Bundle) {
 /** The first screen, in pieces: language and theme, the number formats, the toolbar, the results (and `finishShell`). */
 async function start() {
   starting = true;
-  const b = state.bundle!;
+  const b = loaded();
   useLanguage(b.project.projectLang);
   applyTheme();
   state.view = fromAddress(defaults());
@@ -257,7 +298,7 @@ startHolds({
   refresh: () => live.refresh(),
 });
 
-live = startLive(bundleUrl, {
+const live: Live = startLive(bundleUrl, {
   onBundle,
   onMissing: () => {
     app.replaceChildren(h('p', { class: 'empty' }, t().notFound));

@@ -16,7 +16,8 @@ export function activeFilterCount(filters: Record<string, string | undefined>): 
  * (no price, no term, a deposit of all of it or more) is 0; bad numbers are undefined.
  */
 export function monthlyPayment(price: number, depositPct: number, yearlyRatePct: number, years: number): number | undefined {
-  if (![price, depositPct, yearlyRatePct, years].every(Number.isFinite) || price < 0 || depositPct < 0 || yearlyRatePct < 0 || years <= 0 || years > 100) return undefined;
+  if (![price, depositPct, yearlyRatePct, years].every(Number.isFinite) || price < 0 || depositPct < 0 || yearlyRatePct < 0 || years <= 0 || years > 100)
+    return undefined;
   const loan = price * (1 - Math.min(depositPct, 100) / 100);
   const months = Math.round(years * 12);
   if (loan <= 0 || months <= 0) return 0;

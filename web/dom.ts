@@ -26,7 +26,8 @@ function setAttrs(el: Element, attrs: Attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false || v === null) continue;
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v as EventListener);
-    else el.setAttribute(k, v === true ? '' : String(v));
+    // What is left is an attribute's text or number (the callers' literals).
+    else el.setAttribute(k, v === true ? '' : typeof v === 'number' ? String(v) : (v as string));
   }
 }
 
@@ -50,7 +51,22 @@ export function sized(url: string | undefined, sizes: string, largest?: number):
   return srcset ? { srcset, sizes } : {};
 }
 
+// The caller names the element's type, as with querySelector<T>.
+/** A form's fields as trimmed text (the page's forms have no file inputs). */
+export const formFields = (form: HTMLFormElement): [string, string][] =>
+  [...new FormData(form).entries()].map(([k, v]) => [k, typeof v === 'string' ? v.trim() : '']);
+
+// The caller names the element's type, as with querySelector<T>.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters
 export const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
+
+/** An element the page always has (its shell, or a part built before this is called): a missing one is a bug, named in the error. */
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- as byId: the caller names the type
+export function requireById<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = byId<T>(id);
+  if (!el) throw new Error(`#${id} is missing from the page`);
+  return el;
+}
 
 /** Whether the page is laid out for a phone (the same breakpoint as the stylesheet). */
 export const isPhone = () => window.matchMedia('(max-width: 720px)').matches;

@@ -62,11 +62,15 @@ export function priceText(u: Room): string | undefined {
   return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${taxes}`;
 }
 
-export const areaText = (u: Room) => (showsArea() && typeof u.squareFeet === 'number' ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}` : undefined);
+export const areaText = (u: Room) =>
+  showsArea() && typeof u.squareFeet === 'number'
+    ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}`
+    : undefined;
 
 /** "$1,050 / sq ft" when both a price and an area are shown. */
 export function perArea(u: Room): string | undefined {
-  if (!showsPrices() || !showsArea() || u.unitPriceTBD === true || typeof u.price !== 'number' || typeof u.squareFeet !== 'number' || u.squareFeet <= 0) return undefined;
+  if (!showsPrices() || !showsArea() || u.unitPriceTBD === true || typeof u.price !== 'number' || typeof u.squareFeet !== 'number' || u.squareFeet <= 0)
+    return undefined;
   return `${money(u.price / u.squareFeet)} / ${areaUnit()}`;
 }
 

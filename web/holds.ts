@@ -40,10 +40,13 @@ let hooks: { changed(): void; unit(u: Unit): void; refresh(): Promise<void> } = 
 
 const storageKey = (projectId: string) => `showsuite:holds:${projectId}`;
 
+const isStoredHold = (x: unknown): x is { unit: string; token: string } =>
+  typeof x === 'object' && x !== null && 'unit' in x && 'token' in x && typeof x.unit === 'string' && typeof x.token === 'string' && TOKEN.test(x.token);
+
 function stored(projectId: string): { unit: string; token: string }[] {
   try {
     const list: unknown = JSON.parse(localStorage.getItem(storageKey(projectId)) ?? '[]');
-    return Array.isArray(list) ? list.filter((x: { unit?: unknown; token?: unknown }) => typeof x?.unit === 'string' && typeof x.token === 'string' && TOKEN.test(x.token)) : [];
+    return Array.isArray(list) ? list.filter(isStoredHold) : [];
   } catch {
     return [];
   }
@@ -178,7 +181,7 @@ export const releaseMine = (unitId: string) =>
 /** Extends the visitor's hold, once. */
 export const extendMine = (unitId: string) =>
   act(unitId, async (h) => {
-    const res = await holdRequest('POST', h.token, '/extend');
+    const res = await holdRequest('POST', h.token);
     const body = res.body as unknown as HoldAnswer;
     if (res.status === 200) {
       keep({ ...h, expiresAt: body.expiresAt, extended: true });

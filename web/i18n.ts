@@ -277,7 +277,8 @@ const LANGS: Record<string, Words> = { en, fr, es };
 
 export function wordsFor(lang: unknown): { lang: string; t: Words } {
   const code = typeof lang === 'string' ? lang.slice(0, 2).toLowerCase() : 'en';
-  return LANGS[code] ? { lang: code, t: LANGS[code]! } : { lang: 'en', t: en };
+  const words = LANGS[code] as Words | undefined;
+  return words ? { lang: code, t: words } : { lang: 'en', t: en };
 }
 
 let current: Words = en;

@@ -4,7 +4,7 @@
  * currencies below the page writes them itself, exactly as Intl.NumberFormat('en', …) does
  * (test/presentation-numbers.test.ts compares the two); anything else is left to Intl (undefined here).
  */
-const EN_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£', CAD: 'CA$', AUD: 'A$', NZD: 'NZ$', MXN: 'MX$', JPY: '¥' };
+const EN_SYMBOLS: Partial<Record<string, string>> = { USD: '$', EUR: '€', GBP: '£', CAD: 'CA$', AUD: 'A$', NZD: 'NZ$', MXN: 'MX$', JPY: '¥' };
 
 const grouped = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 // Intl writes negative zero with its sign, as it writes every negative number.

@@ -33,10 +33,24 @@ export const bundleUrl = body.dataset.bundle ?? `/public/projects/${encodeURICom
 /** Pages served at /p/{namespace} carry the unit in the path; a project's own host name uses ?unit=. */
 const pathBase = location.pathname.startsWith('/p/') ? `/p/${encodeURIComponent(namespace)}` : '';
 
+/** The bundle, once loaded: nothing is drawn before it is, so a missing one is a bug. */
+export function loaded(): Bundle {
+  if (!state.bundle) throw new Error('The project is not loaded yet');
+  return state.bundle;
+}
+
 export const settings = (): Dict => state.bundle?.project ?? {};
 export const flag = (name: string) => settings()[name] === true;
 
-const QUERY: Record<FilterKey, string> = { priceMin: 'min', priceMax: 'max', areaMin: 'amin', areaMax: 'amax', bedrooms: 'beds', availability: 'status', search: 'q' };
+const QUERY: Record<FilterKey, string> = {
+  priceMin: 'min',
+  priceMax: 'max',
+  areaMin: 'amin',
+  areaMax: 'amax',
+  bedrooms: 'beds',
+  availability: 'status',
+  search: 'q',
+};
 
 /** The view state an address describes (defaults from the project where it says nothing). */
 export function fromAddress(defaults: { view: View; floor: string }): ViewState {
@@ -95,10 +109,18 @@ export function allUnits(): Room[] {
 }
 
 export function stubs(f: Floor): Room[] {
-  return (f.soldShapes ?? []).map((path, i) => ({ _id: `sold-${f._id}-${i}`, name: '' as const, path, availability: 'sold' as const, floor: f._id, stub: true as const, position: f.soldPositions?.[i] }));
+  return (f.soldShapes ?? []).map((path, i) => ({
+    _id: `sold-${f._id}-${i}`,
+    name: '' as const,
+    path,
+    availability: 'sold' as const,
+    floor: f._id,
+    stub: true as const,
+    position: f.soldPositions?.[i],
+  }));
 }
 
-export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => Number(a.position ?? 0) - Number(b.position ?? 0));
+export const floorUnits = (f: Floor): Room[] => [...f.units, ...stubs(f)].sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
 
 export const findUnit = (id: string) => allUnits().find((u) => u._id === id);
 
@@ -117,10 +139,10 @@ export function matches(u: Room): boolean {
   if (pMax !== undefined && !(typeof price === 'number' && price <= pMax)) return false;
   if (aMin !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet >= aMin)) return false;
   if (aMax !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet <= aMax)) return false;
-  if (f.bedrooms && String(u.bedrooms ?? '') !== f.bedrooms) return false;
+  if (f.bedrooms && (u.bedrooms ?? '') !== f.bedrooms) return false;
   if (f.availability && u.availability !== f.availability) return false;
   // The search box: a unit whose name contains what was typed (any case, spaces ignored).
-  if (f.search.trim() && !(u.name ?? '').toLowerCase().replace(/\s+/g, '').includes(f.search.toLowerCase().replace(/\s+/g, ''))) return false;
+  if (f.search.trim() && !u.name.toLowerCase().replace(/\s+/g, '').includes(f.search.toLowerCase().replace(/\s+/g, ''))) return false;
   return true;
 }
 
@@ -140,7 +162,7 @@ export function listedUnits(): Unit[] {
     'area-desc': (a, b) => num(b.squareFeet, -Infinity) - num(a.squareFeet, -Infinity),
     name: (a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }),
   };
-  const sorter = sorters[state.view.sort];
+  const sorter = sorters[state.view.sort] as ((a: Unit, b: Unit) => number) | undefined;
   if (sorter) units = [...units].sort(sorter);
   else if (flag('showAvailableFirst')) units = [...units].sort((a, b) => Number(b.availability === 'available') - Number(a.availability === 'available'));
   return units;

@@ -40,11 +40,15 @@ function keepReadable() {
   const rgb = (color: string): number[] => {
     const hex = /^#([0-9a-f]{3,8})$/i.exec(color)?.[1];
     if (hex) {
-      const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex;
+      const full = hex.length <= 4 ? Array.from(hex, (c) => c + c).join('') : hex;
       return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
     }
     const nums = /^rgba?\(([^)]+)\)$/.exec(color)?.[1];
-    if (nums) return nums.split(/[\s,/]+/).slice(0, 3).map(Number);
+    if (nums)
+      return nums
+        .split(/[\s,/]+/)
+        .slice(0, 3)
+        .map(Number);
     // A colour name: let the browser say what it is (rare; the theme allows names).
     probe ??= document.body.appendChild(document.createElement('span'));
     probe.style.color = color;
@@ -59,7 +63,7 @@ function keepReadable() {
   };
   const contrast = (a: string, b: string) => {
     const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-    return (x! + 0.05) / (y! + 0.05);
+    return (x + 0.05) / (y + 0.05);
   };
   const on = (bg: string) => (contrast('#ffffff', bg) >= contrast('#111111', bg) ? '#ffffff' : '#111111');
   const out: Record<string, string> = {};

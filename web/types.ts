@@ -26,7 +26,9 @@ export interface SoldUnit {
 }
 
 /** What the plan and the building draw: a unit, or the room of a hidden sold one (`stub`, drawn as sold). */
-export type Room = (Unit & { stub?: undefined }) | (SoldUnit & { availability: 'sold'; floor: string; stub: true } & { [K in Exclude<keyof Unit, keyof SoldUnit | 'availability' | 'floor'>]?: undefined });
+export type Room =
+  | (Unit & { stub?: undefined })
+  | (SoldUnit & { availability: 'sold'; floor: string; stub: true } & { [K in Exclude<keyof Unit, keyof SoldUnit | 'availability' | 'floor'>]?: undefined });
 
 /** A floor of the bundle: its public data fields (and any other the project keeps), its units, its hidden sold units. */
 export type Floor = Omit<BundleShape['floors'][number], 'units'> & FloorData & Dict & { units: Unit[]; soldShapes?: string[]; soldPositions?: number[] };

@@ -33,6 +33,7 @@ export function prefillVisitor(form: HTMLFormElement) {
   const saved = savedVisitor();
   for (const k of VISITOR) {
     const el = form.elements.namedItem(k);
-    if (el instanceof HTMLInputElement && !el.value && saved[k]) el.value = saved[k]!;
+    const value = saved[k];
+    if (el instanceof HTMLInputElement && !el.value && value) el.value = value;
   }
 }

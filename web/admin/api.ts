@@ -1,3 +1,5 @@
+import { fieldText } from './csv.ts';
+
 /** The console's only way to the service: same-origin fetch with the session cookies, refreshed silently. */
 
 export interface Problem {
@@ -76,9 +78,9 @@ export async function request<T = unknown>(method: string, url: string, opts: Op
     }
   }
   const type = res.headers.get('content-type') ?? '';
-  const data = res.status === 204 ? undefined : type.includes('json') ? await res.json() : await res.text();
+  const data: unknown = res.status === 204 ? undefined : type.includes('json') ? await res.json() : await res.text();
   if (!res.ok) {
-    const problem: Problem = typeof data === 'object' && data ? (data as Problem) : { status: res.status, detail: String(data || res.statusText) };
+    const problem: Problem = typeof data === 'object' && data ? (data as Problem) : { status: res.status, detail: fieldText(data) || res.statusText };
     throw new ApiError({ ...problem, status: res.status });
   }
   // A single record's version is its ETag; records also carry it as __v. Where a server does not

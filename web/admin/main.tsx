@@ -16,10 +16,34 @@ import { FEATURES } from './features.ts';
 /** Screens anyone may open: the mailed links land on them. */
 const OPEN = ['/admin/login', ...(FEATURES.mail ? ['/admin/reset', '/admin/reset/:token', '/admin/invites/:token'] : [])];
 
+/** The screen an address shows: the open ones to anyone, the rest once signed in. */
+function screenFor(pathname: string, path: string, user: User | null | undefined, signedIn: (u: User, next?: string) => void) {
+  let m: Record<string, string> | undefined;
+  if (pathname === '/admin/login') return <SignIn onSignedIn={signedIn} />;
+  if (FEATURES.mail && pathname === '/admin/reset') return <RequestReset />;
+  if (FEATURES.mail && (m = match('/admin/reset/:token', pathname))) return <ConfirmReset token={m.token} />;
+  if (FEATURES.mail && (m = match('/admin/invites/:token', pathname))) return <AcceptInvite token={m.token} user={user ?? null} onSignedIn={signedIn} />;
+  if (user === undefined || user === null) return <Loading what="Checking your session" />;
+  if (pathname === '/admin' || pathname === '/admin/' || pathname === '/admin/projects') return <ProjectList path={path} />;
+  if ((m = match('/admin/projects/:id', pathname))) return <ProjectShell id={m.id} tab="settings" path={path} user={user} />;
+  if ((m = match('/admin/projects/:id/:tab', pathname))) return <ProjectShell id={m.id} tab={m.tab} path={path} user={user} />;
+  if ((m = match('/admin/projects/:id/floors/:floor', pathname))) return <ProjectShell id={m.id} tab="floors" floor={m.floor} path={path} user={user} />;
+  if (pathname === '/admin/leads') return <LeadsInbox path={path} />;
+  if (pathname === '/admin/holds') return <Holds />;
+  if (pathname === '/admin/groups') return <GroupList />;
+  if (pathname === '/admin/profile') return <Profile user={user} />;
+  if ((m = match('/admin/groups/:id', pathname))) return <GroupScreen id={m.id} user={user} />;
+  return (
+    <p>
+      Nothing here. <a href="/admin">Back to projects</a>
+    </p>
+  );
+}
+
 function App() {
   const path = usePath();
   const [user, setUser] = useState<User | null | undefined>(undefined);
-  const pathname = path.split('?')[0]!;
+  const pathname = path.split('?')[0];
   const open = OPEN.some((p) => match(p, pathname));
 
   useEffect(() => {
@@ -35,23 +59,7 @@ function App() {
     navigate(next && next.startsWith('/admin') && !next.startsWith('/admin/login') ? next : '/admin', { replace: true });
   };
 
-  let screen;
-  let m: Record<string, string> | undefined;
-  if (pathname === '/admin/login') screen = <SignIn onSignedIn={signedIn} />;
-  else if (FEATURES.mail && pathname === '/admin/reset') screen = <RequestReset />;
-  else if (FEATURES.mail && (m = match('/admin/reset/:token', pathname))) screen = <ConfirmReset token={m.token!} />;
-  else if (FEATURES.mail && (m = match('/admin/invites/:token', pathname))) screen = <AcceptInvite token={m.token!} user={user ?? null} onSignedIn={signedIn} />;
-  else if (user === undefined || user === null) screen = <Loading what="Checking your session" />;
-  else if (pathname === '/admin' || pathname === '/admin/' || pathname === '/admin/projects') screen = <ProjectList path={path} />;
-  else if ((m = match('/admin/projects/:id', pathname))) screen = <ProjectShell id={m.id!} tab="settings" path={path} user={user} />;
-  else if ((m = match('/admin/projects/:id/:tab', pathname))) screen = <ProjectShell id={m.id!} tab={m.tab!} path={path} user={user} />;
-  else if ((m = match('/admin/projects/:id/floors/:floor', pathname))) screen = <ProjectShell id={m.id!} tab="floors" floor={m.floor!} path={path} user={user} />;
-  else if (pathname === '/admin/leads') screen = <LeadsInbox path={path} />;
-  else if (pathname === '/admin/holds') screen = <Holds />;
-  else if (pathname === '/admin/groups') screen = <GroupList />;
-  else if (pathname === '/admin/profile') screen = <Profile user={user} />;
-  else if ((m = match('/admin/groups/:id', pathname))) screen = <GroupScreen id={m.id!} user={user} />;
-  else screen = <p>Nothing here. <a href="/admin">Back to projects</a></p>;
+  const screen = screenFor(pathname, path, user, signedIn);
 
   const signOut = async () => {
     try {
@@ -108,6 +116,9 @@ function App() {
 }
 
 interceptLinks();
-const root = document.getElementById('app')!;
-root.textContent = ''; // the "Loading" line the HTML shows until the script runs
-render(<App />, root);
+const root = document.getElementById('app');
+// The console's HTML always has #app; without it there is nowhere to draw.
+if (root) {
+  root.textContent = ''; // the "Loading" line the HTML shows until the script runs
+  render(<App />, root);
+}

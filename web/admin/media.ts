@@ -1,4 +1,4 @@
-import { ApiError, refresh, request, type Problem } from './api.ts';
+import { ApiError, refresh, type Problem } from './api.ts';
 import { mediaSrcset } from '../../src/modules/media/srcset.ts';
 
 export interface Media {
@@ -6,7 +6,6 @@ export interface Media {
   contentType: string;
   size: number;
 }
-
 
 /** One XMLHttpRequest POST /media: fetch cannot report upload progress, XHR can. */
 function send(file: File, onProgress: (fraction: number) => void): Promise<{ status: number; body: unknown }> {

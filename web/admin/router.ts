@@ -28,7 +28,7 @@ export function usePath(): string {
 export function interceptLinks() {
   document.addEventListener('click', (e) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const a = (e.target as Element).closest?.('a');
+    const a = e.target instanceof Element ? e.target.closest('a') : null;
     if (!a || a.target || a.hasAttribute('download')) return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || !url.pathname.startsWith('/admin')) return;
@@ -40,11 +40,11 @@ export function interceptLinks() {
 /** `/admin/projects/:id/units` against a path: the named parts, or undefined. */
 export function match(pattern: string, path: string): Record<string, string> | undefined {
   const p = pattern.split('/');
-  const s = path.split('?')[0]!.split('/');
+  const s = path.split('?')[0].split('/');
   if (p.length !== s.length) return undefined;
   const out: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {
-    if (p[i]!.startsWith(':')) out[p[i]!.slice(1)] = decodeURIComponent(s[i]!);
+    if (p[i].startsWith(':')) out[p[i].slice(1)] = decodeURIComponent(s[i]);
     else if (p[i] !== s[i]) return undefined;
   }
   return out;

@@ -1,4 +1,4 @@
-import type { ComponentChildren, JSX } from 'preact';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 
@@ -14,9 +14,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
     setState((s) => ({ ...s, loading: true }));
     load().then(
       (data) => mine === seq.current && setState({ data, loading: false }),
-      (error) => mine === seq.current && setState({ error, loading: false }),
+      (error: unknown) => mine === seq.current && setState({ error, loading: false }),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller names what the load depends on (`deps`), as with useEffect.
   }, deps);
   useEffect(run, [run]);
   return { ...state, reload: run, set: (data: T) => setState({ data, loading: false }) };
@@ -47,7 +47,7 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
   );
 }
 
-type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'label' | 'onInput' | 'value'> & {
+type InputProps = Omit<InputHTMLAttributes, 'label' | 'onInput' | 'value'> & {
   label: string;
   value: string | number | undefined;
   onValue: (v: string) => void;
@@ -130,5 +130,6 @@ export function PageTitle({ children }: { children: ComponentChildren }) {
   );
 }
 
-export const money = (n: number | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) : '—');
+export const money = (n: number | undefined) =>
+  typeof n === 'number' ? n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) : '—';
 export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

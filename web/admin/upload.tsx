@@ -13,7 +13,17 @@ const pct = (f: number) => `${Math.round(f * 100)} %`;
  * A file input that also takes files dropped on it: each file goes to POST /media with its progress shown, and the
  * addresses come back in the order the files were given.
  */
-export function DropZone({ label, kind, multiple = false, onUploaded }: { label: string; kind: MediaKind; multiple?: boolean; onUploaded: (urls: string[]) => void }) {
+export function DropZone({
+  label,
+  kind,
+  multiple = false,
+  onUploaded,
+}: {
+  label: string;
+  kind: MediaKind;
+  multiple?: boolean;
+  onUploaded: (urls: string[]) => void;
+}) {
   const id = useId('drop');
   const [over, setOver] = useState(false);
   const [progress, setProgress] = useState<{ name: string; fraction: number }>();
@@ -42,13 +52,18 @@ export function DropZone({ label, kind, multiple = false, onUploaded }: { label:
   return (
     <div
       class={`dropzone${over ? ' over' : ''}`}
-      onDragOver={(e) => (e.preventDefault(), setOver(true))}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
       onDragLeave={() => setOver(false)}
       onDrop={onDrop}
       data-dropzone={label}
     >
       <label for={id}>{label}</label>
-      <small class="hint">Drop {multiple ? 'files' : 'a file'} here or choose {kind === 'document' ? '(PDF or picture)' : '(PNG, JPEG, WebP, SVG)'}</small>
+      <small class="hint">
+        Drop {multiple ? 'files' : 'a file'} here or choose {kind === 'document' ? '(PDF or picture)' : '(PNG, JPEG, WebP, SVG)'}
+      </small>
       <input id={id} type="file" accept={ACCEPT[kind]} multiple={multiple} onChange={(e) => void take([...((e.target as HTMLInputElement).files ?? [])])} />
       {progress && (
         <div class="progress" role="status">
@@ -82,18 +97,28 @@ export function MediaField({ label, kind, value, onValue }: { label: string; kin
           </button>
         </div>
       ) : null}
-      <DropZone label={value ? `Replace ${label.toLowerCase()}` : label} kind={kind} onUploaded={(urls) => onValue(urls[0]!)} />
+      <DropZone label={value ? `Replace ${label.toLowerCase()}` : label} kind={kind} onUploaded={(urls) => onValue(urls[0])} />
     </div>
   );
 }
 
 /** A list of addresses (photos, a gallery): add several at once by upload or drop, reorder, remove. */
-export function MediaList({ label, kind = 'image', value, onValue }: { label: string; kind?: MediaKind; value: string[] | undefined; onValue: (urls: string[]) => void }) {
+export function MediaList({
+  label,
+  kind = 'image',
+  value,
+  onValue,
+}: {
+  label: string;
+  kind?: MediaKind;
+  value: string[] | undefined;
+  onValue: (urls: string[]) => void;
+}) {
   const list = value ?? [];
   const move = (i: number, by: number) => {
     const next = list.slice();
     const [x] = next.splice(i, 1);
-    next.splice(i + by, 0, x!);
+    next.splice(i + by, 0, x);
     onValue(next);
   };
   return (
@@ -104,10 +129,21 @@ export function MediaList({ label, kind = 'image', value, onValue }: { label: st
             <li key={url}>
               <Thumb url={url} kind={kind} name={`${label} ${i + 1}`} />
               <div class="row">
-                <button type="button" class="secondary small" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${label.toLowerCase()} ${i + 1} earlier`}>
+                <button
+                  type="button"
+                  class="secondary small"
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                  aria-label={`Move ${label.toLowerCase()} ${i + 1} earlier`}
+                >
                   ←
                 </button>
-                <button type="button" class="secondary small" onClick={() => onValue(list.filter((_, j) => j !== i))} aria-label={`Remove ${label.toLowerCase()} ${i + 1}`}>
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() => onValue(list.filter((_, j) => j !== i))}
+                  aria-label={`Remove ${label.toLowerCase()} ${i + 1}`}
+                >
                   ✕
                 </button>
               </div>
@@ -115,7 +151,12 @@ export function MediaList({ label, kind = 'image', value, onValue }: { label: st
           ))}
         </ul>
       )}
-      <DropZone label={`Add to ${label.toLowerCase()}`} kind={kind} multiple onUploaded={(urls) => onValue([...list, ...urls.filter((u) => !list.includes(u))])} />
+      <DropZone
+        label={`Add to ${label.toLowerCase()}`}
+        kind={kind}
+        multiple
+        onUploaded={(urls) => onValue([...list, ...urls.filter((u) => !list.includes(u))])}
+      />
     </div>
   );
 }

@@ -8,6 +8,9 @@
  *
  * Messages are accepted only from that frame and the pages origin. Documented in docs/presentation.md.
  */
+/** A message field as text: the page sends strings (and numbers); anything else is nothing. */
+const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
 const EVENTS = ['unit_view', 'enquiry_sent', 'hold_placed', 'waitlist_joined'];
 
 function place(script: HTMLScriptElement) {
@@ -48,7 +51,7 @@ function place(script: HTMLScriptElement) {
       return;
     }
     if (!EVENTS.includes(d.type)) return;
-    const detail = { type: d.type, namespace: String(d.namespace ?? ''), unitId: String(d.unitId ?? ''), unitName: String(d.unitName ?? '') };
+    const detail = { type: d.type, namespace: text(d.namespace), unitId: text(d.unitId), unitName: text(d.unitName) };
     script.dispatchEvent(new CustomEvent(`showsuite:${d.type}`, { detail, bubbles: true }));
     script.dispatchEvent(new CustomEvent('showsuite', { detail, bubbles: true }));
   });

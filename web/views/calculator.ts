@@ -14,7 +14,11 @@ const DEFAULTS = { deposit: '20', rate: '5', years: '25' };
 function saved(): typeof DEFAULTS {
   try {
     const v = JSON.parse(sessionStorage.getItem(KEY) ?? '{}') as Record<string, unknown>;
-    return { deposit: typeof v.deposit === 'string' ? v.deposit : DEFAULTS.deposit, rate: typeof v.rate === 'string' ? v.rate : DEFAULTS.rate, years: typeof v.years === 'string' ? v.years : DEFAULTS.years };
+    return {
+      deposit: typeof v.deposit === 'string' ? v.deposit : DEFAULTS.deposit,
+      rate: typeof v.rate === 'string' ? v.rate : DEFAULTS.rate,
+      years: typeof v.years === 'string' ? v.years : DEFAULTS.years,
+    };
   } catch {
     return DEFAULTS;
   }

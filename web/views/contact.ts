@@ -3,7 +3,7 @@
  * nothing typed is lost when the page refreshes or a hold is placed; prefilled from the visitor's last submission.
  */
 import { sendHold, sendLead, sendWaitlist, type PostAnswer } from '../api.ts';
-import { byId, h, safeUrl } from '../dom.ts';
+import { byId, formFields, requireById, h, safeUrl } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { flag, settings, state } from '../state.ts';
 import type { Problem, Room, Unit } from '../types.ts';
@@ -37,7 +37,8 @@ let hooks: ContactHooks;
 
 export function contactForm(h_: ContactHooks): HTMLFormElement {
   hooks = h_;
-  if (form) return form;
+  // `form` is unset until the first call builds it.
+  if (form as HTMLFormElement | undefined) return form;
   const input = (name: string, label: string, type: string, autocomplete: string) =>
     h(
       'label',
@@ -53,7 +54,13 @@ export function contactForm(h_: ContactHooks): HTMLFormElement {
     h('p', { id: 'contact-intro', class: 'intro' }),
     h('div', { class: 'two' }, input('firstName', t().firstName, 'text', 'given-name'), input('lastName', t().lastName, 'text', 'family-name')),
     h('div', { class: 'two' }, input('email', t().email, 'email', 'email'), input('phone', t().phone, 'tel', 'tel')),
-    h('label', { class: 'field', id: 'contact-message-field' }, t().message, h('textarea', { id: 'contact-message', name: 'message', rows: '3' }), h('span', { class: 'field-error', id: 'contact-message-error' })),
+    h(
+      'label',
+      { class: 'field', id: 'contact-message-field' },
+      t().message,
+      h('textarea', { id: 'contact-message', name: 'message', rows: '3' }),
+      h('span', { class: 'field-error', id: 'contact-message-error' }),
+    ),
     h('div', { id: 'contact-custom' }),
     h('button', { type: 'submit', class: 'primary', id: 'contact-submit' }),
     h('p', { class: 'form-status', id: 'contact-status', role: 'status' }),
@@ -65,11 +72,13 @@ export function contactForm(h_: ContactHooks): HTMLFormElement {
 
 const customFields = (): CustomField[] =>
   flag('customFormEnabled') && Array.isArray(settings().customFormFields)
-    ? (settings().customFormFields as unknown[]).filter((f): f is CustomField => !!f && typeof f === 'object' && typeof (f as CustomField).key === 'string').slice(0, 50)
+    ? (settings().customFormFields as unknown[])
+        .filter((f): f is CustomField => !!f && typeof f === 'object' && typeof (f as CustomField).key === 'string')
+        .slice(0, 50)
     : [];
 
 function drawCustom() {
-  const box = byId('contact-custom')!;
+  const box = requireById('contact-custom');
   const fields = mode === 'enquire' ? customFields() : [];
   const key = JSON.stringify(fields);
   if (box.dataset.key === key) return;
@@ -98,22 +107,27 @@ function drawCustom() {
 export function setContact(u: Room | undefined, m: Mode, show: boolean) {
   // Another unit or purpose: a clean form (no errors, no confirmation, the button usable again), with the visit's details.
   if (m !== mode || u?._id !== unit?._id) {
-    byId('contact-status')!.textContent = '';
+    requireById('contact-status').textContent = '';
     clearFormErrors(form);
-    byId<HTMLButtonElement>('contact-submit')!.disabled = false;
+    requireById<HTMLButtonElement>('contact-submit').disabled = false;
     delete form.dataset.sent;
     prefillVisitor(form);
   }
   unit = u;
   mode = m;
   form.hidden = !show;
-  const words = { enquire: [t().enquire, t().enquireIntro, t().send], hold: [t().hold, t().holdIntro, t().holdSend], waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend] }[m];
-  byId('contact-title')!.textContent = words[0]!;
-  byId('contact-intro')!.textContent = words[1]!;
-  byId('contact-submit')!.textContent = words[2]!;
-  byId('contact-message-field')!.hidden = m === 'hold';
+  const words: Record<Mode, [string, string, string]> = {
+    enquire: [t().enquire, t().enquireIntro, t().send],
+    hold: [t().hold, t().holdIntro, t().holdSend],
+    waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend],
+  };
+  const [title, intro, send] = words[m];
+  requireById('contact-title').textContent = title;
+  requireById('contact-intro').textContent = intro;
+  requireById('contact-submit').textContent = send;
+  requireById('contact-message-field').hidden = m === 'hold';
   // The phone is required for an enquiry and a hold; optional on the waitlist.
-  byId('contact-phone-req')!.hidden = m === 'waitlist';
+  requireById('contact-phone-req').hidden = m === 'waitlist';
   form.dataset.mode = m;
   drawCustom();
 }
@@ -122,7 +136,7 @@ export const contactMode = () => mode;
 
 function values(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of new FormData(form).entries()) if (!k.startsWith('custom:') && String(v).trim() !== '') out[k] = String(v).trim();
+  for (const [k, v] of formFields(form)) if (!k.startsWith('custom:') && v !== '') out[k] = v;
   return out;
 }
 
@@ -155,38 +169,54 @@ function refusal(res: PostAnswer): string {
 async function submit(e: Event) {
   e.preventDefault();
   if (!unit || !state.bundle) return;
-  const status = byId('contact-status')!;
+  const status = requireById('contact-status');
   status.textContent = '';
   const data = values();
   const required = mode === 'waitlist' ? ['firstName', 'lastName', 'email'] : ['firstName', 'lastName', 'email', 'phone'];
-  const customs = mode === 'enquire' ? [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#contact-custom [data-key]')] : [];
+  const customs =
+    mode === 'enquire' ? [...form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('#contact-custom [data-key]')] : [];
   const missing = [
     ...required.filter((k) => !data[k]).map((k) => ({ path: `/${k}`, message: t().required })),
     ...(data.email && !EMAIL.test(data.email) ? [{ path: '/email', message: x().badEmail }] : []),
-    ...customs.filter((c) => c.required && (c instanceof HTMLInputElement && c.type === 'checkbox' ? !c.checked : !c.value.trim())).map((c) => ({ path: `/${c.id.replace('contact-', '')}`, message: t().required })),
+    ...customs
+      .filter((c) => c.required && (c instanceof HTMLInputElement && c.type === 'checkbox' ? !c.checked : !c.value.trim()))
+      .map((c) => ({ path: `/${c.id.replace('contact-', '')}`, message: t().required })),
   ];
   if (missing.length) {
     showErrorsById(missing);
     return;
   }
   const visitor = { firstName: data.firstName, lastName: data.lastName, email: data.email, ...(data.phone ? { phone: data.phone } : {}) };
-  const submitButton = byId<HTMLButtonElement>('contact-submit')!;
+  const submitButton = requireById<HTMLButtonElement>('contact-submit');
   submitButton.disabled = true;
   form.setAttribute('aria-busy', 'true');
   const project = state.bundle.project._id;
   const u = unit;
   let res: PostAnswer;
-  if (mode === 'hold') res = await sendHold(u._id, visitor);
+  // A hold requires the phone (checked above with the other required fields).
+  if (mode === 'hold') res = await sendHold(u._id, { ...visitor, phone: data.phone });
   else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}) });
   else {
-    const custom = customs.map((c) => ({ key: c.dataset.key!, value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() })).filter((c) => c.value !== '');
-    res = await sendLead({ project, ...visitor, unit: u._id, source: 'presentation', ...(data.message ? { message: data.message } : {}), ...(custom.length ? { customFields: custom } : {}) });
+    const custom = customs
+      .map((c) => ({ key: c.dataset.key ?? '', value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() }))
+      .filter((c) => c.value !== '');
+    res = await sendLead({
+      project,
+      ...visitor,
+      unit: u._id,
+      source: 'presentation',
+      ...(data.message ? { message: data.message } : {}),
+      ...(custom.length ? { customFields: custom } : {}),
+    });
   }
   form.setAttribute('aria-busy', 'false');
   const ok = res.status === 200 || res.status === 201;
   // Sent once: the button stays off until the form is pointed at another unit or purpose (no double enquiry).
   submitButton.disabled = ok;
-  if (res.status === 400) return showErrors(res.body);
+  if (res.status === 400) {
+    showErrors(res.body);
+    return;
+  }
   if (ok) {
     showErrors({});
     saveVisitor(data);

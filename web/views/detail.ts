@@ -3,7 +3,7 @@
  * at the top and whose actions (enquire, hold, waitlist, brochure) stay at the bottom while the middle scrolls.
  * Closes with ×, Escape, a tap outside it, or the browser's back button.
  */
-import { byId, h, linkToCopy, safeUrl, sized } from '../dom.ts';
+import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
@@ -27,9 +27,15 @@ let countdown: number | undefined;
 let shown: string | undefined;
 let onClose: () => void = () => {};
 
-export function setupDetail(hooks: ContactHooks & { closed(): void }) {
+export function setupDetail(hooks: ContactHooks & { closed: () => void }) {
   onClose = hooks.closed;
-  const form = contactForm({ ...hooks, notice: (id, text) => (notices.set(id, text), renderDetail()) });
+  const form = contactForm({
+    ...hooks,
+    notice: (id, text) => {
+      notices.set(id, text);
+      renderDetail();
+    },
+  });
   dialog.append(
     h(
       'div',
@@ -80,8 +86,8 @@ export function openDetail(id: string) {
   if (fresh) {
     const m = defaultMode(u);
     setContact(u, m ?? 'enquire', m !== undefined);
-    byId('share-box')!.hidden = true;
-    byId('sheet-body')!.scrollTop = 0;
+    requireById('share-box').hidden = true;
+    requireById('sheet-body').scrollTop = 0;
     if (!u.stub) emit('unit_view', { unitId: u._id, unitName: u.name });
   }
   if (!dialog.open) {
@@ -103,19 +109,71 @@ export function renderDetail() {
   if (key === infoKey) return;
   infoKey = key;
   const mine = state.holds.get(u._id);
-  byId('unit-title')!.replaceChildren(u.name, ' ', myHold(u._id) ? holdBadge() : badge(u));
-  byId('fav-slot')!.replaceChildren(...(u.stub ? [] : [favButton(u, 'fav-unit', 'icon-btn')]));
+  requireById('unit-title').replaceChildren(u.name, ' ', myHold(u._id) ? holdBadge() : badge(u));
+  requireById('fav-slot').replaceChildren(...(u.stub ? [] : [favButton(u, 'fav-unit', 'icon-btn')]));
   const price = priceText(u);
   const per = perArea(u);
-  const info = settings().showAdditionalInfo === false ? [] : ((u.additionalInfo as { label?: string; value?: string }[] | undefined) ?? []);
   const images = [...new Set([...(Array.isArray(u.images) ? u.images : []), u.unitImageUrl].map(safeUrl).filter((x): x is string => x !== undefined))];
-  const layouts = [...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined))];
+  const layouts = [
+    ...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined)),
+  ];
   const [layout, model] = [safeUrl(u.layoutUrl), safeUrl(settings()._3dModelUrl)];
   const many = (list: string[], what: string) => list.slice(0, 8).map((src, i) => ({ src, alt: `${what} ${u.name} (${i + 1}/${Math.min(list.length, 8)})` }));
   const notice = notices.get(u._id);
-  const facts = [
+  const facts = unitFacts(u, per);
+  requireById('detail-info').replaceChildren(
+    h(
+      'div',
+      { class: 'detail' },
+      holdPanel(u),
+      layouts.length
+        ? h(
+            'figure',
+            { class: 'layout' },
+            h('img', {
+              ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'),
+              src: layouts[0],
+              alt: `${t().layout}: ${u.name}`,
+              width: '800',
+              height: '600',
+              id: 'unit-layout-img',
+            }),
+          )
+        : undefined,
+      layouts.length > 1 ? h('section', { 'aria-label': x().layouts }, thumbnails(many(layouts, t().layout), 'gallery', '200px', 'unit-layouts')) : undefined,
+      price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
+      depositTerms(u),
+      facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
+      typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
+      images.length && !flag('hideGallery')
+        ? h('section', { 'aria-label': t().gallery }, thumbnails(many(images, t().gallery), 'gallery', '270px', 'unit-gallery'))
+        : undefined,
+      layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
+      model ? modelBlock(model, u.name) : undefined,
+      typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
+      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string'
+        ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`)
+        : undefined,
+      notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
+    ),
+  );
+  renderActions(u);
+  startCountdown(mine);
+  // The form follows the unit: a hold placed or lost changes what it may be used for.
+  const m = contactMode();
+  if ((m === 'hold' && (u.availability !== 'available' || mine)) || (m === 'waitlist' && u.availability === 'available')) {
+    const next = defaultMode(u);
+    setContact(u, next ?? 'enquire', next !== undefined);
+  } else setContact(u, m, !requireById('contact-form').hidden);
+}
+
+/** The unit's facts, as label and value, in the sheet's order. */
+function unitFacts(u: Room, per: string | undefined): string[][] {
+  const info = settings().showAdditionalInfo === false ? [] : (u.additionalInfo ?? []);
+  const area = areaText(u);
+  return [
     ...placeFacts(u),
-    areaText(u) ? [t().area, areaText(u)!] : undefined,
+    area ? [t().area, area] : undefined,
     per ? [t().perArea, per] : undefined,
     !flag('hideBedrooms') && u.bedrooms ? [t().bedrooms, u.bedrooms] : undefined,
     typeof u.bathrooms === 'number' && settings().showBathrooms !== false ? [t().bathroomsLabel, String(u.bathrooms)] : undefined,
@@ -123,26 +181,10 @@ export function renderDetail() {
     typeof u.orientation === 'string' && settings().showOrientation !== false ? [t().orientation, u.orientation] : undefined,
     ...info.map((i) => [i.label ?? '', i.value ?? '']),
   ].filter((x): x is string[] => x !== undefined);
-  byId('detail-info')!.replaceChildren(
-    h(
-      'div',
-      { class: 'detail' },
-      holdPanel(u),
-      layouts.length ? h('figure', { class: 'layout' }, h('img', { ...sized(layouts[0], '(max-width: 720px) 100vw, 800px'), src: layouts[0], alt: `${t().layout}: ${u.name}`, width: '800', height: '600', id: 'unit-layout-img' })) : undefined,
-      layouts.length > 1 ? h('section', { 'aria-label': x().layouts }, thumbnails(many(layouts, t().layout), 'gallery', '200px', 'unit-layouts')) : undefined,
-      price ? h('p', { class: 'price', id: 'unit-price' }, price, per ? h('span', { class: 'per-area' }, ` · ${per}`) : undefined) : undefined,
-      depositTerms(u),
-      facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
-      typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
-      images.length && !flag('hideGallery') ? h('section', { 'aria-label': t().gallery }, thumbnails(many(images, t().gallery), 'gallery', '270px', 'unit-gallery')) : undefined,
-      layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
-      model ? modelBlock(model, u.name) : undefined,
-      typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
-      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`) : undefined,
-      notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
-    ),
-  );
-  renderActions(u);
+}
+
+/** The visitor's own hold counts down to its expiry, once a second. */
+function startCountdown(mine: string | undefined) {
   window.clearInterval(countdown);
   if (mine) {
     const tick = () => {
@@ -154,12 +196,6 @@ export function renderDetail() {
     tick();
     countdown = window.setInterval(tick, 1000);
   }
-  // The form follows the unit: a hold placed or lost changes what it may be used for.
-  const m = contactMode();
-  if ((m === 'hold' && (u.availability !== 'available' || mine)) || (m === 'waitlist' && u.availability === 'available')) {
-    const next = defaultMode(u);
-    setContact(u, next ?? 'enquire', next !== undefined);
-  } else setContact(u, m, !byId('contact-form')!.hidden);
 }
 
 function renderActions(u: Room) {
@@ -167,17 +203,38 @@ function renderActions(u: Room) {
   const deposit = depositAmount(u);
   const brochure = safeUrl(u.brochurePDF);
   const act = (id: string, label: string, m: Mode, primary = false) =>
-    h('button', { type: 'button', id, class: primary ? 'primary' : 'secondary', 'aria-pressed': String(!byId('contact-form')!.hidden && contactMode() === m), onclick: () => choose(u, m) }, label);
+    h(
+      'button',
+      {
+        type: 'button',
+        id,
+        class: primary ? 'primary' : 'secondary',
+        'aria-pressed': String(!requireById('contact-form').hidden && contactMode() === m),
+        onclick: () => choose(u, m),
+      },
+      label,
+    );
   const canHold = flag('onHoldExperienceEnabled') && u.availability === 'available' && !mine;
   const canWait = flag('waitlistEnabled') && u.availability !== 'available' && !mine;
   const buttons = [
     flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
-    canHold ? act('act-hold', deposit !== undefined ? `${typeof settings().payButtonText === 'string' && settings().payButtonText ? String(settings().payButtonText) : t().holdShort} · ${money(deposit)} ${t().deposit}` : t().holdShort, 'hold', true) : undefined,
+    canHold
+      ? act(
+          'act-hold',
+          deposit !== undefined
+            ? `${typeof settings().payButtonText === 'string' && settings().payButtonText ? String(settings().payButtonText) : t().holdShort} · ${money(deposit)} ${t().deposit}`
+            : t().holdShort,
+          'hold',
+          true,
+        )
+      : undefined,
     canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
-    brochure && settings().brochureButtonEnabled !== false ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure) : undefined,
+    brochure && settings().brochureButtonEnabled !== false
+      ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure)
+      : undefined,
   ].filter((b) => b !== undefined);
-  byId('action-bar')!.replaceChildren(...buttons);
-  byId('action-bar')!.hidden = buttons.length === 0;
+  requireById('action-bar').replaceChildren(...buttons);
+  requireById('action-bar').hidden = buttons.length === 0;
 }
 
 function choose(u: Room, m: Mode) {
@@ -189,7 +246,7 @@ function choose(u: Room, m: Mode) {
 async function share() {
   if (!shown) return;
   const url = unitUrl(shown);
-  const box = byId('share-box')!;
+  const box = requireById('share-box');
   const u = findUnit(shown);
   try {
     if (typeof navigator.share === 'function' && navigator.maxTouchPoints > 0) {
@@ -204,4 +261,3 @@ async function share() {
   box.hidden = false;
   input.select();
 }
-

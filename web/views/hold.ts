@@ -49,7 +49,7 @@ const WORDS = {
   },
 };
 
-const words = () => WORDS[document.documentElement.lang as keyof typeof WORDS] ?? WORDS.en;
+const words = () => (WORDS as Partial<Record<string, (typeof WORDS)['en']>>)[document.documentElement.lang] ?? WORDS.en;
 
 /** Keyboard focus stays in the panel when it is redrawn: on `id` if it is still there, else on what it says. */
 function refocus(id: string) {
@@ -64,9 +64,12 @@ export function holdPanel(u: { _id: string; name: string }): HTMLElement | undef
   const w = words();
   const mine = myHold(u._id);
   const note = holdNotes.get(u._id);
-  const noteLine = note ? h('p', { class: note === 'released' ? 'held' : 'notice', id: 'hold-note', role: note === 'failed' ? 'alert' : 'status', tabindex: '-1' }, w.notes[note]) : undefined;
+  const noteLine = note
+    ? h('p', { class: note === 'released' ? 'held' : 'notice', id: 'hold-note', role: note === 'failed' ? 'alert' : 'status', tabindex: '-1' }, w.notes[note])
+    : undefined;
   if (!mine) return noteLine ? h('section', { class: 'hold-panel', id: 'hold-panel' }, noteLine) : undefined;
-  const minutes = typeof settings().onHoldMinsDuration === 'number' && (settings().onHoldMinsDuration as number) > 0 ? (settings().onHoldMinsDuration as number) : 5;
+  const minutes =
+    typeof settings().onHoldMinsDuration === 'number' && (settings().onHoldMinsDuration as number) > 0 ? (settings().onHoldMinsDuration as number) : 5;
   const busy = holdBusy(u._id);
   return h(
     'section',
@@ -76,8 +79,31 @@ export function holdPanel(u: { _id: string; name: string }): HTMLElement | undef
     h(
       'div',
       { class: 'hold-actions' },
-      mine.extended ? undefined : h('button', { type: 'button', class: 'secondary', id: 'hold-extend', disabled: busy, onclick: () => void extendMine(u._id).then(() => refocus('hold-release')) }, w.extend(minutes)),
-      h('button', { type: 'button', class: 'secondary', id: 'hold-release', disabled: busy, 'aria-label': w.releaseLabel(u.name), onclick: () => void releaseMine(u._id).then(() => refocus('hold-release')) }, w.release),
+      mine.extended
+        ? undefined
+        : h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              id: 'hold-extend',
+              disabled: busy,
+              onclick: () => void extendMine(u._id).then(() => refocus('hold-release')),
+            },
+            w.extend(minutes),
+          ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          id: 'hold-release',
+          disabled: busy,
+          'aria-label': w.releaseLabel(u.name),
+          onclick: () => void releaseMine(u._id).then(() => refocus('hold-release')),
+        },
+        w.release,
+      ),
     ),
     mine.extended ? h('p', { class: 'hold-until', id: 'hold-extended' }, w.extendedOnce) : undefined,
     noteLine,

@@ -8,7 +8,7 @@ import { x } from '../extra-words.ts';
 import { statusText } from '../format.ts';
 
 export const MARKS: Record<string, string> = { available: '✓', on_hold: '‖', reserved: '◆', sold: '✕', leased: '⌂', unavailable: '–' };
-export const mark = (availability: string) => MARKS[availability] ?? MARKS.unavailable!;
+export const mark = (availability: string) => MARKS[availability] ?? MARKS.unavailable;
 
 /** The legend for the statuses shown (in a fixed order, so it does not jump when a unit changes). */
 export function legend(statuses: Iterable<string>, id?: string): HTMLElement {
@@ -17,6 +17,8 @@ export function legend(statuses: Iterable<string>, id?: string): HTMLElement {
   return h(
     'ul',
     { class: 'legend', ...(id ? { id } : {}), 'aria-label': x().legendTitle },
-    ...order.map((st) => h('li', { 'data-availability': st }, h('span', { class: `swatch s-${st}`, 'data-mark': mark(st), 'aria-hidden': 'true' }), statusText(st))),
+    ...order.map((st) =>
+      h('li', { 'data-availability': st }, h('span', { class: `swatch s-${st}`, 'data-mark': mark(st), 'aria-hidden': 'true' }), statusText(st)),
+    ),
   );
 }

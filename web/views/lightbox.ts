@@ -3,7 +3,7 @@
  * the page behind is inert), with previous/next buttons, the arrow keys and a swipe; Escape, × or a tap beside
  * the picture closes it, and focus goes back to the thumbnail that opened it.
  */
-import { h, sized } from '../dom.ts';
+import { h, requireById, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { x } from '../extra-words.ts';
 
@@ -60,7 +60,7 @@ function go(step: number) {
 }
 
 function show() {
-  const p = pictures[index]!;
+  const p = pictures[index];
   const img = document.getElementById('lightbox-img') as HTMLImageElement;
   const s = sized(p.src, '100vw', 2560);
   if (s.srcset) img.setAttribute('srcset', s.srcset);
@@ -68,10 +68,10 @@ function show() {
   if (s.sizes) img.setAttribute('sizes', s.sizes);
   img.src = p.src;
   img.alt = p.alt;
-  document.getElementById('lightbox-count')!.textContent = x().photo(index + 1, pictures.length);
+  requireById('lightbox-count').textContent = x().photo(index + 1, pictures.length);
   const many = pictures.length > 1;
-  document.getElementById('lightbox-prev')!.hidden = !many;
-  document.getElementById('lightbox-next')!.hidden = !many;
+  requireById('lightbox-prev').hidden = !many;
+  requireById('lightbox-next').hidden = !many;
 }
 
 export function openLightbox(list: { src: string; alt: string }[], at: number, from: HTMLElement) {

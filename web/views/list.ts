@@ -31,8 +31,24 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
         'data-allocated': u.allocated ? 'true' : undefined,
         onclick: () => open(u._id),
       },
-      img ? h('img', { ...sized(img, '(max-width: 720px) 100vw, 400px', 1280), src: img, alt: '', width: '400', height: '300', loading: eager ? 'eager' : 'lazy', decoding: 'async' }) : undefined,
-      h('span', { class: 'card-head' }, h('span', { class: 'name' }, u.name), badge(u), u.allocated ? h('span', { class: 'badge mine-badge' }, t().yours) : undefined),
+      img
+        ? h('img', {
+            ...sized(img, '(max-width: 720px) 100vw, 400px', 1280),
+            src: img,
+            alt: '',
+            width: '400',
+            height: '300',
+            loading: eager ? 'eager' : 'lazy',
+            decoding: 'async',
+          })
+        : undefined,
+      h(
+        'span',
+        { class: 'card-head' },
+        h('span', { class: 'name' }, u.name),
+        badge(u),
+        u.allocated ? h('span', { class: 'badge mine-badge' }, t().yours) : undefined,
+      ),
       h('span', { class: 'facts' }, factsLine(u)),
       price ? h('span', { class: 'price' }, price) : undefined,
       per ? h('span', { class: 'per-area' }, per) : undefined,

@@ -3,9 +3,9 @@
  * the bundle is public). The lock* switches choose the fields; the answer is sent as a lead when forms are enabled.
  */
 import { sendLead } from '../api.ts';
-import { h } from '../dom.ts';
+import { formFields, h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { flag, namespace, settings, state } from '../state.ts';
+import { flag, namespace, settings, loaded } from '../state.ts';
 import { prefillVisitor, saveVisitor } from '../visitor.ts';
 import { liveChecks } from './form-help.ts';
 
@@ -24,7 +24,15 @@ export function lockScreen(unlocked: () => void): HTMLFormElement {
   const s = settings();
   const status = h('p', { class: 'form-status', id: 'lock-status', role: 'status' });
   const field = (on: unknown, name: string, label: string, type: string, autocomplete: string) =>
-    on === true ? h('label', { class: 'field' }, label, h('input', { id: `lock-${name}`, name, type, required: true, autocomplete }), h('span', { class: 'field-error', id: `lock-${name}-error` })) : undefined;
+    on === true
+      ? h(
+          'label',
+          { class: 'field' },
+          label,
+          h('input', { id: `lock-${name}`, name, type, required: true, autocomplete }),
+          h('span', { class: 'field-error', id: `lock-${name}-error` }),
+        )
+      : undefined;
   const form: HTMLFormElement = h(
     'form',
     {
@@ -33,17 +41,20 @@ export function lockScreen(unlocked: () => void): HTMLFormElement {
       novalidate: true,
       onsubmit: async (e: Event) => {
         e.preventDefault();
-        const data = Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v).trim()]).filter(([, v]) => v !== ''));
+        const data: Partial<Record<string, string>> = Object.fromEntries(formFields(form).filter(([, v]) => v !== ''));
         for (const el of form.querySelectorAll('.field-error')) el.textContent = '';
         const missing = [...form.querySelectorAll<HTMLInputElement>('input[required]')].filter((i) => !data[i.name]);
         if (missing.length) {
-          for (const i of missing) form.querySelector(`#lock-${i.name}-error`)!.textContent = t().required;
-          missing[0]!.focus();
+          for (const i of missing) {
+            const slot = form.querySelector(`#lock-${i.name}-error`);
+            if (slot) slot.textContent = t().required;
+          }
+          missing[0].focus();
           return;
         }
         // A lead needs a name, an e-mail and a phone; a lock screen that asks for less just lets the visitor in.
         if (flag('enableForms') && data.firstName && data.lastName && data.email && data.phone) {
-          const res = await sendLead({ ...data, project: state.bundle!.project._id, source: 'lock-screen' });
+          const res = await sendLead({ ...data, project: loaded().project._id, source: 'lock-screen' });
           if (res.status === 400) {
             for (const err of res.body.errors ?? []) {
               const slot = form.querySelector(`#lock-${err.path.slice(1)}-error`);

@@ -28,7 +28,15 @@ export function modelBlock(url: string, name: string): HTMLElement {
         await loadViewer();
         const viewer = document.createElement('model-viewer');
         // Asked for: loaded at once, not when scrolled to.
-        for (const [k, v] of Object.entries({ src: url, alt: `${x().model3d}: ${name}`, 'camera-controls': '', 'touch-action': 'pan-y', loading: 'eager', id: 'unit-3d-viewer' })) viewer.setAttribute(k, v);
+        for (const [k, v] of Object.entries({
+          src: url,
+          alt: `${x().model3d}: ${name}`,
+          'camera-controls': '',
+          'touch-action': 'pan-y',
+          loading: 'eager',
+          id: 'unit-3d-viewer',
+        }))
+          viewer.setAttribute(k, v);
         box.replaceChildren(viewer);
         button.hidden = true;
         viewer.scrollIntoView({ block: 'nearest' });

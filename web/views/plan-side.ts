@@ -11,6 +11,7 @@ import type { Floor, Unit } from '../types.ts';
 import { badge } from './unit-parts.ts';
 
 let wrap: HTMLElement | undefined;
+let main: HTMLElement | undefined;
 let side: HTMLElement;
 let key = '';
 
@@ -24,20 +25,25 @@ function light(id: string | undefined, scroll: boolean) {
 }
 
 export function planWithList(plan: HTMLElement, floor: Floor, open: (id: string) => void): HTMLElement {
-  if (!wrap) {
+  if (!wrap || !main) {
     side = h('ul', { class: 'side-list', id: 'side-list', 'aria-label': t().units });
-    wrap = h('div', { class: 'plan-split', id: 'plan-split' }, h('div', { class: 'plan-main' }), side);
+    main = h('div', { class: 'plan-main' });
+    wrap = h('div', { class: 'plan-split', id: 'plan-split' }, main, side);
     // Shapes are redrawn with the bundle: listen on the plan, not on each shape.
     wrap.addEventListener('mouseover', (e) => {
-      const shape = (e.target as Element).closest?.('path.shape[data-unit]');
+      const shape = e.target instanceof Element ? e.target.closest('path.shape[data-unit]') : null;
       if (shape) light((shape as SVGElement).dataset.unit, true);
     });
     wrap.addEventListener('mouseleave', () => light(state.view.unit, false));
   }
-  const main = wrap.firstElementChild!;
   if (main.firstChild !== plan) main.replaceChildren(plan);
   const units = floorUnits(floor).filter((u): u is Unit => u.stub !== true && matches(u));
-  const next = JSON.stringify([floor._id, units.map((u) => [u._id, u.name, u.availability, u.price, u.bedrooms, u.squareFeet]), document.documentElement.lang, state.view.unit]);
+  const next = JSON.stringify([
+    floor._id,
+    units.map((u) => [u._id, u.name, u.availability, u.price, u.bedrooms, u.squareFeet]),
+    document.documentElement.lang,
+    state.view.unit,
+  ]);
   if (next !== key) {
     key = next;
     side.replaceChildren(

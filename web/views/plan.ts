@@ -25,28 +25,35 @@ let lastPointer = 'mouse';
 
 export function planView(floor: Floor, open: (id: string) => void): HTMLElement {
   openUnit = open;
-  if (!root || floorId !== floor._id) {
+  let current = root;
+  if (!current || floorId !== floor._id) {
     floorId = floor._id;
     shapesKey = '';
-    build(floor);
+    current = build(floor);
   }
   drawShapes(floor);
-  return root!;
+  return current;
 }
 
-function build(floor: Floor) {
+function build(floor: Floor): HTMLElement {
   Object.assign(zoom, { scale: 1, x: 0, y: 0 });
   cardUnit = undefined;
   const [, , w = 600, hgt = 300] = (typeof floor.viewBox === 'string' ? floor.viewBox : '0 0 600 300').split(/\s+/).map(Number);
   svg = s('svg', { viewBox: typeof floor.viewBox === 'string' ? floor.viewBox : '0 0 600 300', role: 'group', 'aria-label': floor.name, class: 'shapes' });
   const img = safeUrl(floor.floorplanUrl);
-  canvas = h('div', { class: 'plan-canvas' }, img ? h('img', { src: img, alt: '', width: String(w), height: String(hgt), class: 'plan-img', draggable: 'false' }) : undefined, svg);
+  canvas = h(
+    'div',
+    { class: 'plan-canvas' },
+    img ? h('img', { src: img, alt: '', width: String(w), height: String(hgt), class: 'plan-img', draggable: 'false' }) : undefined,
+    svg,
+  );
   // The drawing's proportions, so the plan fits the width and the height of the screen alike.
   canvas.style.setProperty('--ratio', String(w / hgt));
   cardEl = h('div', { class: 'plan-card', id: 'plan-card', hidden: true, role: 'dialog', 'aria-live': 'polite' });
   viewport = h('div', { class: 'plan-viewport', id: 'plan-viewport' }, canvas);
   wireZoom();
-  const button = (id: string, label: string, text: string, act: () => void) => h('button', { type: 'button', id, class: 'zoom-btn', 'aria-label': label, title: label, onclick: act }, text);
+  const button = (id: string, label: string, text: string, act: () => void) =>
+    h('button', { type: 'button', id, class: 'zoom-btn', 'aria-label': label, title: label, onclick: act }, text);
   root = h(
     'figure',
     { class: 'plan', id: 'plan' },
@@ -67,6 +74,7 @@ function build(floor: Floor) {
     // Outside the zoomed frame: beside the shape on a desktop, under the plan on a phone (never over the finger).
     cardEl,
   );
+  return root;
 }
 
 function drawShapes(floor: Floor) {
@@ -77,10 +85,27 @@ function drawShapes(floor: Floor) {
   const focused = document.activeElement?.id;
   svg.replaceChildren(
     // Sold rooms are hatched as well as coloured: plainly unavailable whatever the eyes.
-    s('defs', {}, s('pattern', { id: 'hatch', patternUnits: 'userSpaceOnUse', width: '10', height: '10', patternTransform: 'rotate(45)' }, s('rect', { width: '10', height: '10', class: 'hatch-bg' }), s('line', { x1: '0', y1: '0', x2: '0', y2: '10', class: 'hatch-line' }))),
+    s(
+      'defs',
+      {},
+      s(
+        'pattern',
+        { id: 'hatch', patternUnits: 'userSpaceOnUse', width: '10', height: '10', patternTransform: 'rotate(45)' },
+        s('rect', { width: '10', height: '10', class: 'hatch-bg' }),
+        s('line', { x1: '0', y1: '0', x2: '0', y2: '10', class: 'hatch-line' }),
+      ),
+    ),
     ...units.map((u) => {
       // A hidden sold unit's room: drawn as sold, nothing to open, no name to say.
-      if (u.stub) return s('path', { d: u.path, class: 'shape s-sold stub', 'data-availability': 'sold', 'data-mark': mark('sold'), role: 'img', 'aria-label': statusText('sold') });
+      if (u.stub)
+        return s('path', {
+          d: u.path,
+          class: 'shape s-sold stub',
+          'data-availability': 'sold',
+          'data-mark': mark('sold'),
+          role: 'img',
+          'aria-label': statusText('sold'),
+        });
       const p = s('path', {
         d: u.path,
         class: `shape s-${u.availability}${matches(u) ? '' : ' dim'}${u.allocated ? ' mine' : ''}`,
@@ -113,7 +138,7 @@ function drawShapes(floor: Floor) {
     }),
   );
   // Colour is never the only cue (WCAG 1.4.1): a legend names each colour and mark, shapes carry the name and mark.
-  root!.querySelector('.legend')!.replaceWith(legend(units.map((u) => u.availability)));
+  root?.querySelector('.legend')?.replaceWith(legend(units.map((u) => u.availability)));
   if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   if (cardUnit) {
     const u = units.find((x) => x._id === cardUnit);
@@ -132,11 +157,23 @@ export function labelShapes() {
     if (!shape.dataset.name && !shape.dataset.mark) continue;
     const box = shape.getBBox();
     if (!box.width || !box.height) continue;
-    const label = s('text', { class: 'shape-label', x: box.x + box.width / 2, y: box.y + box.height / 2, 'font-size': Math.max(9, Math.min(15, box.height / 5, box.width / 5)), 'aria-hidden': 'true' });
+    const label = s('text', {
+      class: 'shape-label',
+      x: box.x + box.width / 2,
+      y: box.y + box.height / 2,
+      'font-size': Math.max(9, Math.min(15, box.height / 5, box.width / 5)),
+      'aria-hidden': 'true',
+    });
     label.textContent = shape.dataset.name ?? '';
     // The status's mark above the name (or alone, for a hidden sold room): colour is not the only cue.
     const size = Number(label.getAttribute('font-size'));
-    const markText = s('text', { class: 'shape-mark', x: box.x + box.width / 2, y: box.y + box.height / 2 - (shape.dataset.name ? size * 1.1 : 0), 'font-size': size, 'aria-hidden': 'true' });
+    const markText = s('text', {
+      class: 'shape-mark',
+      x: box.x + box.width / 2,
+      y: box.y + box.height / 2 - (shape.dataset.name ? size * 1.1 : 0),
+      'font-size': size,
+      'aria-hidden': 'true',
+    });
     markText.textContent = shape.dataset.mark ?? '';
     shape.after(...(shape.dataset.name ? [markText, label] : [markText]));
   }
@@ -148,14 +185,20 @@ function showCard(u: Room, shape: SVGPathElement) {
   const img = unitImage(u, 'plan');
   cardEl.replaceChildren(
     ...(img ? [h('img', { ...sized(img, '160px', 480), src: img, alt: '', width: '160', height: '120', loading: 'lazy' })] : []),
-    h('div', { class: 'pc-body' }, h('p', { class: 'pc-head' }, h('strong', { id: 'plan-card-name' }, u.name), ' ', badge(u)), factsLine(u) ? h('p', { class: 'facts' }, factsLine(u)) : undefined, price ? h('p', { class: 'price' }, price) : undefined,
-      h('button', { type: 'button', class: 'primary small', id: 'plan-card-view', onclick: () => openUnit(u._id) }, t().viewUnit)),
+    h(
+      'div',
+      { class: 'pc-body' },
+      h('p', { class: 'pc-head' }, h('strong', { id: 'plan-card-name' }, u.name), ' ', badge(u)),
+      factsLine(u) ? h('p', { class: 'facts' }, factsLine(u)) : undefined,
+      price ? h('p', { class: 'price' }, price) : undefined,
+      h('button', { type: 'button', class: 'primary small', id: 'plan-card-view', onclick: () => openUnit(u._id) }, t().viewUnit),
+    ),
     h('button', { type: 'button', class: 'pc-close', 'aria-label': t().close, onclick: hideCard }, '×'),
   );
   cardEl.hidden = false;
   // Beside the shape, inside the plan: to its right when there is room, else to its left; never off the plan.
-  if (getComputedStyle(cardEl).position !== 'absolute') return;
-  const frame = root!.getBoundingClientRect();
+  if (!root || getComputedStyle(cardEl).position !== 'absolute') return;
+  const frame = root.getBoundingClientRect();
   const vp = viewport.getBoundingClientRect();
   const r = shape.getBoundingClientRect();
   const cw = cardEl.offsetWidth;
@@ -170,7 +213,7 @@ function showCard(u: Room, shape: SVGPathElement) {
 
 function hideCard() {
   cardUnit = undefined;
-  if (cardEl) cardEl.hidden = true;
+  cardEl.hidden = true;
 }
 
 // ---------- zoom and pan ----------
@@ -215,7 +258,7 @@ function wireZoom() {
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
-      pinch = { d: Math.hypot(a!.x - b!.x, a!.y - b!.y), scale: zoom.scale };
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), scale: zoom.scale };
       pan = undefined;
     } else if (zoom.scale > 1) pan = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y };
   });
@@ -225,8 +268,8 @@ function wireZoom() {
     if (pinch && pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       const r = viewport.getBoundingClientRect();
-      const d = Math.hypot(a!.x - b!.x, a!.y - b!.y);
-      zoomAt((a!.x + b!.x) / 2 - r.left, (a!.y + b!.y) / 2 - r.top, (pinch.scale * (d / pinch.d)) / zoom.scale);
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      zoomAt((a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top, (pinch.scale * (d / pinch.d)) / zoom.scale);
     } else if (pan && Math.hypot(e.clientX - pan.x, e.clientY - pan.y) > 4) {
       setZoom(zoom.scale, pan.zx + e.clientX - pan.x, pan.zy + e.clientY - pan.y);
     }
@@ -239,6 +282,6 @@ function wireZoom() {
   viewport.addEventListener('pointerup', end);
   viewport.addEventListener('pointercancel', end);
   viewport.addEventListener('click', (e) => {
-    if (e.target === viewport || e.target === svg || (e.target as Element).classList?.contains('plan-img')) hideCard();
+    if (e.target === viewport || e.target === svg || (e.target instanceof Element && e.target.classList.contains('plan-img'))) hideCard();
   });
 }

@@ -4,7 +4,7 @@
  * units in order of preference, picked from their units or from every unit of the project.
  */
 import { openAllocation, sendWorksheet, setAllocationToken, whenTokenRefused } from '../api.ts';
-import { h } from '../dom.ts';
+import { formFields, h } from '../dom.ts';
 import { statusText } from '../format.ts';
 import { allUnits, namespace } from '../state.ts';
 import type { Unit } from '../types.ts';
@@ -71,7 +71,12 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     document.body.classList.remove('dialog-open');
   };
   dialog.append(
-    h('div', { class: 'sheet-head' }, h('h2', { id: 'realtor-title' }, w.title), h('button', { type: 'button', class: 'close', 'aria-label': 'Close', onclick: close }, '×')),
+    h(
+      'div',
+      { class: 'sheet-head' },
+      h('h2', { id: 'realtor-title' }, w.title),
+      h('button', { type: 'button', class: 'close', 'aria-label': 'Close', onclick: close }, '×'),
+    ),
     body,
   );
   dialog.addEventListener('close', () => document.body.classList.remove('dialog-open'));
@@ -83,138 +88,13 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     render(w.expired);
   });
 
+  /** Signing in or out revalidates the bundle (now with or without the token), then redraws the dialog. */
+  const reopen = async () => {
+    await changed();
+    render();
+  };
   function render(notice?: string) {
-    body.replaceChildren(opened ? signedIn() : passwordForm(), ...(notice ? [h('p', { class: 'notice', role: 'alert' }, notice)] : []));
-  }
-
-  function passwordForm() {
-    const input = h('input', { id: 'realtor-password', type: 'password', autocomplete: 'current-password', required: true, maxlength: '200' });
-    const status = h('p', { class: 'notice', role: 'alert', id: 'realtor-status' });
-    const button = h('button', { type: 'submit', class: 'primary', id: 'realtor-open' }, w.open);
-    // A password manager keys the password to the project: the hidden name field says which.
-    const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', value: namespace, hidden: true, tabindex: '-1' });
-    const form = h('form', { class: 'contact', id: 'realtor-form' }, username, h('label', { class: 'field' }, w.password, input), button, status);
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
-      button.disabled = true;
-      const answer = await openAllocation(namespace, input.value);
-      button.disabled = false;
-      if (answer.status !== 200) {
-        status.textContent = answer.status === 429 ? w.tooMany : w.wrong;
-        input.setAttribute('aria-invalid', 'true');
-        return;
-      }
-      opened = { name: String(answer.body.name), token: String(answer.body.token), expiresAt: String(answer.body.expiresAt) };
-      sessionStorage.setItem(storeKey, JSON.stringify(opened));
-      setAllocationToken(opened.token);
-      await changed();
-      render();
-    });
-    return form;
-  }
-
-  function signedIn() {
-    const session = opened!;
-    const units = allUnits().filter((u): u is Unit => !u.stub);
-    const mine = units.filter((u) => u.allocated === true);
-    const choices = [1, 2, 3].map((i) =>
-      h(
-        'select',
-        { id: `choice-${i}`, name: `choice-${i}`, required: i === 1 },
-        h('option', { value: '' }, w.any),
-        ...[...mine, ...units.filter((u) => u.allocated !== true)].map((u) =>
-          h('option', { value: u._id }, `${u.name} · ${statusText(u.availability)}${u.allocated ? ` · ${w.mine}` : ''}`),
-        ),
-      ),
-    );
-    const pick = (id: string) => {
-      const free = choices.find((c) => c.value === '' || c.value === id);
-      if (free) free.value = id;
-    };
-    const list = mine.length
-      ? h(
-          'ul',
-          { class: 'realtor-units', id: 'realtor-units' },
-          ...mine.map((u) =>
-            h(
-              'li',
-              { 'data-unit': u._id },
-              h('span', { class: 'name' }, u.name),
-              h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)),
-              h('button', { type: 'button', class: 'secondary small', onclick: () => pick(u._id) }, w.add),
-            ),
-          ),
-        )
-      : h('p', { class: 'intro' }, w.none);
-    const field = (label: string, attrs: Record<string, unknown>) => h('label', { class: 'field' }, label, h('input', { required: true, ...attrs }));
-    const status = h('p', { class: 'form-status', role: 'status', id: 'worksheet-status' });
-    const button = h('button', { type: 'submit', class: 'primary', id: 'worksheet-submit' }, w.submit);
-    const form = h(
-      'form',
-      { class: 'contact', id: 'worksheet-form' },
-      h('h3', {}, w.worksheet),
-      h(
-        'div',
-        { class: 'two' },
-        field(w.firstName, { name: 'firstName', autocomplete: 'off', maxlength: '200' }),
-        field(w.lastName, { name: 'lastName', autocomplete: 'off', maxlength: '200' }),
-      ),
-      h(
-        'div',
-        { class: 'two' },
-        field(w.email, { name: 'email', type: 'email', autocomplete: 'off' }),
-        field(w.phone, { name: 'phone', type: 'tel', autocomplete: 'off', minlength: '3', maxlength: '50' }),
-      ),
-      ...choices.map((c, i) => h('label', { class: 'field' }, w.choice(i + 1), c)),
-      h('label', { class: 'field' }, w.notes, h('textarea', { name: 'notes', rows: '2', maxlength: '5000' })),
-      button,
-      status,
-    );
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
-      const data = new FormData(form);
-      const picked = [...new Set(choices.map((c) => c.value).filter(Boolean))];
-      const text = (k: string) => String(data.get(k) ?? '').trim();
-      button.disabled = true;
-      const answer = await sendWorksheet({
-        buyer: { firstName: text('firstName'), lastName: text('lastName'), email: text('email'), phone: text('phone') },
-        choices: picked,
-        ...(text('notes') ? { notes: text('notes') } : {}),
-      });
-      button.disabled = false;
-      if (answer.status === 201) {
-        form.reset();
-        status.className = 'form-status';
-        status.textContent = w.sent;
-      } else {
-        status.className = 'notice';
-        status.textContent = w.failed + (answer.body.detail ?? String(answer.status));
-      }
-    });
-    const leave = h(
-      'button',
-      {
-        type: 'button',
-        class: 'secondary small',
-        id: 'realtor-leave',
-        onclick: async () => {
-          opened = undefined;
-          sessionStorage.removeItem(storeKey);
-          setAllocationToken(undefined);
-          await changed();
-          render();
-        },
-      },
-      w.leave,
-    );
-    return h(
-      'div',
-      { class: 'realtor-session' },
-      h('p', { class: 'realtor-name', id: 'realtor-name' }, w.signedIn(session.name), ' ', leave),
-      h('h3', {}, w.yours),
-      list,
-      form,
-    );
+    body.replaceChildren(opened ? signedIn(opened, reopen) : passwordForm(reopen), ...(notice ? [h('p', { class: 'notice', role: 'alert' }, notice)] : []));
   }
 
   return h(
@@ -231,4 +111,144 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     },
     w.entry,
   );
+}
+
+function passwordForm(signedInNow: () => Promise<void>) {
+  const input = h('input', { id: 'realtor-password', type: 'password', autocomplete: 'current-password', required: true, maxlength: '200' });
+  const status = h('p', { class: 'notice', role: 'alert', id: 'realtor-status' });
+  const button = h('button', { type: 'submit', class: 'primary', id: 'realtor-open' }, w.open);
+  // A password manager keys the password to the project: the hidden name field says which.
+  const username = h('input', { type: 'text', name: 'username', autocomplete: 'username', value: namespace, hidden: true, tabindex: '-1' });
+  const form = h('form', { class: 'contact', id: 'realtor-form' }, username, h('label', { class: 'field' }, w.password, input), button, status);
+  onSubmit(form, async () => {
+    button.disabled = true;
+    const answer = await openAllocation(namespace, input.value);
+    button.disabled = false;
+    if (answer.status !== 200) {
+      status.textContent = answer.status === 429 ? w.tooMany : w.wrong;
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    opened = { name: String(answer.body.name), token: String(answer.body.token), expiresAt: String(answer.body.expiresAt) };
+    sessionStorage.setItem(storeKey, JSON.stringify(opened));
+    setAllocationToken(opened.token);
+    await signedInNow();
+  });
+  return form;
+}
+
+/** A form's submit, its default prevented; the handler's promise is the page's own to finish (no one awaits a listener). */
+function onSubmit(form: HTMLFormElement, handler: () => Promise<void>) {
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void handler();
+  });
+}
+
+function signedIn(session: Opened, signedOut: () => Promise<void>) {
+  const units = allUnits().filter((u): u is Unit => !u.stub);
+  const mine = units.filter((u) => u.allocated === true);
+  const choices = [1, 2, 3].map((i) =>
+    h(
+      'select',
+      { id: `choice-${i}`, name: `choice-${i}`, required: i === 1 },
+      h('option', { value: '' }, w.any),
+      ...[...mine, ...units.filter((u) => u.allocated !== true)].map((u) =>
+        h('option', { value: u._id }, `${u.name} · ${statusText(u.availability)}${u.allocated ? ` · ${w.mine}` : ''}`),
+      ),
+    ),
+  );
+  const pick = (id: string) => {
+    const free = choices.find((c) => c.value === '' || c.value === id);
+    if (free) free.value = id;
+  };
+  const leave = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary small',
+      id: 'realtor-leave',
+      onclick: async () => {
+        opened = undefined;
+        sessionStorage.removeItem(storeKey);
+        setAllocationToken(undefined);
+        await signedOut();
+      },
+    },
+    w.leave,
+  );
+  return h(
+    'div',
+    { class: 'realtor-session' },
+    h('p', { class: 'realtor-name', id: 'realtor-name' }, w.signedIn(session.name), ' ', leave),
+    h('h3', {}, w.yours),
+    allocatedList(mine, pick),
+    worksheetForm(choices),
+  );
+}
+
+/** The homes allocated to this realtor, each with a button that puts it in the first free choice. */
+function allocatedList(mine: Unit[], pick: (id: string) => void) {
+  if (!mine.length) return h('p', { class: 'intro' }, w.none);
+  return h(
+    'ul',
+    { class: 'realtor-units', id: 'realtor-units' },
+    ...mine.map((u) =>
+      h(
+        'li',
+        { 'data-unit': u._id },
+        h('span', { class: 'name' }, u.name),
+        h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)),
+        h('button', { type: 'button', class: 'secondary small', onclick: () => pick(u._id) }, w.add),
+      ),
+    ),
+  );
+}
+
+function worksheetForm(choices: HTMLSelectElement[]) {
+  const field = (label: string, attrs: Record<string, unknown>) => h('label', { class: 'field' }, label, h('input', { required: true, ...attrs }));
+  const status = h('p', { class: 'form-status', role: 'status', id: 'worksheet-status' });
+  const button = h('button', { type: 'submit', class: 'primary', id: 'worksheet-submit' }, w.submit);
+  const form = h(
+    'form',
+    { class: 'contact', id: 'worksheet-form' },
+    h('h3', {}, w.worksheet),
+    h(
+      'div',
+      { class: 'two' },
+      field(w.firstName, { name: 'firstName', autocomplete: 'off', maxlength: '200' }),
+      field(w.lastName, { name: 'lastName', autocomplete: 'off', maxlength: '200' }),
+    ),
+    h(
+      'div',
+      { class: 'two' },
+      field(w.email, { name: 'email', type: 'email', autocomplete: 'off' }),
+      field(w.phone, { name: 'phone', type: 'tel', autocomplete: 'off', minlength: '3', maxlength: '50' }),
+    ),
+    ...choices.map((c, i) => h('label', { class: 'field' }, w.choice(i + 1), c)),
+    h('label', { class: 'field' }, w.notes, h('textarea', { name: 'notes', rows: '2', maxlength: '5000' })),
+    button,
+    status,
+  );
+  onSubmit(form, async () => {
+    const data: Partial<Record<string, string>> = Object.fromEntries(formFields(form));
+    const picked = [...new Set(choices.map((c) => c.value).filter(Boolean))];
+    const text = (k: string) => data[k] ?? '';
+    button.disabled = true;
+    const answer = await sendWorksheet({
+      buyer: { firstName: text('firstName'), lastName: text('lastName'), email: text('email'), phone: text('phone') },
+      choices: picked,
+      ...(text('notes') ? { notes: text('notes') } : {}),
+    });
+    button.disabled = false;
+    if (answer.status === 201) {
+      form.reset();
+      status.className = 'form-status';
+      status.textContent = w.sent;
+    } else {
+      status.className = 'notice';
+      status.textContent = w.failed + (answer.body.detail ?? String(answer.status));
+    }
+  });
+  return form;
 }

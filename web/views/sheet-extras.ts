@@ -8,7 +8,8 @@ import type { Room } from '../types.ts';
 /** The floor's name and the delivery date, as fact rows. */
 export function placeFacts(u: Room): string[][] {
   const floor = state.bundle?.floors.find((f) => f._id === u.floor);
-  const delivery = typeof u.deliveryDate === 'string' && u.deliveryDate.trim() !== '' && settings().deliveryDates !== false ? deliveryText(u.deliveryDate.trim()) : undefined;
+  const delivery =
+    typeof u.deliveryDate === 'string' && u.deliveryDate.trim() !== '' && settings().deliveryDates !== false ? deliveryText(u.deliveryDate.trim()) : undefined;
   return [floor ? [x().floor, floor.name] : undefined, delivery ? [x().delivery, delivery] : undefined].filter((r): r is string[] => r !== undefined);
 }
 
@@ -16,8 +17,10 @@ export function placeFacts(u: Room): string[][] {
 function deliveryText(v: string): string {
   const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?/.exec(v);
   if (!m) return v;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3] ?? 1)));
-  return Number.isNaN(d.getTime()) ? v : d.toLocaleDateString(document.documentElement.lang || 'en', { year: 'numeric', month: 'long', ...(m[3] ? { day: 'numeric' } : {}), timeZone: 'UTC' });
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m.at(3) ?? 1)));
+  return Number.isNaN(d.getTime())
+    ? v
+    : d.toLocaleDateString(document.documentElement.lang || 'en', { year: 'numeric', month: 'long', ...(m[3] ? { day: 'numeric' } : {}), timeZone: 'UTC' });
 }
 
 /** The amount a hold asks for: the project's deposit (`payProviderDeposit`), else the unit's `payableAmount`. */
@@ -37,5 +40,9 @@ export function depositTerms(u: Room): HTMLElement | undefined {
     payable !== undefined && payable !== deposit ? [x().payable, money(payable)] : undefined,
     [x().currency, currency()],
   ].filter((r): r is string[] => r !== undefined);
-  return h('section', { class: 'terms', id: 'unit-terms', 'aria-label': x().depositTerms }, h('dl', { class: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])));
+  return h(
+    'section',
+    { class: 'terms', id: 'unit-terms', 'aria-label': x().depositTerms },
+    h('dl', { class: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+  );
 }

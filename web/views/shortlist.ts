@@ -3,11 +3,11 @@
  * them side by side in a sheet of their own. The shortlist is kept in localStorage per project (unit ids only,
  * nothing personal) and can be shared: `?compare=<id>,<id>,<id>` opens the comparison of those homes.
  */
-import { byId, h, linkToCopy, safeUrl, sized } from '../dom.ts';
+import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { x } from '../extra-words.ts';
 import { areaText, factsLine, perArea, priceText } from '../format.ts';
-import { findUnit, namespace, state } from '../state.ts';
+import { findUnit, namespace } from '../state.ts';
 import type { Unit } from '../types.ts';
 import { badge, unitImage } from './unit-parts.ts';
 import { placeFacts } from './sheet-extras.ts';
@@ -48,7 +48,7 @@ export function toggleSaved(id: string): boolean {
   return true;
 }
 
-export function setupShortlist(hooks: { changed(): void; open(id: string): void }) {
+export function setupShortlist(hooks: { changed: () => void; open: (id: string) => void }) {
   changed = hooks.changed;
   openUnit = hooks.open;
 }
@@ -56,6 +56,7 @@ export function setupShortlist(hooks: { changed(): void; open(id: string): void 
 /** The heart: pressed when the home is on the shortlist. */
 export function favButton(u: Unit, id: string, extraClass = ''): HTMLButtonElement {
   const saved = isSaved(u._id);
+  const text = h('span', { class: 'fav-text' }, saved ? x().favourited : x().favourite);
   const b = h(
     'button',
     {
@@ -75,11 +76,11 @@ export function favButton(u: Unit, id: string, extraClass = ''): HTMLButtonEleme
         b.setAttribute('aria-pressed', String(now));
         b.setAttribute('aria-label', `${now ? x().favourited : x().favourite}: ${u.name}`);
         b.title = now ? x().favourited : x().favourite;
-        b.querySelector('.fav-text')!.textContent = now ? x().favourited : x().favourite;
+        text.textContent = now ? x().favourited : x().favourite;
       },
     },
     h('span', { class: 'fav-icon', 'aria-hidden': 'true' }, '♥'),
-    h('span', { class: 'fav-text' }, saved ? x().favourited : x().favourite),
+    text,
   );
   return b;
 }
@@ -127,10 +128,18 @@ function buildDialog(): HTMLDialogElement {
   const d = h(
     'dialog',
     { id: 'compare-dialog', class: 'sheet compare', 'aria-labelledby': 'compare-title' },
-    h('div', { class: 'sheet-head' }, h('h2', { id: 'compare-title' }, x().compareTitle), h('button', { type: 'button', class: 'icon-btn', id: 'compare-share', onclick: shareList }, x().shareShortlist), h('button', { type: 'button', class: 'close', id: 'compare-close', 'aria-label': t().close, onclick: () => d.close() }, '×')),
+    h(
+      'div',
+      { class: 'sheet-head' },
+      h('h2', { id: 'compare-title' }, x().compareTitle),
+      h('button', { type: 'button', class: 'icon-btn', id: 'compare-share', onclick: shareList }, x().shareShortlist),
+      h('button', { type: 'button', class: 'close', id: 'compare-close', 'aria-label': t().close, onclick: () => d.close() }, '×'),
+    ),
     h('div', { class: 'sheet-body', id: 'compare-body' }),
   );
-  d.addEventListener('click', (e) => e.target === d && d.close());
+  d.addEventListener('click', (e) => {
+    if (e.target === d) d.close();
+  });
   d.addEventListener('close', () => {
     if (!document.querySelector('dialog[open]')) document.body.classList.remove('dialog-open');
     byId('shortlist-open')?.focus({ preventScroll: true });
@@ -142,8 +151,9 @@ function buildDialog(): HTMLDialogElement {
 /** Redraws an open comparison (a refresh changed a price or a status). */
 export function renderCompare() {
   if (!dialog) return;
+  const d = dialog;
   const units = shown.map((id) => findUnit(id)).filter((u): u is Unit => u !== undefined && u.stub !== true);
-  const body = byId('compare-body')!;
+  const body = requireById('compare-body');
   if (!units.length) {
     body.replaceChildren(h('p', { class: 'empty', id: 'compare-empty' }, x().compareEmpty));
     return;
@@ -196,7 +206,18 @@ export function renderCompare() {
               h(
                 'td',
                 { class: 'cmp-actions' },
-                h('button', { type: 'button', class: 'primary small', onclick: () => (dialog!.close(), openUnit(u._id)) }, t().viewUnit),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'primary small',
+                    onclick: () => {
+                      d.close();
+                      openUnit(u._id);
+                    },
+                  },
+                  t().viewUnit,
+                ),
                 h('button', { type: 'button', class: 'link', 'data-remove': u._id, onclick: () => remove(u._id) }, x().remove),
               ),
             ),
@@ -225,14 +246,19 @@ export function shortlistUrl(ids: string[]): string {
 async function shareList() {
   const [words, input] = await linkToCopy(shortlistUrl(shown), 'compare-link', { copied: t().linkCopied, copy: t().copyLink });
   byId('compare-share-box')?.remove();
-  byId('compare-body')!.prepend(h('p', { class: 'share-box', id: 'compare-share-box' }, words, ' ', input));
+  requireById('compare-body').prepend(h('p', { class: 'share-box', id: 'compare-share-box' }, words, ' ', input));
   input.select();
 }
 
 /** The ids a shared link names (`?compare=`), if any. */
 export function sharedShortlist(): string[] {
   const v = new URLSearchParams(location.search).get('compare');
-  return v ? v.split(',').filter((id) => /^[0-9a-f]{24}$/.test(id)).slice(0, MAX_COMPARE) : [];
+  return v
+    ? v
+        .split(',')
+        .filter((id) => /^[0-9a-f]{24}$/.test(id))
+        .slice(0, MAX_COMPARE)
+    : [];
 }
 
 export const compareOpen = () => dialog?.open === true;

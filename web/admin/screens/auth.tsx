@@ -3,7 +3,7 @@ import { api, ApiError } from '../api.ts';
 import { navigate, searchParam, usePath } from '../router.ts';
 import { FEATURES } from '../features.ts';
 import type { User } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, messageOf, Notice, PageTitle, useLoad } from '../ui.tsx';
 
 type SignedIn = (u: User, next?: string) => void;
 
@@ -93,7 +93,10 @@ export function ConfirmReset({ token }: { token: string }) {
   const [done, setDone] = useState(false);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (password !== again) return setError(new Error('The two passwords are not the same.'));
+    if (password !== again) {
+      setError(new Error('The two passwords are not the same.'));
+      return;
+    }
     setError(undefined);
     try {
       await api.post('/users/password-reset/confirm', { token, password }, { noRefresh: true });
@@ -117,7 +120,16 @@ export function ConfirmReset({ token }: { token: string }) {
     <form class="card narrow" onSubmit={submit}>
       <PageTitle>Choose a new password</PageTitle>
       <ErrorNotice error={error} />
-      <Field label="New password" type="password" autoComplete="new-password" minLength={8} required value={password} onValue={setPassword} hint="At least 8 characters." />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        required
+        value={password}
+        onValue={setPassword}
+        hint="At least 8 characters."
+      />
       <Field label="New password again" type="password" autoComplete="new-password" required value={again} onValue={setAgain} />
       <button type="submit">Set password</button>
       <p>
@@ -146,14 +158,15 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     return (
       <div class="card narrow">
         <PageTitle>Invitation</PageTitle>
-        <Notice kind="error">{gone ? 'This invitation has been used, revoked or has expired. Ask for a new one.' : String((info.error as Error).message)}</Notice>
+        <Notice kind="error">{gone ? 'This invitation has been used, revoked or has expired. Ask for a new one.' : messageOf(info.error)}</Notice>
         <p>
           <a href="/admin/login">Sign in</a>
         </p>
       </div>
     );
   }
-  const inv = info.data!;
+  if (!info.data) return <Loading what="Opening your invitation" />;
+  const inv = info.data;
   const target = inv.project ?? inv.group;
   const sameUser = user?.username.toLowerCase() === inv.email.toLowerCase();
   const submit = async (e: Event) => {
@@ -171,7 +184,8 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     <form class="card narrow" onSubmit={submit}>
       <PageTitle>Join {target?.name ?? 'the team'}</PageTitle>
       <p>
-        You are invited as {inv.level === 'administrator' ? 'an administrator' : 'an editor'} of <strong>{target?.name}</strong>, as <strong>{inv.email}</strong>.
+        You are invited as {inv.level === 'administrator' ? 'an administrator' : 'an editor'} of <strong>{target?.name}</strong>, as{' '}
+        <strong>{inv.email}</strong>.
       </p>
       <ErrorNotice error={error} />
       {sameUser ? (
@@ -180,7 +194,16 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
         <>
           <Field label="First name" autoComplete="given-name" value={name} onValue={setName} />
           <Field label="Last name" autoComplete="family-name" value={lastName} onValue={setLastName} />
-          <Field label="Choose a password" type="password" autoComplete="new-password" minLength={8} required value={password} onValue={setPassword} hint="At least 8 characters." />
+          <Field
+            label="Choose a password"
+            type="password"
+            autoComplete="new-password"
+            minLength={8}
+            required
+            value={password}
+            onValue={setPassword}
+            hint="At least 8 characters."
+          />
         </>
       )}
       <button type="submit">Accept invitation</button>

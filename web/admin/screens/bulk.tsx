@@ -17,7 +17,11 @@ export interface LastBulk {
 
 /** One all-or-nothing PATCH /units (or one PATCH per unit where the service has no bulk route). */
 export async function patchUnits(changes: Item[]): Promise<Unit[]> {
-  if (FEATURES.inventory) return api.patch<Unit[]>('/units', changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)));
+  if (FEATURES.inventory)
+    return api.patch<Unit[]>(
+      '/units',
+      changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)),
+    );
   const saved: Unit[] = [];
   for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch<Unit>(`/units/${_id}`, fields, { ifMatch }));
   return saved;
@@ -37,7 +41,7 @@ export async function undoBulk(last: LastBulk, current: (id: string) => Unit | u
   const items = await inBatches(last.ids, 8, async (id): Promise<Item> => {
     const [entry] = await api.get<HistoryEntry[]>(`/units/${id}/history?limit=1`);
     const u = current(id);
-    const changes = Object.entries(entry?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
+    const changes = Object.entries((entry as HistoryEntry | undefined)?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
     if (!u || !changes.length || changes.some(([k, [, after]]) => (u as Record<string, unknown>)[k] !== after)) {
       throw new Error(`${u?.name ?? 'A unit'} was changed again since; nothing was undone.`);
     }
@@ -47,9 +51,17 @@ export async function undoBulk(last: LastBulk, current: (id: string) => Unit | u
 }
 
 const conflict = (err: unknown) =>
-  err instanceof ApiError && err.status === 412 ? new Error('Some of these units were changed by someone else meanwhile; nothing was saved. Reload and try again.') : err;
+  err instanceof ApiError && err.status === 412
+    ? new Error('Some of these units were changed by someone else meanwhile; nothing was saved. Reload and try again.')
+    : err;
 
-type BulkProps = { units: Unit[]; last: LastBulk | undefined; onDone: (saved: Unit[], msg: string, last?: LastBulk) => void; onUndo: () => Promise<void>; onError: (e: unknown) => void };
+type BulkProps = {
+  units: Unit[];
+  last: LastBulk | undefined;
+  onDone: (saved: Unit[], msg: string, last?: LastBulk) => void;
+  onUndo: () => Promise<void>;
+  onError: (e: unknown) => void;
+};
 
 /** Status or price for every selected unit, in a bar that stays in view; cleared after it applies; the last one undone. */
 export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
@@ -57,7 +69,8 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
   const [mode, setMode] = useState<'amount' | 'percent'>('percent');
   const [by, setBy] = useState('');
   const [busy, setBusy] = useState(false);
-  const priced = units.filter((u) => typeof u.price === 'number');
+  const priced = units.filter((u): u is Unit & { price: number } => typeof u.price === 'number');
+  const first = priced.at(0);
   const n = Number(by);
   const newPrice = (p: number) => Math.max(0, Math.round(mode === 'amount' ? p + n : p * (1 + n / 100)));
   const run = async (work: () => Promise<void>) => {
@@ -91,27 +104,72 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
         {undo}
       </div>
       <div class="row wrap">
-        <Select label="Set status" value={status} options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={setStatus} />
-        <button type="button" class="align-end" disabled={!status || busy} onClick={() => apply(units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })), `${units.length} units set to ${availabilityLabel(status)}.`)}>
-          Set status
-        </button>
-        <Select label="Change prices by" value={mode} options={[['percent', 'Percent'], ['amount', 'Amount']]} onValue={(v) => setMode(v as 'amount' | 'percent')} />
+        <StatusChange units={units} status={status} setStatus={setStatus} busy={busy} apply={apply} />
+        <Select
+          label="Change prices by"
+          value={mode}
+          options={[
+            ['percent', 'Percent'],
+            ['amount', 'Amount'],
+          ]}
+          onValue={(v) => setMode(v as 'amount' | 'percent')}
+        />
         <Field label={mode === 'percent' ? 'Percent (e.g. 5 or -3)' : 'Amount (e.g. 10000 or -5000)'} type="number" step="any" value={by} onValue={setBy} />
         <button
           type="button"
           class="align-end"
           disabled={!by || Number.isNaN(n) || !priced.length || busy}
-          onClick={() => apply(priced.map((u) => ({ _id: u._id, ifMatch: etagOf(u), price: newPrice(u.price!) })), `${priced.length} prices changed.`)}
+          onClick={() =>
+            apply(
+              priced.map((u) => ({ _id: u._id, ifMatch: etagOf(u), price: newPrice(u.price) })),
+              `${priced.length} prices changed.`,
+            )
+          }
         >
           Change {priced.length} price{priced.length === 1 ? '' : 's'}
         </button>
       </div>
-      {by && !Number.isNaN(n) && priced.length > 0 && (
+      {by && !Number.isNaN(n) && first && (
         <p class="muted small" aria-live="polite">
-          e.g. {priced[0]!.name}: {money(priced[0]!.price)} → {money(newPrice(priced[0]!.price!))}
+          e.g. {first.name}: {money(first.price)} → {money(newPrice(first.price))}
           {priced.length < units.length ? ` (${units.length - priced.length} without a price are left alone)` : ''}
         </p>
       )}
     </form>
+  );
+}
+
+type StatusChangeProps = {
+  units: Unit[];
+  status: string;
+  setStatus: (status: string) => void;
+  busy: boolean;
+  apply: (changes: Item[], msg: string) => Promise<void>;
+};
+
+/** One status for every selected unit (holds are placed by buyers, not set here). */
+function StatusChange({ units, status, setStatus, busy, apply }: StatusChangeProps) {
+  return (
+    <>
+      <Select
+        label="Set status"
+        value={status}
+        options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]}
+        onValue={setStatus}
+      />
+      <button
+        type="button"
+        class="align-end"
+        disabled={!status || busy}
+        onClick={() =>
+          apply(
+            units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })),
+            `${units.length} units set to ${availabilityLabel(status)}.`,
+          )
+        }
+      >
+        Set status
+      </button>
+    </>
   );
 }

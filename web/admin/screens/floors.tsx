@@ -8,31 +8,18 @@ import { canManage } from '../access.ts';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
   const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id, project.__v]);
-  const [name, setName] = useState('');
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const list = (floors.data ?? []).slice().sort((a, b) => a.position - b.position);
 
-  const add = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      const f = await api.post<Floor>(`/floors${query({ project: project._id, name })}`);
-      setName('');
-      setNews(`Floor “${f.name}” added.`);
-      onProject(await api.get<Project>(`/projects/${project._id}`));
-    } catch (err) {
-      setError(err);
-    }
-  };
   const move = async (index: number, by: number) => {
     const ids = list.map((f) => f._id);
     const [id] = ids.splice(index, 1);
-    ids.splice(index + by, 0, id!);
+    ids.splice(index + by, 0, id);
     setError(undefined);
     try {
       const p = await api.patch<Project>(`/projects/${project._id}`, { floors: ids }, { ifMatch: etagOf(project) });
-      setNews(`${list[index]!.name} moved ${by < 0 ? 'up' : 'down'}.`);
+      setNews(`${list[index].name} moved ${by < 0 ? 'up' : 'down'}.`);
       onProject(p);
       // Keep focus on the same floor's button after the list redraws.
       requestAnimationFrame(() => document.getElementById(`move-${by < 0 ? 'up' : 'down'}-${id}`)?.focus());
@@ -70,22 +57,36 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
       {floors.loading && !floors.data ? <Loading /> : null}
       <ol class="floor-list">
         {list.map((f, i) => (
-          <FloorCard key={f._id} floor={f} project={project} first={i === 0} last={i === list.length - 1} manager={canManage(project, user)} onMove={(by) => move(i, by)} onDuplicate={duplicate} onRemove={remove} onSaved={() => floors.reload()} />
+          <FloorCard
+            key={f._id}
+            floor={f}
+            project={project}
+            first={i === 0}
+            last={i === list.length - 1}
+            manager={canManage(project, user)}
+            onMove={(by) => move(i, by)}
+            onDuplicate={duplicate}
+            onRemove={remove}
+            onSaved={() => floors.reload()}
+          />
         ))}
       </ol>
-      <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
-        <div class="grow">
-          <Field label="New floor name" required value={name} onValue={setName} />
-        </div>
-        <button type="submit" class="align-end">
-          Add floor
-        </button>
-      </form>
+      <AddFloor project={project} onNews={setNews} onError={setError} onProject={onProject} />
     </section>
   );
 }
 
-type CardProps = { floor: Floor; project: Project; first: boolean; last: boolean; manager: boolean; onMove: (by: number) => void; onDuplicate: (f: Floor) => void; onRemove: (f: Floor) => void; onSaved: () => void };
+type CardProps = {
+  floor: Floor;
+  project: Project;
+  first: boolean;
+  last: boolean;
+  manager: boolean;
+  onMove: (by: number) => void;
+  onDuplicate: (f: Floor) => void;
+  onRemove: (f: Floor) => void;
+  onSaved: () => void;
+};
 
 function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicate, onRemove, onSaved }: CardProps) {
   return (
@@ -135,8 +136,12 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
   };
   return (
     <div class="floor-image">
-      {floor.floorplanUrl ? <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} /> : <p class="muted">No plan image yet.</p>}
-      <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u!), void save(u!))} />
+      {floor.floorplanUrl ? (
+        <img {...sized(floor.floorplanUrl, '(max-width: 720px) 100vw, 480px')} src={floor.floorplanUrl} alt={`Plan of ${floor.name}`} />
+      ) : (
+        <p class="muted">No plan image yet.</p>
+      )}
+      <DropZone label={`Upload a plan for ${floor.name} (PNG, JPEG, WebP, SVG)`} kind="image" onUploaded={([u]) => (setUrl(u), void save(u))} />
       <form
         class="row wrap"
         onSubmit={(e) => {
@@ -153,5 +158,33 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
       </form>
       <ErrorNotice error={error} />
     </div>
+  );
+}
+
+type AddFloorProps = { project: Project; onNews: (news: string) => void; onError: (err: unknown) => void; onProject: (p: Project) => void };
+
+function AddFloor({ project, onNews, onError, onProject }: AddFloorProps) {
+  const [name, setName] = useState('');
+  const add = async (e: Event) => {
+    e.preventDefault();
+    onError(undefined);
+    try {
+      const f = await api.post<Floor>(`/floors${query({ project: project._id, name })}`);
+      setName('');
+      onNews(`Floor “${f.name}” added.`);
+      onProject(await api.get<Project>(`/projects/${project._id}`));
+    } catch (err) {
+      onError(err);
+    }
+  };
+  return (
+    <form class="row wrap card" onSubmit={add} aria-label="Add a floor">
+      <div class="grow">
+        <Field label="New floor name" required value={name} onValue={setName} />
+      </div>
+      <button type="submit" class="align-end">
+        Add floor
+      </button>
+    </form>
   );
 }

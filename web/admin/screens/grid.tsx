@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
 import type { RefObject } from 'preact';
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
+import { fieldText } from '../csv.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Unit } from '../types.ts';
 
-export type Col = { key: keyof Unit & string; label: string; kind: 'text' | 'number' | 'availability' | 'floor' };
+export type Col = { key: Extract<keyof Unit, string>; label: string; kind: 'text' | 'number' | 'availability' | 'floor' };
 export const COLS: Col[] = [
   { key: 'name', label: 'Name', kind: 'text' },
   { key: 'floor', label: 'Floor', kind: 'floor' },
@@ -66,7 +67,9 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
   const v = useRows(rows.length, box);
   useEffect(() => box.current?.scrollTo({ top: 0 }), [scrollKey]);
   // For bench/console-grid.ts: when the first rows of this grid are in the document.
-  useEffect(() => void (rows.length && performance.mark('units-grid:first-rows')), [rows.length > 0]);
+  useEffect(() => {
+    if (rows.length) performance.mark('units-grid:first-rows');
+  }, [rows.length > 0]);
   const items = v.getVirtualItems();
   const top = items[0]?.start ?? 0;
   const bottom = v.getTotalSize() - (items[items.length - 1]?.end ?? 0);
@@ -74,11 +77,17 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
   const focusCell = (r: number, c: number) => {
     if (r < 0 || r >= rows.length) return;
     const find = () => box.current?.querySelector<HTMLElement>(`[data-row="${r}"][data-col="${c}"]`);
-    const go = (el: HTMLElement) => (el.focus(), el instanceof HTMLInputElement && el.select());
+    const go = (el: HTMLElement | null | undefined) => {
+      el?.focus();
+      if (el instanceof HTMLInputElement) el.select();
+    };
     const el = find();
-    if (el) return go(el);
+    if (el) {
+      go(el);
+      return;
+    }
     v.scrollToIndex(r, { align: 'auto' });
-    requestAnimationFrame(() => requestAnimationFrame(() => find() && go(find()!)));
+    requestAnimationFrame(() => requestAnimationFrame(() => go(find())));
   };
   const onKey = (e: KeyboardEvent) => cellKey(e, rows, focusCell);
   // Rows copied from a spreadsheet arrive as tab-separated lines: they go to the import's dry run, not into one cell.
@@ -108,7 +117,18 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
           {top > 0 && <tr class="spacer" style={{ height: `${top}px` }} aria-hidden="true" />}
           {/* Keyed by position: a filter re-uses the rows' elements (and their floor menus) instead of building new ones. */}
           {items.map((it) => (
-            <Row key={it.index} unit={rows[it.index]!} r={it.index} floors={floors} on={selected.has(rows[it.index]!._id)} manager={manager} onToggle={onToggle} onSave={onSave} onAction={onAction} onKey={onKey} />
+            <Row
+              key={it.index}
+              unit={rows[it.index]}
+              r={it.index}
+              floors={floors}
+              on={selected.has(rows[it.index]._id)}
+              manager={manager}
+              onToggle={onToggle}
+              onSave={onSave}
+              onAction={onAction}
+              onKey={onKey}
+            />
           ))}
           {bottom > 0 && <tr class="spacer" style={{ height: `${bottom}px` }} aria-hidden="true" />}
         </tbody>
@@ -131,7 +151,7 @@ function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: numbe
   else if (e.key === 'ArrowLeft' && (atStart || !isText)) to = [r, c - 1];
   else if (e.key === 'ArrowRight' && (atEnd || !isText)) to = [r, c + 1];
   else if (e.key === 'Escape' && isText) {
-    el.value = String(rows[r]![COLS[c]!.key] ?? '');
+    el.value = fieldText(rows[r][COLS[c].key]);
     return;
   }
   if (!to || to[1] < 0 || to[1] >= COLS.length || to[0] < 0 || to[0] >= rows.length) return;
@@ -140,7 +160,10 @@ function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: numbe
   focusCell(to[0], to[1]);
 }
 
-type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void } & Pick<GridProps, 'onToggle' | 'onSave' | 'onAction'>;
+type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void } & Pick<
+  GridProps,
+  'onToggle' | 'onSave' | 'onAction'
+>;
 
 function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKey }: RowProps) {
   return (
@@ -181,7 +204,12 @@ function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
   const common = { 'data-row': row, 'data-col': ci, 'aria-label': `${col.label} of ${unit.name}`, onKeyDown: onKey };
   if (col.kind === 'availability') {
     return (
-      <select {...common} class={`status s-${unit.availability}`} value={unit.availability} onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}>
+      <select
+        {...common}
+        class={`status s-${unit.availability}`}
+        value={unit.availability}
+        onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}
+      >
         {AVAILABILITY.map((a) => (
           <option key={a} value={a} disabled={a === 'on_hold'}>
             {availabilityLabel(a)}
@@ -209,7 +237,7 @@ function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
       key={`${unit._id}-${unit.__v}`}
       class={col.kind === 'number' ? 'num' : ''}
       inputMode={col.kind === 'number' ? 'decimal' : undefined}
-      defaultValue={v === undefined || v === null ? '' : String(v)}
+      defaultValue={fieldText(v)}
       onBlur={(e) => onSave(unit, col.key, (e.target as HTMLInputElement).value)}
     />
   );

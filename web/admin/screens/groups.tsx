@@ -30,7 +30,14 @@ function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) =>
     <form class="card" onSubmit={save} aria-labelledby="group-address-h">
       <h2 id="group-address-h">Public page</h2>
       <div class="two">
-        <Field label="Public address (/g/…)" value={namespace} onValue={setNamespace} pattern="[a-z0-9](-?[a-z0-9])*" hint="Lower-case letters, digits and single dashes." error={invalid('/namespace')} />
+        <Field
+          label="Public address (/g/…)"
+          value={namespace}
+          onValue={setNamespace}
+          pattern="[a-z0-9](-?[a-z0-9])*"
+          hint="Lower-case letters, digits and single dashes."
+          error={invalid('/namespace')}
+        />
         <Field label="Own domain" value={hostName} onValue={setHostName} hint="e.g. homes.example.com, pointed at this service." error={invalid('/hostName')} />
       </div>
       <div class="row wrap">
@@ -103,11 +110,16 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
   const [news, setNews] = useState('');
   if ((group.loading && !group.data) || (projects.loading && !projects.data)) return <Loading />;
   if (group.error) return <ErrorNotice error={group.error} />;
-  const g = group.data!;
+  if (!group.data) return <Loading />;
+  const g = group.data;
   const toggle = async (pid: string, on: boolean) => {
     setError(undefined);
     try {
-      const next = await api.patch<Group>(`/groups/${g._id}`, { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) }, { ifMatch: etagOf(g) });
+      const next = await api.patch<Group>(
+        `/groups/${g._id}`,
+        { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) },
+        { ifMatch: etagOf(g) },
+      );
       group.set(next);
       setNews('Projects saved.');
     } catch (err) {
@@ -128,7 +140,12 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
         <Notice kind="ok">{news}</Notice>
         {(projects.data ?? []).map((p) => (
           <div class="toggle" key={p._id}>
-            <input type="checkbox" id={`gp-${p._id}`} checked={g.projects.includes(p._id)} onChange={(e) => toggle(p._id, (e.target as HTMLInputElement).checked)} />
+            <input
+              type="checkbox"
+              id={`gp-${p._id}`}
+              checked={g.projects.includes(p._id)}
+              onChange={(e) => toggle(p._id, (e.target as HTMLInputElement).checked)}
+            />
             <label for={`gp-${p._id}`}>{p.name}</label>
           </div>
         ))}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { api } from '../api.ts';
+import { shownText as show } from '../csv.ts';
 import type { Unit } from '../types.ts';
 import { ErrorNotice, Loading, useLoad, when } from '../ui.tsx';
 
@@ -11,10 +12,25 @@ interface Entry {
   changes?: Record<string, [unknown, unknown]>;
 }
 
-const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const WHAT: Record<string, string> = { 'unit.created': 'Created', 'unit.updated': 'Changed', 'unit.deleted': 'Deleted', 'unit.held': 'Held', 'unit.hold_expired': 'Hold lapsed', 'unit.hold_released': 'Hold released', 'unit.hold_extended': 'Hold extended' };
+const WHAT: Record<string, string> = {
+  'unit.created': 'Created',
+  'unit.updated': 'Changed',
+  'unit.deleted': 'Deleted',
+  'unit.held': 'Held',
+  'unit.hold_expired': 'Hold lapsed',
+  'unit.hold_released': 'Hold released',
+  'unit.hold_extended': 'Hold extended',
+};
 const who = (a: Entry['actor'], me: string) =>
-  a.kind === 'public' ? 'a visitor' : a.kind === 'sync' ? 'the inventory feed' : a.kind === 'system' ? 'the system' : a.id === me ? 'you' : `a colleague${a.id ? ` (user …${a.id.slice(-6)})` : ''}`;
+  a.kind === 'public'
+    ? 'a visitor'
+    : a.kind === 'sync'
+      ? 'the inventory feed'
+      : a.kind === 'system'
+        ? 'the system'
+        : a.id === me
+          ? 'you'
+          : `a colleague${a.id ? ` (user …${a.id.slice(-6)})` : ''}`;
 
 /** A unit's changes, newest first, in a modal dialog. */
 export function History({ unit, me, floorName, onClose }: { unit: Unit; me: string; floorName: Map<string, string>; onClose: () => void }) {
@@ -22,7 +38,8 @@ export function History({ unit, me, floorName, onClose }: { unit: Unit; me: stri
   const ref = useRef<HTMLDialogElement>(null);
   const entries = useLoad(() => api.get<Entry[]>(`/units/${unit._id}/history`), [unit._id]);
   useEffect(() => {
-    const d = ref.current!;
+    const d = ref.current;
+    if (!d) return;
     const opener = document.activeElement as HTMLElement | null;
     d.showModal();
     return () => opener?.focus();

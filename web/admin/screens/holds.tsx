@@ -13,7 +13,10 @@ async function loadHolds(): Promise<Held[]> {
   const [per, holders] = await Promise.all([
     Promise.all(projects.map(async (p) => ({ p, units: await all<Unit>(`/units${query({ project: p._id, availability: 'on_hold' })}`) }))),
     // Editors may not read leads: then the holder is simply not named.
-    all<Lead>(`/leads${query({ filters: { source: 'hold' } })}`).catch((err) => (err instanceof ApiError && err.status < 500 ? [] : Promise.reject(err))),
+    all<Lead>(`/leads${query({ filters: { source: 'hold' } })}`).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status < 500) return [];
+      throw err;
+    }),
   ]);
   const byUnit = new Map<string, Lead>();
   for (const l of holders) if (l.unit && !byUnit.has(l.unit)) byUnit.set(l.unit, l);

@@ -1,4 +1,5 @@
 import { ApiError, query, request } from '../api.ts';
+import { shownText as show } from '../csv.ts';
 import { Notice } from '../ui.tsx';
 
 export interface Change {
@@ -37,7 +38,7 @@ export async function runImport(projectId: string, body: BodyInit, contentType: 
     const a = await request<ImportAnswer>('POST', url, { raw: body, contentType, ifMatch: opts.ifMatch ?? null });
     return { answer: a.data, etag: a.etag };
   } catch (err) {
-    if (opts.dryRun && err instanceof ApiError && (err.problem as unknown as ImportAnswer).changes) return { answer: err.problem as unknown as ImportAnswer, etag: null };
+    if (opts.dryRun && err instanceof ApiError && 'changes' in err.problem) return { answer: err.problem as unknown as ImportAnswer, etag: null };
     if (err instanceof ApiError && err.status === 412) throw new Error('The inventory changed since this preview; preview again before applying.');
     throw err;
   }
@@ -47,8 +48,6 @@ export const appliedText = (s: ImportAnswer['summary']) =>
   `Imported: ${s.created} created, ${s.updated} updated, ${s.unchanged} unchanged${s.kept ? `, ${s.kept} held units kept their status` : ''}.`;
 export const changeCount = (a: ImportAnswer) => a.summary.created + a.summary.updated;
 export const canApply = (p: Preview) => p.answer.summary.errors === 0 && !!p.etag && changeCount(p.answer) > 0;
-
-const show = (v: unknown) => (v === undefined || v === null || v === '' ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 /** What an import would do: counts, ignored columns, row errors, and each changed unit's fields before → after. */
 export function ImportDiff({ answer: a }: { answer: ImportAnswer }) {

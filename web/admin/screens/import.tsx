@@ -92,7 +92,10 @@ export function Import({ project, manager, onApplied }: { project: Project; mana
     setBusy(true);
     try {
       const p = await runImport(project._id, ...body(), { dryRun, ifMatch: dryRun ? null : preview?.etag });
-      if (dryRun) return setPreview(p);
+      if (dryRun) {
+        setPreview(p);
+        return;
+      }
       setResult(appliedText(p.answer.summary));
       setPreview(undefined);
       setSource({ text: '' });
@@ -124,7 +127,15 @@ export function Import({ project, manager, onApplied }: { project: Project; mana
             <label for={fileId}>Excel or CSV file to import</label>
             <input id={fileId} type="file" accept=".xlsx,.csv,.tsv,.txt,text/csv" onChange={onFile} />
           </div>
-          <TextArea label="…or paste the rows (first line: column names)" rows={5} value={'text' in source ? source.text : ''} onValue={(v) => (setSource({ text: v }), setPreview(undefined))} />
+          <TextArea
+            label="…or paste the rows (first line: column names)"
+            rows={5}
+            value={'text' in source ? source.text : ''}
+            onValue={(v) => {
+              setSource({ text: v });
+              setPreview(undefined);
+            }}
+          />
           <div class="row wrap">
             <button type="button" disabled={!ready || busy} onClick={() => run(true)}>
               Preview changes

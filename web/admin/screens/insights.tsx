@@ -51,7 +51,7 @@ export function Insights({ project, user }: { project: Project; user: User }) {
 
   const csv = async () => {
     const answer = await request<string>('GET', `/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
-    download(`insights-units-${from}-${to}.csv`, String(answer.data));
+    download(`insights-units-${from}-${to}.csv`, answer.data);
   };
   const sendReport = async () => {
     setError(undefined);
@@ -134,7 +134,10 @@ function TimeChart({ id, title, series, keys, interval }: { id: string; title: s
         legend: { show: true, live: false },
         cursor: { drag: { x: false, y: false } },
         scales: { y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
-        axes: [{ stroke: '#444', grid: { stroke: '#eee' }, values: (_u, vals) => vals.map((v) => shortDate(isoDay(v * 1000))) }, { stroke: '#444', grid: { stroke: '#eee' }, size: 44, values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? number(v) : '')) }],
+        axes: [
+          { stroke: '#444', grid: { stroke: '#eee' }, values: (_u, vals) => vals.map((v) => shortDate(isoDay(v * 1000))) },
+          { stroke: '#444', grid: { stroke: '#eee' }, size: 44, values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? number(v) : '')) },
+        ],
         series: [{}, ...keys.map((k) => ({ label: LABELS[k], stroke: COLOURS[k], width: 2, points: { show: series.length <= 40 } }))],
       },
       [xs, ...keys.map((k) => series.map((r) => r[k]))],
@@ -151,31 +154,33 @@ function TimeChart({ id, title, series, keys, interval }: { id: string; title: s
     <figure class="chart" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`}>{title}</figcaption>
       <div ref={box} id={id} class="chart-canvas" aria-hidden="true" />
-      <div class="sr-only"><table>
-        <caption>
-          {title}, per {interval}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{interval === 'week' ? 'Week of' : 'Day'}</th>
-            {keys.map((k) => (
-              <th key={k} scope="col">
-                {LABELS[k]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {series.map((r) => (
-            <tr key={r.date}>
-              <th scope="row">{r.date}</th>
+      <div class="sr-only">
+        <table>
+          <caption>
+            {title}, per {interval}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">{interval === 'week' ? 'Week of' : 'Day'}</th>
               {keys.map((k) => (
-                <td key={k}>{r[k]}</td>
+                <th key={k} scope="col">
+                  {LABELS[k]}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table></div>
+          </thead>
+          <tbody>
+            {series.map((r) => (
+              <tr key={r.date}>
+                <th scope="row">{r.date}</th>
+                {keys.map((k) => (
+                  <td key={k}>{r[k]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
@@ -264,7 +269,7 @@ function heat(value: number, max: number): string {
   const t = value / max;
   const from = [191, 219, 254];
   const to = [30, 58, 138];
-  const c = from.map((f, i) => Math.round(f + (to[i]! - f) * t));
+  const c = from.map((f, i) => Math.round(f + (to[i] - f) * t));
   return `rgb(${c.join(',')})`;
 }
 
@@ -274,7 +279,7 @@ function InterestMap({ project, units }: { project: Project; units: InsightsData
   const [floorId, setFloorId] = useState('');
   const [metric, setMetric] = useState<Metric>('views');
   const list = floors.data ?? [];
-  const floor = list.find((f) => f._id === floorId) ?? list[0];
+  const floor = list.find((f) => f._id === floorId) ?? list.at(0);
   const byId = useMemo(() => new Map(units.map((u) => [u._id, u])), [units]);
   if (floors.error || shapes.error) return <ErrorNotice error={floors.error ?? shapes.error} />;
   if (!floor) return null;
@@ -322,25 +327,27 @@ function InterestMap({ project, units }: { project: Project; units: InsightsData
           <span class="heat-scale" />
           <span>{max}</span>
         </p>
-        <div class="sr-only"><table>
-          <caption>
-            {label} per unit on {floor.name}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Unit</th>
-              <th scope="col">{label}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {values.map(({ unit, value }) => (
-              <tr key={unit._id}>
-                <th scope="row">{unit.name}</th>
-                <td>{value}</td>
+        <div class="sr-only">
+          <table>
+            <caption>
+              {label} per unit on {floor.name}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Unit</th>
+                <th scope="col">{label}</th>
               </tr>
-            ))}
-          </tbody>
-        </table></div>
+            </thead>
+            <tbody>
+              {values.map(({ unit, value }) => (
+                <tr key={unit._id}>
+                  <th scope="row">{unit.name}</th>
+                  <td>{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </figure>
     </section>
   );

@@ -38,7 +38,7 @@ function unitsOf(list: string | undefined, units: Unit[]): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return units.filter((u) => tokens.includes(u._id) || tokens.includes(u.name ?? '')).map((u) => u._id);
+  return units.filter((u) => tokens.includes(u._id) || tokens.includes(u.name)).map((u) => u._id);
 }
 
 const unitName = (units: Unit[], id: string | undefined) => units.find((u) => u._id === id)?.name ?? `Unit …${(id ?? '').slice(-6)}`;
@@ -50,7 +50,8 @@ export function Launch({ project, onProject }: { project: Project; onProject: (p
   const units = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
   if (units.loading && !units.data) return <Loading what="Loading the units" />;
   if (units.error) return <ErrorNotice error={units.error} />;
-  const list = units.data!;
+  if (!units.data) return <Loading what="Loading the units" />;
+  const list = units.data;
   return (
     <section class="launch">
       <PageTitle>Launch</PageTitle>
@@ -61,15 +62,18 @@ export function Launch({ project, onProject }: { project: Project; onProject: (p
   );
 }
 
+/** A project's allocations as rows to edit (passwords are never read back). */
+const rowsOf = (p: Project, units: Unit[]): Row[] =>
+  ((p.allocations as Allocation[] | undefined) ?? []).map((a) => ({
+    key: ++rowKey,
+    name: a.name ?? '',
+    password: '',
+    units: unitsOf(a.allocation, units),
+    saved: a.name,
+  }));
+
 function Allocations({ project, units, onProject }: { project: Project; units: Unit[]; onProject: (p: Project) => void }) {
-  const fromProject = (p: Project): Row[] =>
-    ((p.allocations as Allocation[] | undefined) ?? []).map((a) => ({
-      key: ++rowKey,
-      name: a.name ?? '',
-      password: '',
-      units: unitsOf(a.allocation, units),
-      saved: a.name,
-    }));
+  const fromProject = (p: Project) => rowsOf(p, units);
   const [rows, setRows] = useState<Row[]>(() => fromProject(project));
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
@@ -100,8 +104,8 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
     <form class="card" onSubmit={save} aria-label="Allocations">
       <h2>Allocations</h2>
       <p class="muted small">
-        Each realtor or brokerage opens their units with their password; those units read as unavailable to everyone else until sold, reserved or taken off
-        the list. Passwords are never shown again: leave one empty to keep it.
+        Each realtor or brokerage opens their units with their password; those units read as unavailable to everyone else until sold, reserved or taken off the
+        list. Passwords are never shown again: leave one empty to keep it.
       </p>
       <ErrorNotice error={error} />
       <Notice kind="ok">{news}</Notice>
@@ -119,56 +123,17 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
               </tr>
             </thead>
             <tbody>
-              {rows.map((r, i) => {
-                const label = r.name || `Allocation ${i + 1}`;
-                return (
-                  <tr key={r.key}>
-                    <td>
-                      <input aria-label={`Name of ${label}`} required maxLength={200} value={r.name} onInput={(e) => set(r.key, { name: (e.target as HTMLInputElement).value })} />
-                    </td>
-                    <td>
-                      <input
-                        type="password"
-                        autoComplete="new-password"
-                        aria-label={`Password of ${label}`}
-                        placeholder={r.password === null ? 'cleared on save' : configured(r) ? 'set (type to replace)' : 'not set'}
-                        value={r.password ?? ''}
-                        onInput={(e) => set(r.key, { password: (e.target as HTMLInputElement).value })}
-                      />
-                      {configured(r) && r.password === '' && (
-                        <small class="muted">
-                          set{' '}
-                          <button type="button" class="secondary small" aria-label={`Clear the password of ${label}`} onClick={() => set(r.key, { password: null })}>
-                            Clear
-                          </button>
-                        </small>
-                      )}
-                    </td>
-                    <td>
-                      <fieldset class="unit-picks">
-                        <legend class="sr-only">Units of {label}</legend>
-                        {units.map((u) => (
-                          <label key={u._id} class="pick">
-                            <input
-                              type="checkbox"
-                              checked={r.units.includes(u._id)}
-                              onChange={(e) =>
-                                set(r.key, { units: (e.target as HTMLInputElement).checked ? [...r.units, u._id] : r.units.filter((x) => x !== u._id) })
-                              }
-                            />{' '}
-                            {u.name}
-                          </label>
-                        ))}
-                      </fieldset>
-                    </td>
-                    <td>
-                      <button type="button" class="secondary small" aria-label={`Remove ${label}`} onClick={() => setRows((rs) => rs.filter((x) => x.key !== r.key))}>
-                        Remove
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
+              {rows.map((r, i) => (
+                <AllocationRow
+                  key={r.key}
+                  row={r}
+                  label={r.name || `Allocation ${i + 1}`}
+                  units={units}
+                  configured={configured(r)}
+                  set={(patch) => set(r.key, patch)}
+                  remove={() => setRows((rs) => rs.filter((x) => x.key !== r.key))}
+                />
+              ))}
             </tbody>
           </table>
         </div>
@@ -182,6 +147,64 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
         <button type="submit">Save allocations</button>
       </div>
     </form>
+  );
+}
+
+interface AllocationRowProps {
+  row: Row;
+  label: string;
+  units: Unit[];
+  /** Whether its saved password is set. */
+  configured: boolean;
+  set: (patch: Partial<Row>) => void;
+  remove: () => void;
+}
+
+function AllocationRow({ row: r, label, units, configured, set, remove }: AllocationRowProps) {
+  return (
+    <tr>
+      <td>
+        <input aria-label={`Name of ${label}`} required maxLength={200} value={r.name} onInput={(e) => set({ name: (e.target as HTMLInputElement).value })} />
+      </td>
+      <td>
+        <input
+          type="password"
+          autoComplete="new-password"
+          aria-label={`Password of ${label}`}
+          placeholder={r.password === null ? 'cleared on save' : configured ? 'set (type to replace)' : 'not set'}
+          value={r.password ?? ''}
+          onInput={(e) => set({ password: (e.target as HTMLInputElement).value })}
+        />
+        {configured && r.password === '' && (
+          <small class="muted">
+            set{' '}
+            <button type="button" class="secondary small" aria-label={`Clear the password of ${label}`} onClick={() => set({ password: null })}>
+              Clear
+            </button>
+          </small>
+        )}
+      </td>
+      <td>
+        <fieldset class="unit-picks">
+          <legend class="sr-only">Units of {label}</legend>
+          {units.map((u) => (
+            <label key={u._id} class="pick">
+              <input
+                type="checkbox"
+                checked={r.units.includes(u._id)}
+                onChange={(e) => set({ units: (e.target as HTMLInputElement).checked ? [...r.units, u._id] : r.units.filter((x) => x !== u._id) })}
+              />{' '}
+              {u.name}
+            </label>
+          ))}
+        </fieldset>
+      </td>
+      <td>
+        <button type="button" class="secondary small" aria-label={`Remove ${label}`} onClick={remove}>
+          Remove
+        </button>
+      </td>
+    </tr>
   );
 }
 
@@ -224,53 +247,16 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
               </tr>
             </thead>
             <tbody>
-              {list.map((w) => {
-                const who = `${w.buyer.firstName} ${w.buyer.lastName}`;
-                const unit = picked[w._id] ?? w.choices[0]!;
-                return (
-                  <tr key={w._id}>
-                    <td>
-                      {who}
-                      <br />
-                      <small class="muted">
-                        {w.buyer.email} · {w.buyer.phone}
-                      </small>
-                      {w.notes && (
-                        <>
-                          <br />
-                          <small>{w.notes}</small>
-                        </>
-                      )}
-                    </td>
-                    <td>{w.allocation}</td>
-                    <td>{w.choices.map((c, i) => `${i + 1}. ${unitName(units, c)}`).join(' ')}</td>
-                    <td>{when(w.createdAt)}</td>
-                    <td>
-                      {w.status === 'submitted' ? (
-                        <div class="row wrap">
-                          <select aria-label={`Unit for ${who}`} value={unit} onChange={(e) => setPicked({ ...picked, [w._id]: (e.target as HTMLSelectElement).value })}>
-                            {w.choices.map((c) => (
-                              <option key={c} value={c}>
-                                {unitName(units, c)}
-                              </option>
-                            ))}
-                          </select>
-                          <button type="button" class="small" aria-label={`Accept ${who}'s worksheet`} onClick={() => decide(w, { status: 'accepted', unit })}>
-                            Accept
-                          </button>
-                          <button type="button" class="secondary small" aria-label={`Decline ${who}'s worksheet`} onClick={() => decide(w, { status: 'declined' })}>
-                            Decline
-                          </button>
-                        </div>
-                      ) : w.status === 'accepted' ? (
-                        `Accepted: ${unitName(units, w.unit)}`
-                      ) : (
-                        'Declined'
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
+              {list.map((w) => (
+                <WorksheetRow
+                  key={w._id}
+                  sheet={w}
+                  units={units}
+                  unit={picked[w._id] ?? w.choices[0]}
+                  pick={(unit) => setPicked({ ...picked, [w._id]: unit })}
+                  decide={decide}
+                />
+              ))}
             </tbody>
           </table>
         </div>
@@ -278,6 +264,62 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
         <p class="muted">No worksheets yet.</p>
       )}
     </div>
+  );
+}
+
+interface WorksheetRowProps {
+  sheet: Worksheet;
+  units: Unit[];
+  /** The unit chosen to accept it with (the first choice until another is picked). */
+  unit: string;
+  pick: (unit: string) => void;
+  decide: (w: Worksheet, body: { status: 'accepted'; unit: string } | { status: 'declined' }) => Promise<void>;
+}
+
+function WorksheetRow({ sheet: w, units, unit, pick, decide }: WorksheetRowProps) {
+  const who = `${w.buyer.firstName} ${w.buyer.lastName}`;
+  return (
+    <tr>
+      <td>
+        {who}
+        <br />
+        <small class="muted">
+          {w.buyer.email} · {w.buyer.phone}
+        </small>
+        {w.notes && (
+          <>
+            <br />
+            <small>{w.notes}</small>
+          </>
+        )}
+      </td>
+      <td>{w.allocation}</td>
+      <td>{w.choices.map((c, i) => `${i + 1}. ${unitName(units, c)}`).join(' ')}</td>
+      <td>{when(w.createdAt)}</td>
+      <td>
+        {w.status === 'submitted' ? (
+          <div class="row wrap">
+            <select aria-label={`Unit for ${who}`} value={unit} onChange={(e) => pick((e.target as HTMLSelectElement).value)}>
+              {w.choices.map((c) => (
+                <option key={c} value={c}>
+                  {unitName(units, c)}
+                </option>
+              ))}
+            </select>
+            <button type="button" class="small" aria-label={`Accept ${who}'s worksheet`} onClick={() => decide(w, { status: 'accepted', unit })}>
+              Accept
+            </button>
+            <button type="button" class="secondary small" aria-label={`Decline ${who}'s worksheet`} onClick={() => decide(w, { status: 'declined' })}>
+              Decline
+            </button>
+          </div>
+        ) : w.status === 'accepted' ? (
+          `Accepted: ${unitName(units, w.unit)}`
+        ) : (
+          'Declined'
+        )}
+      </td>
+    </tr>
   );
 }
 
@@ -315,7 +357,7 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
         <select id="waitlist-unit" value={unit} onChange={(e) => setUnit((e.target as HTMLSelectElement).value)}>
           {units.map((u) => (
             <option key={u._id} value={u._id}>
-              {u.name} ({String(u.availability ?? '').replace('_', ' ')})
+              {u.name} ({u.availability.replace('_', ' ')})
             </option>
           ))}
         </select>
@@ -327,48 +369,73 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
         <Loading what="Loading the waiting list" />
       ) : list.length ? (
         <ol class="waitlist" aria-label={`Waiting list of ${unitName(units, unit)}`}>
-          {list.map((e, i) => {
-            const who = `${e.firstName ?? ''} ${e.lastName ?? ''}`.trim() || e.email;
-            const rank = e.rank ?? i + 1;
-            return (
-              <li
-                key={e._id}
-                class={`row wrap${dragged === e._id ? ' dragging' : ''}`}
-                draggable={movable}
-                onDragStart={(ev) => {
-                  ev.dataTransfer?.setData('text/plain', e._id);
-                  setDragged(e._id);
-                }}
-                onDragOver={(ev) => movable && ev.preventDefault()}
-                onDrop={(ev) => {
-                  ev.preventDefault();
-                  drop(e, i);
-                }}
-              >
-                <span class="place" aria-hidden="true">
-                  {i + 1}.
-                </span>
-                <span class="grow">
-                  {who} <small class="muted">{e.email}</small>
-                  {e.offeredAt && <small class="badge">offered {when(e.offeredAt)}</small>}
-                </span>
-                {movable && (
-                  <span class="row">
-                    <button type="button" class="secondary small" aria-label={`Move ${who} up`} disabled={i === 0} onClick={() => move(e, rank - 1)}>
-                      ↑
-                    </button>
-                    <button type="button" class="secondary small" aria-label={`Move ${who} down`} disabled={i === list.length - 1} onClick={() => move(e, rank + 1)}>
-                      ↓
-                    </button>
-                  </span>
-                )}
-              </li>
-            );
-          })}
+          {list.map((e, i) => (
+            <WaitlistEntry
+              key={e._id}
+              entry={e}
+              place={i}
+              last={i === list.length - 1}
+              movable={movable}
+              dragging={dragged === e._id}
+              onDragStart={() => setDragged(e._id)}
+              onDrop={() => drop(e, i)}
+              move={move}
+            />
+          ))}
         </ol>
       ) : (
         <p class="muted">Nobody is waiting for this unit.</p>
       )}
     </div>
+  );
+}
+
+interface WaitlistEntryProps {
+  entry: Entry;
+  /** Its place in the list, from 0. */
+  place: number;
+  last: boolean;
+  movable: boolean;
+  dragging: boolean;
+  onDragStart: () => void;
+  onDrop: () => void;
+  move: (e: Entry, rank: number) => Promise<void>;
+}
+
+function WaitlistEntry({ entry: e, place: i, last, movable, dragging, onDragStart, onDrop, move }: WaitlistEntryProps) {
+  const who = `${e.firstName ?? ''} ${e.lastName ?? ''}`.trim() || e.email;
+  const rank = e.rank ?? i + 1;
+  return (
+    <li
+      class={`row wrap${dragging ? ' dragging' : ''}`}
+      draggable={movable}
+      onDragStart={(ev) => {
+        ev.dataTransfer?.setData('text/plain', e._id);
+        onDragStart();
+      }}
+      onDragOver={(ev) => movable && ev.preventDefault()}
+      onDrop={(ev) => {
+        ev.preventDefault();
+        onDrop();
+      }}
+    >
+      <span class="place" aria-hidden="true">
+        {i + 1}.
+      </span>
+      <span class="grow">
+        {who} <small class="muted">{e.email}</small>
+        {e.offeredAt && <small class="badge">offered {when(e.offeredAt)}</small>}
+      </span>
+      {movable && (
+        <span class="row">
+          <button type="button" class="secondary small" aria-label={`Move ${who} up`} disabled={i === 0} onClick={() => move(e, rank - 1)}>
+            ↑
+          </button>
+          <button type="button" class="secondary small" aria-label={`Move ${who} down`} disabled={last} onClick={() => move(e, rank + 1)}>
+            ↓
+          </button>
+        </span>
+      )}
+    </li>
   );
 }

@@ -35,18 +35,29 @@ function LeadFilters({ f, set, projects, units }: { f: Filters; set: (f: Filters
     <fieldset class="filters">
       <legend>Find leads</legend>
       <Field label="Search name, e-mail or phone" type="search" value={f.q} onValue={on('q')} />
-      <Select label="Project" value={f.project} options={[['', 'All projects'], ...projects.map((p) => [p._id, p.name] as [string, string])]} onValue={on('project')} />
-      {f.project && <Select label="Unit" value={f.unit} options={[['', 'Any unit'], ...units.map((u) => [u._id, u.name] as [string, string])]} onValue={on('unit')} />}
+      <Select
+        label="Project"
+        value={f.project}
+        options={[['', 'All projects'], ...projects.map((p) => [p._id, p.name] as [string, string])]}
+        onValue={on('project')}
+      />
+      {f.project && (
+        <Select label="Unit" value={f.unit} options={[['', 'Any unit'], ...units.map((u) => [u._id, u.name] as [string, string])]} onValue={on('unit')} />
+      )}
       <Select label="Source" value={f.source} options={[['', 'Any source'], ...SOURCES.map((s) => [s, cap(s)] as [string, string])]} onValue={on('source')} />
-      <Select label="Status" value={f.status} options={[['', 'Any status'], ...LEAD_STATUSES.map((s) => [s, cap(s)] as [string, string])]} onValue={on('status')} />
+      <Select
+        label="Status"
+        value={f.status}
+        options={[['', 'Any status'], ...LEAD_STATUSES.map((s) => [s, cap(s)] as [string, string])]}
+        onValue={on('status')}
+      />
       <Field label="From" type="date" value={f.createdFrom} onValue={on('createdFrom')} />
       <Field label="To" type="date" value={f.createdTo} onValue={on('createdTo')} />
     </fieldset>
   );
 }
 
-export function LeadsInbox({ path }: { path: string }) {
-  void path;
+export function LeadsInbox(_: { path: string }) {
   const [f, setF] = useState(NONE);
   const [sort, setSort] = useState<Sort>({ key: 'createdAt', down: true });
   const [error, setError] = useState<unknown>();
@@ -72,7 +83,10 @@ export function LeadsInbox({ path }: { path: string }) {
       setError(err);
     }
   };
-  const saved = (l: Lead) => (leads.set((leads.data ?? []).map((x) => (x._id === l._id ? l : x))), setNews(`${fullName(l) || 'Lead'} saved.`));
+  const saved = (l: Lead) => {
+    leads.set((leads.data ?? []).map((x) => (x._id === l._id ? l : x)));
+    setNews(`${fullName(l) || 'Lead'} saved.`);
+  };
   return (
     <section>
       <PageTitle>Leads</PageTitle>
@@ -93,7 +107,17 @@ export function LeadsInbox({ path }: { path: string }) {
       </div>
       <ErrorNotice error={error || leads.error} />
       <Notice kind="ok">{news}</Notice>
-      <LeadsTable rows={rows} sort={sort} onSort={setSort} projects={projects.data ?? []} names={names} unitNames={unitNames} me={me.data} onSaved={saved} onError={setError} />
+      <LeadsTable
+        rows={rows}
+        sort={sort}
+        onSort={setSort}
+        projects={projects.data ?? []}
+        names={names}
+        unitNames={unitNames}
+        me={me.data}
+        onSaved={saved}
+        onError={setError}
+      />
     </section>
   );
 }
@@ -106,7 +130,7 @@ function sortLeads(list: Lead[], sort: Sort, names: Map<string, string>, unitNam
         ? (names.get(l.project ?? '') ?? '')
         : sort.key === 'unit'
           ? (unitNames.get(l.unit ?? '') ?? l.unit ?? '')
-          : String(l[sort.key] ?? '');
+          : (l[sort.key] ?? '');
   return list.slice().sort((a, b) => key(a).localeCompare(key(b)) * (sort.down ? -1 : 1));
 }
 
@@ -119,7 +143,17 @@ const COLUMNS: [SortKey, string][] = [
   ['status', 'Status'],
 ];
 
-type TableProps = { rows: Lead[]; sort: Sort; onSort: (s: Sort) => void; projects: Project[]; names: Map<string, string>; unitNames: Map<string, string>; me: User | undefined; onSaved: (l: Lead) => void; onError: (e: unknown) => void };
+type TableProps = {
+  rows: Lead[];
+  sort: Sort;
+  onSort: (s: Sort) => void;
+  projects: Project[];
+  names: Map<string, string>;
+  unitNames: Map<string, string>;
+  me: User | undefined;
+  onSaved: (l: Lead) => void;
+  onError: (e: unknown) => void;
+};
 
 function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSaved, onError }: TableProps) {
   const byId = new Map(projects.map((p) => [p._id, p]));
@@ -130,7 +164,12 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
         <thead>
           <tr>
             {COLUMNS.map(([key, label]) => (
-              <th scope="col" key={key} class={key === 'name' ? 'who' : undefined} aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}>
+              <th
+                scope="col"
+                key={key}
+                class={key === 'name' ? 'who' : undefined}
+                aria-sort={sort.key === key ? (sort.down ? 'descending' : 'ascending') : undefined}
+              >
                 <button type="button" class="sort" onClick={() => onSort({ key, down: sort.key === key ? !sort.down : key === 'createdAt' })}>
                   {label} {sort.key === key ? (sort.down ? '↓' : '↑') : ''}
                 </button>
@@ -143,7 +182,16 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
         </thead>
         <tbody>
           {rows.map((l) => (
-            <LeadRow key={`${l._id}-${l.__v ?? ''}`} lead={l} project={byId.get(l.project ?? '')} projectName={names.get(l.project ?? '') ?? ''} unitName={unitNames.get(l.unit ?? '') ?? (l.unit ? 'a unit' : '')} me={me} onSaved={onSaved} onError={onError} />
+            <LeadRow
+              key={`${l._id}-${l.__v ?? ''}`}
+              lead={l}
+              project={byId.get(l.project ?? '')}
+              projectName={names.get(l.project ?? '') ?? ''}
+              unitName={unitNames.get(l.unit ?? '') ?? (l.unit ? 'a unit' : '')}
+              me={me}
+              onSaved={onSaved}
+              onError={onError}
+            />
           ))}
         </tbody>
       </table>
@@ -154,7 +202,15 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
 const teamOf = (p: Project | undefined, me: User | undefined): [string, string][] =>
   p ? [...new Set([p.user, ...p.administrators, ...p.editors])].map((id) => [id, id === me?._id ? `${me.username} (you)` : `User …${id.slice(-6)}`]) : [];
 
-type RowProps = { lead: Lead; project: Project | undefined; projectName: string; unitName: string; me: User | undefined; onSaved: (l: Lead) => void; onError: (e: unknown) => void };
+type RowProps = {
+  lead: Lead;
+  project: Project | undefined;
+  projectName: string;
+  unitName: string;
+  me: User | undefined;
+  onSaved: (l: Lead) => void;
+  onError: (e: unknown) => void;
+};
 
 function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError }: RowProps) {
   const name = fullName(l) || '(no name)';
@@ -179,7 +235,11 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
       <td>{unitName}</td>
       <td>{l.source ? cap(l.source) : ''}</td>
       <td>
-        <select aria-label={`Status of ${name}`} value={l.status ?? 'new'} onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}>
+        <select
+          aria-label={`Status of ${name}`}
+          value={l.status ?? 'new'}
+          onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}
+        >
           {LEAD_STATUSES.map((s) => (
             <option key={s} value={s}>
               {cap(s)}
@@ -188,7 +248,11 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
         </select>
       </td>
       <td>
-        <select aria-label={`Assignee of ${name}`} value={l.assignee ?? ''} onChange={(e) => patch({ assignee: (e.target as HTMLSelectElement).value || null })}>
+        <select
+          aria-label={`Assignee of ${name}`}
+          value={l.assignee ?? ''}
+          onChange={(e) => patch({ assignee: (e.target as HTMLSelectElement).value || null })}
+        >
           <option value="">Nobody</option>
           {teamOf(project, me).map(([id, label]) => (
             <option key={id} value={id}>
@@ -198,7 +262,12 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
         </select>
       </td>
       <td>
-        <textarea aria-label={`Notes on ${name}`} rows={2} defaultValue={l.notes ?? ''} onBlur={(e) => (e.target as HTMLTextAreaElement).value !== (l.notes ?? '') && patch({ notes: (e.target as HTMLTextAreaElement).value || null })} />
+        <textarea
+          aria-label={`Notes on ${name}`}
+          rows={2}
+          defaultValue={l.notes ?? ''}
+          onBlur={(e) => (e.target as HTMLTextAreaElement).value !== (l.notes ?? '') && patch({ notes: (e.target as HTMLTextAreaElement).value || null })}
+        />
       </td>
       <td class="msg small">{l.message}</td>
     </tr>

@@ -20,13 +20,25 @@ const GRID_HEADER = COLS.map((c) => c.key);
  */
 export function pastedRows(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
-  const first = lines[0]!.split('\t').map((c) => c.trim().toLowerCase());
+  const first = lines[0].split('\t').map((c) => c.trim().toLowerCase());
   if (first.every((c) => c === '' || KNOWN.has(c)) && first.some((c) => c !== '')) return lines.join('\n');
   return [GRID_HEADER.slice(0, Math.max(1, first.length)).join('\t'), ...lines].join('\n');
 }
 
 /** Pasted rows: the import's dry run shown at once, then applied in one step against the same state. */
-export function PasteImport({ project, text, manager, onApplied, onClose }: { project: Project; text: string; manager: boolean; onApplied: (msg: string) => void; onClose: () => void }) {
+export function PasteImport({
+  project,
+  text,
+  manager,
+  onApplied,
+  onClose,
+}: {
+  project: Project;
+  text: string;
+  manager: boolean;
+  onApplied: (msg: string) => void;
+  onClose: () => void;
+}) {
   const [preview, setPreview] = useState<Preview>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -38,10 +50,11 @@ export function PasteImport({ project, text, manager, onApplied, onClose }: { pr
     runImport(project._id, body, 'text/tab-separated-values', { dryRun: true }).then(setPreview, setError);
   }, [text]);
   const apply = async () => {
+    if (!preview) return;
     setBusy(true);
     setError(undefined);
     try {
-      const done = await runImport(project._id, body, 'text/tab-separated-values', { dryRun: false, ifMatch: preview!.etag });
+      const done = await runImport(project._id, body, 'text/tab-separated-values', { dryRun: false, ifMatch: preview.etag });
       onApplied(appliedText(done.answer.summary));
     } catch (err) {
       setError(err);

@@ -17,17 +17,17 @@ const valid = (c: string | undefined) => (c && /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a
 /** Black or white, whichever reads better on `hex` (as the page does). */
 function ink(hex: string): string {
   let h = hex.slice(1);
-  if (h.length === 3) h = [...h].map((x) => x + x).join('');
+  if (h.length === 3) h = Array.from(h, (x) => x + x).join('');
   const [r, g, b] = [0, 2, 4].map((i) => {
     const v = parseInt(h.slice(i, i + 2), 16) / 255;
     return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   });
-  const l = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#111111' : '#ffffff';
 }
 
 export function Preview({ name, colours }: { name: string; colours: Record<string, string | undefined> }) {
-  const col = (k: string) => valid(colours[k]) ?? DEFAULTS[k]!;
+  const col = (k: string) => valid(colours[k]) ?? DEFAULTS[k];
   const units: [string, string, string][] = [
     ['A1', 'colorAvailable', 'Available'],
     ['A2', 'colorReserved', 'Reserved'],

@@ -99,26 +99,11 @@ function ApiTokens() {
     <>
       <h2>API tokens</h2>
       <p class="muted">
-        A token lets a program (a dashboard, a website, an automation) call the service as you, sent as <code>Authorization: Bearer &lt;token&gt;</code>. A read-only
-        token can only read.
+        A token lets a program (a dashboard, a website, an automation) call the service as you, sent as <code>Authorization: Bearer &lt;token&gt;</code>. A
+        read-only token can only read.
       </p>
       <ErrorNotice error={error || tokens.error} />
-      {fresh?.token && (
-        <div class="notice ok token-once" role="status">
-          <p>
-            New token <strong>{fresh.name}</strong>: copy it now, it is shown only this once.
-          </p>
-          <code class="secret">{fresh.token}</code>
-          <div class="row">
-            <button type="button" onClick={copy}>
-              {copied ? 'Copied' : 'Copy token'}
-            </button>
-            <button type="button" class="secondary" onClick={() => setFresh(undefined)}>
-              Done
-            </button>
-          </div>
-        </div>
-      )}
+      {fresh?.token && <FreshToken name={fresh.name} token={fresh.token} copied={copied} onCopy={copy} onDone={() => setFresh(undefined)} />}
       <form class="card" onSubmit={create} aria-label="New API token">
         <div class="grid-fields">
           <Field label="Token name" required maxLength={100} value={name} onValue={setName} hint="What it is for, e.g. “Sales dashboard”" />
@@ -133,22 +118,61 @@ function ApiTokens() {
       {tokens.data && !tokens.data.length && <Notice>No API tokens yet.</Notice>}
       <ul class="hooks tokens" aria-label="Your API tokens">
         {tokens.data?.map((t) => (
-          <li key={t._id} class="card">
-            <div class="row between wrap">
-              <div>
-                <strong>{t.name}</strong> <span class={`badge ${t.scope}`}>{t.scope === 'write' ? 'read and write' : 'read only'}</span>
-                <div class="small muted">
-                  Created {when(t.createdAt)} · {t.expiresAt ? `${new Date(t.expiresAt).getTime() < Date.now() ? 'Expired' : 'Expires'} ${when(t.expiresAt)}` : 'Never expires'} ·{' '}
-                  {t.lastUsedAt ? `Last used ${when(t.lastUsedAt)}` : 'Never used'}
-                </div>
-              </div>
-              <button type="button" class="secondary danger" onClick={() => revoke(t)} aria-label={`Revoke ${t.name}`}>
-                Revoke
-              </button>
-            </div>
-          </li>
+          <TokenItem key={t._id} token={t} onRevoke={revoke} />
         ))}
       </ul>
     </>
+  );
+}
+
+/** A token just made: shown this once, to copy. */
+function FreshToken({
+  name,
+  token,
+  copied,
+  onCopy,
+  onDone,
+}: {
+  name: string;
+  token: string;
+  copied: boolean;
+  onCopy: () => Promise<void>;
+  onDone: () => void;
+}) {
+  return (
+    <div class="notice ok token-once" role="status">
+      <p>
+        New token <strong>{name}</strong>: copy it now, it is shown only this once.
+      </p>
+      <code class="secret">{token}</code>
+      <div class="row">
+        <button type="button" onClick={onCopy}>
+          {copied ? 'Copied' : 'Copy token'}
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TokenItem({ token: t, onRevoke }: { token: ApiToken; onRevoke: (t: ApiToken) => Promise<void> }) {
+  return (
+    <li class="card">
+      <div class="row between wrap">
+        <div>
+          <strong>{t.name}</strong> <span class={`badge ${t.scope}`}>{t.scope === 'write' ? 'read and write' : 'read only'}</span>
+          <div class="small muted">
+            Created {when(t.createdAt)} ·{' '}
+            {t.expiresAt ? `${new Date(t.expiresAt).getTime() < Date.now() ? 'Expired' : 'Expires'} ${when(t.expiresAt)}` : 'Never expires'} ·{' '}
+            {t.lastUsedAt ? `Last used ${when(t.lastUsedAt)}` : 'Never used'}
+          </div>
+        </div>
+        <button type="button" class="secondary danger" onClick={() => onRevoke(t)} aria-label={`Revoke ${t.name}`}>
+          Revoke
+        </button>
+      </div>
+    </li>
   );
 }

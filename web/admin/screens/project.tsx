@@ -29,13 +29,17 @@ const TABS: [string, string][] = [
 
 export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: string; floor?: string; path: string; user: User }) {
   // The units tab's first rows are asked for alongside the project, not after it.
-  useMemo(() => tab === 'units' && prefetchUnits(id), [id]);
+  useMemo(() => {
+    if (tab === 'units') void prefetchUnits(id);
+  }, [id]);
   const project = useLoad(() => request<Project>('GET', `/projects/${id}`), [id]);
   if (project.loading && !project.data) return <Loading what="Loading the project" />;
   if (project.error) return <ErrorNotice error={project.error} />;
-  const p = project.data!.data;
+  const answer = project.data;
+  if (!answer) return <Loading what="Loading the project" />;
+  const p = answer.data;
   const reload = () => project.reload();
-  const setProject = (next: Project) => project.set({ ...project.data!, data: next, etag: etagOf(next) });
+  const setProject = (next: Project) => project.set({ ...answer, data: next, etag: etagOf(next) });
   let body;
   if (tab === 'settings') body = <Settings project={p} user={user} onSaved={setProject} onReload={reload} />;
   else if (tab === 'floors' && floor) body = <PlanEditor project={p} floorId={floor} />;

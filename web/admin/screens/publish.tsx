@@ -15,7 +15,11 @@ export interface Check {
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-const names = (list: { name: string }[], max = 5) => list.slice(0, max).map((x) => x.name).join(', ') + (list.length > max ? ` and ${list.length - max} more` : '');
+const names = (list: { name: string }[], max = 5) =>
+  list
+    .slice(0, max)
+    .map((x) => x.name)
+    .join(', ') + (list.length > max ? ` and ${list.length - max} more` : '');
 
 /** What a sales manager would want done before the page goes public. A list to read, never a gate. */
 export function checklist(p: Project, floors: Floor[], units: Unit[]): Check[] {
@@ -26,12 +30,45 @@ export function checklist(p: Project, floors: Floor[], units: Unit[]): Check[] {
   const formsOpen = p.enableForms === true && !p.formsSendTo;
   const holdsOpen = p.onHoldExperienceEnabled === true && !(Number(p.onHoldMinsDuration) > 0);
   return [
-    { id: 'address', ok: !!p.namespace, text: p.namespace ? `Public address ${pageUrl(p.namespace)}` : 'No public address yet', href: `${base}/settings#set-general` },
+    {
+      id: 'address',
+      ok: !!p.namespace,
+      text: p.namespace ? `Public address ${pageUrl(p.namespace)}` : 'No public address yet',
+      href: `${base}/settings#set-general`,
+    },
     { id: 'units', ok: units.length > 0, text: units.length ? plural(units.length, 'unit') : 'No units yet', href: `${base}/units` },
-    { id: 'prices', ok: !unpriced.length, text: unpriced.length ? `${plural(unpriced.length, 'unit')} without a price: ${names(unpriced)}` : 'Every unit has a price (or “price to be decided”)', href: `${base}/units` },
-    { id: 'floors', ok: !bare.length && floors.length > 0, text: bare.length ? `Floors without a plan or shapes: ${names(bare)}` : floors.length ? 'Every floor has a plan and shapes' : 'No floors yet', href: `${base}/floors` },
-    { id: 'forms', ok: !formsOpen, text: formsOpen ? 'Enquiry forms are on but nobody receives them (no e-mail to send them to)' : p.enableForms ? `Enquiries go to ${String(p.formsSendTo)}` : 'Enquiry forms are off', href: `${base}/settings#set-forms` },
-    { id: 'holds', ok: !holdsOpen, text: holdsOpen ? 'Visitors can hold units but a hold has no duration' : p.onHoldExperienceEnabled ? `A hold lasts ${String(p.onHoldMinsDuration)} minutes` : 'Holds are off', href: `${base}/settings#set-holds` },
+    {
+      id: 'prices',
+      ok: !unpriced.length,
+      text: unpriced.length ? `${plural(unpriced.length, 'unit')} without a price: ${names(unpriced)}` : 'Every unit has a price (or “price to be decided”)',
+      href: `${base}/units`,
+    },
+    {
+      id: 'floors',
+      ok: !bare.length && floors.length > 0,
+      text: bare.length ? `Floors without a plan or shapes: ${names(bare)}` : floors.length ? 'Every floor has a plan and shapes' : 'No floors yet',
+      href: `${base}/floors`,
+    },
+    {
+      id: 'forms',
+      ok: !formsOpen,
+      text: formsOpen
+        ? 'Enquiry forms are on but nobody receives them (no e-mail to send them to)'
+        : p.enableForms
+          ? `Enquiries go to ${String(p.formsSendTo)}`
+          : 'Enquiry forms are off',
+      href: `${base}/settings#set-forms`,
+    },
+    {
+      id: 'holds',
+      ok: !holdsOpen,
+      text: holdsOpen
+        ? 'Visitors can hold units but a hold has no duration'
+        : p.onHoldExperienceEnabled
+          ? `A hold lasts ${String(p.onHoldMinsDuration)} minutes`
+          : 'Holds are off',
+      href: `${base}/settings#set-holds`,
+    },
   ];
 }
 
@@ -96,7 +133,11 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
   // The checklist reads the project as it is now (a colleague may have changed its settings since it was opened).
   const data = useLoad(
     () =>
-      Promise.all([api.get<Project>(`/projects/${project._id}`), all<Floor>(`/floors${query({ project: project._id })}`), all<Unit>(`/units${query({ project: project._id })}`)]),
+      Promise.all([
+        api.get<Project>(`/projects/${project._id}`),
+        all<Floor>(`/floors${query({ project: project._id })}`),
+        all<Unit>(`/units${query({ project: project._id })}`),
+      ]),
     [project._id],
   );
   const [error, setError] = useState<unknown>();

@@ -3,6 +3,7 @@ import { api, ApiError, etagOf } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
 import { canManage } from '../access.ts';
+import { fieldText } from '../csv.ts';
 import { DEFAULTS, Preview } from './preview.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
 
@@ -37,11 +38,32 @@ export const GROUPS: Group[] = [
       t('hostName', 'Own domain', 'e.g. homes.example.com, pointed at this service.'),
       { key: 'websiteURL', label: 'Website', kind: 'url' },
       t('address', 'Address'),
-      { key: 'projectLang', label: 'Page language', kind: ['select', [['en', 'English'], ['fr', 'French'], ['es', 'Spanish']]] },
+      {
+        key: 'projectLang',
+        label: 'Page language',
+        kind: [
+          'select',
+          [
+            ['en', 'English'],
+            ['fr', 'French'],
+            ['es', 'Spanish'],
+          ],
+        ],
+      },
       t('projectType', 'Project type'),
       t('propertyType', 'Property type'),
       t('areaUnit', 'Area unit', 'e.g. sq ft or m²'),
-      { key: 'initialView', label: 'Page opens on', kind: ['select', [['List', 'The unit list'], ['Plan', 'The first floor plan']]] },
+      {
+        key: 'initialView',
+        label: 'Page opens on',
+        kind: [
+          'select',
+          [
+            ['List', 'The unit list'],
+            ['Plan', 'The first floor plan'],
+          ],
+        ],
+      },
     ],
   },
   {
@@ -116,7 +138,13 @@ export const GROUPS: Group[] = [
     id: 'lock',
     title: 'Lock screen',
     intro: 'A welcome form before the units: a way to collect leads, not access control.',
-    settings: [b('lockScreen', 'Show the lock screen'), b('lockScreenName', 'Ask for the name'), b('lockScreenEmail', 'Ask for the e-mail'), b('lockScreenPhone', 'Ask for the phone'), b('lockScreenMessage', 'Ask for a message')],
+    settings: [
+      b('lockScreen', 'Show the lock screen'),
+      b('lockScreenName', 'Ask for the name'),
+      b('lockScreenEmail', 'Ask for the e-mail'),
+      b('lockScreenPhone', 'Ask for the phone'),
+      b('lockScreenMessage', 'Ask for a message'),
+    ],
   },
   { id: 'waitlist', title: 'Waitlist', settings: [b('waitlistEnabled', 'Visitors can join a waitlist')] },
   {
@@ -128,7 +156,11 @@ export const GROUPS: Group[] = [
     id: 'tags',
     title: 'Tag manager',
     intro: 'Code added to the page as is: only paste snippets you trust.',
-    settings: [b('gtmEnabled', 'Use the tag manager'), { key: 'gtmHeadCode', label: 'Code in <head>', kind: 'long' }, { key: 'gtmBodyCode', label: 'Code at the start of <body>', kind: 'long' }],
+    settings: [
+      b('gtmEnabled', 'Use the tag manager'),
+      { key: 'gtmHeadCode', label: 'Code in <head>', kind: 'long' },
+      { key: 'gtmBodyCode', label: 'Code at the start of <body>', kind: 'long' },
+    ],
   },
   {
     id: 'integrations',
@@ -193,7 +225,10 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
     });
   };
   const changed = Object.keys(draft);
-  const colours = useMemo(() => Object.fromEntries(GROUPS[1]!.settings.filter((x) => x.kind === 'color').map((x) => [x.key, value(x.key) as string | undefined])), [draft, project]);
+  const colours = useMemo(
+    () => Object.fromEntries(GROUPS[1].settings.filter((x) => x.kind === 'color').map((x) => [x.key, value(x.key) as string | undefined])),
+    [draft, project],
+  );
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -226,21 +261,53 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
         ))}
       </nav>
       {GROUPS.filter((g) => !g.managers || manager).map((g) => (
-        <fieldset key={g.id} id={`set-${g.id}`} class="group">
-          <legend>{g.title}</legend>
-          {g.intro && <p class="muted">{g.intro}</p>}
-          <div class={g.id === 'branding' ? 'branding' : ''}>
-            <div class={g.id === 'pictures' ? 'media-grid' : 'grid-fields'}>
-              {g.settings.map((x) => (
-                <SettingInput key={`${x.key}-${project.__v}`} setting={x} value={value(x.key)} configured={project.configuredSecrets?.includes(x.key) ?? false} onValue={(v) => set(x.key, v)} />
-              ))}
-            </div>
-            {g.id === 'branding' && <Preview name={String(value('name') ?? '')} colours={colours} />}
-          </div>
-        </fieldset>
+        <SettingGroup key={g.id} group={g} project={project} value={value} set={set} colours={colours} />
       ))}
-      <SaveBar conflict={conflict} error={error} saved={saved} changed={changed.length} busy={busy} onReload={() => (setConflict(false), onReload())} onDiscard={() => setDraft({})} />
+      <SaveBar
+        conflict={conflict}
+        error={error}
+        saved={saved}
+        changed={changed.length}
+        busy={busy}
+        onReload={() => {
+          setConflict(false);
+          onReload();
+        }}
+        onDiscard={() => setDraft({})}
+      />
     </form>
+  );
+}
+
+type SettingGroupProps = {
+  group: (typeof GROUPS)[number];
+  project: Project;
+  /** A setting's value: the draft's where changed, else the project's. */
+  value: (key: string) => unknown;
+  set: (key: string, v: unknown) => void;
+  colours: Record<string, string | undefined>;
+};
+
+function SettingGroup({ group: g, project, value, set, colours }: SettingGroupProps) {
+  return (
+    <fieldset id={`set-${g.id}`} class="group">
+      <legend>{g.title}</legend>
+      {g.intro && <p class="muted">{g.intro}</p>}
+      <div class={g.id === 'branding' ? 'branding' : ''}>
+        <div class={g.id === 'pictures' ? 'media-grid' : 'grid-fields'}>
+          {g.settings.map((x) => (
+            <SettingInput
+              key={`${x.key}-${project.__v}`}
+              setting={x}
+              value={value(x.key)}
+              configured={project.configuredSecrets?.includes(x.key) ?? false}
+              onValue={(v) => set(x.key, v)}
+            />
+          ))}
+        </div>
+        {g.id === 'branding' && <Preview name={fieldText(value('name'))} colours={colours} />}
+      </div>
+    </fieldset>
   );
 }
 
@@ -278,24 +345,45 @@ function SettingInput({ setting, value, configured, onValue }: { setting: Settin
   const id = useId();
   if (kind === 'bool') return <Toggle label={label} checked={value === true} onChange={onValue} {...(hint ? { hint } : {})} />;
   if (kind === 'long') return <TextArea label={label} value={value as string | undefined} onValue={onValue} />;
-  if (Array.isArray(kind)) return <Select label={label} value={String(value ?? kind[1][0]![0])} options={kind[1]} onValue={onValue} />;
-  if (kind === 'number') return <Field label={label} type="number" value={value as number | undefined} onValue={(v) => onValue(v === '' ? undefined : Number(v))} />;
+  if (Array.isArray(kind)) return <Select label={label} value={fieldText(value ?? kind[1][0][0])} options={kind[1]} onValue={onValue} />;
+  if (kind === 'number')
+    return <Field label={label} type="number" value={value as number | undefined} onValue={(v) => onValue(v === '' ? undefined : Number(v))} />;
   if (kind === 'color') {
     const v = typeof value === 'string' ? value : '';
     return (
       <div class="field colour">
         <label for={id}>{label}</label>
         <div class="row">
-          <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-f]{6}$/i.test(v) ? v : (DEFAULTS[key] ?? '#000000')} onInput={(e) => onValue((e.target as HTMLInputElement).value)} />
-          <input id={id} value={v} placeholder={`default ${DEFAULTS[key] ?? ''}`.trim()} onInput={(e) => onValue((e.target as HTMLInputElement).value)} pattern="#[0-9a-fA-F]{3,8}" />
+          <input
+            type="color"
+            aria-label={`${label} picker`}
+            value={/^#[0-9a-f]{6}$/i.test(v) ? v : (DEFAULTS[key] ?? '#000000')}
+            onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+          />
+          <input
+            id={id}
+            value={v}
+            placeholder={`default ${DEFAULTS[key] ?? ''}`.trim()}
+            onInput={(e) => onValue((e.target as HTMLInputElement).value)}
+            pattern="#[0-9a-fA-F]{3,8}"
+          />
         </div>
       </div>
     );
   }
   if (kind === 'image') return <MediaField label={label} kind="image" value={value as string | undefined} onValue={onValue} />;
-  if (kind === 'gallery' || kind === 'documents') return <MediaList label={label} kind={kind === 'gallery' ? 'image' : 'document'} value={value as string[] | undefined} onValue={onValue} />;
+  if (kind === 'gallery' || kind === 'documents')
+    return <MediaList label={label} kind={kind === 'gallery' ? 'image' : 'document'} value={value as string[] | undefined} onValue={onValue} />;
   if (kind === 'secret') return <SecretInput label={label} value={value} configured={configured} onValue={onValue} />;
-  return <Field label={label} type={kind === 'email' ? 'email' : kind === 'url' ? 'url' : 'text'} value={value as string | undefined} onValue={onValue} {...(hint ? { hint } : {})} />;
+  return (
+    <Field
+      label={label}
+      type={kind === 'email' ? 'email' : kind === 'url' ? 'url' : 'text'}
+      value={value as string | undefined}
+      onValue={onValue}
+      {...(hint ? { hint } : {})}
+    />
+  );
 }
 
 /** Write-only: shows "set"/"not set", never a value; Replace opens an input, Clear sends null. */
@@ -311,7 +399,14 @@ function SecretInput({ label, value, configured, onValue }: { label: string; val
       </span>
       {editing ? (
         <div class="row">
-          <input id={id} type="password" autoComplete="off" aria-labelledby={`${id}-l`} value={typeof value === 'string' ? value : ''} onInput={(e) => onValue((e.target as HTMLInputElement).value || undefined)} />
+          <input
+            id={id}
+            type="password"
+            autoComplete="off"
+            aria-labelledby={`${id}-l`}
+            value={typeof value === 'string' ? value : ''}
+            onInput={(e) => onValue((e.target as HTMLInputElement).value || undefined)}
+          />
           <button
             type="button"
             class="secondary"

@@ -20,8 +20,6 @@ const person = (id: string, me: User) => (id === me._id ? `${me.username} (you)`
 export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'groups'; record: Membership; user: User; onChange: (r: Membership) => void }) {
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
-  const [email, setEmail] = useState('');
-  const [level, setLevel] = useState('editor');
   const manager = user.role === 'admin' || record.user === user._id || record.administrators.includes(user._id);
   const base = `/${kind}/${record._id}`;
 
@@ -35,30 +33,33 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
       setError(err instanceof ApiError && err.status === 412 ? new Error('The team changed meanwhile; reload and try again.') : err);
     }
   };
-  const invite = async (e: Event) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      await api.post(`${base}/invites`, { email, level });
-      setNews(`Invitation sent to ${email}.`);
-      setEmail('');
-      onChange(await api.get<Membership>(base));
-    } catch (err) {
-      setError(err);
-    }
-  };
-  const revoke = async (inv: Invite) => {
-    setError(undefined);
-    try {
-      await api.del(`${base}/invites/${inv._id}`);
-      setNews(`Invitation to ${inv.email} revoked.`);
-      onChange(await api.get<Membership>(base));
-    } catch (err) {
-      setError(err);
-    }
-  };
+  return (
+    <section>
+      <PageTitle>Team of {record.name}</PageTitle>
+      <ErrorNotice error={error} />
+      <Notice kind="ok">{news}</Notice>
+      <p>Owner: {person(record.user, user)}</p>
+      <div class="two">
+        <Members list="administrators" title="Administrators" record={record} user={user} manager={manager} onRemove={removeMember} />
+        <Members list="editors" title="Editors" record={record} user={user} manager={manager} onRemove={removeMember} />
+      </div>
+      <p class="muted small">Administrators may change integrations and the team, delete floors and units, and read leads; editors change content.</p>
+      {FEATURES.mail && <Invitations base={base} record={record} manager={manager} onNews={setNews} onError={setError} onChange={onChange} />}
+    </section>
+  );
+}
 
-  const members = (list: 'administrators' | 'editors', title: string) => (
+interface MembersProps {
+  list: 'administrators' | 'editors';
+  title: string;
+  record: Membership;
+  user: User;
+  manager: boolean;
+  onRemove: (list: 'administrators' | 'editors', id: string) => Promise<void>;
+}
+
+function Members({ list, title, record, user, manager, onRemove }: MembersProps) {
+  return (
     <div>
       <h2>{title}</h2>
       {record[list].length ? (
@@ -67,7 +68,12 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
             <li key={id}>
               {person(id, user)}
               {manager && (
-                <button type="button" class="secondary small" onClick={() => removeMember(list, id)} aria-label={`Remove ${person(id, user)} from ${title.toLowerCase()}`}>
+                <button
+                  type="button"
+                  class="secondary small"
+                  onClick={() => onRemove(list, id)}
+                  aria-label={`Remove ${person(id, user)} from ${title.toLowerCase()}`}
+                >
                   Remove
                 </button>
               )}
@@ -79,50 +85,82 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
       )}
     </div>
   );
+}
+
+interface InvitationsProps {
+  base: string;
+  record: Membership;
+  manager: boolean;
+  onNews: (news: string) => void;
+  onError: (err: unknown) => void;
+  onChange: (r: Membership) => void;
+}
+
+/** Invitations waiting for an answer, and a new one (where the service sends mail). */
+function Invitations({ base, record, manager, onNews, onError, onChange }: InvitationsProps) {
+  const [email, setEmail] = useState('');
+  const [level, setLevel] = useState('editor');
+  const invite = async (e: Event) => {
+    e.preventDefault();
+    onError(undefined);
+    try {
+      await api.post(`${base}/invites`, { email, level });
+      onNews(`Invitation sent to ${email}.`);
+      setEmail('');
+      onChange(await api.get<Membership>(base));
+    } catch (err) {
+      onError(err);
+    }
+  };
+  const revoke = async (inv: Invite) => {
+    onError(undefined);
+    try {
+      await api.del(`${base}/invites/${inv._id}`);
+      onNews(`Invitation to ${inv.email} revoked.`);
+      onChange(await api.get<Membership>(base));
+    } catch (err) {
+      onError(err);
+    }
+  };
 
   return (
-    <section>
-      <PageTitle>Team of {record.name}</PageTitle>
-      <ErrorNotice error={error} />
-      <Notice kind="ok">{news}</Notice>
-      <p>Owner: {person(record.user, user)}</p>
-      <div class="two">
-        {members('administrators', 'Administrators')}
-        {members('editors', 'Editors')}
-      </div>
-      <p class="muted small">Administrators may change integrations and the team, delete floors and units, and read leads; editors change content.</p>
-      {FEATURES.mail && (
-        <>
-          <h2>Pending invitations</h2>
-          {record.invites?.length ? (
-            <ul class="people">
-              {record.invites.map((inv) => (
-                <li key={inv._id ?? inv.email}>
-                  {inv.email} as {inv.level}
-                  {manager && inv._id && (
-                    <button type="button" class="secondary small" onClick={() => revoke(inv)} aria-label={`Revoke the invitation to ${inv.email}`}>
-                      Revoke
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p class="muted">None.</p>
-          )}
-          {manager && (
-            <form class="card row wrap" onSubmit={invite} aria-label="Invite a colleague">
-              <div class="grow">
-                <Field label="Colleague's e-mail" type="email" required value={email} onValue={setEmail} />
-              </div>
-              <Select label="As" value={level} options={[['editor', 'Editor'], ['administrator', 'Administrator']]} onValue={setLevel} />
-              <button type="submit" class="align-end">
-                Send invitation
-              </button>
-            </form>
-          )}
-        </>
+    <>
+      <h2>Pending invitations</h2>
+      {record.invites?.length ? (
+        <ul class="people">
+          {record.invites.map((inv) => (
+            <li key={inv._id ?? inv.email}>
+              {inv.email} as {inv.level}
+              {manager && inv._id && (
+                <button type="button" class="secondary small" onClick={() => revoke(inv)} aria-label={`Revoke the invitation to ${inv.email}`}>
+                  Revoke
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">None.</p>
       )}
-    </section>
+      {manager && (
+        <form class="card row wrap" onSubmit={invite} aria-label="Invite a colleague">
+          <div class="grow">
+            <Field label="Colleague's e-mail" type="email" required value={email} onValue={setEmail} />
+          </div>
+          <Select
+            label="As"
+            value={level}
+            options={[
+              ['editor', 'Editor'],
+              ['administrator', 'Administrator'],
+            ]}
+            onValue={setLevel}
+          />
+          <button type="submit" class="align-end">
+            Send invitation
+          </button>
+        </form>
+      )}
+    </>
   );
 }

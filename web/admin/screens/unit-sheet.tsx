@@ -15,8 +15,18 @@ function InfoRows({ value, onValue }: { value: Info; onValue: (v: Info) => void 
       <legend>Additional information</legend>
       {value.map((row, i) => (
         <div class="row" key={i}>
-          <input aria-label={`Label ${i + 1}`} placeholder="e.g. Ceiling height" value={row.label ?? ''} onInput={(e) => set(i, 'label', (e.target as HTMLInputElement).value)} />
-          <input aria-label={`Value ${i + 1}`} placeholder="e.g. 2.9 m" value={row.value ?? ''} onInput={(e) => set(i, 'value', (e.target as HTMLInputElement).value)} />
+          <input
+            aria-label={`Label ${i + 1}`}
+            placeholder="e.g. Ceiling height"
+            value={row.label ?? ''}
+            onInput={(e) => set(i, 'label', (e.target as HTMLInputElement).value)}
+          />
+          <input
+            aria-label={`Value ${i + 1}`}
+            placeholder="e.g. 2.9 m"
+            value={row.value ?? ''}
+            onInput={(e) => set(i, 'value', (e.target as HTMLInputElement).value)}
+          />
           <button type="button" class="secondary small" aria-label={`Remove line ${i + 1}`} onClick={() => onValue(value.filter((_, j) => j !== i))}>
             ✕
           </button>
@@ -39,18 +49,24 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
   const [finishes, setFinishes] = useState<string>();
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
-    ref.current!.showModal();
+    ref.current?.showModal();
     return () => opener?.focus();
   }, []);
   const v = <K extends keyof Draft>(k: K): Draft[K] => (k in draft ? draft[k] : unit[k]);
-  const set = <K extends keyof Draft>(k: K) => (x: Draft[K]) => setDraft((d) => ({ ...d, [k]: x }));
+  const set =
+    <K extends keyof Draft>(k: K) =>
+    (x: Draft[K]) =>
+      setDraft((d) => ({ ...d, [k]: x }));
   const save = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
       const info = draft.additionalInfo?.filter((r) => r.label || r.value);
-      const list = finishes?.split('\n').map((x) => x.trim()).filter(Boolean);
+      const list = finishes
+        ?.split('\n')
+        .map((x) => x.trim())
+        .filter(Boolean);
       const body = { ...draft, ...(info ? { additionalInfo: info } : {}), ...(list ? { finishes: list } : {}) };
       onSaved(await api.patch<Unit>(`/units/${unit._id}`, body, { ifMatch: etagOf(unit) }));
       ref.current?.close();

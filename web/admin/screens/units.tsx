@@ -30,7 +30,7 @@ export function nextName(name: string, taken: Set<string>): string {
   const m = /^(.*?)(\d+)$/.exec(name);
   if (m) {
     for (let n = Number(m[2]) + 1; n < Number(m[2]) + 1000; n++) {
-      const candidate = `${m[1]}${String(n).padStart(m[2]!.length, '0')}`;
+      const candidate = `${m[1]}${String(n).padStart(m[2].length, '0')}`;
       if (!taken.has(candidate)) return candidate;
     }
   }
@@ -42,7 +42,6 @@ export function nextName(name: string, taken: Set<string>): string {
 /** A unit's fields a copy takes: everything but its identity, its outline on the plan and a live hold. */
 const copyOf = (u: Unit, name: string) => {
   const { _id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position, ...rest } = u;
-  void [_id, __v, createdAt, updatedAt, path, onHoldExpiresAt, project, floor, position];
   return { ...rest, name, availability: u.availability === 'on_hold' ? 'available' : u.availability };
 };
 
@@ -52,8 +51,18 @@ function Filters({ filter, floors, onFilter }: { filter: Filter; floors: Floor[]
     <fieldset class="filters">
       <legend>Filter</legend>
       <Field label="Name contains" type="search" value={filter.name} onValue={set('name')} />
-      <Select label="Floor" value={filter.floor} options={[['', 'All floors'], ...floors.map((f) => [f._id, f.name] as [string, string])]} onValue={set('floor')} />
-      <Select label="Status" value={filter.availability} options={[['', 'Any status'], ...AVAILABILITY.map((a) => [a, availabilityLabel(a)] as [string, string])]} onValue={set('availability')} />
+      <Select
+        label="Floor"
+        value={filter.floor}
+        options={[['', 'All floors'], ...floors.map((f) => [f._id, f.name] as [string, string])]}
+        onValue={set('floor')}
+      />
+      <Select
+        label="Status"
+        value={filter.availability}
+        options={[['', 'Any status'], ...AVAILABILITY.map((a) => [a, availabilityLabel(a)] as [string, string])]}
+        onValue={set('availability')}
+      />
       <Field label="Price from" type="number" value={filter.priceMin} onValue={set('priceMin')} />
       <Field label="Price to" type="number" value={filter.priceMax} onValue={set('priceMax')} />
     </fieldset>
@@ -71,7 +80,16 @@ async function saveCell(u: Unit, key: Col['key'], raw: string): Promise<Unit | u
 
 type Loaded<T> = ReturnType<typeof useLoad<T>>;
 type Open = { kind: 'history' | 'details'; unit: Unit };
-type Ctx = { project: Project; units: Pick<Loaded<Unit[]>, 'data' | 'set'>; floorList: Floor[]; filter: Filter; setFilter: (f: Filter) => void; setNews: (m: string) => void; setError: (e: unknown) => void; setOpen: (o: Open) => void };
+type Ctx = {
+  project: Project;
+  units: Pick<Loaded<Unit[]>, 'data' | 'set'>;
+  floorList: Floor[];
+  filter: Filter;
+  setFilter: (f: Filter) => void;
+  setNews: (m: string) => void;
+  setError: (e: unknown) => void;
+  setOpen: (o: Open) => void;
+};
 
 /** What a row can do: save a cell, be added, duplicated, deleted; each reported in the screen's status line. */
 function useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen }: Ctx) {
@@ -92,7 +110,10 @@ function useRowActions({ project, units, floorList, filter, setFilter, setNews, 
     guard(async () => {
       try {
         const saved = await saveCell(u, key, raw);
-        if (saved) (replace([saved]), setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`));
+        if (saved) {
+          replace([saved]);
+          setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`);
+        }
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 412)) throw err;
         replace([await api.get<Unit>(`/units/${u._id}`)]);
@@ -127,9 +148,12 @@ function useSelection(rows: Unit[]) {
   const lastClicked = useRef<number>();
   const onToggle = (i: number, shift: boolean) => {
     const next = new Set(selected);
-    const on = !next.has(rows[i]!._id);
+    const on = !next.has(rows[i]._id);
     const [a, b] = shift && lastClicked.current !== undefined ? [Math.min(i, lastClicked.current), Math.max(i, lastClicked.current)] : [i, i];
-    for (let j = a; j <= b; j++) on ? next.add(rows[j]!._id) : next.delete(rows[j]!._id);
+    for (let j = a; j <= b; j++) {
+      if (on) next.add(rows[j]._id);
+      else next.delete(rows[j]._id);
+    }
     lastClicked.current = i;
     setSelected(next);
   };
@@ -148,12 +172,13 @@ const FRESH_MS = 10_000;
 const unitsUrl = (projectId: string, skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}`;
 
 /** Starts loading a project's first units while the project itself loads, so the grid does not wait for it. */
-export function prefetchUnits(projectId: string) {
+export function prefetchUnits(projectId: string): Promise<Answer<Unit[]>> {
   const ahead = firstPages.get(projectId);
-  if (ahead && Date.now() - ahead.at <= FRESH_MS) return;
+  if (ahead && Date.now() - ahead.at <= FRESH_MS) return ahead.answer;
   const answer = request<Unit[]>('GET', unitsUrl(projectId, 0, FIRST));
   answer.catch(() => undefined); // a failure is reported where it is used; never as an unhandled rejection
   firstPages.set(projectId, { at: Date.now(), answer });
+  return answer;
 }
 
 /**
@@ -163,10 +188,9 @@ export function prefetchUnits(projectId: string) {
 function useUnitsOf(projectId: string) {
   const [partial, setPartial] = useState<Unit[]>();
   const units = useLoad(async () => {
-    prefetchUnits(projectId);
-    const ahead = firstPages.get(projectId)!;
+    const ahead = prefetchUnits(projectId);
     firstPages.delete(projectId);
-    const first = await ahead.answer;
+    const first = await ahead;
     setPartial(first.data);
     const total = first.total ?? first.data.length;
     const skips = Array.from({ length: Math.max(0, Math.ceil((total - FIRST) / PAGE)) }, (_, i) => FIRST + i * PAGE);
@@ -184,48 +208,124 @@ export function Units({ project, user }: { project: Project; user: User; path: s
   const [news, setNews] = useState('');
   const [open, setOpen] = useState<Open>();
   const [pasted, setPasted] = useState<string>();
-  const [last, setLast] = useState<LastBulk>();
   const manager = canManage(project, user);
   const floorList = useMemo(() => (floors.data ?? []).slice().sort((a, b) => a.position - b.position), [floors.data]);
   const rows = useMemo(() => (units.data ?? []).filter(matches(filter)), [units.data, filter]);
   const { selected, onToggle, onToggleAll } = useSelection(rows);
   const { list, replace, onSave, addRow, onAction } = useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen });
   if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
-  const undo = async () => {
-    replace(await undoBulk(last!, (id) => list.find((u) => u._id === id)));
-    setLast(undefined);
-    setNews(`Undone: ${last!.what}`);
-  };
   return (
     <section>
       <PageTitle>Units</PageTitle>
       <Filters filter={filter} floors={floorList} onFilter={setFilter} />
-      {/* Sticky only while it has something to apply or undo; the hint alone scrolls away with the page. */}
-      <div class={selected.size || last ? 'bulk-bar' : ''}>
-        <Bulk units={list.filter((u) => selected.has(u._id))} last={last} onDone={(saved, msg, l) => (replace(saved), setNews(msg), setLast(l))} onUndo={undo} onError={setError} />
-      </div>
+      <BulkBar list={list} selected={selected} replace={replace} onNews={setNews} onError={setError} />
       <ErrorNotice error={error || units.error} />
       <Notice kind="ok">{news}</Notice>
       <div class="row wrap between">
         <p class="muted small grow" id="grid-help">
-          {rows.length} of {list.length} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells; Shift+click selects a range; paste rows copied from a spreadsheet to import them.
+          {rows.length} of {list.length} units shown, {selected.size} selected. Edit a cell and press Enter or leave it to save; arrow keys move between cells;
+          Shift+click selects a range; paste rows copied from a spreadsheet to import them.
         </p>
         <button type="button" onClick={() => addRow()}>
           Add unit
         </button>
       </div>
       {pasted !== undefined && (
-        <PasteImport project={project} text={pasted} manager={manager} onClose={() => setPasted(undefined)} onApplied={(msg) => (setPasted(undefined), setNews(msg), units.reload())} />
+        <PasteImport
+          project={project}
+          text={pasted}
+          manager={manager}
+          onClose={() => setPasted(undefined)}
+          onApplied={(msg) => {
+            setPasted(undefined);
+            setNews(msg);
+            units.reload();
+          }}
+        />
       )}
       <p class="muted small scroll-hint" aria-hidden="true">
         Swipe the table sideways for price, bedrooms, baths, area and type →
       </p>
-      <UnitGrid rows={rows} floors={floorList} selected={selected} manager={manager} onToggle={onToggle} onToggleAll={onToggleAll} onSave={onSave} onAction={onAction} onPaste={setPasted} scrollKey={JSON.stringify(filter)} />
+      <UnitGrid
+        rows={rows}
+        floors={floorList}
+        selected={selected}
+        manager={manager}
+        onToggle={onToggle}
+        onToggleAll={onToggleAll}
+        onSave={onSave}
+        onAction={onAction}
+        onPaste={setPasted}
+        scrollKey={JSON.stringify(filter)}
+      />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
-      {open?.kind === 'history' && <History unit={open.unit} me={user._id} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={() => setOpen(undefined)} />}
-      {open?.kind === 'details' && <UnitSheet unit={open.unit} onSaved={(u) => (replace([u]), setNews(`${u.name}'s details saved.`))} onClose={() => setOpen(undefined)} />}
+      <UnitDialogs open={open} me={user._id} floorList={floorList} replace={replace} onNews={setNews} onClose={() => setOpen(undefined)} />
     </section>
   );
 }
 
-export const exportCsv = (projectId: string) => request<string>('GET', `/units${query({ project: projectId, format: 'csv' })}`, { headers: { accept: 'text/csv' } });
+type BulkBarProps = {
+  list: Unit[];
+  selected: Set<string>;
+  replace: (saved: Unit[]) => void;
+  onNews: (news: string) => void;
+  onError: (err: unknown) => void;
+};
+
+/** The bulk changes of the selected units, and the undo of the last one. */
+function BulkBar({ list, selected, replace, onNews, onError }: BulkBarProps) {
+  const [last, setLast] = useState<LastBulk>();
+  const undo = async () => {
+    if (!last) return;
+    replace(await undoBulk(last, (id) => list.find((u) => u._id === id)));
+    setLast(undefined);
+    onNews(`Undone: ${last.what}`);
+  };
+  // Sticky only while it has something to apply or undo; the hint alone scrolls away with the page.
+  return (
+    <div class={selected.size || last ? 'bulk-bar' : ''}>
+      <Bulk
+        units={list.filter((u) => selected.has(u._id))}
+        last={last}
+        onDone={(saved, msg, l) => {
+          replace(saved);
+          onNews(msg);
+          setLast(l);
+        }}
+        onUndo={undo}
+        onError={onError}
+      />
+    </div>
+  );
+}
+
+type UnitDialogsProps = {
+  open: Open | undefined;
+  me: string;
+  floorList: Floor[];
+  replace: (saved: Unit[]) => void;
+  onNews: (news: string) => void;
+  onClose: () => void;
+};
+
+/** A unit's history or its details sheet, when one is open. */
+function UnitDialogs({ open, me, floorList, replace, onNews, onClose }: UnitDialogsProps) {
+  return (
+    <>
+      {open?.kind === 'history' && <History unit={open.unit} me={me} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={onClose} />}
+      {open?.kind === 'details' && (
+        <UnitSheet
+          unit={open.unit}
+          onSaved={(u) => {
+            replace([u]);
+            onNews(`${u.name}'s details saved.`);
+          }}
+          onClose={onClose}
+        />
+      )}
+    </>
+  );
+}
+
+export const exportCsv = (projectId: string) =>
+  request<string>('GET', `/units${query({ project: projectId, format: 'csv' })}`, { headers: { accept: 'text/csv' } });

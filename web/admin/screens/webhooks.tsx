@@ -26,7 +26,22 @@ interface Delivery {
   attempts: Attempt[];
 }
 
-const TYPES = ['*', 'project.updated', 'floor.created', 'floor.updated', 'floor.deleted', 'unit.created', 'unit.updated', 'unit.deleted', 'lead.created', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended', 'inventory.imported'];
+const TYPES = [
+  '*',
+  'project.updated',
+  'floor.created',
+  'floor.updated',
+  'floor.deleted',
+  'unit.created',
+  'unit.updated',
+  'unit.deleted',
+  'lead.created',
+  'unit.held',
+  'unit.hold_expired',
+  'unit.hold_released',
+  'unit.hold_extended',
+  'inventory.imported',
+];
 
 export function Webhooks({ project, user }: { project: Project; user: User }) {
   const base = `/projects/${project._id}/webhooks`;
@@ -91,14 +106,7 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
       </ul>
       <form class="card" onSubmit={create} aria-label="New webhook">
         <Field label="Send events to (https address)" type="url" required value={url} onValue={setUrl} />
-        <fieldset class="checks">
-          <legend>Events</legend>
-          {TYPES.map((t) => (
-            <label key={t}>
-              <input type="checkbox" checked={events.includes(t)} onChange={(e) => setEvents((e.target as HTMLInputElement).checked ? [...events, t] : events.filter((x) => x !== t))} /> {t === '*' ? 'Everything' : t}
-            </label>
-          ))}
-        </fieldset>
+        <EventChecks events={events} setEvents={setEvents} />
         <button type="submit" disabled={!events.length}>
           Add webhook
         </button>
@@ -138,7 +146,7 @@ function Deliveries({ url }: { url: string }) {
           </thead>
           <tbody>
             {list.data.map((d) => {
-              const last = d.attempts[d.attempts.length - 1];
+              const last = d.attempts.at(-1);
               return (
                 <tr key={d._id}>
                   <td>{when(d.createdAt)}</td>
@@ -162,5 +170,24 @@ function Deliveries({ url }: { url: string }) {
         <p class="muted">No deliveries yet.</p>
       )}
     </div>
+  );
+}
+
+/** The events a webhook is sent: each type, or everything (`*`). */
+function EventChecks({ events, setEvents }: { events: string[]; setEvents: (events: string[]) => void }) {
+  return (
+    <fieldset class="checks">
+      <legend>Events</legend>
+      {TYPES.map((t) => (
+        <label key={t}>
+          <input
+            type="checkbox"
+            checked={events.includes(t)}
+            onChange={(e) => setEvents((e.target as HTMLInputElement).checked ? [...events, t] : events.filter((x) => x !== t))}
+          />{' '}
+          {t === '*' ? 'Everything' : t}
+        </label>
+      ))}
+    </fieldset>
   );
 }

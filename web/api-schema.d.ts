@@ -1,0 +1,15952 @@
+/**
+ * The service's API as types, generated from its OpenAPI document by `npm run gen:api` (openapi-typescript).
+ * Do not edit: change the schemas under src/ and generate again.
+ */
+export interface paths {
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Liveness: 200 while the process runs */
+    get: operations['checkHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Readiness: 200 when the database answers and the job queue is started, else 503 */
+    get: operations['checkReadiness'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log in
+     * @description Credentials as a JSON body or as query parameters (the body wins). Returns the User record with `token`/`access_token` and sets the `service` and `serviceRefresh` cookies. An administrator who sends their own token while naming another username (no password) is logged in as that user (audited); anyone else gets 403.
+     */
+    post: operations['logIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Exchange a refresh token for a new access token
+     * @description Takes the `serviceRefresh` cookie or `refresh_token` in the body; rotates it. Presenting a used token ends its session.
+     */
+    post: operations['refreshToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the session
+     * @description Ends the session of the presented access token and/or refresh token (at once for refresh, within 60 s for access tokens on every node) and clears both cookies.
+     */
+    post: operations['logOut'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password-reset link
+     * @description Always 202 with the same body, after the same work, whether or not the account exists; an existing account is mailed `<PUBLIC_URL>/admin/reset/<token>` (once, 1 hour). At most PASSWORD_RESETS_PER_HOUR links per address per hour are mailed (more requests are answered the same and send nothing). Rate-limited per client address (429). The mail is in the language of `Accept-Language` (en, fr, es).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/password-reset/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose a new password with a reset token
+     * @description Sets the password and ends every session of the user (204). A token works once, for 1 hour: used, expired or unknown → 410. Rate-limited per client address.
+     */
+    post: operations['confirmPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invites/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an invitation link is for
+     * @description No authentication: the token is the credential. Unknown token → 404; used, revoked or expired → 410.
+     */
+    get: operations['getInvitation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invites/{token}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation
+     * @description Signed in (bearer or cookie) as the invited address: that user joins. Signed in as anyone else → 403. Not signed in: creates the account `email` with `password` (and `name`, `lastName`); if that account already exists, `password` must be its password (401 otherwise). The user lands in `administrators` or `editors` and the invite leaves `invites`. Answers like login (200, cookies). The link works once, for 7 days (410 after).
+     */
+    post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/projects/{namespace}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The presentation bundle of a project, by namespace
+     * @description Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304. A draft (`published: false`) answers 404 unless `preview` carries its preview token (then `Cache-Control: private, no-store`).
+     */
+    get: operations['getPresentation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/hosts/{hostName}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The presentation bundle of a project, by host name */
+    get: operations['getPresentationByHost'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/leads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Leave an enquiry on a project (when the project's enableForms is true)
+     * @description Name the project by `project` (id) or `namespace`. Rate-limited per client address. Honours `Idempotency-Key`.
+     */
+    post: operations['submitLead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/units/{id}/hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hold an available unit for the project's onHoldMinsDuration minutes
+     * @description Only when the project has onHoldExperienceEnabled, only from available: of concurrent requests for one unit exactly one gets 200, the others 409. Records a lead with source "hold". The answer carries `holdToken`, a secret for this hold alone (also mailed to the holder with a link to the page): with it, GET /public/holds/{holdToken} reads the hold, DELETE releases it, POST …/extend extends it once. One client address may hold a few units at once and send a bounded number of requests per minute (429). Honours `Idempotency-Key`.
+     */
+    post: operations['holdUnit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/holds/{holdToken}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The hold a hold token names: its unit, project and expiry
+     * @description No authentication: the hold token is the credential. Unknown token → 404; a hold released, lapsed or changed by the sales team since → 410. Rate-limited per client address like the hold requests.
+     */
+    get: operations['getHold'];
+    put?: never;
+    post?: never;
+    /**
+     * Release a hold: the unit is available again
+     * @description No authentication: the hold token is the credential. Unknown token → 404; a hold released, lapsed or changed by the sales team since → 410. Appends unit.hold_released to the change log.
+     */
+    delete: operations['releaseHold'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/holds/{holdToken}/extend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Extend a hold once by the project's onHoldMinsDuration
+     * @description No authentication: the hold token is the credential. Unknown token → 404; a hold released, lapsed or changed by the sales team since → 410. A second extension of the same hold → 409. The answer is the hold with its new onHoldExpiresAt; appends unit.hold_extended to the change log.
+     */
+    post: operations['extendHold'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/waitlist': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Join a project's waitlist (when the project's waitlistEnabled is true)
+     * @description Name the project by `project` (id) or `namespace`; `unit` names the unit asked about. Stored as a lead with `source: "waitlist"`. Same bounds, per-address rate limit and `Idempotency-Key` behaviour as POST /public/leads.
+     */
+    post: operations['joinWaitlist'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/media/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A stored file, or a picture resized
+     * @description Served with `Cache-Control: public, max-age=31536000, immutable` and an `ETag` (the name is the hash of the content); `If-None-Match` with that ETag → 304. With `w`, a resized variant, negotiated on `Accept` (`Vary: Accept`), kept and cached the same way.
+     */
+    get: operations['getMedia'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/projects/{namespace}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live changes of a presentation (Server-Sent Events)
+     * @description A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), each as `id: <seq>` and `data: {"seq","type","_id"?,"changes"?}` (no `_id` or `changes` for a sold unit of a project with `hideSold`). Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. A comment line comes at least every 20 s. At most 20 streams per client address and 5000 per node are open at once; past either → 429 with `Retry-After`. A draft answers 404 unless `preview` carries its preview token. See docs/events.md.
+     */
+    get: operations['streamPresentationChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Report what a visitor did on a presentation page (page analytics)
+     * @description Sent by the buyer's page with `navigator.sendBeacon` (a `text/plain` body holding JSON) or as `application/json`. Visitors are counted without cookies and without storing addresses (docs/insights.md). Requests from known bots and from addresses in the project's `eventsBlockList` are accepted but not counted. Rate-limited per client address (PUBLIC_EVENTS_PER_MINUTE).
+     */
+    post: operations['createPublicEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/allocations/open': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Open a realtor's allocation with its password
+     * @description Answers the allocation's name, its units and a 12-hour token. Any wrong password (and an unknown namespace) → the same 401 in the same time: the password is compared with every allocation's, with no early exit. At most ALLOCATION_OPENS_PER_MINUTE tries per client address (default 10) → 429.
+     */
+    post: operations['createPublicAllocationsOpen'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/worksheets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a worksheet for a buyer through a realtor's allocation
+     * @description Needs `X-Allocation-Token` (401 without a valid one). `choices`: 1 to 3 units of the project, in order of preference (a unit of another project → 400). At most WORKSHEETS_PER_ALLOCATION (default 200) of one allocation's worksheets may wait undecided at once → 409; rate-limited per client address like POST /public/leads.
+     */
+    post: operations['createPublicWorksheets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a user (platform administrators only) */
+    post: operations['createUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's User record */
+    get: operations['getCurrentUser'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the caller's own profile (and password, with currentPassword)
+     * @description Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. A password change ends every session of the user, this one included: log in again.
+     */
+    patch: operations['updateCurrentUser'];
+    trace?: never;
+  };
+  '/users/me/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's API tokens, oldest first (never the secret) */
+    get: operations['listUsersMeTokens'];
+    put?: never;
+    /**
+     * Create an API token for the caller
+     * @description The answer carries the secret `token` (sst_…) once; only its hash is kept. It acts as the caller; scope `read` allows only GET and HEAD. At most 50 tokens per user (→ 409). Only from a signed-in session: a request authenticated by an API token gets 403.
+     */
+    post: operations['createUsersMeTokens'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/tokens/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke one of the caller’s API tokens
+     * @description The token stops working at once on every node. Only from a signed-in session: a request authenticated by an API token gets 403.
+     */
+    delete: operations['deleteUsersMeTokens'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Search visible projects
+     * @description `filters` and `options` as JSON text (`filters={"name":"Tower"}`) or bracket form (`filters[name]=Tower&options[limit]=10`). `filters.name` matches a case-insensitive substring, `filters.projectType` exactly. `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` one of name, createdAt, updatedAt with `-` for descending (-createdAt); ties break on `_id`. `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listProjects'];
+    put?: never;
+    /**
+     * Create a project (the caller owns it)
+     * @description Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).
+     */
+    post: operations['createProject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/preview-link': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A signed link that opens the project's page, draft or not (owner, administrators, editors)
+     * @description The page on the pages origin (`/p/{namespace}`, or the project's host name when it has no namespace) with a `preview` token good for 24 hours, for whoever holds it. While the project is a draft (`published: false`) the page shows a draft banner and reads its bundle and live feed with the same token; enquiries and holds stay off. A project with neither namespace nor host name → 409.
+     */
+    get: operations['getProjectPreviewLink'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/project/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch one project */
+    get: operations['getProject'];
+    put?: never;
+    post?: never;
+    /** Delete a project (owner only), with its floors, units and leads */
+    delete: operations['deleteProject'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a project
+     * @description Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412.
+     */
+    patch: operations['updateProject'];
+    trace?: never;
+  };
+  '/projects/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Fetch one project
+     * @description Alias of GET /project/{id}.
+     */
+    get: operations['getProjectAlias'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a project (owner only), with its floors, units and leads
+     * @description Alias of DELETE /project/{id}.
+     */
+    delete: operations['deleteProjectAlias'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a project
+     * @description Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412. Alias of PATCH /project/{id}.
+     */
+    patch: operations['updateProjectAlias'];
+    trace?: never;
+  };
+  '/floors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's floors in position order
+     * @description `filters` and `options` as deep objects (`filters[updatedSince]=2026-01-01T00:00:00Z&options[limit]=10&options[sort]=-updatedAt`) or JSON text (`options={"limit":10}`). `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` name, createdAt or updatedAt, `-` for descending; ties break on `_id`. `filters.updatedSince` keeps records changed at or after that time. `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listFloors'];
+    put?: never;
+    /**
+     * Create a floor in a project (appended to the project's floors by position)
+     * @description Query parameters `project`, `name`, `position`; other Floor fields may come in a JSON body (query parameters win).
+     */
+    post: operations['createFloor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/floors/{id}/duplicate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Copy a floor with its plan, shapes and units (owner, administrators, editors)
+     * @description A new floor with every field of this one (plan, image, settings), and a copy of each of its units with every field and shape, in one transaction. Copies start `available`; each is named by `unitNames` (by the id of the unit copied) or as its name and " (copy)". The floor goes after the last floor unless `position` is given; its name defaults to this one's and " (copy)". The change log gets `floor.created` and one `unit.created` per copy, sharing one `batch`. Honours `Idempotency-Key`.
+     */
+    post: operations['duplicateFloor'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/floors/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch one floor */
+    get: operations['getFloor'];
+    put?: never;
+    post?: never;
+    /** Delete a floor and its units (owner and administrators); it leaves the project's floors */
+    delete: operations['deleteFloor'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a floor
+     * @description Only the fields sent change. `units` may reorder the floor's own units. `project` cannot change. `If-Match` with a stale ETag → 412.
+     */
+    patch: operations['updateFloor'];
+    trace?: never;
+  };
+  '/units': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's units (optionally one floor's, or one availability)
+     * @description JSON, or RFC 4180 CSV with `Accept: text/csv` or `format=csv` (one row per unit, arrays and objects as JSON text; see docs/inventory.md); a CSV export holds every unit unless `options.limit` asks for a page. Without `options.sort`, units come in floor and position order. `filters` ranges (`priceMin`…`bedroomsMax`) are inclusive; a unit without the field does not match a range on it. `filters` and `options` as deep objects (`filters[updatedSince]=2026-01-01T00:00:00Z&options[limit]=10&options[sort]=-updatedAt`) or JSON text (`options={"limit":10}`). `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` name, createdAt or updatedAt, `-` for descending; ties break on `_id`. `filters.updatedSince` keeps records changed at or after that time. `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listUnits'];
+    put?: never;
+    /**
+     * Create a unit in a project (optionally on one of its floors)
+     * @description Query parameters `name`, `position`, `project` and optional `floor`; other Unit fields may come in a JSON body (query parameters win). `specificType` defaults to `unit`.
+     */
+    post: operations['createUnit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update many units at once (all or nothing)
+     * @description A JSON array of 1–1000 items `{ "_id", ...Unit fields, "ifMatch"? }`, units of any projects the caller may edit. Each item follows the rules of PATCH /units/{id}. All items are checked before anything is written: a bad field → 400 with `errors[].path` prefixed by the item index (`/3/price`); an id the caller cannot see → 400 at `/<i>/_id`; an `ifMatch` that is not the unit's current ETag → 412. One transaction writes every change and appends one `unit.updated` event per changed unit (actor: the caller); the answer is the updated units in request order.
+     */
+    patch: operations['updateUnits'];
+    trace?: never;
+  };
+  '/units/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch one unit */
+    get: operations['getUnit'];
+    put?: never;
+    post?: never;
+    /** Delete a unit (owner and administrators); it leaves its floor's units */
+    delete: operations['deleteUnit'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a unit
+     * @description Only the fields sent change. Changing `floor` moves the unit between floors of its project (both floors change in one transaction). `availability` is one of available, on_hold, reserved, sold, leased, unavailable (any case); leaving on_hold clears `onHoldExpiresAt`. `If-Match` with a stale ETag → 412.
+     */
+    patch: operations['updateUnit'];
+    trace?: never;
+  };
+  '/projects/{id}/inventory/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import the project's units from a CSV file, an Excel workbook or JSON rows (owner and administrators)
+     * @description The body is the file (`text/csv`: comma, semicolon or tab separated, UTF-8 with or without BOM; or an `.xlsx` workbook, its first sheet) or `application/json` `{ "rows": [ { header: value } ] }`. Headers are Unit field names, the sales team's words (Name, Floor, Status, Price, Bedrooms/Beds, Bathrooms/Baths, Area/Sq Ft/Square Feet, Type, Parking, Orientation, Description; any case) or names the project's `ftpMapping` maps to them; a row names its unit by `_id`, else by `name` (with `floor` when names repeat). `dryRun=true` answers what would change and changes nothing; its `ETag` sent back as `If-Match` applies exactly that (412 if any floor or unit changed since). Row errors apply nothing (400 with the same answer) unless `skipErrors=true`. A unit held right now keeps its availability (listed in `kept`). At most 20000 rows (413 `too_many_rows`, counted while the file is read) and 20 MiB (413); at most 2 imports run at once per node (429 with `Retry-After`). `changes` lists the first 1,000 rows (`truncated: true` when there are more; `summary` counts all). See docs/inventory.md.
+     */
+    post: operations['importInventory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/inventory/sync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pull the project's feed file over FTP, FTPS or SFTP now and import it (owner and administrators)
+     * @description Fetches `ftpPath`/`ftpFileName` from `ftpUrl` (`ftpPort`; credentials from the sealed `ftpUsername`/`ftpPassword`) and imports it as an upload would, reading only rows whose unit name matches `ftpWhitelist` (when set) and not `ftpBlacklist`. An unreachable server, a refused login or a missing file → 502 `upstream_failed` naming which (`reason`), a failed sync record, and no change. `dryRun=true` changes nothing and records nothing.
+     */
+    post: operations['syncInventory'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/inventory/template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's units as an import file in the sales team's words: CSV, or .xlsx with format=xlsx
+     * @description Columns Name, Floor, Status, Price, Bedrooms, Bathrooms, Area, Type, Parking, Orientation, Description; one row per unit in floor order (a floor whose name an earlier floor has is named by its id). Imported back unchanged, it changes nothing; edited, it is the import file. With no units it is the blank form. `format=xlsx` (or the XLSX type in `Accept`) answers an Excel workbook, else CSV.
+     */
+    get: operations['getInventoryTemplate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/inventory/syncs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's applied imports and failed feed pulls, newest first
+     * @description `options.skip` ≥ 0 (0), `options.limit` 1–500 (100); `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listInventorySyncs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Visible groups
+     * @description `filters` and `options` as deep objects (`filters[updatedSince]=2026-01-01T00:00:00Z&options[limit]=10&options[sort]=-updatedAt`) or JSON text (`options={"limit":10}`). `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` name, createdAt or updatedAt, `-` for descending; ties break on `_id`. `filters.updatedSince` keeps records changed at or after that time. `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listGroups'];
+    put?: never;
+    /**
+     * Create a group (the caller owns it)
+     * @description Query parameters `name`, `namespace`, `hostName`; other Group fields may come in a JSON body (query parameters win).
+     */
+    post: operations['createGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/groups/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Fetch one group */
+    get: operations['getGroup'];
+    put?: never;
+    post?: never;
+    /** Delete a group (owner only); its projects stay */
+    delete: operations['deleteGroup'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a group
+     * @description Only the fields sent change; a fetched record may be sent back whole. `projects` may hold only projects the caller can see. `If-Match` with a stale ETag → 412.
+     */
+    patch: operations['updateGroup'];
+    trace?: never;
+  };
+  '/projects/{id}/invites': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite someone to a project as administrator or editor
+     * @description Owner and administrators. The invite is listed in the project's `invites` and the invitee is mailed a link `<PUBLIC_URL>/admin/invites/<token>` that works once, for 7 days. The token is never returned.
+     */
+    post: operations['inviteToProject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/invites/{inviteId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a pending invitation to a project
+     * @description Owner and administrators. The link stops working (410) and the invite leaves the project's `invites`.
+     */
+    delete: operations['revokeProjectInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/groups/{id}/invites': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite someone to a group as administrator or editor
+     * @description Owner and administrators. The invite is listed in the group's `invites` and the invitee is mailed a link `<PUBLIC_URL>/admin/invites/<token>` that works once, for 7 days. The token is never returned.
+     */
+    post: operations['inviteToGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/groups/{id}/invites/{inviteId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a pending invitation to a group
+     * @description Owner and administrators. The link stops working (410) and the invite leaves the group's `invites`.
+     */
+    delete: operations['revokeGroupInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/leads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Leads, newest first (owner and administrators): one project, or every project whose leads the caller may read
+     * @description With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, with `format=xlsx` (or the XLSX type in `Accept`) an Excel workbook; without `options.limit` either holds every lead of the filtered view. `filters[q]` is a substring of the name, e-mail or phone in any case; `filters[status]`, `[unit]`, `[source]` and `[assignee]` match exactly; `filters[createdFrom]` and `[createdTo]` bound `createdAt` (inclusive; a date covers the whole day, UTC). Sort `name` is by last name; `updatedAt` is the last change of status, notes or assignee. `filters` and `options` as deep objects (`filters[updatedSince]=2026-01-01T00:00:00Z&options[limit]=10&options[sort]=-updatedAt`) or JSON text (`options={"limit":10}`). `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` name, createdAt or updatedAt, `-` for descending; ties break on `_id`. `filters.updatedSince` keeps records changed at or after that time. `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listLeads'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/leads/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Work a lead: its status, notes, assignee, and a waitlist entry's rank (owner and administrators; editors → 403)
+     * @description Changes only the fields sent; the visitor's own fields cannot change. `assignee` must be the project's owner, one of its administrators or editors (else 400). Appends `lead.updated` to the project's change log (and sends it to webhooks). `If-Match` with a stale ETag → 412.
+     */
+    patch: operations['updateLead'];
+    trace?: never;
+  };
+  '/media': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a picture or document (floor plans, images, brochures)
+     * @description `multipart/form-data` with one part named `file`: PNG, JPEG, WebP, SVG or PDF, at most 20 MiB, recognised by its content (not its name or declared type). SVGs are rewritten keeping only drawing elements: no scripts, event handlers, foreignObject, animation or external references. The answer names the address to use in `floorplanUrl`, `images`, `brochurePDF` and the like.
+     */
+    post: operations['uploadMedia'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's change log after a seq, oldest first
+     * @description Page through it by passing the last `seq` you have as `after`. Everyone who can read the project sees it; `lead.created`, `lead.updated` and `worksheet.*` events (they name buyers) only owners and administrators. Secrets appear by name only.
+     */
+    get: operations['listProjectEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/units/{id}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A unit's changes, newest first
+     * @description From the project change log: who changed what, when. `before` pages back.
+     */
+    get: operations['listUnitHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project's webhooks (owner and administrators) */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Subscribe a URL to the project’s events (owner and administrators)
+     * @description The answer carries the signing `secret` (whsec_…) once; it is never shown again. See the `webhooks` section for what is sent.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/webhooks/{hookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One webhook (owner and administrators) */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook and its deliveries
+     * @description `If-Match` with a stale ETag → 412 and nothing is deleted.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook’s URL, events or description
+     * @description Deliveries not yet made go to the new URL. `description: null` clears it. The secret cannot change: delete and create again. `If-Match` with a stale ETag → 412.
+     */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/projects/{id}/webhooks/{hookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook's deliveries, newest first, each with its attempts
+     * @description `before=<seq>` pages back.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/webhooks/{hookId}/deliveries/{deliveryId}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send one delivery again now (one attempt, same webhook-id) */
+    post: operations['retryWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/insights': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's page analytics and sales figures over a range of days (owner, administrators, editors)
+     * @description Visitors, views, the funnel, sources and every unit's views, enquiries and holds, from daily totals (docs/insights.md). `from`/`to` default to the last 30 days (UTC); a range is at most 731 days. With `Accept: text/csv` or `format=csv` the answer is the `units` table as RFC 4180 CSV.
+     */
+    get: operations['listProjectsInsights'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/reports/send': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail the project's weekly report now, to its reportSendTo (owner, administrators)
+     * @description The last seven full days (UTC) against the seven before, queued through the outbox like the Monday report. 409 when `reportSendTo` is empty.
+     */
+    post: operations['createProjectsReportsSend'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/units/{id}/waitlist': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A unit's waiting list in rank order (owner and administrators)
+     * @description The waitlist entries (leads with source "waitlist") for this unit, first in rank first. `offeredAt` marks an entry the priority list has offered the unit to. With the project's specialRankEnabled, PATCH /leads/{id} `{ rank }` moves an entry.
+     */
+    get: operations['listUnitsWaitlist'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/worksheets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A project's worksheets, oldest first (owner and administrators) */
+    get: operations['listProjectsWorksheets'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/worksheets/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Accept a worksheet with one of its units (the unit turns reserved), or decline it
+     * @description `{ status: "accepted", unit }`: the unit (one of its choices, available or held by its allocation) turns `reserved` and the worksheet `accepted` in one transaction; a unit already accepted for another worksheet, or otherwise taken → 409. `{ status: "declined" }` declines. A worksheet decided already → 409.
+     */
+    patch: operations['updateWorksheets'];
+    trace?: never;
+  };
+}
+export interface webhooks {
+  'project.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * project.updated delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookProjectUpdated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'floor.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * floor.created delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookFloorCreated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'floor.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * floor.updated delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookFloorUpdated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'floor.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * floor.deleted delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookFloorDeleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.created delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitCreated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.updated delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitUpdated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.deleted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.deleted delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitDeleted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.held': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.held delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitHeld'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.hold_expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.hold_expired delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitHoldExpired'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.hold_released': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.hold_released delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitHoldReleased'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'unit.hold_extended': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * unit.hold_extended delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookUnitHoldExtended'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'lead.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * lead.created delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookLeadCreated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'lead.updated': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * lead.updated delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookLeadUpdated'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'inventory.imported': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * inventory.imported delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookInventoryImported'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'worksheet.submitted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * worksheet.submitted delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookWorksheetSubmitted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'worksheet.accepted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * worksheet.accepted delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookWorksheetAccepted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'worksheet.declined': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * worksheet.declined delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookWorksheetDeclined'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export interface components {
+  schemas: {
+    /**
+     * Problem
+     * @description RFC 9457 problem details
+     */
+    Problem: {
+      /** @description URI naming the kind of problem: `urn:showsuite:problem:<code>` */
+      type: string;
+      /** @description Short human summary of the kind of problem */
+      title: string;
+      /** @description The HTTP status code */
+      status: number;
+      /** @description What went wrong with this request, for people */
+      detail: string;
+      /** @description Stable machine word from a closed list (see the guide on errors); programs branch on it */
+      code:
+        | 'invalid_body'
+        | 'invalid_query'
+        | 'invalid_params'
+        | 'invalid_json'
+        | 'invalid_request'
+        | 'uri_too_long'
+        | 'headers_too_large'
+        | 'request_timeout'
+        | 'invalid_credentials'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'csrf_rejected'
+        | 'not_found'
+        | 'method_not_allowed'
+        | 'conflict'
+        | 'precondition_failed'
+        | 'gone'
+        | 'payload_too_large'
+        | 'too_many_rows'
+        | 'unsupported_media_type'
+        | 'idempotency_key_reused'
+        | 'rate_limited'
+        | 'upstream_failed'
+        | 'database_unavailable'
+        | 'rate_limit_unavailable'
+        | 'starting'
+        | 'internal';
+      /** @description The request path */
+      instance?: string;
+      /** @description The X-Request-Id of this request, for a 500 */
+      requestId?: string;
+      /** @description One entry per bad field of a 400 */
+      errors?: {
+        /** @description JSON pointer to the bad field (`/units/3`, `/query/options/limit`) */
+        path: string;
+        /** @description What is wrong with it */
+        message: string;
+      }[];
+    };
+    User: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      role: 'user' | 'admin' | 'integration';
+      username: string;
+      name?: string;
+      lastName?: string;
+      fullName?: string;
+      phone?: string;
+      companyName?: string;
+      country?: string;
+      address1?: string;
+      address2?: string;
+      city?: string;
+      region?: string;
+      zip?: string;
+      preferences?: {
+        hideBrandingIcon?: boolean;
+        hideLoadingLogo?: boolean;
+      };
+      projectNameURL?: string;
+      paymentsAccountId?: string;
+      paymentsOnboardingDone?: boolean;
+      paymentsDetailsSubmitted?: boolean;
+      experimentalFeatures?: boolean;
+      paymentsCustomer?: {
+        [key: string]: unknown;
+      };
+      subscription?: {
+        [key: string]: unknown;
+      };
+      appliedTrial?: boolean;
+      administrators?: string[];
+      editors?: string[];
+      invites?: components['schemas']['Invite'][];
+      projects: string[];
+      groups: string[];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** @description A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt */
+    Invite: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      readonly _id?: string;
+      /** @description First name of the invitee */
+      firstName?: string;
+      /** @description Last name of the invitee */
+      lastName?: string;
+      /**
+       * Format: email
+       * @description E-mail address the invitation goes to
+       */
+      email?: string;
+      /** @description Level the invitee gets: administrator or editor */
+      level?: string;
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, set by the server)
+       */
+      readonly createdAt?: string;
+      /**
+       * Format: date-time
+       * @description When the invitation link stops working
+       */
+      expiresAt?: string;
+    };
+    /** @description An API token, without its secret */
+    ApiToken: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description What the token is for, as its creator named it */
+      name: string;
+      /** @description `read`: GET and HEAD only (anything else → 403); `write`: everything the user may do */
+      scope: 'read' | 'write';
+      /** Format: date-time */
+      createdAt: string;
+      /** @description When it stops working; null: never */
+      expiresAt: string | null;
+      /** @description The last request it authenticated, to the minute; null: never used */
+      lastUsedAt: string | null;
+    };
+    Project: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      readonly _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description The owning user (only the owner may change it) */
+      user: string;
+      /** @description Name of the project */
+      name: string;
+      /** @description Lower-case slug, unique among projects */
+      namespace?: string;
+      /** @description Host name, unique among projects (stored lower-case) */
+      hostName?: string;
+      /** @description Kind of project (filters match it exactly) */
+      projectType?: string;
+      /** @description User ids of administrators */
+      administrators: string[];
+      /** @description User ids of editors */
+      editors: string[];
+      /** @description Website URL */
+      websiteURL?: string;
+      /** @description Internal management URL */
+      internalURL?: string;
+      /** @description Accent colour */
+      accentColor?: string;
+      /** @description Walkscore */
+      walkscore?: string;
+      /** @description Custom button text */
+      customButtonText?: string;
+      /** @description Custom button icon */
+      customButtonIcon?: string;
+      /** @description Area unit */
+      areaUnit?: string;
+      /** @description Share page description */
+      sharePageDescription?: string;
+      /** @description Share page logo */
+      sharePageLogo?: string;
+      /** @description Project image url */
+      projectImageUrl?: string;
+      /** @description Project svgurl */
+      projectSVGUrl?: string;
+      /** @description SVG group identifier */
+      svgGroupId?: string;
+      /** @description Layout image url */
+      layoutImageUrl?: string;
+      /** @description Forms subject */
+      formsSubject?: string;
+      /** @description Forms from name */
+      formsFromName?: string;
+      /** @description Forms message */
+      formsMessage?: string;
+      /** @description Redirect after form submission: where the page goes after a form is sent */
+      formsRedirectURL?: string;
+      /** @description Project lang */
+      projectLang?: string;
+      /** @description Property type */
+      propertyType?: string;
+      /** @description Lots layout */
+      lotsLayout?: string;
+      /** @description Area description */
+      areaDescription?: string;
+      /** @description Enterprise address display */
+      enterpriseAddressDisplay?: string;
+      /** @description Custom form message */
+      crfMessage?: string;
+      /** @description Charge description */
+      chargeDescription?: string;
+      /** @description Pay button text */
+      payButtonText?: string;
+      /** @description Pay button icon */
+      payButtonIcon?: string;
+      /** @description Tag-manager snippets: the one for the head (served only with gtmEnabled) */
+      gtmHeadCode?: string;
+      /** @description Tag-manager snippets: the one for the body (served only with gtmEnabled) */
+      gtmBodyCode?: string;
+      /** @description Physical address */
+      address?: string;
+      /** @description Perimeter of the area (drawing path) */
+      perimeter?: string;
+      /** @description Map marker image URL */
+      markerImageUrl?: string;
+      /** @description Target marker identifier */
+      targetMarker?: string;
+      /** @description Colour of map points */
+      mapPointColor?: string;
+      /** @description Sponsors */
+      sponsors?: string;
+      /** @description Layouts */
+      layouts?: string;
+      /** @description Downloadable assets */
+      downloadableAssets?: string;
+      /** @description Floorplans */
+      floorplans?: string;
+      /** @description Drawing path */
+      path?: string;
+      /** @description Alternative paths (drawing) */
+      alternativePaths?: string;
+      /** @description Subscription item */
+      subscriptionItem?: string;
+      /** @description When the last inventory import was applied */
+      lastSync?: string;
+      /** @description Events block list */
+      eventsBlockList?: string;
+      /** @description Phase prefix */
+      phasePrefix?: string;
+      /** @description 3d model url */
+      _3dModelUrl?: string;
+      /** @description 3d building model url */
+      _3dBuildingModelUrl?: string;
+      /** @description 3d floor selector model url */
+      _3dFloorSelectorModelUrl?: string;
+      /** @description Custom button opens at */
+      customButtonOpensAt?: string;
+      /** @description Custom button action type */
+      customButtonActionType?: string;
+      /** @description Initial view (default `List`) */
+      initialView?: string;
+      /** @description Image type on the grid (default `Unit Plan`) */
+      unitImageOnGrid?: string;
+      /** @description Similar sorting by */
+      similarSortingBy?: string;
+      /** @description Charge type */
+      chargeType?: string;
+      /** @description Charge currency */
+      chargeCurrency?: string;
+      /** @description Map style (default `Light`) */
+      mapStyle?: string;
+      /** @description Colours: base */
+      colorBase?: string;
+      /** @description Colours: accent */
+      colorAccent?: string;
+      /** @description Colours: hover */
+      colorHover?: string;
+      /** @description Colours: button */
+      colorButton?: string;
+      /** @description Colours: button text */
+      colorButtonText?: string;
+      /** @description Colours: text */
+      colorText?: string;
+      /** @description Colours: featured */
+      colorFeatured?: string;
+      /** @description Colours: sold */
+      colorSold?: string;
+      /** @description Colours: available */
+      colorAvailable?: string;
+      /** @description Colours: reserved */
+      colorReserved?: string;
+      /** @description Style: navigation */
+      styleNavigation?: string;
+      /** @description Style: branding */
+      styleBranding?: string;
+      /** @description Style: filter */
+      styleFilter?: string;
+      /** @description Style: shapes */
+      styleShapes?: string;
+      /** @description Style: font */
+      styleFont?: string;
+      /**
+       * Format: email-list
+       * @description E-mail address to send forms to: one or more, separated by commas; enquiries go there
+       */
+      formsSendTo?: string;
+      /**
+       * Format: email-list
+       * @description E-mail addresses (comma-separated) reports are sent to
+       */
+      reportSendTo?: string;
+      /** @description How long a public hold lasts, in minutes (default 5) */
+      onHoldMinsDuration?: number;
+      /** @description Map layout width */
+      mapLayoutWidth?: number;
+      /** @description Map layout rotation */
+      mapLayoutRotation?: number;
+      /** @description Global amount */
+      globalAmount?: number;
+      /** @description Default map zoom level */
+      zoomLevel?: number;
+      /** @description Longitude */
+      lon?: number;
+      /** @description Latitude */
+      lat?: number;
+      /** @description One of the display switches: show inclusions (absent reads as false) */
+      showInclusions?: boolean;
+      /** @description One of the display switches: show bathrooms (absent reads as false) */
+      showBathrooms?: boolean;
+      /** @description One of the display switches: show additional info (absent reads as false) */
+      showAdditionalInfo?: boolean;
+      /** @description One of the display switches: show parking (absent reads as false) */
+      showParking?: boolean;
+      /** @description One of the display switches: show orientation (absent reads as false) */
+      showOrientation?: boolean;
+      /** @description One of the display switches: brochure button enabled (absent reads as false) */
+      brochureButtonEnabled?: boolean;
+      /** @description One of the display switches: custom button enabled (absent reads as false) */
+      customButtonEnabled?: boolean;
+      /** @description One of the display switches: walkscore enabled (absent reads as false) */
+      walkscoreEnabled?: boolean;
+      /** @description One of the display switches: show availability (absent reads as false) */
+      showAvailability?: boolean;
+      /** @description Sold units are left out of the public page */
+      hideSold?: boolean;
+      /** @description Prices are shown to visitors */
+      showPrices?: boolean;
+      /** @description One of the display switches: gtm enabled (absent reads as false) */
+      gtmEnabled?: boolean;
+      /** @description One of the display switches: day night enabled (absent reads as false) */
+      dayNightEnabled?: boolean;
+      /** @description One of the display switches: show available first (absent reads as false) */
+      showAvailableFirst?: boolean;
+      /** @description One of the display switches: skip floor step (absent reads as false) */
+      skipFloorStep?: boolean;
+      /** @description One of the display switches: show unit custom finishes (absent reads as false) */
+      showUnitCustomFinishes?: boolean;
+      /** @description One of the display switches: show floor overview (absent reads as false) */
+      showFloorOverview?: boolean;
+      /** @description One of the display switches: prices starting at (absent reads as false) */
+      pricesStartingAt?: boolean;
+      /** @description One of the display switches: show price filter (absent reads as false) */
+      showPriceFilter?: boolean;
+      /** @description One of the display switches: show area filter (absent reads as false) */
+      showAreaFilter?: boolean;
+      /** @description One of the display switches: show unit description (absent reads as false) */
+      showUnitDescription?: boolean;
+      /** @description One of the display switches: show taxes (absent reads as false) */
+      showTaxes?: boolean;
+      /** @description One of the display switches: share page enabled (absent reads as false) */
+      sharePageEnabled?: boolean;
+      /** @description One of the display switches: price before tax (absent reads as false) */
+      priceBeforeTax?: boolean;
+      /** @description The page takes enquiries */
+      enableForms?: boolean;
+      /** @description One of the display switches: rental object (absent reads as false) */
+      rentalObject?: boolean;
+      /** @description One of the display switches: delivery dates (absent reads as false) */
+      deliveryDates?: boolean;
+      /** @description One of the display switches: hide area (absent reads as false) */
+      hideArea?: boolean;
+      /** @description One of the display switches: show branding (absent reads as false) */
+      showBranding?: boolean;
+      /** @description Visitors may hold available units */
+      onHoldExperienceEnabled?: boolean;
+      /** @description One of the display switches: custom form enabled (absent reads as false) */
+      customFormEnabled?: boolean;
+      /** @description The page is a preview (not cached, not indexed) */
+      previewMode?: boolean;
+      /** @description One of the display switches: land only (absent reads as false) */
+      landOnly?: boolean;
+      /** @description One of the display switches: show unit finishes (absent reads as false) */
+      showUnitFinishes?: boolean;
+      /** @description One of the display switches: show variants (absent reads as false) */
+      showVariants?: boolean;
+      /** @description One of the display switches: sponsors enabled (absent reads as false) */
+      sponsorsEnabled?: boolean;
+      /** @description The page takes waitlist sign-ups */
+      waitlistEnabled?: boolean;
+      /** @description One of the display switches: invert nav (absent reads as false) */
+      invertNav?: boolean;
+      /** @description One of the display switches: map directions (absent reads as false) */
+      mapDirections?: boolean;
+      /** @description Visitors leave their details before seeing the page */
+      lockScreen?: boolean;
+      /** @description One of the display switches: special rank enabled (absent reads as false) */
+      specialRankEnabled?: boolean;
+      /** @description One of the display switches: priority list (absent reads as false) */
+      priorityList?: boolean;
+      /** @description One of the display switches: lock screen name (absent reads as false) */
+      lockScreenName?: boolean;
+      /** @description One of the display switches: lock screen email (absent reads as false) */
+      lockScreenEmail?: boolean;
+      /** @description One of the display switches: lock screen phone (absent reads as false) */
+      lockScreenPhone?: boolean;
+      /** @description One of the display switches: lock screen message (absent reads as false) */
+      lockScreenMessage?: boolean;
+      /** @description One of the display switches: lock screen custom (absent reads as false) */
+      lockScreenCustom?: boolean;
+      /** @description One of the display switches: exclude blocked events (absent reads as false) */
+      excludeBlockedEvents?: boolean;
+      /** @description One of the display switches: enable3d (absent reads as false) */
+      enable3d?: boolean;
+      /** @description One of the display switches: hide gallery (absent reads as false) */
+      hideGallery?: boolean;
+      /** @description One of the display switches: hide bedrooms (absent reads as false) */
+      hideBedrooms?: boolean;
+      /** @description false: a draft: its page, bundle, live feed, forms and holds answer 404 and group pages leave it out; its team opens it through GET /projects/{id}/preview-link. Absent means true */
+      published?: boolean;
+      /** @description Brochure assets */
+      brochureAssets?: string[];
+      /** @description Alternative cover images */
+      alternativeCovers?: string[];
+      /** @description Image URLs */
+      images?: string[];
+      /** @description Finishes */
+      finishes?: string[];
+      /** @description calendar booking integration setting: username */
+      calUsername?: string;
+      /** @description payments integration setting: client id */
+      payProviderClientId?: string;
+      /** @description payments integration setting: currency */
+      payProviderCurrency?: string;
+      /** @description inventory system (yi) integration setting: company code */
+      yiCompanyCode?: string;
+      /** @description inventory system (yi) integration setting: property code */
+      yiPropertyCode?: string;
+      /** @description inventory system (pv) integration setting: username */
+      pvUsername?: string;
+      /** @description inventory system (pv) integration setting: building name */
+      pvBuildingName?: string;
+      /** @description CRM (zh) integration setting: client id */
+      zhClientId?: string;
+      /** @description CRM (zh) integration setting: org id */
+      zhOrgId?: string;
+      /** @description CRM (sr) integration setting: base url */
+      srBaseUrl?: string;
+      /** @description CRM (sf) integration setting: project id */
+      sfProjectId?: string;
+      /** @description CRM (so) integration setting: project id */
+      soProjectId?: string;
+      /** @description CRM (so) integration setting: domain */
+      soDomain?: string;
+      /** @description inventory system (bs) integration setting: building id */
+      bsBuildingId?: string;
+      /** @description inventory system (bs) integration setting: username */
+      bsUsername?: string;
+      /** @description inventory feed integration setting: url */
+      ftpUrl?: string;
+      /** @description inventory feed integration setting: whitelist */
+      ftpWhitelist?: string;
+      /** @description inventory feed integration setting: blacklist */
+      ftpBlacklist?: string;
+      /** @description inventory feed integration setting: path */
+      ftpPath?: string;
+      /** @description inventory feed integration setting: file name */
+      ftpFileName?: string;
+      /** @description payments integration setting: deposit */
+      payProviderDeposit?: number;
+      /** @description inventory feed integration setting: port */
+      ftpPort?: number;
+      /** @description Commercial spaces (record ids) */
+      commercialSpaces?: string[];
+      /** @description Fields of the custom enquiry form */
+      customFormFields?: {
+        [key: string]: unknown;
+      }[];
+      /** @description Subscription plan */
+      plan?: {
+        [key: string]: unknown;
+      };
+      /** @description Pending invitations */
+      invites?: components['schemas']['Invite'][];
+      /** @description Finish options per room */
+      customFinishes?: {
+        name?: string;
+        options?: {
+          kitchen?: {
+            tabs?: {
+              label?: string;
+              cover?: string;
+              thumbnail?: string;
+            }[];
+          };
+          bathroom?: {
+            tabs?: {
+              label?: string;
+              cover?: string;
+              thumbnail?: string;
+            }[];
+          };
+          general?: {
+            tabs?: {
+              label?: string;
+              cover?: string;
+              thumbnail?: string;
+            }[];
+          };
+        };
+      };
+      /** @description Lock-screen questions per language */
+      lockScreenCustomQuestions?: {
+        lang?: string;
+        value?: string;
+      }[];
+      /** @description Inventory file headers mapped to Unit fields */
+      ftpMapping?: {
+        header?: string;
+        property?: string;
+      }[];
+      /** @description External status strings for the five availability names */
+      yiStatusMapping?: {
+        available?: string;
+        leased?: string;
+        sold?: string;
+        unavailable?: string;
+        reserved?: string;
+      };
+      /** @description Allocations: name, write-only password, allocation */
+      allocations?: {
+        name?: string;
+        allocation?: string;
+      }[];
+      /** @description The project's floors in position order (kept by the server; a PATCH may reorder them) */
+      floors: string[];
+      /** @description Names of the write-only fields that are set */
+      readonly configuredSecrets: string[];
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, set by the server)
+       */
+      readonly createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the record last changed (ISO 8601, set by the server)
+       */
+      readonly updatedAt: string;
+    };
+    Floor: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      readonly _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description Associated project: the project the floor belongs to */
+      project: string;
+      /** @description Associated units: the floor's units in position order (kept by the server; a PATCH may reorder them) */
+      units: string[];
+      /** @description Name of the floor */
+      name: string;
+      /** @description Position or order; floors are listed by it */
+      position: number;
+      /** @description Floorplan image URL */
+      floorplanUrl?: string;
+      /** @description Floor drawing path */
+      path?: string;
+      /** @description Alternative paths (drawing) */
+      alternativePaths?: string[];
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, set by the server)
+       */
+      readonly createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the record last changed (ISO 8601, set by the server)
+       */
+      readonly updatedAt: string;
+    };
+    Unit: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      readonly _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description The project this record belongs to */
+      project: string;
+      /** @description Associated floor: the floor the unit is on */
+      floor?: string;
+      /** @description Name of the unit */
+      name: string;
+      /** @description Position or order within the floor */
+      position: number;
+      /**
+       * @description Availability status: one of available, on_hold, reserved, sold, leased, unavailable
+       * @enum {string}
+       */
+      availability: 'available' | 'on_hold' | 'reserved' | 'sold' | 'leased' | 'unavailable';
+      /**
+       * Format: date-time
+       * @description Expiry of the hold status: when the current hold ends (only while on_hold)
+       */
+      onHoldExpiresAt?: string;
+      /** @description Number of bedrooms (text, e.g. `2` or `Studio`) */
+      bedrooms?: string;
+      /** @description Area */
+      squareFeet?: number;
+      /** @description Featured flag */
+      isFeatured?: boolean;
+      /** @description Price (left out of public answers when the project hides prices) */
+      price?: number;
+      /** @description Price is to be determined */
+      unitPriceTBD?: boolean;
+      /** @description Type of the unit */
+      type?: string;
+      /** @description Specific type, for example amenities or parkings; the value `unit` applies when not specified */
+      specificType?: string;
+      /** @description Detail path (drawing) */
+      path?: string;
+      /** @description Lot path (drawing) */
+      lotPath?: string;
+      /** @description Image URL */
+      unitImageUrl?: string;
+      /** @description Layout URL */
+      layoutUrl?: string;
+      /** @description URL of a downloadable asset */
+      downloadableAsset?: string;
+      /** @description URL of the brochure PDF */
+      brochurePDF?: string;
+      /** @description Embed code */
+      embedCode?: string;
+      /** @description Custom button URL and snippet: the URL (empty unless set) */
+      customButtonUrl?: string;
+      /** @description Custom button URL and snippet: the snippet (empty unless set) */
+      customButtonSnippet?: string;
+      /** @description Orientation (one of the unit's texts) */
+      orientation?: string;
+      /** @description Inclusions (one of the unit's texts) */
+      inclusions?: string;
+      /** @description Delivery date (one of the unit's texts: free text, not a date-time) */
+      deliveryDate?: string;
+      /** @description Description (one of the unit's texts) */
+      description?: string;
+      /** @description Perimeter of the area (drawing path) */
+      perimeter?: string;
+      /** @description SVG id of the lot */
+      svgLotId?: string;
+      /** @description Layout images */
+      layoutGallery?: string[];
+      /** @description Extra information as label/value pairs */
+      additionalInfo?: {
+        label?: string;
+        value?: string;
+      }[];
+      /** @description Payable amount (a deposit; shown even when prices are hidden) */
+      payableAmount?: number;
+      /** @description Image URLs */
+      images?: string[];
+      /** @description Cloned image URLs */
+      clonedImages?: string[];
+      /** @description Finish options per room and the default choice: `type` {`name` string, `options` {`kitchen`, `bathroom`, `general`, each {`tabs` array of {`label`, `cover`, `thumbnail` strings}}}} and `default` object */
+      customFinishes?: {
+        type?: {
+          name?: string;
+          options?: {
+            kitchen?: {
+              tabs?: {
+                label?: string;
+                cover?: string;
+                thumbnail?: string;
+              }[];
+            };
+            bathroom?: {
+              tabs?: {
+                label?: string;
+                cover?: string;
+                thumbnail?: string;
+              }[];
+            };
+            general?: {
+              tabs?: {
+                label?: string;
+                cover?: string;
+                thumbnail?: string;
+              }[];
+            };
+          };
+        };
+        default?: {
+          [key: string]: unknown;
+        };
+      };
+      /** @description Finishes */
+      finishes?: string[];
+      /** @description Cloned finishes */
+      clonedFinishes?: string[];
+      /** @description Counts: the number of parking spaces */
+      parking?: number;
+      /** @description Counts: the number of bathrooms */
+      bathrooms?: number;
+      /** @description References to unit models */
+      unitmodels?: string[];
+      /** @description Longitude (location) */
+      lon?: number;
+      /** @description Latitude (location) */
+      lat?: number;
+      /** @description Only in a bundle read with X-Allocation-Token: the unit belongs to that realtor's allocation (§18) */
+      readonly allocated?: boolean;
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, set by the server)
+       */
+      readonly createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the record last changed (ISO 8601, set by the server)
+       */
+      readonly updatedAt: string;
+    };
+    /** @description What an import changes (dry run) or changed */
+    InventoryImport: {
+      dryRun: boolean;
+      summary: {
+        created: number;
+        updated: number;
+        unchanged: number;
+        /** @description Rows whose availability was not applied because the unit is held right now */
+        kept: number;
+        errors: number;
+        /** @description Rows left out by ftpWhitelist / ftpBlacklist (feed pulls only) */
+        skipped: number;
+      };
+      /** @description One entry per row, in file order: the first 1,000 rows (`truncated` says whether there were more) */
+      changes: {
+        row: number;
+        action: 'create' | 'update' | 'unchanged';
+        /** @description The unit changed; null for one the import creates */
+        unit: string | null;
+        name: string;
+        /** @description The unit's floor by name (after the import) */
+        floor: string | null;
+        /** @description `{ field: [before, after] }`; floors by name */
+        fields: {
+          [key: string]: unknown[];
+        };
+      }[];
+      /** @description true: the file had more than 1,000 rows and `changes` lists the first 1,000; `summary` counts every row */
+      truncated: boolean;
+      errors: {
+        /** @description 1 = the first data row; null for a failure of the whole file */
+        row: number | null;
+        /** @description The column header as written in the file */
+        column: string | null;
+        message: string;
+        /** @description In a 400 answer: `/<row>/<column>`, as problem details name fields */
+        path?: string;
+      }[];
+      unknownColumns: string[];
+      kept: {
+        row: number;
+        /** @description 24-character lower-case hex identifier */
+        unit: string;
+        name: string;
+      }[];
+      /** @description The sync record of an applied import */
+      sync?: string;
+    };
+    InventorySync: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      source: 'upload' | 'ftp';
+      status: 'applied' | 'failed';
+      /** Format: date-time */
+      startedAt: string;
+      /** Format: date-time */
+      finishedAt: string;
+      summary: {
+        [key: string]: unknown;
+      };
+      errors: {
+        /** @description 1 = the first data row; null for a failure of the whole file */
+        row: number | null;
+        /** @description The column header as written in the file */
+        column: string | null;
+        message: string;
+        /** @description In a 400 answer: `/<row>/<column>`, as problem details name fields */
+        path?: string;
+      }[];
+      /** @description Who uploaded or asked for the pull; null for a scheduled pull */
+      user: string | null;
+    };
+    Group: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      readonly _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description The owning user */
+      user: string;
+      /** @description Name of the group */
+      name: string;
+      /** @description Namespace: lower-case slug, unique among groups */
+      namespace?: string;
+      /** @description Host name, unique among groups (stored lower-case) */
+      hostName?: string;
+      /** @description User ids of administrators */
+      administrators: string[];
+      /** @description User ids of editors */
+      editors: string[];
+      /** @description Associated projects: the group's projects, in order (only projects the caller can see) */
+      projects: string[];
+      /** @description Website URL */
+      websiteURL?: string;
+      /** @description Language (default `en`) */
+      groupLang?: string;
+      /** @description Default link behaviour (default `Service`) */
+      linkBehavior?: string;
+      /** @description Accent colour */
+      accentColor?: string;
+      /** @description Image URL */
+      groupImageUrl?: string;
+      /** @description SVG URL */
+      groupSVGUrl?: string;
+      /** @description SVG group identifier */
+      svgGroupId?: string;
+      /** @description Physical address */
+      address?: string;
+      /** @description Perimeter of the group area (drawing path) */
+      perimeter?: string;
+      /** @description Map marker image URL */
+      markerImageUrl?: string;
+      /** @description Target marker identifier */
+      targetMarker?: string;
+      /** @description Map style (default `Light`) */
+      mapStyle?: string;
+      /** @description Colour of map points */
+      mapPointColor?: string;
+      /** @description Initial view (default `List`) */
+      initialView?: string;
+      /** @description Image type on the grid (default `Unit Plan`) */
+      unitImageOnGrid?: string;
+      /** @description Internal URL (for management) */
+      internalURL?: string;
+      /** @description Theme */
+      theme?: string;
+      /** @description Colours: base */
+      colorBase?: string;
+      /** @description Colours: accent */
+      colorAccent?: string;
+      /** @description Colours: hover */
+      colorHover?: string;
+      /** @description Colours: button */
+      colorButton?: string;
+      /** @description Colours: button text */
+      colorButtonText?: string;
+      /** @description Colours: text */
+      colorText?: string;
+      /** @description Longitude */
+      lon?: number;
+      /** @description Latitude */
+      lat?: number;
+      /** @description Default map zoom level */
+      zoomLevel?: number;
+      /** @description Alternative cover images */
+      alternativeCovers?: string[];
+      /** @description Invited users: pending invitations to the group */
+      invites?: components['schemas']['Invite'][];
+      /** @description One of the display switches: show available first (absent reads as false) */
+      showAvailableFirst?: boolean;
+      /** @description One of the display switches: show all units (absent reads as false) */
+      showAllUnits?: boolean;
+      /** @description One of the display switches: show prices (absent reads as false) */
+      showPrices?: boolean;
+      /** @description One of the display switches: prices starting at (absent reads as false) */
+      pricesStartingAt?: boolean;
+      /** @description One of the display switches: show taxes (absent reads as false) */
+      showTaxes?: boolean;
+      /** @description One of the display switches: price before tax (absent reads as false) */
+      priceBeforeTax?: boolean;
+      /** @description One of the display switches: show availability (absent reads as false) */
+      showAvailability?: boolean;
+      /** @description One of the display switches: hide sold (absent reads as false) */
+      hideSold?: boolean;
+      /** @description One of the display switches: delivery dates (absent reads as false) */
+      deliveryDates?: boolean;
+      /** @description One of the display switches: hide area (absent reads as false) */
+      hideArea?: boolean;
+      /** @description One of the display switches: show branding (absent reads as false) */
+      showBranding?: boolean;
+      /** @description One of the display switches: show price filter (absent reads as false) */
+      showPriceFilter?: boolean;
+      /** @description One of the display switches: show area filter (absent reads as false) */
+      showAreaFilter?: boolean;
+      /** @description One of the display switches: show floor overview (absent reads as false) */
+      showFloorOverview?: boolean;
+      /**
+       * Format: date-time
+       * @description When the record was created (ISO 8601, set by the server)
+       */
+      readonly createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the record last changed (ISO 8601, set by the server)
+       */
+      readonly updatedAt: string;
+    };
+    Bundle: {
+      /** @description Public Project fields (see docs/public-api.md for what is left out) */
+      project: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+      } & {
+        [key: string]: unknown;
+      };
+      /** @description Floors in position order, each with its units in position order */
+      floors: ({
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+        position: number;
+        units: components['schemas']['Unit'][];
+        /** @description When the project hides sold units: the plan shapes (SVG path data) of its sold units, to draw as sold; nothing names those units */
+        soldShapes?: string[];
+        /** @description With soldShapes: each hidden sold unit's position on its floor (the same order), so a page draws it in its place among the units */
+        soldPositions?: number[];
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** @description Units not placed on a floor */
+      unassignedUnits: components['schemas']['Unit'][];
+    };
+    /** @description An enquiry as a visitor sends it. The project is named by `project` (its id) or `namespace`: one of the two is required; when both are sent, `project` decides. */
+    PublicLeadInput:
+      | {
+          /** @description The project the enquiry is for, by id (or name it by `namespace`) */
+          project?: string;
+          /** @description The project the enquiry is for, by namespace: the slug of its public page (or name it by `project`) */
+          namespace?: string;
+          /** @description First name */
+          firstName: string;
+          /** @description Last name */
+          lastName: string;
+          /**
+           * Format: email
+           * @description E-mail address
+           */
+          email: string;
+          /** @description Phone number */
+          phone: string;
+          /** @description Unit associated with the lead (as the visitor sent it; a hold names the unit by id) */
+          unit?: string;
+          /** @description Message */
+          message?: string;
+          /** @description Where the lead came from (default `presentation`) */
+          source?: string;
+          /** @description Answers to the lock-screen questions */
+          questions?: {
+            question: string;
+            answer: string;
+          }[];
+          /** @description Answers to the project's custom form fields */
+          customFields?: {
+            key: string;
+            value: string;
+          }[];
+        }
+      | unknown
+      | unknown;
+    /** @description The unit now on hold, with the hold token */
+    HeldUnit: components['schemas']['Unit'] & {
+      /** @description A secret for this hold alone (256 random bits, base64url): GET, DELETE /public/holds/{holdToken} and POST …/extend. The server keeps only its hash */
+      holdToken: string;
+    };
+    PublicHold: {
+      unit: components['schemas']['Unit'];
+      /** @description The project of the unit */
+      project: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+        /** @description The page is at /p/{namespace} */
+        namespace?: string;
+      };
+      /** Format: date-time */
+      expiresAt: string;
+      /** @description Whether the one extension has been used */
+      extended: boolean;
+      /**
+       * Format: date-time
+       * @description In the answer to an extension: the new expiry (the same as expiresAt)
+       */
+      onHoldExpiresAt?: string;
+    };
+    Lead: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      readonly _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description The project this record belongs to */
+      project: string;
+      /** @description First name */
+      firstName: string;
+      /** @description Last name */
+      lastName: string;
+      /**
+       * Format: email
+       * @description E-mail address
+       */
+      email: string;
+      /** @description Phone number */
+      phone?: string;
+      /** @description Unit associated with the lead (as the visitor sent it; a hold names the unit by id) */
+      unit?: string;
+      /** @description Message */
+      message?: string;
+      /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
+      source: string;
+      /** @description Answers to the lock-screen questions */
+      questions?: {
+        question: string;
+        answer: string;
+      }[];
+      /** @description Answers to the project's custom form fields */
+      customFields?: {
+        key: string;
+        value: string;
+      }[];
+      /** @description Where the sales team is with this lead: new (when it arrives), contacted, qualified or lost */
+      status: 'new' | 'contacted' | 'qualified' | 'lost';
+      /** @description The member of the project's team working this lead, or null */
+      assignee: string | null;
+      /** @description The sales team's notes (never shown to the visitor), or null */
+      notes: string | null;
+      /** @description A waitlist entry for a unit: its place in the unit's waiting list (1 is first); see the priority list */
+      rank?: number;
+      /**
+       * Format: date-time
+       * @description A waitlist entry the priority list has offered its unit to (a priority hold): when
+       */
+      offeredAt?: string;
+      /**
+       * Format: date-time
+       * @description When the lead was left
+       */
+      readonly createdAt: string;
+      /**
+       * Format: date-time
+       * @description Equal to createdAt: a lead never changes
+       */
+      readonly updatedAt: string;
+    };
+    LeadInput: {
+      /** @description Unique identifier (24 lower-case hex characters), set by the server */
+      _id?: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v?: number;
+      /** @description The project this record belongs to */
+      project?: string;
+      /** @description First name */
+      firstName?: string;
+      /** @description Last name */
+      lastName?: string;
+      /**
+       * Format: email
+       * @description E-mail address
+       */
+      email?: string;
+      /** @description Phone number */
+      phone?: string;
+      /** @description Unit associated with the lead (as the visitor sent it; a hold names the unit by id) */
+      unit?: string;
+      /** @description Message */
+      message?: string;
+      /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
+      source?: string;
+      /** @description Answers to the lock-screen questions */
+      questions?: {
+        question: string;
+        answer: string;
+      }[];
+      /** @description Answers to the project's custom form fields */
+      customFields?: {
+        key: string;
+        value: string;
+      }[];
+      /** @description Status */
+      status?: string;
+      /** @description Assignee */
+      assignee?: string | null;
+      /** @description Notes */
+      notes?: string | null;
+      /** @description Rank */
+      rank?: number;
+      /**
+       * Format: date-time
+       * @description Offered at
+       */
+      offeredAt?: string;
+      /**
+       * Format: date-time
+       * @description When the lead was left
+       */
+      createdAt?: string;
+      /**
+       * Format: date-time
+       * @description Equal to createdAt: a lead never changes
+       */
+      updatedAt?: string;
+    };
+    EventActor: {
+      /** @description user: a signed-in account (id), also for an uploaded import; public: an anonymous visitor; sync: an inventory feed pull; system: the service itself (hold expiry) */
+      kind: 'user' | 'public' | 'sync' | 'system';
+      /** @description The user id: for kind user; for kind sync the user who asked for the pull through the API (absent for the schedule) */
+      id?: string;
+    };
+    /** @description field → [before, after]; null for absent. A secret is named with "***" for a value: [null, "***"] set, ["***", "***"] replaced, ["***", null] cleared. */
+    EventChanges: {
+      [key: string]: unknown[];
+    };
+    /** @description Project fields changed (secrets by name only) */
+    ProjectUpdatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'project.updated';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A floor was created: changes hold every field from null */
+    FloorCreatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'floor.created';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A floor changed */
+    FloorUpdatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'floor.updated';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A floor and its units were deleted */
+    FloorDeletedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'floor.deleted';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A unit was created: changes hold every field from null */
+    UnitCreatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.created';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A unit changed */
+    UnitUpdatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.updated';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A unit was deleted */
+    UnitDeletedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.deleted';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A visitor put an available unit on hold (actor public), or the priority list offered a unit that came free to the first in its waiting list (actor system) */
+    UnitHeldEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.held';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A hold lapsed and was written back as available (actor system) */
+    UnitHoldExpiredEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.hold_expired';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The holder released a hold with its hold token: the unit is available again (actor public) */
+    UnitHoldReleasedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.hold_released';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The holder extended a hold once with its hold token: changes hold the old and new onHoldExpiresAt (actor public) */
+    UnitHoldExtendedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'unit.hold_extended';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A lead arrived (owner and administrators only): changes hold its fields from null */
+    LeadCreatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'lead.created';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The sales team changed a lead's status, notes or assignee (owner and administrators only) */
+    LeadUpdatedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'lead.updated';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description An import or feed pull was applied (actor user for an upload, sync for a feed pull): `_id` is its record in GET /projects/{id}/inventory/syncs; changes hold its source, status, startedAt, finishedAt and summary from null. The floors and units it wrote have their own events (floor.created, unit.created, unit.updated) just before it, in the same transaction */
+    InventoryImportedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'inventory.imported';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description A realtor submitted a worksheet through their allocation (owner and administrators only): changes hold its allocation, buyer, choices and notes from null */
+    WorksheetSubmittedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'worksheet.submitted';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The sales team accepted a worksheet (owner and administrators only): changes hold status and unit; the unit turned reserved in the same transaction (its unit.updated just before) */
+    WorksheetAcceptedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'worksheet.accepted';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The sales team declined a worksheet (owner and administrators only): changes hold status */
+    WorksheetDeclinedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'worksheet.declined';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description One entry of a project change log; `type` tells which */
+    Event:
+      | components['schemas']['ProjectUpdatedEvent']
+      | components['schemas']['FloorCreatedEvent']
+      | components['schemas']['FloorUpdatedEvent']
+      | components['schemas']['FloorDeletedEvent']
+      | components['schemas']['UnitCreatedEvent']
+      | components['schemas']['UnitUpdatedEvent']
+      | components['schemas']['UnitDeletedEvent']
+      | components['schemas']['UnitHeldEvent']
+      | components['schemas']['UnitHoldExpiredEvent']
+      | components['schemas']['UnitHoldReleasedEvent']
+      | components['schemas']['UnitHoldExtendedEvent']
+      | components['schemas']['LeadCreatedEvent']
+      | components['schemas']['LeadUpdatedEvent']
+      | components['schemas']['InventoryImportedEvent']
+      | components['schemas']['WorksheetSubmittedEvent']
+      | components['schemas']['WorksheetAcceptedEvent']
+      | components['schemas']['WorksheetDeclinedEvent'];
+    Webhook: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description 24-character lower-case hex identifier */
+      project: string;
+      url: string;
+      events: string[];
+      description?: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    WebhookDelivery: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      event: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+        seq: number;
+        type: string;
+      };
+      /** @description pending: not yet answered 2xx (retries scheduled); delivered; failed: given up after 24 h */
+      status: 'pending' | 'delivered' | 'failed';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      deliveredAt?: string;
+      attempts: {
+        attempt: number;
+        /** Format: date-time */
+        at: string;
+        /** @description The receiver's answer code */
+        responseStatus?: number;
+        error?: string;
+        durationMs: number;
+        /** @description Asked for through POST …/retry */
+        manual?: boolean;
+      }[];
+    };
+    Insights: {
+      /**
+       * Format: date
+       * @description YYYY-MM-DD (UTC)
+       */
+      from: string;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD (UTC)
+       */
+      to: string;
+      interval: 'day' | 'week';
+      totals: {
+        /** @description Visitors per day, summed over the range (a visitor is recognised within one UTC day only) */
+        visitors: number;
+        pageViews: number;
+        unitViews: number;
+        /** @description Leads other than holds and waitlist joins */
+        enquiries: number;
+        holds: number;
+        waitlist: number;
+      };
+      /** @description Every day (or week) of the range, in order, zeros included */
+      series: {
+        /**
+         * Format: date
+         * @description The day, or the Monday of the week
+         */
+        date: string;
+        visitors: number;
+        pageViews: number;
+        unitViews: number;
+        enquiries: number;
+        holds: number;
+      }[];
+      funnel: {
+        visitors: number;
+        /** @description Visitors who viewed a unit (per day, summed) */
+        unitViewers: number;
+        /** @description Distinct e-mail addresses that enquired */
+        enquirers: number;
+        /** @description Distinct e-mail addresses that held a unit */
+        holders: number;
+      };
+      /** @description Every unit of the project, most viewed first */
+      units: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+        views: number;
+        enquiries: number;
+        holds: number;
+      }[];
+      /** @description Visitors by utm source, else the referring host, else "direct"; most first */
+      sources: {
+        source: string;
+        visitors: number;
+      }[];
+    };
+    Worksheet: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description 24-character lower-case hex identifier */
+      project: string;
+      status: 'submitted' | 'accepted' | 'declined';
+      /** @description The name of the allocation (realtor) that submitted it */
+      allocation: string;
+      /** @description The buyer the realtor submits the worksheet for */
+      buyer: {
+        firstName: string;
+        lastName: string;
+        /** Format: email */
+        email: string;
+        phone: string;
+      };
+      /** @description Units of the project, 1 to 3, in the buyer's order of preference */
+      choices: string[];
+      notes?: string;
+      /** @description When accepted: the unit reserved for it */
+      unit?: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+  };
+  responses: never;
+  parameters: {
+    /**
+     * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+     * @example "3"
+     */
+    IfMatch: string;
+    /**
+     * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+     * @example "65f0c0ffee00000000000001-12-0"
+     */
+    IfNoneMatch: string;
+    /**
+     * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+     * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+     */
+    IdempotencyKey: string;
+  };
+  requestBodies: never;
+  headers: {
+    /** @description Identifies this request in the service logs; echoes a valid incoming X-Request-Id. A 500 body carries it too. */
+    'X-Request-Id': string;
+    /** @description The record’s version, `"<__v>"`. Send it as If-Match to change or delete only that version. */
+    ETag: string;
+    /** @description Path of the record just created. */
+    Location: string;
+    /** @description Number of matching records before skip and limit. */
+    'X-Total-Count': number;
+    /** @description Seconds to wait before trying again. */
+    'Retry-After': number;
+    /** @description Requests allowed in the window. */
+    'X-RateLimit-Limit': number;
+    /** @description Requests left in the window. */
+    'X-RateLimit-Remaining': number;
+    /** @description Seconds until the window ends. */
+    'X-RateLimit-Reset': number;
+    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key. */
+    'Idempotent-Replayed': 'true';
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  checkHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ok"
+           *     }
+           */
+          'application/json': {
+            status: string;
+          };
+        };
+      };
+      /** @description Request headers too large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  checkReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "status": "ok"
+           *     }
+           */
+          'application/json': {
+            status: string;
+          };
+        };
+      };
+      /** @description Request headers too large */
+      431: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  logIn: {
+    parameters: {
+      query?: {
+        username?: string;
+        password?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "username": "ana@example.com",
+         *       "password": "correct horse battery"
+         *     }
+         */
+        'application/json': {
+          /** Format: email */
+          username?: string;
+          password?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "role": "user",
+           *       "username": "ana@example.com",
+           *       "name": "Tower A",
+           *       "lastName": "Ruiz",
+           *       "phone": "+1 555 0100",
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "groups": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z",
+           *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "message": "Is the corner unit still available?"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+            readonly __v: number;
+            role: 'user' | 'admin' | 'integration';
+            username: string;
+            name?: string;
+            lastName?: string;
+            fullName?: string;
+            phone?: string;
+            companyName?: string;
+            country?: string;
+            address1?: string;
+            address2?: string;
+            city?: string;
+            region?: string;
+            zip?: string;
+            preferences?: {
+              hideBrandingIcon?: boolean;
+              hideLoadingLogo?: boolean;
+            };
+            projectNameURL?: string;
+            paymentsAccountId?: string;
+            paymentsOnboardingDone?: boolean;
+            paymentsDetailsSubmitted?: boolean;
+            experimentalFeatures?: boolean;
+            paymentsCustomer?: {
+              [key: string]: unknown;
+            };
+            subscription?: {
+              [key: string]: unknown;
+            };
+            appliedTrial?: boolean;
+            administrators?: string[];
+            editors?: string[];
+            invites?: components['schemas']['Invite'][];
+            projects: string[];
+            groups: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The access token (same as access_token) */
+            token: string;
+            /** @description JWT access token */
+            access_token: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Method not allowed */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  refreshToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "refresh_token": "eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDIifQ.c2lnbmF0dXJl"
+         *     }
+         */
+        'application/json': {
+          refresh_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Is the corner unit still available?",
+           *       "access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "refresh_token": "eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDIifQ.c2lnbmF0dXJl"
+           *     }
+           */
+          'application/json': {
+            message: string;
+            access_token: string;
+            token: string;
+            /** @description Also set as the serviceRefresh cookie */
+            refresh_token: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  logOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "refresh_token": "eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDIifQ.c2lnbmF0dXJl"
+         *     }
+         */
+        'application/json': {
+          refresh_token?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "username": "ana@example.com"
+         *     }
+         */
+        'application/json': {
+          /** Format: email */
+          username: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Is the corner unit still available?"
+           *     }
+           */
+          'application/json': {
+            message: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  confirmPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "token": "kV3qL9xT2mZ8rW5nB7cY4hJ6dF1gS0aP",
+         *       "password": "correct horse battery"
+         *     }
+         */
+        'application/json': {
+          /** @description The token from the mailed link */
+          token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link was used, revoked or has expired */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token from the invitation link */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "email": "ana@example.com",
+           *       "level": "administrator",
+           *       "firstName": "Ana",
+           *       "lastName": "Ruiz",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z",
+           *       "project": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "name": "Tower A"
+           *       }
+           *     }
+           */
+          'application/json': {
+            email: string;
+            level: 'administrator' | 'editor';
+            firstName?: string;
+            lastName?: string;
+            /** Format: date-time */
+            expiresAt: string;
+            project?: {
+              /** @description 24-character lower-case hex identifier */
+              _id: string;
+              name: string;
+            };
+            group?: {
+              /** @description 24-character lower-case hex identifier */
+              _id: string;
+              name: string;
+            };
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link was used, revoked or has expired */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The token from the invitation link */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "password": "correct horse battery",
+         *       "name": "Tower A",
+         *       "lastName": "Ruiz"
+         *     }
+         */
+        'application/json': {
+          /** @description The new account's password; for an existing account that is not signed in, its current password */
+          password?: string;
+          name?: string;
+          lastName?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "role": "user",
+           *       "username": "ana@example.com",
+           *       "name": "Tower A",
+           *       "lastName": "Ruiz",
+           *       "phone": "+1 555 0100",
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "groups": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z",
+           *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "message": "Is the corner unit still available?"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+            readonly __v: number;
+            role: 'user' | 'admin' | 'integration';
+            username: string;
+            name?: string;
+            lastName?: string;
+            fullName?: string;
+            phone?: string;
+            companyName?: string;
+            country?: string;
+            address1?: string;
+            address2?: string;
+            city?: string;
+            region?: string;
+            zip?: string;
+            preferences?: {
+              hideBrandingIcon?: boolean;
+              hideLoadingLogo?: boolean;
+            };
+            projectNameURL?: string;
+            paymentsAccountId?: string;
+            paymentsOnboardingDone?: boolean;
+            paymentsDetailsSubmitted?: boolean;
+            experimentalFeatures?: boolean;
+            paymentsCustomer?: {
+              [key: string]: unknown;
+            };
+            subscription?: {
+              [key: string]: unknown;
+            };
+            appliedTrial?: boolean;
+            administrators?: string[];
+            editors?: string[];
+            invites?: components['schemas']['Invite'][];
+            projects: string[];
+            groups: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The access token (same as access_token) */
+            token: string;
+            /** @description JWT access token */
+            access_token: string;
+            message: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link was used, revoked or has expired */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPresentation: {
+    parameters: {
+      query?: {
+        /** @description A draft's preview token (from GET /projects/{id}/preview-link): opens an unpublished project until it expires */
+        preview?: string;
+      };
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        /** @description A token from POST /public/allocations/open: the request acts for that realtor's allocation (401 when it has expired or was revoked) */
+        'x-allocation-token'?: string;
+      };
+      path: {
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "project": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "name": "Tower A"
+           *       },
+           *       "floors": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "position": 1,
+           *           "units": [
+           *             {
+           *               "_id": "65f0c0ffee00000000000001",
+           *               "__v": 1,
+           *               "project": "65f0c0ffee00000000000001",
+           *               "name": "Tower A",
+           *               "position": 1,
+           *               "availability": "available",
+           *               "bedrooms": "2",
+           *               "squareFeet": 850,
+           *               "price": 450000,
+           *               "createdAt": "2026-03-01T09:30:00.000Z",
+           *               "updatedAt": "2026-03-01T09:30:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "unassignedUnits": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "__v": 1,
+           *           "project": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "position": 1,
+           *           "availability": "available",
+           *           "bedrooms": "2",
+           *           "squareFeet": 850,
+           *           "price": 450000,
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "updatedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Not modified (If-None-Match matched) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPresentationByHost: {
+    parameters: {
+      query?: {
+        /** @description A draft's preview token (from GET /projects/{id}/preview-link): opens an unpublished project until it expires */
+        preview?: string;
+      };
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+        /** @description A token from POST /public/allocations/open: the request acts for that realtor's allocation (401 when it has expired or was revoked) */
+        'x-allocation-token'?: string;
+      };
+      path: {
+        hostName: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "project": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "name": "Tower A"
+           *       },
+           *       "floors": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "position": 1,
+           *           "units": [
+           *             {
+           *               "_id": "65f0c0ffee00000000000001",
+           *               "__v": 1,
+           *               "project": "65f0c0ffee00000000000001",
+           *               "name": "Tower A",
+           *               "position": 1,
+           *               "availability": "available",
+           *               "bedrooms": "2",
+           *               "squareFeet": 850,
+           *               "price": 450000,
+           *               "createdAt": "2026-03-01T09:30:00.000Z",
+           *               "updatedAt": "2026-03-01T09:30:00.000Z"
+           *             }
+           *           ]
+           *         }
+           *       ],
+           *       "unassignedUnits": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "__v": 1,
+           *           "project": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "position": 1,
+           *           "availability": "available",
+           *           "bedrooms": "2",
+           *           "squareFeet": 850,
+           *           "price": 450000,
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "updatedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Not modified (If-None-Match matched) */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  submitLead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PublicLeadInput'];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "project": "65f0c0ffee00000000000001",
+           *       "firstName": "Ana",
+           *       "lastName": "Ruiz",
+           *       "email": "ana@example.com",
+           *       "phone": "+1 555 0100",
+           *       "message": "Is the corner unit still available?",
+           *       "source": "presentation",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            /** @description 24-character lower-case hex identifier */
+            project: string;
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email: string;
+            phone: string;
+            unit?: string;
+            message?: string;
+            source?: string;
+            questions?: {
+              question: string;
+              answer: string;
+            }[];
+            customFields?: {
+              key: string;
+              value: string;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another body */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  holdUnit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        /** @description A token from POST /public/allocations/open: the request acts for that realtor's allocation (401 when it has expired or was revoked) */
+        'x-allocation-token'?: string;
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "firstName": "Ana",
+         *       "lastName": "Ruiz",
+         *       "email": "ana@example.com",
+         *       "phone": "+1 555 0100"
+         *     }
+         */
+        'application/json': {
+          firstName: string;
+          lastName: string;
+          /** Format: email */
+          email: string;
+          phone: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The unit now on hold, with the hold token */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldUnit'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another body */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold token from the hold answer or the holder’s e-mail */
+        holdToken: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "unit": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "position": 1,
+           *         "availability": "available",
+           *         "bedrooms": "2",
+           *         "squareFeet": 850,
+           *         "price": 450000,
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       },
+           *       "project": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "namespace": "tower-a"
+           *       },
+           *       "expiresAt": "2026-03-01T09:30:00.000Z",
+           *       "extended": true
+           *     }
+           */
+          'application/json': components['schemas']['PublicHold'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link was used, revoked or has expired */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  releaseHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The hold token from the hold answer or the holder’s e-mail
+         * @example pX2o9Vq4Zr8yTnK1cW6dLmB3sHj7uQe0aFgYiRtUv5w
+         */
+        holdToken: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Released */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link was used, revoked or has expired */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  extendHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The hold token from the hold answer or the holder’s e-mail */
+        holdToken: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "unit": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "position": 1,
+           *         "availability": "available",
+           *         "bedrooms": "2",
+           *         "squareFeet": 850,
+           *         "price": 450000,
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       },
+           *       "project": {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "namespace": "tower-a"
+           *       },
+           *       "expiresAt": "2026-03-01T09:30:00.000Z",
+           *       "extended": true
+           *     }
+           */
+          'application/json': components['schemas']['PublicHold'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link was used, revoked or has expired */
+      410: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  joinWaitlist: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json':
+          | {
+              /** @description 24-character lower-case hex identifier */
+              project?: string;
+              namespace?: string;
+              firstName: string;
+              lastName: string;
+              /** Format: email */
+              email: string;
+              phone?: string;
+              unit?: string;
+              message?: string;
+              customFields?: {
+                key: string;
+                value: string;
+              }[];
+            }
+          | unknown
+          | unknown;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "project": "65f0c0ffee00000000000001",
+           *       "firstName": "Ana",
+           *       "lastName": "Ruiz",
+           *       "email": "ana@example.com",
+           *       "phone": "+1 555 0100",
+           *       "message": "Is the corner unit still available?",
+           *       "source": "waitlist",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            /** @description 24-character lower-case hex identifier */
+            project: string;
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email: string;
+            phone?: string;
+            unit?: string;
+            message?: string;
+            customFields?: {
+              key: string;
+              value: string;
+            }[];
+            /** @enum {string} */
+            source: 'waitlist';
+            /** @description For an entry about a unit: its place in that unit's waiting list (1 is first), by arrival */
+            rank?: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another body */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getMedia: {
+    parameters: {
+      query?: {
+        /**
+         * @description A PNG, JPEG or WebP resized to this width (64–2560; rounded up to a multiple of 16, never wider than the picture), as AVIF when `Accept` names image/avif, else WebP when it names image/webp, else in its own format. An SVG is served as it is; a PDF → 400.
+         * @example 64
+         */
+        w?: number;
+      };
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /**
+         * @description The stored name: content hash and extension
+         * @example 9f86d081884c7d659a2feaa0c55ad015.png
+         */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'image/png': string;
+          'image/jpeg': string;
+          'image/webp': string;
+          'application/pdf': string;
+          'image/svg+xml': string;
+          'image/avif': string;
+        };
+      };
+      /** @description Not modified: the `If-None-Match` ETag is this file */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  streamPresentationChanges: {
+    parameters: {
+      query?: {
+        /** @description The last `id:` received: the stream resumes after it */
+        lastEventId?: string;
+        /**
+         * @description A draft's preview token (from GET /projects/{id}/preview-link): opens an unpublished project until it expires
+         * @example example
+         */
+        preview?: string;
+      };
+      header?: {
+        /** @description The last `id:` received: the stream resumes after it */
+        'last-event-id'?: string;
+      };
+      path: {
+        /** @example tower-a */
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The stream */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createPublicEvents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "namespace": "tower-a",
+         *       "type": "page_view"
+         *     }
+         */
+        'application/json': {
+          /** @description The presentation's namespace */
+          namespace: string;
+          /** @description What happened */
+          type: 'page_view' | 'unit_view' | 'plan_view' | 'list_view' | 'building_view' | 'filter' | 'share' | 'gallery' | 'brochure';
+          /** @description The unit viewed, shared or filtered to (a unit of the project) */
+          unit?: string;
+          /** @description The page's path (its query string is dropped) */
+          path?: string;
+          /** @description The referring page (only its host is kept) */
+          referrer?: string;
+          utm?: {
+            /** @description utm_source */
+            source?: string;
+            /** @description utm_medium */
+            medium?: string;
+            /** @description utm_campaign */
+            campaign?: string;
+          };
+        };
+        /**
+         * @example {
+         *       "namespace": "tower-a",
+         *       "type": "page_view"
+         *     }
+         */
+        'text/plain': {
+          /** @description The presentation's namespace */
+          namespace: string;
+          /** @description What happened */
+          type: 'page_view' | 'unit_view' | 'plan_view' | 'list_view' | 'building_view' | 'filter' | 'share' | 'gallery' | 'brochure';
+          /** @description The unit viewed, shared or filtered to (a unit of the project) */
+          unit?: string;
+          /** @description The page's path (its query string is dropped) */
+          path?: string;
+          /** @description The referring page (only its host is kept) */
+          referrer?: string;
+          utm?: {
+            /** @description utm_source */
+            source?: string;
+            /** @description utm_medium */
+            medium?: string;
+            /** @description utm_campaign */
+            campaign?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createPublicAllocationsOpen: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "namespace": "tower-a",
+         *       "password": "correct horse battery"
+         *     }
+         */
+        'application/json': {
+          /** @description The project's namespace */
+          namespace: string;
+          /** @description The allocation's password, as the developer gave it to the realtor */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "name": "Tower A",
+           *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z",
+           *       "units": [
+           *         "65f0c0ffee00000000000001"
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description The allocation's name */
+            name: string;
+            /** @description Send as `X-Allocation-Token` on this project's public routes; valid 12 hours, ends early when the password is replaced or the allocation removed */
+            token: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The units that belong to this allocation now (listed in it, neither sold nor reserved) */
+            units: string[];
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createPublicWorksheets: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A token from POST /public/allocations/open: the request acts for that realtor's allocation (401 when it has expired or was revoked) */
+        'x-allocation-token'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "buyer": {
+         *         "firstName": "Ana",
+         *         "lastName": "Ruiz",
+         *         "email": "ana@example.com",
+         *         "phone": "+1 555 0100"
+         *       },
+         *       "choices": [
+         *         "65f0c0ffee00000000000001"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description The buyer the realtor submits the worksheet for */
+          buyer: {
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email: string;
+            phone: string;
+          };
+          /** @description Units of the project, 1 to 3, in the buyer's order of preference */
+          choices: string[];
+          notes?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "status": "submitted",
+           *       "allocation": "example",
+           *       "buyer": {
+           *         "firstName": "Ana",
+           *         "lastName": "Ruiz",
+           *         "email": "ana@example.com",
+           *         "phone": "+1 555 0100"
+           *       },
+           *       "choices": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Worksheet'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "username": "ana@example.com",
+         *       "password": "correct horse battery",
+         *       "name": "Tower A",
+         *       "lastName": "Ruiz"
+         *     }
+         */
+        'application/json': {
+          /** Format: email */
+          username: string;
+          password: string;
+          name?: string;
+          lastName?: string;
+          role?: 'user' | 'admin' | 'integration';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "role": "user",
+           *       "username": "ana@example.com",
+           *       "name": "Tower A",
+           *       "lastName": "Ruiz",
+           *       "phone": "+1 555 0100",
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "groups": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCurrentUser: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "role": "user",
+           *       "username": "ana@example.com",
+           *       "name": "Tower A",
+           *       "lastName": "Ruiz",
+           *       "phone": "+1 555 0100",
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "groups": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateCurrentUser: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "lastName": "Ruiz",
+         *       "phone": "+1 555 0100",
+         *       "password": "correct horse battery",
+         *       "username": "ana@example.com",
+         *       "token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+         *       "access_token": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl",
+         *       "message": "Is the corner unit still available?"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          lastName?: string;
+          fullName?: string;
+          phone?: string;
+          companyName?: string;
+          country?: string;
+          address1?: string;
+          address2?: string;
+          city?: string;
+          region?: string;
+          zip?: string;
+          preferences?: {
+            hideBrandingIcon?: boolean;
+            hideLoadingLogo?: boolean;
+          };
+          projectNameURL?: string;
+          paymentsAccountId?: string;
+          paymentsOnboardingDone?: boolean;
+          paymentsDetailsSubmitted?: boolean;
+          experimentalFeatures?: boolean;
+          paymentsCustomer?: {
+            [key: string]: unknown;
+          };
+          subscription?: {
+            [key: string]: unknown;
+          };
+          appliedTrial?: boolean;
+          administrators?: string[];
+          editors?: string[];
+          invites?: components['schemas']['Invite'][];
+          password?: string;
+          currentPassword?: string;
+          role?: string;
+          username?: string;
+          projects?: string[];
+          groups?: string[];
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+          configuredSecrets?: unknown;
+          token?: string;
+          access_token?: string;
+          message?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "role": "user",
+           *       "username": "ana@example.com",
+           *       "name": "Tower A",
+           *       "lastName": "Ruiz",
+           *       "phone": "+1 555 0100",
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "groups": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['User'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listUsersMeTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "scope": "read",
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "expiresAt": "2026-03-01T09:30:00.000Z",
+           *         "lastUsedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['ApiToken'][];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createUsersMeTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "scope": "read"
+         *     }
+         */
+        'application/json': {
+          /** @description What the token is for (shown in the list) */
+          name: string;
+          /** @description `read`: GET and HEAD only (anything else → 403); `write`: everything the user may do */
+          scope: 'read' | 'write';
+          /** @description Lifetime in days; omitted → never expires */
+          expiresInDays?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "scope": "read",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z",
+           *       "lastUsedAt": "2026-03-01T09:30:00.000Z",
+           *       "token": "sst_c2VjcmV0"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            /** @description What the token is for, as its creator named it */
+            name: string;
+            /** @description `read`: GET and HEAD only (anything else → 403); `write`: everything the user may do */
+            scope: 'read' | 'write';
+            /** Format: date-time */
+            createdAt: string;
+            /** @description When it stops working; null: never */
+            expiresAt: string | null;
+            /** @description The last request it authenticated, to the minute; null: never used */
+            lastUsedAt: string | null;
+            /** @description The secret (`sst_` and 43 base64url characters): shown only in this answer (only its SHA-256 is kept). Send it as `Authorization: Bearer <token>`. */
+            token: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteUsersMeTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listProjects: {
+    parameters: {
+      query?: {
+        /** @description Case-insensitive substring of the name */
+        'filters[name]'?: string;
+        /** @description Exact projectType */
+        'filters[projectType]'?: string;
+        /** @description Only records changed at or after this time (ISO 8601) */
+        'filters[updatedSince]'?: string;
+        /** @description Records to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most records to return, 1–500 (default 100) */
+        'options[limit]'?: number;
+        /** @description Field to sort by, `-` for descending; ties break on `_id` so pages are stable */
+        'options[sort]'?: 'name' | '-name' | 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "user": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "namespace": "tower-a",
+           *         "hostName": "tower-a.example.org",
+           *         "administrators": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "editors": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "floors": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "configuredSecrets": [
+           *           "sfSecret"
+           *         ],
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Project'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createProject: {
+    parameters: {
+      query: {
+        /** @description Required here, or as the JSON body's `name` instead; when both are sent this one wins. */
+        name: string;
+        /** @description Lower-case slug, unique among projects */
+        namespace?: string;
+        /** @description Host name, unique among projects (stored lower-case) */
+        hostName?: string;
+      };
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "namespace": "tower-a",
+         *       "hostName": "tower-a.example.org"
+         *     }
+         */
+        'application/json': {
+          /** @description Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
+          name?: string;
+          /** @description Lower-case slug, unique among projects. Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          namespace?: string;
+          /** @description Host name, unique among projects (stored lower-case). Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          hostName?: string;
+          projectType?: string;
+          administrators?: string[];
+          editors?: string[];
+          websiteURL?: string;
+          internalURL?: string;
+          accentColor?: string;
+          walkscore?: string;
+          customButtonText?: string;
+          customButtonIcon?: string;
+          areaUnit?: string;
+          sharePageDescription?: string;
+          sharePageLogo?: string;
+          projectImageUrl?: string;
+          projectSVGUrl?: string;
+          svgGroupId?: string;
+          layoutImageUrl?: string;
+          formsSubject?: string;
+          formsFromName?: string;
+          formsMessage?: string;
+          formsRedirectURL?: string;
+          projectLang?: string;
+          propertyType?: string;
+          lotsLayout?: string;
+          areaDescription?: string;
+          enterpriseAddressDisplay?: string;
+          crfMessage?: string;
+          chargeDescription?: string;
+          payButtonText?: string;
+          payButtonIcon?: string;
+          gtmHeadCode?: string;
+          gtmBodyCode?: string;
+          address?: string;
+          perimeter?: string;
+          markerImageUrl?: string;
+          targetMarker?: string;
+          mapPointColor?: string;
+          sponsors?: string;
+          layouts?: string;
+          downloadableAssets?: string;
+          floorplans?: string;
+          path?: string;
+          alternativePaths?: string;
+          subscriptionItem?: string;
+          lastSync?: string;
+          eventsBlockList?: string;
+          phasePrefix?: string;
+          _3dModelUrl?: string;
+          _3dBuildingModelUrl?: string;
+          _3dFloorSelectorModelUrl?: string;
+          customButtonOpensAt?: string;
+          customButtonActionType?: string;
+          initialView?: string;
+          unitImageOnGrid?: string;
+          similarSortingBy?: string;
+          chargeType?: string;
+          chargeCurrency?: string;
+          mapStyle?: string;
+          colorBase?: string;
+          colorAccent?: string;
+          colorHover?: string;
+          colorButton?: string;
+          colorButtonText?: string;
+          colorText?: string;
+          colorFeatured?: string;
+          colorSold?: string;
+          colorAvailable?: string;
+          colorReserved?: string;
+          styleNavigation?: string;
+          styleBranding?: string;
+          styleFilter?: string;
+          styleShapes?: string;
+          styleFont?: string;
+          /**
+           * Format: email-list
+           * @description One or more e-mail addresses separated by commas
+           */
+          formsSendTo?: string;
+          /**
+           * Format: email-list
+           * @description One or more e-mail addresses separated by commas
+           */
+          reportSendTo?: string;
+          onHoldMinsDuration?: number;
+          mapLayoutWidth?: number;
+          mapLayoutRotation?: number;
+          globalAmount?: number;
+          zoomLevel?: number;
+          lon?: number;
+          lat?: number;
+          showInclusions?: boolean;
+          showBathrooms?: boolean;
+          showAdditionalInfo?: boolean;
+          showParking?: boolean;
+          showOrientation?: boolean;
+          brochureButtonEnabled?: boolean;
+          customButtonEnabled?: boolean;
+          walkscoreEnabled?: boolean;
+          showAvailability?: boolean;
+          hideSold?: boolean;
+          showPrices?: boolean;
+          gtmEnabled?: boolean;
+          dayNightEnabled?: boolean;
+          showAvailableFirst?: boolean;
+          skipFloorStep?: boolean;
+          showUnitCustomFinishes?: boolean;
+          showFloorOverview?: boolean;
+          pricesStartingAt?: boolean;
+          showPriceFilter?: boolean;
+          showAreaFilter?: boolean;
+          showUnitDescription?: boolean;
+          showTaxes?: boolean;
+          sharePageEnabled?: boolean;
+          priceBeforeTax?: boolean;
+          enableForms?: boolean;
+          rentalObject?: boolean;
+          deliveryDates?: boolean;
+          hideArea?: boolean;
+          showBranding?: boolean;
+          onHoldExperienceEnabled?: boolean;
+          customFormEnabled?: boolean;
+          previewMode?: boolean;
+          landOnly?: boolean;
+          showUnitFinishes?: boolean;
+          showVariants?: boolean;
+          sponsorsEnabled?: boolean;
+          waitlistEnabled?: boolean;
+          invertNav?: boolean;
+          mapDirections?: boolean;
+          lockScreen?: boolean;
+          specialRankEnabled?: boolean;
+          priorityList?: boolean;
+          lockScreenName?: boolean;
+          lockScreenEmail?: boolean;
+          lockScreenPhone?: boolean;
+          lockScreenMessage?: boolean;
+          lockScreenCustom?: boolean;
+          excludeBlockedEvents?: boolean;
+          enable3d?: boolean;
+          hideGallery?: boolean;
+          hideBedrooms?: boolean;
+          published?: boolean;
+          brochureAssets?: string[];
+          alternativeCovers?: string[];
+          images?: string[];
+          finishes?: string[];
+          calUsername?: string;
+          payProviderClientId?: string;
+          payProviderCurrency?: string;
+          yiCompanyCode?: string;
+          yiPropertyCode?: string;
+          pvUsername?: string;
+          pvBuildingName?: string;
+          zhClientId?: string;
+          zhOrgId?: string;
+          srBaseUrl?: string;
+          sfProjectId?: string;
+          soProjectId?: string;
+          soDomain?: string;
+          bsBuildingId?: string;
+          bsUsername?: string;
+          ftpUrl?: string;
+          ftpWhitelist?: string;
+          ftpBlacklist?: string;
+          ftpPath?: string;
+          ftpFileName?: string;
+          payProviderDeposit?: number;
+          ftpPort?: number;
+          commercialSpaces?: string[];
+          customFormFields?: {
+            [key: string]: unknown;
+          }[];
+          plan?: {
+            [key: string]: unknown;
+          };
+          invites?: components['schemas']['Invite'][];
+          customFinishes?: {
+            name?: string;
+            options?: {
+              kitchen?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+              bathroom?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+              general?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+            };
+          };
+          lockScreenCustomQuestions?: {
+            lang?: string;
+            value?: string;
+          }[];
+          ftpMapping?: {
+            header?: string;
+            property?: string;
+          }[];
+          yiStatusMapping?: {
+            available?: string;
+            leased?: string;
+            sold?: string;
+            unavailable?: string;
+            reserved?: string;
+          };
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          pvPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          ftpPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          ftpUsername?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          sfKey?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          sfSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          soKey?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          soSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          zhClientSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          zhAccessToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          bsPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          yiApiToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          srToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          calKey?: string | null;
+          allocations?: {
+            name?: string;
+            /** @description Write-only: a string sets it, null clears it */
+            password?: string | null;
+            allocation?: string;
+          }[];
+          /** @description 24-character lower-case hex identifier */
+          user?: string;
+          floors?: string[];
+          leads?: components['schemas']['LeadInput'][];
+          waitlistees?: {
+            [key: string]: unknown;
+          }[];
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+          configuredSecrets?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "floors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "configuredSecrets": [
+           *         "sfSecret"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another request */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProjectPreviewLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://example.org/hooks/showsuite",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /** @description The page, with its preview token */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working
+             */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "floors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "configuredSecrets": [
+           *         "sfSecret"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateProject: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "namespace": "tower-a",
+         *       "hostName": "tower-a.example.org"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Lower-case slug, unique among projects */
+          namespace?: string;
+          /** @description Host name, unique among projects (stored lower-case) */
+          hostName?: string;
+          projectType?: string;
+          administrators?: string[];
+          editors?: string[];
+          websiteURL?: string;
+          internalURL?: string;
+          accentColor?: string;
+          walkscore?: string;
+          customButtonText?: string;
+          customButtonIcon?: string;
+          areaUnit?: string;
+          sharePageDescription?: string;
+          sharePageLogo?: string;
+          projectImageUrl?: string;
+          projectSVGUrl?: string;
+          svgGroupId?: string;
+          layoutImageUrl?: string;
+          formsSubject?: string;
+          formsFromName?: string;
+          formsMessage?: string;
+          formsRedirectURL?: string;
+          projectLang?: string;
+          propertyType?: string;
+          lotsLayout?: string;
+          areaDescription?: string;
+          enterpriseAddressDisplay?: string;
+          crfMessage?: string;
+          chargeDescription?: string;
+          payButtonText?: string;
+          payButtonIcon?: string;
+          gtmHeadCode?: string;
+          gtmBodyCode?: string;
+          address?: string;
+          perimeter?: string;
+          markerImageUrl?: string;
+          targetMarker?: string;
+          mapPointColor?: string;
+          sponsors?: string;
+          layouts?: string;
+          downloadableAssets?: string;
+          floorplans?: string;
+          path?: string;
+          alternativePaths?: string;
+          subscriptionItem?: string;
+          lastSync?: string;
+          eventsBlockList?: string;
+          phasePrefix?: string;
+          _3dModelUrl?: string;
+          _3dBuildingModelUrl?: string;
+          _3dFloorSelectorModelUrl?: string;
+          customButtonOpensAt?: string;
+          customButtonActionType?: string;
+          initialView?: string;
+          unitImageOnGrid?: string;
+          similarSortingBy?: string;
+          chargeType?: string;
+          chargeCurrency?: string;
+          mapStyle?: string;
+          colorBase?: string;
+          colorAccent?: string;
+          colorHover?: string;
+          colorButton?: string;
+          colorButtonText?: string;
+          colorText?: string;
+          colorFeatured?: string;
+          colorSold?: string;
+          colorAvailable?: string;
+          colorReserved?: string;
+          styleNavigation?: string;
+          styleBranding?: string;
+          styleFilter?: string;
+          styleShapes?: string;
+          styleFont?: string;
+          /**
+           * Format: email-list
+           * @description One or more e-mail addresses separated by commas
+           */
+          formsSendTo?: string;
+          /**
+           * Format: email-list
+           * @description One or more e-mail addresses separated by commas
+           */
+          reportSendTo?: string;
+          onHoldMinsDuration?: number;
+          mapLayoutWidth?: number;
+          mapLayoutRotation?: number;
+          globalAmount?: number;
+          zoomLevel?: number;
+          lon?: number;
+          lat?: number;
+          showInclusions?: boolean;
+          showBathrooms?: boolean;
+          showAdditionalInfo?: boolean;
+          showParking?: boolean;
+          showOrientation?: boolean;
+          brochureButtonEnabled?: boolean;
+          customButtonEnabled?: boolean;
+          walkscoreEnabled?: boolean;
+          showAvailability?: boolean;
+          hideSold?: boolean;
+          showPrices?: boolean;
+          gtmEnabled?: boolean;
+          dayNightEnabled?: boolean;
+          showAvailableFirst?: boolean;
+          skipFloorStep?: boolean;
+          showUnitCustomFinishes?: boolean;
+          showFloorOverview?: boolean;
+          pricesStartingAt?: boolean;
+          showPriceFilter?: boolean;
+          showAreaFilter?: boolean;
+          showUnitDescription?: boolean;
+          showTaxes?: boolean;
+          sharePageEnabled?: boolean;
+          priceBeforeTax?: boolean;
+          enableForms?: boolean;
+          rentalObject?: boolean;
+          deliveryDates?: boolean;
+          hideArea?: boolean;
+          showBranding?: boolean;
+          onHoldExperienceEnabled?: boolean;
+          customFormEnabled?: boolean;
+          previewMode?: boolean;
+          landOnly?: boolean;
+          showUnitFinishes?: boolean;
+          showVariants?: boolean;
+          sponsorsEnabled?: boolean;
+          waitlistEnabled?: boolean;
+          invertNav?: boolean;
+          mapDirections?: boolean;
+          lockScreen?: boolean;
+          specialRankEnabled?: boolean;
+          priorityList?: boolean;
+          lockScreenName?: boolean;
+          lockScreenEmail?: boolean;
+          lockScreenPhone?: boolean;
+          lockScreenMessage?: boolean;
+          lockScreenCustom?: boolean;
+          excludeBlockedEvents?: boolean;
+          enable3d?: boolean;
+          hideGallery?: boolean;
+          hideBedrooms?: boolean;
+          published?: boolean;
+          brochureAssets?: string[];
+          alternativeCovers?: string[];
+          images?: string[];
+          finishes?: string[];
+          calUsername?: string;
+          payProviderClientId?: string;
+          payProviderCurrency?: string;
+          yiCompanyCode?: string;
+          yiPropertyCode?: string;
+          pvUsername?: string;
+          pvBuildingName?: string;
+          zhClientId?: string;
+          zhOrgId?: string;
+          srBaseUrl?: string;
+          sfProjectId?: string;
+          soProjectId?: string;
+          soDomain?: string;
+          bsBuildingId?: string;
+          bsUsername?: string;
+          ftpUrl?: string;
+          ftpWhitelist?: string;
+          ftpBlacklist?: string;
+          ftpPath?: string;
+          ftpFileName?: string;
+          payProviderDeposit?: number;
+          ftpPort?: number;
+          commercialSpaces?: string[];
+          customFormFields?: {
+            [key: string]: unknown;
+          }[];
+          plan?: {
+            [key: string]: unknown;
+          };
+          invites?: components['schemas']['Invite'][];
+          customFinishes?: {
+            name?: string;
+            options?: {
+              kitchen?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+              bathroom?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+              general?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+            };
+          };
+          lockScreenCustomQuestions?: {
+            lang?: string;
+            value?: string;
+          }[];
+          ftpMapping?: {
+            header?: string;
+            property?: string;
+          }[];
+          yiStatusMapping?: {
+            available?: string;
+            leased?: string;
+            sold?: string;
+            unavailable?: string;
+            reserved?: string;
+          };
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          pvPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          ftpPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          ftpUsername?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          sfKey?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          sfSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          soKey?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          soSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          zhClientSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          zhAccessToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          bsPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          yiApiToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          srToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          calKey?: string | null;
+          allocations?: {
+            name?: string;
+            /** @description Write-only: a string sets it, null clears it */
+            password?: string | null;
+            allocation?: string;
+          }[];
+          /** @description 24-character lower-case hex identifier */
+          user?: string;
+          floors?: string[];
+          leads?: components['schemas']['LeadInput'][];
+          waitlistees?: {
+            [key: string]: unknown;
+          }[];
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+          configuredSecrets?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "floors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "configuredSecrets": [
+           *         "sfSecret"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getProjectAlias: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "floors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "configuredSecrets": [
+           *         "sfSecret"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteProjectAlias: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateProjectAlias: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "namespace": "tower-a",
+         *       "hostName": "tower-a.example.org"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Lower-case slug, unique among projects */
+          namespace?: string;
+          /** @description Host name, unique among projects (stored lower-case) */
+          hostName?: string;
+          projectType?: string;
+          administrators?: string[];
+          editors?: string[];
+          websiteURL?: string;
+          internalURL?: string;
+          accentColor?: string;
+          walkscore?: string;
+          customButtonText?: string;
+          customButtonIcon?: string;
+          areaUnit?: string;
+          sharePageDescription?: string;
+          sharePageLogo?: string;
+          projectImageUrl?: string;
+          projectSVGUrl?: string;
+          svgGroupId?: string;
+          layoutImageUrl?: string;
+          formsSubject?: string;
+          formsFromName?: string;
+          formsMessage?: string;
+          formsRedirectURL?: string;
+          projectLang?: string;
+          propertyType?: string;
+          lotsLayout?: string;
+          areaDescription?: string;
+          enterpriseAddressDisplay?: string;
+          crfMessage?: string;
+          chargeDescription?: string;
+          payButtonText?: string;
+          payButtonIcon?: string;
+          gtmHeadCode?: string;
+          gtmBodyCode?: string;
+          address?: string;
+          perimeter?: string;
+          markerImageUrl?: string;
+          targetMarker?: string;
+          mapPointColor?: string;
+          sponsors?: string;
+          layouts?: string;
+          downloadableAssets?: string;
+          floorplans?: string;
+          path?: string;
+          alternativePaths?: string;
+          subscriptionItem?: string;
+          lastSync?: string;
+          eventsBlockList?: string;
+          phasePrefix?: string;
+          _3dModelUrl?: string;
+          _3dBuildingModelUrl?: string;
+          _3dFloorSelectorModelUrl?: string;
+          customButtonOpensAt?: string;
+          customButtonActionType?: string;
+          initialView?: string;
+          unitImageOnGrid?: string;
+          similarSortingBy?: string;
+          chargeType?: string;
+          chargeCurrency?: string;
+          mapStyle?: string;
+          colorBase?: string;
+          colorAccent?: string;
+          colorHover?: string;
+          colorButton?: string;
+          colorButtonText?: string;
+          colorText?: string;
+          colorFeatured?: string;
+          colorSold?: string;
+          colorAvailable?: string;
+          colorReserved?: string;
+          styleNavigation?: string;
+          styleBranding?: string;
+          styleFilter?: string;
+          styleShapes?: string;
+          styleFont?: string;
+          /**
+           * Format: email-list
+           * @description One or more e-mail addresses separated by commas
+           */
+          formsSendTo?: string;
+          /**
+           * Format: email-list
+           * @description One or more e-mail addresses separated by commas
+           */
+          reportSendTo?: string;
+          onHoldMinsDuration?: number;
+          mapLayoutWidth?: number;
+          mapLayoutRotation?: number;
+          globalAmount?: number;
+          zoomLevel?: number;
+          lon?: number;
+          lat?: number;
+          showInclusions?: boolean;
+          showBathrooms?: boolean;
+          showAdditionalInfo?: boolean;
+          showParking?: boolean;
+          showOrientation?: boolean;
+          brochureButtonEnabled?: boolean;
+          customButtonEnabled?: boolean;
+          walkscoreEnabled?: boolean;
+          showAvailability?: boolean;
+          hideSold?: boolean;
+          showPrices?: boolean;
+          gtmEnabled?: boolean;
+          dayNightEnabled?: boolean;
+          showAvailableFirst?: boolean;
+          skipFloorStep?: boolean;
+          showUnitCustomFinishes?: boolean;
+          showFloorOverview?: boolean;
+          pricesStartingAt?: boolean;
+          showPriceFilter?: boolean;
+          showAreaFilter?: boolean;
+          showUnitDescription?: boolean;
+          showTaxes?: boolean;
+          sharePageEnabled?: boolean;
+          priceBeforeTax?: boolean;
+          enableForms?: boolean;
+          rentalObject?: boolean;
+          deliveryDates?: boolean;
+          hideArea?: boolean;
+          showBranding?: boolean;
+          onHoldExperienceEnabled?: boolean;
+          customFormEnabled?: boolean;
+          previewMode?: boolean;
+          landOnly?: boolean;
+          showUnitFinishes?: boolean;
+          showVariants?: boolean;
+          sponsorsEnabled?: boolean;
+          waitlistEnabled?: boolean;
+          invertNav?: boolean;
+          mapDirections?: boolean;
+          lockScreen?: boolean;
+          specialRankEnabled?: boolean;
+          priorityList?: boolean;
+          lockScreenName?: boolean;
+          lockScreenEmail?: boolean;
+          lockScreenPhone?: boolean;
+          lockScreenMessage?: boolean;
+          lockScreenCustom?: boolean;
+          excludeBlockedEvents?: boolean;
+          enable3d?: boolean;
+          hideGallery?: boolean;
+          hideBedrooms?: boolean;
+          published?: boolean;
+          brochureAssets?: string[];
+          alternativeCovers?: string[];
+          images?: string[];
+          finishes?: string[];
+          calUsername?: string;
+          payProviderClientId?: string;
+          payProviderCurrency?: string;
+          yiCompanyCode?: string;
+          yiPropertyCode?: string;
+          pvUsername?: string;
+          pvBuildingName?: string;
+          zhClientId?: string;
+          zhOrgId?: string;
+          srBaseUrl?: string;
+          sfProjectId?: string;
+          soProjectId?: string;
+          soDomain?: string;
+          bsBuildingId?: string;
+          bsUsername?: string;
+          ftpUrl?: string;
+          ftpWhitelist?: string;
+          ftpBlacklist?: string;
+          ftpPath?: string;
+          ftpFileName?: string;
+          payProviderDeposit?: number;
+          ftpPort?: number;
+          commercialSpaces?: string[];
+          customFormFields?: {
+            [key: string]: unknown;
+          }[];
+          plan?: {
+            [key: string]: unknown;
+          };
+          invites?: components['schemas']['Invite'][];
+          customFinishes?: {
+            name?: string;
+            options?: {
+              kitchen?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+              bathroom?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+              general?: {
+                tabs?: {
+                  label?: string;
+                  cover?: string;
+                  thumbnail?: string;
+                }[];
+              };
+            };
+          };
+          lockScreenCustomQuestions?: {
+            lang?: string;
+            value?: string;
+          }[];
+          ftpMapping?: {
+            header?: string;
+            property?: string;
+          }[];
+          yiStatusMapping?: {
+            available?: string;
+            leased?: string;
+            sold?: string;
+            unavailable?: string;
+            reserved?: string;
+          };
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          pvPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          ftpPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          ftpUsername?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          sfKey?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          sfSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          soKey?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          soSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          zhClientSecret?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          zhAccessToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          bsPassword?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          yiApiToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          srToken?: string | null;
+          /** @description Write-only secret: a string sets it, null clears it; never returned (see configuredSecrets) */
+          calKey?: string | null;
+          allocations?: {
+            name?: string;
+            /** @description Write-only: a string sets it, null clears it */
+            password?: string | null;
+            allocation?: string;
+          }[];
+          /** @description 24-character lower-case hex identifier */
+          user?: string;
+          floors?: string[];
+          leads?: components['schemas']['LeadInput'][];
+          waitlistees?: {
+            [key: string]: unknown;
+          }[];
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+          configuredSecrets?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "floors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "configuredSecrets": [
+           *         "sfSecret"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listFloors: {
+    parameters: {
+      query: {
+        /** @description 24-character lower-case hex identifier */
+        project: string;
+        /** @description Only records changed at or after this time (ISO 8601) */
+        'filters[updatedSince]'?: string;
+        /** @description Records to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most records to return, 1–500 (default 100) */
+        'options[limit]'?: number;
+        /** @description Field to sort by, `-` for descending; ties break on `_id` so pages are stable */
+        'options[sort]'?: 'name' | '-name' | 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "units": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "name": "Tower A",
+           *         "position": 1,
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Floor'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createFloor: {
+    parameters: {
+      query: {
+        /** @description 24-character lower-case hex identifier. Required here, or as the JSON body's `project` instead; when both are sent this one wins. */
+        project: string;
+        /** @description Required here, or as the JSON body's `name` instead; when both are sent this one wins. */
+        name: string;
+        /** @description Position or order; floors are listed by it */
+        position?: number;
+      };
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "project": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          /** @description Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
+          name?: string;
+          /** @description Position or order; floors are listed by it. Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          position?: number;
+          floorplanUrl?: string;
+          path?: string;
+          alternativePaths?: string[];
+          /** @description 24-character lower-case hex identifier. Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
+          project?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "units": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Floor'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another request */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  duplicateFloor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A"
+         *     }
+         */
+        'application/json': {
+          /** @description The new floor's name (default: the floor's name and " (copy)") */
+          name?: string;
+          /** @description Where the new floor goes (default: after the last floor) */
+          position?: number;
+          /** @description New names of the copies, by the id of the unit copied; a unit not named here is copied as its name and " (copy)" */
+          unitNames?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "units": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Floor'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getFloor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "units": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Floor'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteFloor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateFloor: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "project": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Position or order; floors are listed by it */
+          position?: number;
+          floorplanUrl?: string;
+          path?: string;
+          alternativePaths?: string[];
+          units?: string[];
+          /** @description 24-character lower-case hex identifier */
+          project?: string;
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "units": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Floor'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listUnits: {
+    parameters: {
+      query: {
+        /** @description 24-character lower-case hex identifier */
+        project: string;
+        /** @description 24-character lower-case hex identifier */
+        floor?: string;
+        /** @description One of available, on_hold, reserved, sold, leased, unavailable. Any case is accepted (`SOLD`, `Sold`) and stored in lower case. */
+        availability?: 'available' | 'on_hold' | 'reserved' | 'sold' | 'leased' | 'unavailable';
+        /** @description Only records changed at or after this time (ISO 8601) */
+        'filters[updatedSince]'?: string;
+        /** @description Comma-separated availabilities, each one of available, on_hold, reserved, sold, leased, unavailable (any case is accepted) */
+        'filters[availability]'?: string;
+        /** @description Only units priced at least this */
+        'filters[priceMin]'?: number;
+        /** @description Only units priced at most this */
+        'filters[priceMax]'?: number;
+        /** @description Only units with squareFeet at least this */
+        'filters[areaMin]'?: number;
+        /** @description Only units with squareFeet at most this */
+        'filters[areaMax]'?: number;
+        /** @description Only units with at least this many bedrooms */
+        'filters[bedroomsMin]'?: number;
+        /** @description Only units with at most this many bedrooms */
+        'filters[bedroomsMax]'?: number;
+        /** @description Records to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most records to return, 1–500 (default 100) */
+        'options[limit]'?: number;
+        /** @description Field to sort by, `-` for descending; ties break on `_id` so pages are stable */
+        'options[sort]'?: 'name' | '-name' | 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt';
+        /** @description csv: the same list as RFC 4180 CSV (as `Accept: text/csv`) */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The units as JSON, or as CSV when asked for */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "position": 1,
+           *         "availability": "available",
+           *         "bedrooms": "2",
+           *         "squareFeet": 850,
+           *         "price": 450000,
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Unit'][];
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createUnit: {
+    parameters: {
+      query: {
+        /** @description Required here, or as the JSON body's `name` instead; when both are sent this one wins. */
+        name: string;
+        /** @description Position or order within the floor */
+        position?: number;
+        /** @description 24-character lower-case hex identifier. Required here, or as the JSON body's `project` instead; when both are sent this one wins. */
+        project: string;
+        /** @description 24-character lower-case hex identifier */
+        floor?: string;
+      };
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "availability": "available",
+         *       "bedrooms": "2",
+         *       "squareFeet": 850,
+         *       "price": 450000,
+         *       "project": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          /** @description Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
+          name?: string;
+          /** @description Position or order within the floor. Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          position?: number;
+          /** @description Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          floor?: string | null;
+          /**
+           * @description One of available, on_hold, reserved, sold, leased, unavailable. Any case is accepted (`SOLD`, `Sold`) and stored in lower case.
+           * @enum {string}
+           */
+          availability?: 'available' | 'on_hold' | 'reserved' | 'sold' | 'leased' | 'unavailable';
+          onHoldExpiresAt?: string | null;
+          bedrooms?: string;
+          squareFeet?: number;
+          isFeatured?: boolean;
+          price?: number;
+          unitPriceTBD?: boolean;
+          type?: string;
+          specificType?: string;
+          path?: string;
+          lotPath?: string;
+          unitImageUrl?: string;
+          layoutUrl?: string;
+          downloadableAsset?: string;
+          brochurePDF?: string;
+          embedCode?: string;
+          customButtonUrl?: string;
+          customButtonSnippet?: string;
+          orientation?: string;
+          inclusions?: string;
+          deliveryDate?: string;
+          description?: string;
+          perimeter?: string;
+          svgLotId?: string;
+          layoutGallery?: string[];
+          additionalInfo?: {
+            label?: string;
+            value?: string;
+          }[];
+          payableAmount?: number;
+          images?: string[];
+          clonedImages?: string[];
+          customFinishes?: {
+            type?: {
+              name?: string;
+              options?: {
+                kitchen?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+                bathroom?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+                general?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+              };
+            };
+            default?: {
+              [key: string]: unknown;
+            };
+          };
+          finishes?: string[];
+          clonedFinishes?: string[];
+          parking?: number;
+          bathrooms?: number;
+          unitmodels?: string[];
+          lon?: number;
+          lat?: number;
+          /** @description Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
+          project?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "availability": "available",
+           *       "bedrooms": "2",
+           *       "squareFeet": 850,
+           *       "price": 450000,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Unit'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another request */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateUnits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example [
+         *       {
+         *         "name": "Tower A",
+         *         "availability": "available",
+         *         "bedrooms": "2",
+         *         "squareFeet": 850,
+         *         "price": 450000,
+         *         "project": "65f0c0ffee00000000000001",
+         *         "_id": "65f0c0ffee00000000000001"
+         *       }
+         *     ]
+         */
+        'application/json': {
+          name?: string;
+          /** @description Position or order within the floor */
+          position?: number;
+          floor?: string | null;
+          /**
+           * @description One of available, on_hold, reserved, sold, leased, unavailable. Any case is accepted (`SOLD`, `Sold`) and stored in lower case.
+           * @enum {string}
+           */
+          availability?: 'available' | 'on_hold' | 'reserved' | 'sold' | 'leased' | 'unavailable';
+          onHoldExpiresAt?: string | null;
+          bedrooms?: string;
+          squareFeet?: number;
+          isFeatured?: boolean;
+          price?: number;
+          unitPriceTBD?: boolean;
+          type?: string;
+          specificType?: string;
+          path?: string;
+          lotPath?: string;
+          unitImageUrl?: string;
+          layoutUrl?: string;
+          downloadableAsset?: string;
+          brochurePDF?: string;
+          embedCode?: string;
+          customButtonUrl?: string;
+          customButtonSnippet?: string;
+          orientation?: string;
+          inclusions?: string;
+          deliveryDate?: string;
+          description?: string;
+          perimeter?: string;
+          svgLotId?: string;
+          layoutGallery?: string[];
+          additionalInfo?: {
+            label?: string;
+            value?: string;
+          }[];
+          payableAmount?: number;
+          images?: string[];
+          clonedImages?: string[];
+          customFinishes?: {
+            type?: {
+              name?: string;
+              options?: {
+                kitchen?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+                bathroom?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+                general?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+              };
+            };
+            default?: {
+              [key: string]: unknown;
+            };
+          };
+          finishes?: string[];
+          clonedFinishes?: string[];
+          parking?: number;
+          bathrooms?: number;
+          unitmodels?: string[];
+          lon?: number;
+          lat?: number;
+          project?: string;
+          /** @description 24-character lower-case hex identifier */
+          _id: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+          /** @description The ETag this unit must still have (`"<__v>"`), as If-Match on a single PATCH */
+          ifMatch?: string;
+        }[];
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "position": 1,
+           *         "availability": "available",
+           *         "bedrooms": "2",
+           *         "squareFeet": 850,
+           *         "price": 450000,
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Unit'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getUnit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "availability": "available",
+           *       "bedrooms": "2",
+           *       "squareFeet": 850,
+           *       "price": 450000,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Unit'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteUnit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateUnit: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "availability": "available",
+         *       "bedrooms": "2",
+         *       "squareFeet": 850,
+         *       "price": 450000,
+         *       "project": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Position or order within the floor */
+          position?: number;
+          floor?: string | null;
+          /**
+           * @description One of available, on_hold, reserved, sold, leased, unavailable. Any case is accepted (`SOLD`, `Sold`) and stored in lower case.
+           * @enum {string}
+           */
+          availability?: 'available' | 'on_hold' | 'reserved' | 'sold' | 'leased' | 'unavailable';
+          onHoldExpiresAt?: string | null;
+          bedrooms?: string;
+          squareFeet?: number;
+          isFeatured?: boolean;
+          price?: number;
+          unitPriceTBD?: boolean;
+          type?: string;
+          specificType?: string;
+          path?: string;
+          lotPath?: string;
+          unitImageUrl?: string;
+          layoutUrl?: string;
+          downloadableAsset?: string;
+          brochurePDF?: string;
+          embedCode?: string;
+          customButtonUrl?: string;
+          customButtonSnippet?: string;
+          orientation?: string;
+          inclusions?: string;
+          deliveryDate?: string;
+          description?: string;
+          perimeter?: string;
+          svgLotId?: string;
+          layoutGallery?: string[];
+          additionalInfo?: {
+            label?: string;
+            value?: string;
+          }[];
+          payableAmount?: number;
+          images?: string[];
+          clonedImages?: string[];
+          customFinishes?: {
+            type?: {
+              name?: string;
+              options?: {
+                kitchen?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+                bathroom?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+                general?: {
+                  tabs?: {
+                    label?: string;
+                    cover?: string;
+                    thumbnail?: string;
+                  }[];
+                };
+              };
+            };
+            default?: {
+              [key: string]: unknown;
+            };
+          };
+          finishes?: string[];
+          clonedFinishes?: string[];
+          parking?: number;
+          bathrooms?: number;
+          unitmodels?: string[];
+          lon?: number;
+          lat?: number;
+          project?: string;
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "position": 1,
+           *       "availability": "available",
+           *       "bedrooms": "2",
+           *       "squareFeet": 850,
+           *       "price": 450000,
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Unit'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  importInventory: {
+    parameters: {
+      query?: {
+        /** @description true: answer what would change, change nothing */
+        dryRun?: boolean;
+        /** @description true: apply the good rows of a file with row errors */
+        skipErrors?: boolean;
+      };
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "rows": [
+         *         {}
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description One object per row, `{ header: value }`, headers as in a CSV file */
+          rows: {
+            [key: string]: unknown;
+          }[];
+        };
+        'text/csv': string;
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+      };
+    };
+    responses: {
+      /** @description The import answer (dry run: what would change; else: what changed) */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "dryRun": true,
+           *       "summary": {
+           *         "created": 1,
+           *         "updated": 1,
+           *         "unchanged": 1,
+           *         "kept": 1,
+           *         "errors": 1,
+           *         "skipped": 1
+           *       },
+           *       "changes": [
+           *         {
+           *           "row": 1,
+           *           "action": "create",
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "floor": "65f0c0ffee00000000000001",
+           *           "fields": {}
+           *         }
+           *       ],
+           *       "truncated": true,
+           *       "errors": [
+           *         {
+           *           "row": 1,
+           *           "column": "Price",
+           *           "message": "Is the corner unit still available?"
+           *         }
+           *       ],
+           *       "unknownColumns": [
+           *         "Parking spots"
+           *       ],
+           *       "kept": [
+           *         {
+           *           "row": 1,
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "name": "Tower A"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['InventoryImport'];
+        };
+      };
+      /** @description Row errors (nothing applied), or a bad file; with row errors the import answer stands beside the problem details */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            dryRun: boolean;
+            summary: {
+              [key: string]: unknown;
+            };
+            changes: {
+              [key: string]: unknown;
+            }[];
+            truncated: boolean;
+            errors: {
+              /** @description 1 = the first data row; null for a failure of the whole file */
+              row: number | null;
+              /** @description The column header as written in the file */
+              column: string | null;
+              message: string;
+              /** @description In a 400 answer: `/<row>/<column>`, as problem details name fields */
+              path?: string;
+            }[];
+            unknownColumns: string[];
+            kept: {
+              [key: string]: unknown;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  syncInventory: {
+    parameters: {
+      query?: {
+        /** @description true: answer what would change, change nothing */
+        dryRun?: boolean;
+        /** @description true: apply the good rows of a file with row errors */
+        skipErrors?: boolean;
+      };
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import answer of the pulled file */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "dryRun": true,
+           *       "summary": {
+           *         "created": 1,
+           *         "updated": 1,
+           *         "unchanged": 1,
+           *         "kept": 1,
+           *         "errors": 1,
+           *         "skipped": 1
+           *       },
+           *       "changes": [
+           *         {
+           *           "row": 1,
+           *           "action": "create",
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "floor": "65f0c0ffee00000000000001",
+           *           "fields": {}
+           *         }
+           *       ],
+           *       "truncated": true,
+           *       "errors": [
+           *         {
+           *           "row": 1,
+           *           "column": "Price",
+           *           "message": "Is the corner unit still available?"
+           *         }
+           *       ],
+           *       "unknownColumns": [
+           *         "Parking spots"
+           *       ],
+           *       "kept": [
+           *         {
+           *           "row": 1,
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "name": "Tower A"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['InventoryImport'];
+        };
+      };
+      /** @description Row errors (nothing applied), or a bad file; with row errors the import answer stands beside the problem details */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            dryRun: boolean;
+            summary: {
+              [key: string]: unknown;
+            };
+            changes: {
+              [key: string]: unknown;
+            }[];
+            truncated: boolean;
+            errors: {
+              /** @description 1 = the first data row; null for a failure of the whole file */
+              row: number | null;
+              /** @description The column header as written in the file */
+              column: string | null;
+              message: string;
+              /** @description In a 400 answer: `/<row>/<column>`, as problem details name fields */
+              path?: string;
+            }[];
+            unknownColumns: string[];
+            kept: {
+              [key: string]: unknown;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description An upstream server (an inventory feed) failed; `detail` names what failed */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getInventoryTemplate: {
+    parameters: {
+      query?: {
+        /**
+         * @description csv (default) or xlsx
+         * @example csv
+         */
+        format?: 'csv' | 'xlsx';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The template */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listInventorySyncs: {
+    parameters: {
+      query?: {
+        'options[skip]'?: number;
+        'options[limit]'?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "source": "upload",
+           *         "status": "applied",
+           *         "startedAt": "2026-03-01T09:30:00.000Z",
+           *         "finishedAt": "2026-03-01T09:30:00.000Z",
+           *         "summary": {},
+           *         "errors": [
+           *           {
+           *             "row": 1,
+           *             "column": "Price",
+           *             "message": "Is the corner unit still available?"
+           *           }
+           *         ],
+           *         "user": "65f0c0ffee00000000000001"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['InventorySync'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listGroups: {
+    parameters: {
+      query?: {
+        /** @description Only records changed at or after this time (ISO 8601) */
+        'filters[updatedSince]'?: string;
+        /** @description Records to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most records to return, 1–500 (default 100) */
+        'options[limit]'?: number;
+        /** @description Field to sort by, `-` for descending; ties break on `_id` so pages are stable */
+        'options[sort]'?: 'name' | '-name' | 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "user": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "namespace": "tower-a",
+           *         "hostName": "tower-a.example.org",
+           *         "administrators": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "editors": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "projects": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Group'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createGroup: {
+    parameters: {
+      query: {
+        /** @description Required here, or as the JSON body's `name` instead; when both are sent this one wins. */
+        name: string;
+        /** @description Lower-case slug, unique among groups */
+        namespace?: string;
+        /** @description Host name, unique among groups (stored lower-case) */
+        hostName?: string;
+      };
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "namespace": "tower-a",
+         *       "hostName": "tower-a.example.org"
+         *     }
+         */
+        'application/json': {
+          /** @description Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
+          name?: string;
+          /** @description Lower-case slug, unique among groups. Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          namespace?: string;
+          /** @description Host name, unique among groups (stored lower-case). Or the query parameter of the same name (which wins when both are sent); both may be left out. */
+          hostName?: string;
+          administrators?: string[];
+          editors?: string[];
+          /** @description Projects of the group, in order; only projects the caller can see */
+          projects?: string[];
+          websiteURL?: string;
+          groupLang?: string;
+          linkBehavior?: string;
+          accentColor?: string;
+          groupImageUrl?: string;
+          groupSVGUrl?: string;
+          svgGroupId?: string;
+          address?: string;
+          perimeter?: string;
+          markerImageUrl?: string;
+          targetMarker?: string;
+          mapStyle?: string;
+          mapPointColor?: string;
+          initialView?: string;
+          unitImageOnGrid?: string;
+          internalURL?: string;
+          theme?: string;
+          colorBase?: string;
+          colorAccent?: string;
+          colorHover?: string;
+          colorButton?: string;
+          colorButtonText?: string;
+          colorText?: string;
+          lon?: number;
+          lat?: number;
+          zoomLevel?: number;
+          alternativeCovers?: string[];
+          invites?: components['schemas']['Invite'][];
+          showAvailableFirst?: boolean;
+          showAllUnits?: boolean;
+          showPrices?: boolean;
+          pricesStartingAt?: boolean;
+          showTaxes?: boolean;
+          priceBeforeTax?: boolean;
+          showAvailability?: boolean;
+          hideSold?: boolean;
+          deliveryDates?: boolean;
+          hideArea?: boolean;
+          showBranding?: boolean;
+          showPriceFilter?: boolean;
+          showAreaFilter?: boolean;
+          showFloorOverview?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another request */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Tower A",
+         *       "namespace": "tower-a",
+         *       "hostName": "tower-a.example.org"
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          /** @description Lower-case slug, unique among groups */
+          namespace?: string;
+          /** @description Host name, unique among groups (stored lower-case) */
+          hostName?: string;
+          administrators?: string[];
+          editors?: string[];
+          /** @description Projects of the group, in order; only projects the caller can see */
+          projects?: string[];
+          websiteURL?: string;
+          groupLang?: string;
+          linkBehavior?: string;
+          accentColor?: string;
+          groupImageUrl?: string;
+          groupSVGUrl?: string;
+          svgGroupId?: string;
+          address?: string;
+          perimeter?: string;
+          markerImageUrl?: string;
+          targetMarker?: string;
+          mapStyle?: string;
+          mapPointColor?: string;
+          initialView?: string;
+          unitImageOnGrid?: string;
+          internalURL?: string;
+          theme?: string;
+          colorBase?: string;
+          colorAccent?: string;
+          colorHover?: string;
+          colorButton?: string;
+          colorButtonText?: string;
+          colorText?: string;
+          lon?: number;
+          lat?: number;
+          zoomLevel?: number;
+          alternativeCovers?: string[];
+          invites?: components['schemas']['Invite'][];
+          showAvailableFirst?: boolean;
+          showAllUnits?: boolean;
+          showPrices?: boolean;
+          pricesStartingAt?: boolean;
+          showTaxes?: boolean;
+          priceBeforeTax?: boolean;
+          showAvailability?: boolean;
+          hideSold?: boolean;
+          deliveryDates?: boolean;
+          hideArea?: boolean;
+          showBranding?: boolean;
+          showPriceFilter?: boolean;
+          showAreaFilter?: boolean;
+          showFloorOverview?: boolean;
+          /** @description 24-character lower-case hex identifier */
+          user?: string;
+          _id?: string;
+          __v?: unknown;
+          createdAt?: string;
+          updatedAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "user": "65f0c0ffee00000000000001",
+           *       "name": "Tower A",
+           *       "namespace": "tower-a",
+           *       "hostName": "tower-a.example.org",
+           *       "administrators": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "editors": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "projects": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Group'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  inviteToProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "firstName": "Ana",
+         *       "lastName": "Ruiz",
+         *       "level": "administrator"
+         *     }
+         */
+        'application/json': {
+          /** Format: email */
+          email: string;
+          firstName?: string;
+          lastName?: string;
+          /** @description Where the invitee lands: `administrators` or `editors` */
+          level: 'administrator' | 'editor';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "email": "ana@example.com",
+           *       "firstName": "Ana",
+           *       "lastName": "Ruiz",
+           *       "level": "administrator",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            email: string;
+            firstName?: string;
+            lastName?: string;
+            level: 'administrator' | 'editor';
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  revokeProjectInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        inviteId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  inviteToGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "firstName": "Ana",
+         *       "lastName": "Ruiz",
+         *       "level": "administrator"
+         *     }
+         */
+        'application/json': {
+          /** Format: email */
+          email: string;
+          firstName?: string;
+          lastName?: string;
+          /** @description Where the invitee lands: `administrators` or `editors` */
+          level: 'administrator' | 'editor';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "email": "ana@example.com",
+           *       "firstName": "Ana",
+           *       "lastName": "Ruiz",
+           *       "level": "administrator",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            email: string;
+            firstName?: string;
+            lastName?: string;
+            level: 'administrator' | 'editor';
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  revokeGroupInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        inviteId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listLeads: {
+    parameters: {
+      query?: {
+        /** @description One project's leads; without it, the leads of every project whose leads the caller may read */
+        project?: string;
+        /** @description csv: the same list as RFC 4180 CSV (as `Accept: text/csv`); xlsx: as an Excel workbook (as the XLSX `Accept`) */
+        format?: 'json' | 'csv' | 'xlsx';
+        /** @description Only records changed at or after this time (ISO 8601) */
+        'filters[updatedSince]'?: string;
+        /** @description A substring of the name ("first last"), e-mail or phone, any case */
+        'filters[q]'?: string;
+        /** @description new, contacted, qualified or lost */
+        'filters[status]'?: 'new' | 'contacted' | 'qualified' | 'lost';
+        /** @description The `unit` the lead names, exactly */
+        'filters[unit]'?: string;
+        /** @description The `source`, exactly (presentation, hold, waitlist, …) */
+        'filters[source]'?: string;
+        /** @description Leads assigned to this user */
+        'filters[assignee]'?: string;
+        /** @description Leads made at or after this time (a date: from its start, UTC) */
+        'filters[createdFrom]'?: string;
+        /** @description Leads made at or before this time (a date: to its end, UTC) */
+        'filters[createdTo]'?: string;
+        /** @description Records to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most records to return, 1–500 (default 100) */
+        'options[limit]'?: number;
+        /** @description Field to sort by, `-` for descending; ties break on `_id` so pages are stable */
+        'options[sort]'?: 'name' | '-name' | 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The leads as JSON, or as CSV when asked for */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "firstName": "Ana",
+           *         "lastName": "Ruiz",
+           *         "email": "ana@example.com",
+           *         "phone": "+1 555 0100",
+           *         "message": "Is the corner unit still available?",
+           *         "source": "presentation",
+           *         "status": "new",
+           *         "assignee": "65f0c0ffee00000000000001",
+           *         "notes": "example",
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Lead'][];
+          'text/csv': string;
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateLead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "status": "new"
+         *     }
+         */
+        'application/json': {
+          /** @description new, contacted, qualified or lost */
+          status?: 'new' | 'contacted' | 'qualified' | 'lost';
+          /** @description Text; null clears */
+          notes?: string | null;
+          /** @description A user of the project's team (owner, administrator, editor); null unassigns */
+          assignee?: string | null;
+          /** @description A waitlist entry's place in its unit's waiting list (1 is first; past the end is last; the others close up), with the project's specialRankEnabled (else 403); a lead that is no waitlist entry for a unit → 400 */
+          rank?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "firstName": "Ana",
+           *       "lastName": "Ruiz",
+           *       "email": "ana@example.com",
+           *       "phone": "+1 555 0100",
+           *       "message": "Is the corner unit still available?",
+           *       "source": "presentation",
+           *       "status": "new",
+           *       "assignee": "65f0c0ffee00000000000001",
+           *       "notes": "example",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Lead'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  uploadMedia: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The file (required) */
+          file?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Stored */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://example.org/hooks/showsuite",
+           *       "contentType": "image/png",
+           *       "size": 1
+           *     }
+           */
+          'application/json': {
+            /** @description Where the file is served: `/media/<content hash>.<extension>` */
+            url: string;
+            /** @description What the content was recognised as */
+            contentType: string;
+            /** @description Bytes stored (an SVG after sanitising) */
+            size: number;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listProjectEvents: {
+    parameters: {
+      query?: {
+        /** @description Events after this seq (0: from the start) */
+        after?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "id": "65f0c0ffee00000000000001",
+           *         "seq": 1,
+           *         "type": "project.updated",
+           *         "projectId": "65f0c0ffee00000000000001",
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "actor": {
+           *           "kind": "user"
+           *         },
+           *         "data": {
+           *           "_id": "65f0c0ffee00000000000001"
+           *         }
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Event'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listUnitHistory: {
+    parameters: {
+      query?: {
+        /** @description Changes before this seq (the next page) */
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "seq": 1,
+           *         "type": "unit.updated",
+           *         "at": "2026-03-01T09:30:00.000Z",
+           *         "actor": {
+           *           "kind": "user"
+           *         }
+           *       }
+           *     ]
+           */
+          'application/json': {
+            seq: number;
+            /**
+             * @description The event type (unit.created, unit.updated, unit.held, unit.hold_expired, unit.hold_released, unit.hold_extended)
+             * @example unit.updated
+             */
+            type: string;
+            /** Format: date-time */
+            at: string;
+            actor: components['schemas']['EventActor'];
+            changes?: components['schemas']['EventChanges'];
+          }[];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "url": "https://example.org/hooks/showsuite",
+           *         "events": [
+           *           "unit.updated"
+           *         ],
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Webhook'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://crm.example.com/hooks/showsuite",
+         *       "events": [
+         *         "unit.updated",
+         *         "lead.created"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description http(s) URL; loopback, private and other non-public addresses are refused, in any spelling, unless ALLOW_PRIVATE_TARGETS=true
+           * @example https://crm.example.com/hooks/showsuite
+           */
+          url: string;
+          /**
+           * @example [
+           *       "unit.updated",
+           *       "lead.created"
+           *     ]
+           */
+          events: (
+            | 'project.updated'
+            | 'floor.created'
+            | 'floor.updated'
+            | 'floor.deleted'
+            | 'unit.created'
+            | 'unit.updated'
+            | 'unit.deleted'
+            | 'unit.held'
+            | 'unit.hold_expired'
+            | 'unit.hold_released'
+            | 'unit.hold_extended'
+            | 'lead.created'
+            | 'lead.updated'
+            | 'inventory.imported'
+            | 'worksheet.submitted'
+            | 'worksheet.accepted'
+            | 'worksheet.declined'
+            | '*'
+          )[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "url": "https://example.org/hooks/showsuite",
+           *       "events": [
+           *         "unit.updated"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z",
+           *       "secret": "whsec_c2VjcmV0"
+           *     }
+           */
+          'application/json': {
+            /** @description 24-character lower-case hex identifier */
+            _id: string;
+            /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+            readonly __v: number;
+            /** @description 24-character lower-case hex identifier */
+            project: string;
+            url: string;
+            events: string[];
+            description?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The signing secret: shown only in this answer. Verify deliveries with it (docs/events.md). */
+            secret: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another request */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description The ETag of the copy the client holds; when it is still current the answer is 304 with no body.
+         * @example "65f0c0ffee00000000000001-12-0"
+         */
+        'If-None-Match'?: components['parameters']['IfNoneMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+        /** @description 24-character lower-case hex identifier */
+        hookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "url": "https://example.org/hooks/showsuite",
+           *       "events": [
+           *         "unit.updated"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Not modified: the If-None-Match ETag is still current; no body */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        hookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+        /** @description 24-character lower-case hex identifier */
+        hookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://crm.example.com/hooks/showsuite",
+         *       "events": [
+         *         "unit.updated",
+         *         "lead.created"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /**
+           * @description http(s) URL; loopback, private and other non-public addresses are refused, in any spelling, unless ALLOW_PRIVATE_TARGETS=true
+           * @example https://crm.example.com/hooks/showsuite
+           */
+          url?: string;
+          /**
+           * @example [
+           *       "unit.updated",
+           *       "lead.created"
+           *     ]
+           */
+          events?: (
+            | 'project.updated'
+            | 'floor.created'
+            | 'floor.updated'
+            | 'floor.deleted'
+            | 'unit.created'
+            | 'unit.updated'
+            | 'unit.deleted'
+            | 'unit.held'
+            | 'unit.hold_expired'
+            | 'unit.hold_released'
+            | 'unit.hold_extended'
+            | 'lead.created'
+            | 'lead.updated'
+            | 'inventory.imported'
+            | 'worksheet.submitted'
+            | 'worksheet.accepted'
+            | 'worksheet.declined'
+            | '*'
+          )[];
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "url": "https://example.org/hooks/showsuite",
+           *       "events": [
+           *         "unit.updated"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        before?: number;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+        /** @description 24-character lower-case hex identifier */
+        hookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "event": {
+           *           "id": "65f0c0ffee00000000000001",
+           *           "seq": 1,
+           *           "type": "example"
+           *         },
+           *         "status": "pending",
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "attempts": [
+           *           {
+           *             "attempt": 1,
+           *             "at": "2026-03-01T09:30:00.000Z",
+           *             "durationMs": 1
+           *           }
+           *         ]
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['WebhookDelivery'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  retryWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+        /** @description 24-character lower-case hex identifier */
+        hookId: string;
+        /** @description 24-character lower-case hex identifier */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "event": {
+           *         "id": "65f0c0ffee00000000000001",
+           *         "seq": 1,
+           *         "type": "example"
+           *       },
+           *       "status": "pending",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "attempts": [
+           *         {
+           *           "attempt": 1,
+           *           "at": "2026-03-01T09:30:00.000Z",
+           *           "durationMs": 1
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listProjectsInsights: {
+    parameters: {
+      query?: {
+        /** @description First day, UTC (default: 29 days before `to`) */
+        from?: string;
+        /** @description Last day, UTC, included (default: today) */
+        to?: string;
+        /** @description Series per day (default) or per ISO week (Monday) */
+        interval?: 'day' | 'week';
+        /** @description csv: the `units` table as CSV (as `Accept: text/csv`) */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The the units table as JSON, or as CSV when asked for */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "from": "2026-03-01",
+           *       "to": "2026-03-01",
+           *       "interval": "day",
+           *       "totals": {
+           *         "visitors": 0,
+           *         "pageViews": 0,
+           *         "unitViews": 0,
+           *         "enquiries": 0,
+           *         "holds": 0,
+           *         "waitlist": 0
+           *       },
+           *       "series": [
+           *         {
+           *           "date": "2026-03-01",
+           *           "visitors": 0,
+           *           "pageViews": 0,
+           *           "unitViews": 0,
+           *           "enquiries": 0,
+           *           "holds": 0
+           *         }
+           *       ],
+           *       "funnel": {
+           *         "visitors": 0,
+           *         "unitViewers": 0,
+           *         "enquirers": 0,
+           *         "holders": 0
+           *       },
+           *       "units": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "views": 0,
+           *           "enquiries": 0,
+           *           "holds": 0
+           *         }
+           *       ],
+           *       "sources": [
+           *         {
+           *           "source": "presentation",
+           *           "visitors": 0
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['Insights'];
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createProjectsReportsSend: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listUnitsWaitlist: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "firstName": "Ana",
+           *         "lastName": "Ruiz",
+           *         "email": "ana@example.com",
+           *         "phone": "+1 555 0100",
+           *         "message": "Is the corner unit still available?",
+           *         "source": "presentation",
+           *         "status": "new",
+           *         "assignee": "65f0c0ffee00000000000001",
+           *         "notes": "example",
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Lead'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listProjectsWorksheets: {
+    parameters: {
+      query?: {
+        status?: 'submitted' | 'accepted' | 'declined';
+        'options[skip]'?: number;
+        'options[limit]'?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "status": "submitted",
+           *         "allocation": "example",
+           *         "buyer": {
+           *           "firstName": "Ana",
+           *           "lastName": "Ruiz",
+           *           "email": "ana@example.com",
+           *           "phone": "+1 555 0100"
+           *         },
+           *         "choices": [
+           *           "65f0c0ffee00000000000001"
+           *         ],
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Worksheet'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateWorksheets: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    /** @description Accept with a unit (the unit turns reserved), or decline */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "status": "accepted",
+         *       "unit": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json':
+          | {
+              /** @enum {string} */
+              status: 'accepted';
+              /** @description One of its choices, still available or held by its allocation */
+              unit: string;
+            }
+          | {
+              /** @enum {string} */
+              status: 'declined';
+            };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "project": "65f0c0ffee00000000000001",
+           *       "status": "submitted",
+           *       "allocation": "example",
+           *       "buyer": {
+           *         "firstName": "Ana",
+           *         "lastName": "Ruiz",
+           *         "email": "ana@example.com",
+           *         "phone": "+1 555 0100"
+           *       },
+           *       "choices": [
+           *         "65f0c0ffee00000000000001"
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Worksheet'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  webhookProjectUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ProjectUpdatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookFloorCreated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FloorCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookFloorUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FloorUpdatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookFloorDeleted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FloorDeletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitCreated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitUpdatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitDeleted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitDeletedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitHeld: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitHeldEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitHoldExpired: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitHoldExpiredEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitHoldReleased: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitHoldReleasedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookUnitHoldExtended: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UnitHoldExtendedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookLeadCreated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LeadCreatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookLeadUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LeadUpdatedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookInventoryImported: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InventoryImportedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookWorksheetSubmitted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorksheetSubmittedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookWorksheetAccepted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorksheetAcceptedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookWorksheetDeclined: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WorksheetDeclinedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+}
