@@ -64,12 +64,17 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
     const inm = request.headers['if-none-match'];
     const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
     const previewToken = (request.query as { preview?: string }).preview;
+    // A draft is not there for anyone without its preview token: the realtor's view and the shared one alike.
+    const requireVisible = (projectId: string, published: boolean) => {
+      if (!published && !previews.verify(projectId, previewToken, now)) throw notFound('Presentation');
+    };
     reply.header('Vary', 'X-Allocation-Token');
     const token = allocationToken(request);
     if (token !== undefined && token !== '') {
       // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
       const head = await findBundleHead(db, by, now);
-      if (!head || (!isPublished(head.data) && !previews.verify(head.id, previewToken, now))) throw notFound('Presentation');
+      if (!head) throw notFound('Presentation');
+      requireVisible(head.id, isPublished(head.data));
       const viewer = await allocations.verify(db, token, head.id);
       if (viewer) {
         const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
@@ -96,10 +101,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
       }
       bundleMemo.remember(key, checked, now, generation);
     }
-    // A draft is not there for anyone without its preview token.
-    if (!checked.published && !previews.verify(checked.projectId, previewToken, now)) {
-      throw notFound('Presentation');
-    }
+    requireVisible(checked.projectId, checked.published);
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
     const unlisted = checked.preview || !checked.published;
     reply.header('ETag', checked.etag).header('Cache-Control', unlisted ? 'private, no-store' : 'public, max-age=5');
