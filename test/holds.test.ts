@@ -6,8 +6,8 @@ import { LOCKS } from '../src/db/locks.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
 import {
+  publicProject,
   buildTestApp,
-  createFloor,
   createProject,
   createUnit,
   ENGINE,
@@ -30,10 +30,8 @@ const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.c
 useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', HOLD_REQUESTS_PER_MINUTE: '1000' } }, (f) => ({ t, owner } = f));
 
 async function holdable(settings: Record<string, unknown> = { onHoldExperienceEnabled: true, onHoldMinsDuration: 10 }) {
-  const p = await createProject(t.app, owner.auth, { body: settings });
-  const f = await createFloor(t.app, owner.auth, p._id);
-  const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id, name: 'A-101' });
-  return { p: p._id, u: u._id };
+  const p = await publicProject(t.app, owner.auth, { settings, units: { 'A-101': {} } });
+  return { p: p.id, u: p.units['A-101']! };
 }
 
 const hold = (unit: string, headers: Record<string, string> = {}, body: object = visitor, ip = '203.0.113.7') =>
