@@ -1,5 +1,5 @@
 import { createServer as createNetServer } from 'node:net';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -408,6 +408,32 @@ export function useOwnerApp(opts: Parameters<typeof buildTestApp>[0], use: (fixt
     use(fixture);
   });
   after(() => fixture?.t.close());
+}
+
+/**
+ * Two service processes as `src/main.ts` starts them from source, on the one PostgreSQL database `url`, each on a port
+ * of its own with a DATA_DIR of its own, both ready; `env`: more settings. The processes go into `children`, for the
+ * file to kill after its tests. Returns the two ports.
+ */
+export async function startTwoNodes(url: string, children: ChildProcess[], env: Record<string, string> = {}): Promise<number[]> {
+  const ports = [await freePort(), await freePort()];
+  for (const port of ports) {
+    const nodeEnv = {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      JWT_SECRET: TEST_JWT_SECRET,
+      SECRET_KEY: 'a'.repeat(64),
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'false',
+      DATA_DIR: tempDir('showsuite-node-'),
+      ...env,
+    };
+    children.push(spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: nodeEnv, stdio: ['ignore', 'ignore', 'inherit'] }));
+  }
+  for (const port of ports) await waitReady(port);
+  return ports;
 }
 
 /** A unique lower-case slug for namespaces and host names. */

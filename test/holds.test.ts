@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import { LOCKS } from '../src/db/locks.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
@@ -11,15 +11,12 @@ import {
   createProject,
   createUnit,
   ENGINE,
-  freePort,
   type LoggedIn,
   openTestDb,
-  tempDir,
-  TEST_JWT_SECRET,
   type TestApp,
   TestClock,
   useOwnerApp,
-  waitReady,
+  startTwoNodes,
 } from './helpers.ts';
 
 let t: TestApp;
@@ -233,27 +230,7 @@ describe('holds across two service processes on one PostgreSQL database', () => 
     if (ENGINE !== 'postgres') return ctx.skip('needs PostgreSQL');
     const shared = await openTestDb();
     try {
-      const ports = [await freePort(), await freePort()];
-      for (const port of ports) {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          env: {
-            ...process.env,
-            DATABASE_URL: shared.url,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            JWT_SECRET: TEST_JWT_SECRET,
-            SECRET_KEY: 'a'.repeat(64),
-            LOG_LEVEL: 'warn',
-            SEED_DEMO: 'false',
-            HOLD_REQUESTS_PER_MINUTE: '10000',
-            HOLDS_PER_CLIENT: '100',
-            DATA_DIR: tempDir('showsuite-node-'),
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        });
-        children.push(child);
-      }
-      for (const port of ports) await waitReady(port);
+      const ports = await startTwoNodes(shared.url!, children, { HOLD_REQUESTS_PER_MINUTE: '10000', HOLDS_PER_CLIENT: '100' });
 
       const userId = newObjectId();
       const projectId = newObjectId();
