@@ -13,10 +13,10 @@ import { CompiledQuery } from 'kysely';
 import { openDb } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import {
+  seededBenchDb,
+  runMain,
   BENCH_JWT_SECRET,
-  cleanupOnSignals,
   cpuMs,
-  createBenchDb,
   fmt,
   freePort,
   machine,
@@ -24,7 +24,6 @@ import {
   onCleanup,
   pinned,
   pinSelfToLoadCore,
-  runCleanups,
   SERVER_CORE,
   startService,
   table,
@@ -32,7 +31,7 @@ import {
   writeResults,
 } from './harness.ts';
 import { load } from './load.ts';
-import { seed, seedWith } from './seed.ts';
+import { seedWith } from './seed.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const PATH = '/public/projects/bench-showcase';
@@ -125,12 +124,7 @@ async function main() {
   const connections = Number(values.connections);
   console.log(`pinning: ${pinSelfToLoadCore()}`);
 
-  const db = await createBenchDb();
-  onCleanup(db.drop);
-  const handle = await openDb({ databaseUrl: db.url, poolSize: 2 });
-  await migrate(handle);
-  await handle.close();
-  await seed(db.url, { jwtSecret: BENCH_JWT_SECRET });
+  const { db } = await seededBenchDb();
 
   // The embedded database: the same showcase project written into a data directory the service then opens.
   const dataDir = tempDir('showsuite-bench-embedded-');
@@ -203,14 +197,4 @@ async function main() {
   console.log(`results: ${file}`);
 }
 
-cleanupOnSignals();
-let failed = false;
-try {
-  await main();
-} catch (err) {
-  failed = true;
-  console.error(err instanceof Error ? err.message : err);
-} finally {
-  await runCleanups();
-}
-process.exit(failed ? 1 : 0);
+await runMain(main);

@@ -7,6 +7,9 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { openDb } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seed, type Seeded } from './seed.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The server where throwaway benchmark databases are created (same default as the tests). */
@@ -260,6 +263,40 @@ export async function runCleanups() {
   }
 }
 
+/**
+ * The load benches' database: a throwaway one, migrated and seeded with the showcase project (bench/seed.ts), dropped at
+ * clean-up unless `keep` (then its address is printed). `seedMs`: how long seeding took.
+ */
+export async function seededBenchDb(opts: { keep?: boolean } = {}): Promise<{ db: BenchDb; seeded: Seeded; seedMs: number }> {
+  const db = await createBenchDb();
+  onCleanup(async () => {
+    if (opts.keep) console.log(`kept database ${db.url}`);
+    else await db.drop();
+  });
+  console.log(`database ${db.name}: migrating and seeding…`);
+  const handle = await openDb({ databaseUrl: db.url, poolSize: 2 });
+  await migrate(handle);
+  await handle.close();
+  const t0 = performance.now();
+  const seeded = await seed(db.url, { jwtSecret: BENCH_JWT_SECRET });
+  return { db, seeded, seedMs: performance.now() - t0 };
+}
+
+/** A bench script's top level: runs `main`, prints a failure's message, always cleans up, exits 0 or 1. */
+export async function runMain(main: () => Promise<void>): Promise<never> {
+  cleanupOnSignals();
+  let failed = false;
+  try {
+    await main();
+  } catch (err) {
+    failed = true;
+    console.error(err instanceof Error ? err.message : err);
+  } finally {
+    await runCleanups();
+  }
+  process.exit(failed ? 1 : 0);
+}
+
 /** Ctrl-C still stops the servers and drops the benchmark database. */
 export function cleanupOnSignals() {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -271,13 +308,23 @@ export function cleanupOnSignals() {
 }
 
 /**
- * The inventory benches' set-up: a fresh database (dropped at clean-up), the service on it with `admin` as its
- * administrator, that administrator's token, and one new project; `importUrl` is its import route.
+ * The API benches' set-up: a fresh database (dropped at clean-up), the service on it (`env`: more settings) with
+ * `admin` as its administrator, that administrator's token, and one new project; `importUrl` is its import route.
  */
-export async function serviceWithProject(admin: { username: string; password: string }, project: { name: string; namespace: string }) {
+export async function serviceWithProject(
+  admin: { username: string; password: string },
+  project: { name: string; namespace: string },
+  env: Record<string, string> = {},
+) {
   const db = await createBenchDb();
   onCleanup(db.drop);
-  const service = await startService({ DATABASE_URL: db.url, ADMIN_EMAIL: admin.username, ADMIN_PASSWORD: admin.password, INVENTORY_SYNC_MINUTES: '0' });
+  const service = await startService({
+    DATABASE_URL: db.url,
+    ADMIN_EMAIL: admin.username,
+    ADMIN_PASSWORD: admin.password,
+    INVENTORY_SYNC_MINUTES: '0',
+    ...env,
+  });
   onCleanup(service.stop);
   const login = await fetch(`${service.base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
   const auth = { authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}` };

@@ -13,22 +13,7 @@
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import {
-  cleanupOnSignals,
-  cpuMs,
-  createBenchDb,
-  fmt,
-  machine,
-  median,
-  onCleanup,
-  pinSelfToLoadCore,
-  runCleanups,
-  serviceWithProject,
-  startNode,
-  startService,
-  table,
-  writeResults,
-} from './harness.ts';
+import { runMain, cpuMs, fmt, machine, median, onCleanup, pinSelfToLoadCore, serviceWithProject, startNode, table, writeResults } from './harness.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -150,21 +135,18 @@ async function ingest() {
   const rounds = Number(values.rounds);
   const connections = Number(values.connections);
   pinSelfToLoadCore();
-  const db = await createBenchDb();
-  onCleanup(db.drop);
   // One address sends everything here: the per-address limit is set out of reach.
-  const svc = await startService({ DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, PUBLIC_EVENTS_PER_MINUTE: '1000000' });
-  onCleanup(svc.stop);
-  const login = await fetch(`${svc.base}/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
-  const token = ((await login.json()) as { access_token: string }).access_token;
-  await fetch(`${svc.base}/projects?name=Bench+Beacons&namespace=bench-beacons`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+  const {
+    db,
+    service: svc,
+    project,
+  } = await serviceWithProject(ADMIN, { name: 'Bench Beacons', namespace: 'bench-beacons' }, { PUBLIC_EVENTS_PER_MINUTE: '1000000' });
   const bare = await startNode('bare events', 'bench/bare-events.ts', { DATABASE_URL: db.url, HOST: '127.0.0.1' });
   onCleanup(bare.stop);
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   onCleanup(() => client.end());
-  const projectId = (await client.query<{ id: string }>(`select id from projects where namespace = 'bench-beacons'`)).rows[0]!.id;
-  const units = await seedUnits(client, projectId, 50);
+  const units = await seedUnits(client, project._id, 50);
   const types = ['page_view', 'unit_view', 'unit_view', 'plan_view', 'list_view', 'filter', 'share', 'gallery'];
   const bodies = Array.from({ length: 400 }, (_, i) => {
     const type = types[i % types.length]!;
@@ -264,14 +246,4 @@ async function ingest() {
   writeResults('insights-ingest', { machine: machine(), duration, rounds, connections, service: throughService, baseline, ratio: s / b });
 }
 
-async function main() {
-  cleanupOnSignals();
-  try {
-    if (positionals[0] === 'ingest') await ingest();
-    else await read();
-  } finally {
-    await runCleanups();
-  }
-}
-
-await main();
+await runMain(() => (positionals[0] === 'ingest' ? ingest() : read()));

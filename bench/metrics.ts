@@ -5,24 +5,8 @@
  * showing the observations were made.
  */
 import { randomBytes } from 'node:crypto';
-import { openDb } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
-import {
-  BENCH_JWT_SECRET,
-  cpuMs,
-  createBenchDb,
-  fmt,
-  machine,
-  median,
-  onCleanup,
-  pinSelfToLoadCore,
-  startService,
-  table,
-  writeResults,
-  type Child,
-} from './harness.ts';
+import { seededBenchDb, cpuMs, fmt, machine, median, onCleanup, pinSelfToLoadCore, startService, table, writeResults, type Child } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
-import { seed } from './seed.ts';
 
 export interface MetricsBenchOptions {
   durationSec: number;
@@ -37,13 +21,7 @@ export const METRICS_TARGET = 0.95;
 export async function runMetricsBench(opts: MetricsBenchOptions) {
   const pinning = pinSelfToLoadCore();
   console.log(`pinning: ${pinning}`);
-  const db = await createBenchDb();
-  onCleanup(() => db.drop());
-  console.log(`database ${db.name}: migrating and seeding…`);
-  const handle = await openDb({ databaseUrl: db.url, poolSize: 2 });
-  await migrate(handle);
-  await handle.close();
-  const seeded = await seed(db.url, { jwtSecret: BENCH_JWT_SECRET });
+  const { db, seeded } = await seededBenchDb();
 
   const token = randomBytes(24).toString('hex');
   const off = await startService({ DATABASE_URL: db.url });

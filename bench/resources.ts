@@ -3,12 +3,9 @@
  * both servers on one core, autocannon on the other, measured alternately so drift hits both alike.
  */
 import { readFileSync } from 'node:fs';
-import { openDb } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
 import {
-  BENCH_JWT_SECRET,
+  seededBenchDb,
   cpuMs,
-  createBenchDb,
   fmt,
   machine,
   median,
@@ -22,7 +19,6 @@ import {
 } from './harness.ts';
 import { load, type LoadResult } from './load.ts';
 import { scenarios, type Scenario } from './scenarios.ts';
-import { seed } from './seed.ts';
 import { DB_ALONE_POOL, dbAlone, type DbAloneResult } from './db-alone.ts';
 
 export interface ResourceOptions {
@@ -56,19 +52,9 @@ interface Outcome {
 export async function runResources(opts: ResourceOptions) {
   const pinning = pinSelfToLoadCore();
   console.log(`pinning: ${pinning}`);
-  const db = await createBenchDb();
-  onCleanup(async () => {
-    if (opts.keepDb) console.log(`kept database ${db.url}`);
-    else await db.drop();
-  });
-  console.log(`database ${db.name}: migrating and seeding…`);
-  const handle = await openDb({ databaseUrl: db.url, poolSize: 2 });
-  await migrate(handle);
-  await handle.close();
-  const t0 = performance.now();
-  const seeded = await seed(db.url, { jwtSecret: BENCH_JWT_SECRET });
+  const { db, seeded, seedMs } = await seededBenchDb({ keep: opts.keepDb });
   console.log(
-    `seeded in ${fmt(performance.now() - t0)} ms: 1 project × ${seeded.floorIds.length} floors × ${seeded.unitIds.length} units, ${seeded.projects - 1} more projects of the bench user, 2000 of a stranger`,
+    `seeded in ${fmt(seedMs)} ms: 1 project × ${seeded.floorIds.length} floors × ${seeded.unitIds.length} units, ${seeded.projects - 1} more projects of the bench user, 2000 of a stranger`,
   );
 
   const bare = await startBare(db.url, opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}/bare`] : []);

@@ -8,7 +8,7 @@
  *          --repeat 5 --login-duration 10 --login-connections 16 --no-login
  */
 import { parseArgs } from 'node:util';
-import { cleanupOnSignals, runCleanups } from './harness.ts';
+import { runMain } from './harness.ts';
 import { runResources } from './resources.ts';
 import { runStartup } from './startup.ts';
 import { runMetricsBench } from './metrics.ts';
@@ -50,9 +50,7 @@ if (values.help || !['resources', 'startup', 'all', 'metrics'].includes(command)
   process.exit(values.help ? 0 : 2);
 }
 
-cleanupOnSignals();
-let failed = false;
-try {
+await runMain(async () => {
   if (command === 'startup' || command === 'all') {
     await runStartup({
       repeat: positive('repeat', values.repeat),
@@ -81,10 +79,4 @@ try {
       rounds: positive('rounds', values.rounds),
     });
   }
-} catch (err) {
-  failed = true;
-  console.error(err instanceof Error ? err.message : err);
-} finally {
-  await runCleanups();
-}
-process.exit(failed ? 1 : 0);
+});

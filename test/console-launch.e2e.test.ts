@@ -1,8 +1,7 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
-import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithToken, type TestApp } from './helpers.ts';
+import { createFloor, createProject, createUnit, ENGINE } from './helpers.ts';
+import { json, owner, page, pageErrors, base, shots, skip, status, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
  * Launch day in the console (issue 28, §18), in one Chromium against the real service: an allocation set with a
@@ -10,51 +9,7 @@ import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithT
  * reordered with the keyboard.
  */
 
-let t: TestApp;
-let base: string;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-const pageErrors: string[] = [];
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-const json = async <T = Record<string, unknown>>(method: string, url: string, payload?: unknown): Promise<T> => {
-  const res = await t.app.inject({ method: method as 'GET', url, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
-  assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as T;
-};
-
-async function shots(name: string) {
-  await page.screenshot({ path: `${SHOTS}/console-launch-${name}-desktop.png`, fullPage: true });
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(50);
-  await page.screenshot({ path: `${SHOTS}/console-launch-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize(DESKTOP);
-}
-const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
-
-before(async () => {
-  const origins = await twoOrigins();
-  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', PUBLIC_LEADS_PER_MINUTE: '1000', ...origins.env } });
-  await t.app.listen({ port: origins.port, host: '127.0.0.1' });
-  base = origins.consoleBase;
-  owner = await userWithToken(t);
-  if (skip) return;
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: DESKTOP });
-  page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  const res = await context.request.post(`${base}/users/login`, { data: { username: owner.username, password: owner.password } });
-  assert.equal(res.status(), 200);
-});
-
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
+useSignedInConsole({ env: { PUBLIC_LEADS_PER_MINUTE: '1000' }, shots: 'console-launch', fullPage: true });
 
 describe(`the console's Launch tab (${ENGINE})`, { skip }, () => {
   test('an allocation with a password and two units; its worksheet accepted; a waiting list reordered', async () => {

@@ -1,9 +1,26 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
-import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithToken, type TestApp } from './helpers.ts';
+import { createFloor, createProject, createUnit, ENGINE } from './helpers.ts';
+import { SHOTS } from './support/browser.ts';
+import {
+  api,
+  base,
+  context,
+  DESKTOP,
+  heading,
+  json,
+  owner,
+  page,
+  pageErrors,
+  pagesBase,
+  PHONE,
+  shots,
+  skip,
+  status,
+  t,
+  useSignedInConsole,
+} from './fixtures-console.ts';
 
 /**
  * The sales team's second day in the console (issue 25), in one Chromium against the real service: drafts and the
@@ -12,46 +29,12 @@ import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithT
  * Typing is key by key; pastes and drops are real clipboard and drag events.
  */
 
-let t: TestApp;
-let base: string;
-let pagesBase: string;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let owner: Awaited<ReturnType<typeof userWithToken>>;
-const pageErrors: string[] = [];
+useSignedInConsole({ shots: 'console-sheets' });
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-const api = async (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) => {
-  const res = await t.app.inject({
-    method: method as 'GET',
-    url,
-    headers: { ...owner.auth, ...headers },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-  return res;
-};
-const json = async <T = Record<string, unknown>>(method: string, url: string, payload?: unknown): Promise<T> => {
-  const res = await api(method, url, payload);
-  assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
-  return res.json() as T;
-};
 const importCsv = async (project: string, csv: string) => {
   const res = await api('POST', `/projects/${project}/inventory/import`, csv, { 'content-type': 'text/csv' });
   assert.equal(res.statusCode, 200, res.body);
 };
-
-async function shots(name: string) {
-  await page.screenshot({ path: `${SHOTS}/console-sheets-${name}-desktop.png` });
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(50);
-  await page.screenshot({ path: `${SHOTS}/console-sheets-${name}-phone.png` });
-  await page.setViewportSize(DESKTOP);
-}
-const heading = (text: string | RegExp) => page.getByRole('heading', { level: 1, name: text }).waitFor();
-const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();
 
 /** A picture `w` × `h` as a PNG. */
 const png = (w: number, h: number) =>
@@ -86,28 +69,6 @@ const paste = (text: string) =>
     dt.setData('text/plain', text);
     document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
   }, text);
-
-before(async () => {
-  const origins = await twoOrigins();
-  t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', ...origins.env } });
-  await t.app.listen({ port: origins.port, host: '127.0.0.1' });
-  base = origins.consoleBase;
-  pagesBase = origins.pagesBase;
-  owner = await userWithToken(t);
-  if (skip) return;
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: DESKTOP });
-  page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  // Signed in as the console does it: the session cookies from POST /users/login.
-  const res = await context.request.post(`${base}/users/login`, { data: { username: owner.username, password: owner.password } });
-  assert.equal(res.status(), 200);
-});
-
-after(async () => {
-  await browser?.close();
-  await t?.close();
-});
 
 describe(`the console, second day (${ENGINE})`, { skip }, () => {
   test('the units grid adds, duplicates and deletes rows; a pasted block shows the dry-run diff and applies in one step', async () => {

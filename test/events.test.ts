@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
@@ -14,14 +14,11 @@ import {
   ENGINE,
   openTestDb,
   slug,
-  tempDir,
   testConfig,
-  TEST_JWT_SECRET,
   TestClock,
   userWithToken,
   type TestApp,
-  freePort,
-  waitReady,
+  startTwoNodes,
 } from './helpers.ts';
 import { SseClient } from './sse-client.ts';
 
@@ -402,27 +399,7 @@ describe('live feed across two service processes on one PostgreSQL database', ()
     const children: ChildProcess[] = [];
     let stream: SseClient | undefined;
     try {
-      const ports = [await freePort(), await freePort()];
-      for (const port of ports) {
-        children.push(
-          spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-            env: {
-              ...process.env,
-              DATABASE_URL: shared.url,
-              PORT: String(port),
-              HOST: '127.0.0.1',
-              JWT_SECRET: TEST_JWT_SECRET,
-              SECRET_KEY: 'a'.repeat(64),
-              LOG_LEVEL: 'warn',
-              SEED_DEMO: 'false',
-              HOLD_SWEEP_SEC: '0',
-              DATA_DIR: tempDir('showsuite-node-'),
-            },
-            stdio: ['ignore', 'ignore', 'inherit'],
-          }),
-        );
-      }
-      for (const port of ports) await waitReady(port);
+      const ports = await startTwoNodes(shared.url!, children, { HOLD_SWEEP_SEC: '0' });
       // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
       const [a, b] = ports.map((port) => `http://localhost:${port}`);
       const user = await createUser(shared.db);

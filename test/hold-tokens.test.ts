@@ -5,8 +5,8 @@ import { hashToken } from '../src/http/auth.ts';
 import { listMigrations, migrate } from '../src/db/migrate.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 import {
+  publicProject,
   buildTestApp,
-  createFloor,
   createProject,
   createUnit,
   type LoggedIn,
@@ -29,14 +29,12 @@ describe('hold tokens: GET, DELETE and extend /public/holds/{holdToken}', () => 
   useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '2', HOLD_REQUESTS_PER_MINUTE: '1000' } }, (f) => ({ t, owner } = f));
 
   async function holdable(settings: Record<string, unknown> = {}) {
-    const namespace = slug('holds');
-    const p = await createProject(t.app, owner.auth, {
+    const p = await publicProject(t.app, owner.auth, {
       name: 'Tower',
-      body: { namespace, onHoldExperienceEnabled: true, onHoldMinsDuration: 10, ...settings },
+      settings: { onHoldExperienceEnabled: true, onHoldMinsDuration: 10, ...settings },
+      units: { 'A-101': { price: 500000 } },
     });
-    const f = await createFloor(t.app, owner.auth, p._id);
-    const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id, name: 'A-101', body: { price: 500000 } });
-    return { p: p._id, u: u._id, namespace };
+    return { p: p.id, u: p.units['A-101']!, namespace: p.namespace };
   }
   const hold = (unit: string, ip = '203.0.113.7', headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: `/public/units/${unit}/hold`, payload: visitor, headers, remoteAddress: ip });

@@ -1,25 +1,22 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import { LOCKS } from '../src/db/locks.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { sweepOnce } from '../src/public/hold-sweeper.ts';
 import {
+  publicProject,
   buildTestApp,
-  createFloor,
   createProject,
   createUnit,
   ENGINE,
-  freePort,
   type LoggedIn,
   openTestDb,
-  tempDir,
-  TEST_JWT_SECRET,
   type TestApp,
   TestClock,
   useOwnerApp,
-  waitReady,
+  startTwoNodes,
 } from './helpers.ts';
 
 let t: TestApp;
@@ -30,10 +27,8 @@ const visitor = { firstName: 'Vera', lastName: 'Visitor', email: 'vera@example.c
 useOwnerApp({ clock, env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', HOLD_REQUESTS_PER_MINUTE: '1000' } }, (f) => ({ t, owner } = f));
 
 async function holdable(settings: Record<string, unknown> = { onHoldExperienceEnabled: true, onHoldMinsDuration: 10 }) {
-  const p = await createProject(t.app, owner.auth, { body: settings });
-  const f = await createFloor(t.app, owner.auth, p._id);
-  const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id, name: 'A-101' });
-  return { p: p._id, u: u._id };
+  const p = await publicProject(t.app, owner.auth, { settings, units: { 'A-101': {} } });
+  return { p: p.id, u: p.units['A-101']! };
 }
 
 const hold = (unit: string, headers: Record<string, string> = {}, body: object = visitor, ip = '203.0.113.7') =>
@@ -235,27 +230,7 @@ describe('holds across two service processes on one PostgreSQL database', () => 
     if (ENGINE !== 'postgres') return ctx.skip('needs PostgreSQL');
     const shared = await openTestDb();
     try {
-      const ports = [await freePort(), await freePort()];
-      for (const port of ports) {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          env: {
-            ...process.env,
-            DATABASE_URL: shared.url,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            JWT_SECRET: TEST_JWT_SECRET,
-            SECRET_KEY: 'a'.repeat(64),
-            LOG_LEVEL: 'warn',
-            SEED_DEMO: 'false',
-            HOLD_REQUESTS_PER_MINUTE: '10000',
-            HOLDS_PER_CLIENT: '100',
-            DATA_DIR: tempDir('showsuite-node-'),
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        });
-        children.push(child);
-      }
-      for (const port of ports) await waitReady(port);
+      const ports = await startTwoNodes(shared.url!, children, { HOLD_REQUESTS_PER_MINUTE: '10000', HOLDS_PER_CLIENT: '100' });
 
       const userId = newObjectId();
       const projectId = newObjectId();

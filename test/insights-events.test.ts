@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { createFloor, createProject, createUnit, type LoggedIn, slug, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
+import { publicProject, type LoggedIn, slug, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
 
 /** POST /public/events (CONTRACT §16): validated, rate-limited, cookie-less visitors, bots and listed addresses left out. */
 let t: TestApp;
@@ -24,11 +24,8 @@ const beacon = (payload: unknown, remoteAddress: string, headers: Record<string,
   });
 
 async function projectWithUnit(body: Record<string, unknown> = {}) {
-  const namespace = slug('ev');
-  const p = await createProject(t.app, owner.auth, { query: { namespace }, body });
-  const floor = await createFloor(t.app, owner.auth, p._id);
-  const unit = await createUnit(t.app, owner.auth, p._id, { floor: floor._id, name: 'A-101' });
-  return { namespace, id: p._id, unit: unit._id };
+  const p = await publicProject(t.app, owner.auth, { settings: body, units: { 'A-101': {} } });
+  return { namespace: p.namespace, id: p.id, unit: p.units['A-101']! };
 }
 
 async function daily(projectId: string) {

@@ -2,18 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { parseCsv } from '../src/modules/inventory/csv.ts';
-import {
-  createFloor,
-  createProject,
-  createUnit,
-  HIGH_RATE_LIMITS,
-  type LoggedIn,
-  slug,
-  type TestApp,
-  TestClock,
-  useOwnerApp,
-  userWithToken,
-} from './helpers.ts';
+import { publicProject, HIGH_RATE_LIMITS, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
 
 /** GET /projects/{id}/insights (CONTRACT §16): from daily totals and the leads themselves; CSV of the units table. */
 let t: TestApp;
@@ -35,16 +24,11 @@ const beacon = (payload: object, remoteAddress: string) =>
 const visitor = (email: string) => ({ firstName: 'Vi', lastName: 'Sitor', email, phone: '+1 555 0100' });
 
 async function setUp(settings: Record<string, unknown> = {}) {
-  const namespace = slug('ins');
-  const p = await createProject(t.app, owner.auth, {
-    query: { namespace },
-    body: { enableForms: true, onHoldExperienceEnabled: true, waitlistEnabled: true, ...settings },
+  const p = await publicProject(t.app, owner.auth, {
+    settings: { enableForms: true, onHoldExperienceEnabled: true, waitlistEnabled: true, ...settings },
+    units: { 'A-101': { path: 'M0 0 h10 v10 h-10 Z' }, 'B-202': { path: 'M10 0 h10 v10 h-10 Z' }, 'C-303': {} },
   });
-  const floor = await createFloor(t.app, owner.auth, p._id);
-  const a = await createUnit(t.app, owner.auth, p._id, { floor: floor._id, name: 'A-101', body: { path: 'M0 0 h10 v10 h-10 Z' } });
-  const b = await createUnit(t.app, owner.auth, p._id, { floor: floor._id, name: 'B-202', body: { path: 'M10 0 h10 v10 h-10 Z' } });
-  const c = await createUnit(t.app, owner.auth, p._id, { floor: floor._id, name: 'C-303' });
-  return { namespace, id: p._id, a: a._id, b: b._id, c: c._id };
+  return { namespace: p.namespace, id: p.id, a: p.units['A-101']!, b: p.units['B-202']!, c: p.units['C-303']! };
 }
 
 describe('GET /projects/{id}/insights', () => {

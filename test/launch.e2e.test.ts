@@ -1,9 +1,10 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
   browser,
   close,
+  mailedHoldLink,
   namespace,
   noise,
   openPage,
@@ -19,17 +20,9 @@ import {
   usePresentation,
   type Size,
 } from './presentation-fixture.ts';
-import { startSmtp, type Smtp } from './smtp.ts';
 
 /** Launch day on the buyer's page: a realtor's access and worksheet; a priority mail's link landing on the held unit. */
-let smtp: Smtp;
-before(async () => {
-  smtp = await startSmtp();
-});
-usePresentation({ env: () => ({ SMTP_URL: smtp.url, OUTBOX_POLL_MS: '0', ALLOCATION_OPENS_PER_MINUTE: '100' }) });
-after(async () => {
-  await smtp?.stop();
-});
+usePresentation({ mail: true, env: () => ({ ALLOCATION_OPENS_PER_MINUTE: '100' }) });
 
 const press = (page: Page, size: Size, selector: string) => (size === 'phone' ? page.locator(selector).tap() : page.click(selector));
 const type = async (page: Page, selector: string, text: string) => {
@@ -104,12 +97,7 @@ describe('the presentation page in Chromium: launch day', { skip }, () => {
       });
       assert.equal(joined.statusCode, 201);
       await patchUnit(name, { availability: 'available' });
-      const before = smtp.received.length;
-      const attempts = await t.app.outbox.drain();
-      await smtp.waitFor(before + attempts);
-      const mail = smtp.received.find((m) => m.rcptTo.includes(email));
-      const link = /https?:\/\/\S+\?hold=[A-Za-z0-9_-]{43}/.exec(mail?.parsed.text ?? '')?.[0];
-      assert.ok(link, mail?.parsed.text);
+      const link = await mailedHoldLink(email);
       const page = await browser.newContext(SIZES[size]).then((c) => c.newPage());
       await page.goto(link);
       await page.waitForSelector('dialog[open]');

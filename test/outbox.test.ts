@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -12,21 +12,7 @@ import { MAIL_KIND } from '../src/mail/mail.ts';
 import { bossDb } from '../src/outbox/outbox.ts';
 import { sql } from 'kysely';
 import { newObjectId } from '../src/lib/object-id.ts';
-import {
-  buildTestApp,
-  caller,
-  createProject,
-  createUser,
-  ENGINE,
-  openTestDb,
-  TEST_JWT_SECRET,
-  TestClock,
-  tempDir,
-  testConfig,
-  type TestApp,
-  freePort,
-  waitReady,
-} from './helpers.ts';
+import { buildTestApp, caller, createProject, createUser, ENGINE, openTestDb, TestClock, tempDir, testConfig, type TestApp, startTwoNodes } from './helpers.ts';
 import { startSmtp, type Smtp } from './smtp.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -219,29 +205,12 @@ describe('two app processes on one PostgreSQL', () => {
     const smtp = await startSmtp();
     const shared = await openTestDb();
     try {
-      const ports = [await freePort(), await freePort()];
-      for (const port of ports) {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-          env: {
-            ...process.env,
-            DATABASE_URL: shared.url,
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            JWT_SECRET: TEST_JWT_SECRET,
-            SECRET_KEY: 'c'.repeat(64),
-            LOG_LEVEL: 'warn',
-            SEED_DEMO: 'false',
-            PUBLIC_LEADS_PER_MINUTE: '10000',
-            DATA_DIR: tempDir('showsuite-node-'),
-            SMTP_URL: smtp.url,
-            OUTBOX_POLL_MS: '100',
-            OUTBOX_CONCURRENCY: '4',
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
-        });
-        children.push(child);
-      }
-      for (const port of ports) await waitReady(port);
+      const ports = await startTwoNodes(shared.url!, children, {
+        PUBLIC_LEADS_PER_MINUTE: '10000',
+        SMTP_URL: smtp.url,
+        OUTBOX_POLL_MS: '100',
+        OUTBOX_CONCURRENCY: '4',
+      });
       const owner = await createUser(shared.db);
       const id = newObjectId();
       const settings = JSON.stringify({ enableForms: true, formsSendTo: 'team@example.com' });

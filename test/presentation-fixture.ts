@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { CHROMIUM, launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newObjectId } from '../src/lib/object-id.ts';
+import { startSmtp, type Smtp } from './smtp.ts';
 import { buildTestApp, createFloor, createProject, createUnit, ENGINE, userWithToken, type TestApp } from './helpers.ts';
 
 /**
@@ -53,11 +54,20 @@ export const PROJECT = {
 // Four shapes of the demo drawing.
 export const SHAPES = ['M15 15 h190 v115 h-190 Z', 'M205 15 h190 v115 h-190 Z', 'M395 15 h190 v115 h-190 Z', 'M15 170 h200 v115 h-200 Z'];
 
-/** Registers the file's set-up: the service on a socket, a project with three floors of four units, one browser. `env`: more settings, read when it starts. */
-export function usePresentation(opts: { env?: () => Record<string, string> } = {}) {
+/** The SMTP server the service mails through, when the file asked for one (`usePresentation({ mail: true })`). */
+export let smtp: Smtp;
+
+/**
+ * Registers the file's set-up: the service on a socket, a project with three floors of four units, one browser.
+ * `env`: more settings, read when it starts; `mail`: an SMTP server of the file's own that the service sends to, its
+ * outbox drained by the test (`mailedHoldLink`) rather than polled.
+ */
+export function usePresentation(opts: { env?: () => Record<string, string>; mail?: boolean } = {}) {
   before(async () => {
+    if (opts.mail) smtp = await startSmtp();
     const origins = await twoOrigins();
-    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', ...origins.env, ...opts.env?.() } });
+    const mail: Record<string, string> = opts.mail ? { SMTP_URL: smtp.url, OUTBOX_POLL_MS: '0' } : {};
+    t = await buildTestApp({ env: { HOLD_SWEEP_SEC: '0', HOLDS_PER_CLIENT: '3', ...origins.env, ...mail, ...opts.env?.() } });
     await t.app.listen({ port: origins.port, host: '127.0.0.1' });
     base = origins.pagesBase;
     pagesHost = origins.pagesHost;
@@ -98,7 +108,20 @@ export function usePresentation(opts: { env?: () => Record<string, string> } = {
   after(async () => {
     await browser?.close();
     await t?.close();
+    await smtp?.stop();
   });
+}
+
+/** The hold link in the mail to `email` that the outbox sends next (a hold's own mail, or a priority offer's). */
+export async function mailedHoldLink(email: string): Promise<string> {
+  const before = smtp.received.length;
+  const attempts = await t.app.outbox.drain();
+  await smtp.waitFor(before + attempts);
+  const mail = smtp.received.find((m) => m.rcptTo.includes(email));
+  assert.ok(mail, `a mail to ${email}`);
+  const link = /https?:\/\/\S+\?hold=[A-Za-z0-9_-]{43}/.exec(mail.parsed.text ?? '')?.[0];
+  assert.ok(link, mail.parsed.text);
+  return link;
 }
 
 export const patchProject = async (payload: Record<string, unknown>) => {

@@ -1,9 +1,10 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
   browser,
   close,
+  mailedHoldLink,
   namespace,
   noise,
   openPage,
@@ -17,17 +18,9 @@ import {
   usePresentation,
   type Size,
 } from './presentation-fixture.ts';
-import { startSmtp, type Smtp } from './smtp.ts';
 
 /** A hold stays its holder's: after a reload, from the e-mailed link, with its countdown, one extension and release. */
-let smtp: Smtp;
-before(async () => {
-  smtp = await startSmtp();
-});
-usePresentation({ env: () => ({ SMTP_URL: smtp.url, OUTBOX_POLL_MS: '0' }) });
-after(async () => {
-  await smtp?.stop();
-});
+usePresentation({ mail: true });
 
 const press = (page: Page, size: Size, selector: string) => (size === 'phone' ? page.locator(selector).tap() : page.click(selector));
 const heldForYou = (page: Page) => page.waitForFunction(() => /Held for you for \d+:\d\d/.test(document.getElementById('hold-countdown')?.textContent ?? ''));
@@ -43,18 +36,6 @@ const kept = (page: Page) =>
       .map((k) => localStorage.getItem(k))
       .join(''),
   );
-
-/** The link of the holder's e-mail about `unitName` (sent through the outbox to the SMTP server). */
-async function mailedLink(email: string): Promise<string> {
-  const before = smtp.received.length;
-  const attempts = await t.app.outbox.drain();
-  await smtp.waitFor(before + attempts);
-  const mail = smtp.received.find((m) => m.rcptTo.includes(email));
-  assert.ok(mail, `a mail to ${email}`);
-  const link = /https?:\/\/\S+\?hold=[A-Za-z0-9_-]{43}/.exec(mail.parsed.text ?? '')?.[0];
-  assert.ok(link, mail.parsed.text);
-  return link;
-}
 
 describe('the presentation page in Chromium: holds that stay their holder’s', { skip }, () => {
   test('hold, reload → held for you with the countdown; others see it on hold; extend once; the mailed link in a fresh browser; release', async () => {
@@ -116,7 +97,7 @@ describe('the presentation page in Chromium: holds that stay their holder’s', 
       await shot(page, 'hold-extended', size);
 
       // The mailed link, opened in a fresh browser: held for you there too; the token leaves the address.
-      const link = await mailedLink(email);
+      const link = await mailedHoldLink(email);
       assert.ok(link.startsWith(`${new URL(page.url()).origin}/p/${namespace}/units/${units[name]}?hold=`), link);
       const fresh = await openPage(size, link.slice(new URL(link).origin.length), { context: await browser.newContext(SIZES[size]) });
       await fresh.waitForSelector('dialog[open]');

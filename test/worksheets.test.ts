@@ -1,18 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createFloor,
-  createProject,
-  createUnit,
-  type Caller,
-  caller,
-  type LoggedIn,
-  slug,
-  type TestApp,
-  TestClock,
-  useOwnerApp,
-  userWithToken,
-} from './helpers.ts';
+import { publicProject, type Caller, caller, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
 
 let t: TestApp;
 let owner: LoggedIn;
@@ -31,20 +19,19 @@ useOwnerApp(
 let opener = 0;
 
 async function launch() {
-  const namespace = slug('ws');
-  const p = await createProject(t.app, owner.auth, { body: { namespace, onHoldExperienceEnabled: true, onHoldMinsDuration: 30 } });
-  const f = await createFloor(t.app, owner.auth, p._id);
-  const units: Record<string, string> = {};
-  for (const name of ['A-1', 'A-2', 'B-1', 'C-1']) units[name] = (await createUnit(t.app, owner.auth, p._id, { floor: f._id, name }))._id;
+  const { id, namespace, units } = await publicProject(t.app, owner.auth, {
+    settings: { onHoldExperienceEnabled: true, onHoldMinsDuration: 30 },
+    units: { 'A-1': {}, 'A-2': {}, 'B-1': {}, 'C-1': {} },
+  });
   const allocations = [
     { name: 'North Realty', password: 'north-secret-1', allocation: 'A-1, A-2' },
     { name: 'South Homes', password: 'south-secret-2', allocation: 'B-1' },
   ];
-  assert.equal((await call('PATCH', `/projects/${p._id}`, { allocations })).statusCode, 200);
+  assert.equal((await call('PATCH', `/projects/${id}`, { allocations })).statusCode, 200);
   const token = async (password: string) =>
     (await t.app.inject({ method: 'POST', url: '/public/allocations/open', payload: { namespace, password }, remoteAddress: `203.0.113.${++opener}` })).json()
       .token as string;
-  return { p: p._id, namespace, units, north: await token('north-secret-1'), south: await token('south-secret-2') };
+  return { p: id, namespace, units, north: await token('north-secret-1'), south: await token('south-secret-2') };
 }
 
 const submit = (token: string | undefined, body: object) =>

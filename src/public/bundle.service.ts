@@ -52,10 +52,15 @@ export class BundleService {
     const inm = ask.ifNoneMatch;
     const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
     const { previewToken, allocationToken: token } = ask;
+    // A draft is not there for anyone without its preview token: the realtor's view and the shared one alike.
+    const requireVisible = (projectId: string, published: boolean) => {
+      if (!published && !this.#previews.verify(projectId, previewToken, now)) throw notFound('Presentation');
+    };
     if (token !== undefined && token !== '') {
       // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
       const head = await findBundleHead(db, by, now);
-      if (!head || (!isPublished(head.data) && !this.#previews.verify(head.id, previewToken, now))) throw notFound('Presentation');
+      if (!head) throw notFound('Presentation');
+      requireVisible(head.id, isPublished(head.data));
       const viewer = await this.#allocations.verify(db, token, head.id);
       if (viewer) {
         const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
@@ -81,10 +86,7 @@ export class BundleService {
       }
       this.memo.remember(key, checked, now, generation);
     }
-    // A draft is not there for anyone without its preview token.
-    if (!checked.published && !this.#previews.verify(checked.projectId, previewToken, now)) {
-      throw notFound('Presentation');
-    }
+    requireVisible(checked.projectId, checked.published);
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
     const unlisted = checked.preview || !checked.published;
     return {

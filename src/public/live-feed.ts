@@ -4,23 +4,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
 import { EVENTS_CHANNEL } from '../modules/events/events.repo.ts';
+import { PUBLIC_EVENT_TYPES } from '../modules/events/events.schemas.ts';
 import { findLastEventSeq, listEventsAfter } from './public.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 
 /** Unit fields a visitor may see change (price only while the project shows prices). */
 const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
-const PUBLIC_TYPES = [
-  'unit.created',
-  'unit.updated',
-  'unit.deleted',
-  'unit.held',
-  'unit.hold_expired',
-  'unit.hold_released',
-  'unit.hold_extended',
-  'floor.created',
-  'floor.updated',
-  'floor.deleted',
-];
 /** Types whose public changes are sent (the others only name what changed). */
 const CHANGING_TYPES = ['unit.updated', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended'];
 const PAGE = 500;
@@ -208,7 +197,7 @@ export class LiveFeed {
     const rows = await listEventsAfter(this.#db, projectId, after, upTo, PAGE);
     const changes: PublicChange[] = [];
     for (const r of rows) {
-      if (!PUBLIC_TYPES.includes(r.type)) continue;
+      if (!PUBLIC_EVENT_TYPES.has(r.type)) continue;
       const c = publicChange(r, { showPrices: r.show_prices, hideSold: r.hide_sold, availabilityNow: r.subject_availability });
       if (c) changes.push(c);
     }

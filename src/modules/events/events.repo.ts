@@ -1,29 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { newObjectId } from '../../lib/object-id.ts';
+import type { EventType } from './events.schemas.ts';
 
 type Q = Kysely<Database>;
 
-export const EVENT_TYPES = [
-  'project.updated',
-  'floor.created',
-  'floor.updated',
-  'floor.deleted',
-  'unit.created',
-  'unit.updated',
-  'unit.deleted',
-  'unit.held',
-  'unit.hold_expired',
-  'unit.hold_released',
-  'unit.hold_extended',
-  'lead.created',
-  'lead.updated',
-  'inventory.imported',
-  'worksheet.submitted',
-  'worksheet.accepted',
-  'worksheet.declined',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+// The list of types and who may see each live in events.schemas.ts (one table); here for the modules that read them with the log.
+export { EVENT_TYPES, type EventType } from './events.schemas.ts';
 
 /** Events about people (buyers' names, e-mails and phones): only for those who may read leads. */
 export const PERSONAL_EVENT_TYPES: readonly EventType[] = ['lead.created', 'lead.updated', 'worksheet.submitted', 'worksheet.accepted', 'worksheet.declined'];

@@ -1,6 +1,35 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
-import { EVENT_TYPES, type EventType } from './events.repo.ts';
+
+/**
+ * Every event type, in the log's order (the order of the schemas in the OpenAPI document), with whether a visitor
+ * sees it happen: `public` types reach the buyer's page through the live feed (with only their public fields), the
+ * others stay with the project's team.
+ */
+const EVENT_VISIBILITY = {
+  'project.updated': { public: false },
+  'floor.created': { public: true },
+  'floor.updated': { public: true },
+  'floor.deleted': { public: true },
+  'unit.created': { public: true },
+  'unit.updated': { public: true },
+  'unit.deleted': { public: true },
+  'unit.held': { public: true },
+  'unit.hold_expired': { public: true },
+  'unit.hold_released': { public: true },
+  'unit.hold_extended': { public: true },
+  'lead.created': { public: false },
+  'lead.updated': { public: false },
+  'inventory.imported': { public: false },
+  'worksheet.submitted': { public: false },
+  'worksheet.accepted': { public: false },
+  'worksheet.declined': { public: false },
+} as const satisfies Record<string, { public: boolean }>;
+
+export type EventType = keyof typeof EVENT_VISIBILITY;
+export const EVENT_TYPES = Object.keys(EVENT_VISIBILITY) as EventType[];
+/** The types the buyer's page's live feed passes on. */
+export const PUBLIC_EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES.filter((type) => EVENT_VISIBILITY[type].public));
 
 export const ActorSchema = Type.Object(
   {
