@@ -77,6 +77,17 @@ describe('the presentation page in Chromium: holds that stay their holder’s', 
       assert.equal(await page.locator('#hold-extend').count(), 1);
       assert.equal(await page.locator('#act-waitlist').count(), 0, 'no waitlist for one’s own hold');
       assert.equal(await page.locator('#act-hold').count(), 0);
+      // Wherever the unit is drawn behind the sheet (its list card, its plan shape), it reads as the visitor's own.
+      const drawn = () =>
+        page.evaluate(
+          (id) =>
+            [...document.querySelectorAll(`button.card[data-unit="${id}"], path.shape[data-unit="${id}"]`)].map(
+              (e) => e.querySelector('.badge')?.textContent ?? e.getAttribute('aria-label') ?? '',
+            ),
+          units[name]!,
+        );
+      const mine = await drawn();
+      assert.ok(mine.length > 0 && mine.every((t) => /Held for you/.test(t)), JSON.stringify(mine));
       await shot(page, 'hold-mine', size);
 
       // Someone else, in another browser: on hold, until when, and the waitlist; nothing to release.

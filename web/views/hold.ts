@@ -56,8 +56,11 @@ function refocus(id: string) {
   (document.getElementById(id) ?? document.getElementById('hold-note'))?.focus({ preventScroll: true });
 }
 
-/** The sheet's status badge for the holder's own unit (others see "On hold"). */
-export const holdBadge = () => h('span', { class: 'badge s-available', id: 'held-badge' }, words().heldForYou);
+/** The status badge of the holder's own unit, wherever it is drawn (others see "On hold"); the sheet's has an id. */
+export const holdBadge = (id?: string) => h('span', { class: 'badge s-available held-mine', id }, words().heldForYou);
+
+/** How a unit's status reads to this visitor: "Held for you" on their own hold. */
+export const statusFor = (u: { _id: string; availability: string }, text: string) => (myHold(u._id) ? words().heldForYou : text);
 
 /** The panel for unit `u`, or nothing when the visitor has no hold on it and nothing to say about one. */
 export function holdPanel(u: { _id: string; name: string }): HTMLElement | undefined {

@@ -7,6 +7,7 @@ import { factsLine, perArea, priceText } from '../format.ts';
 import type { Unit } from '../types.ts';
 import { favButton, isSaved } from './shortlist.ts';
 import { badge, unitImage } from './unit-parts.ts';
+import { myHold } from '../holds.ts';
 
 const cards = new Map<string, { key: string; el: HTMLElement }>();
 
@@ -14,7 +15,7 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
   const img = unitImage(u, settings().unitImageOnGrid === 'Unit Plan' ? 'plan' : 'photo');
   const price = priceText(u);
   const per = perArea(u);
-  const key = JSON.stringify([u, img, eager, document.documentElement.lang, isSaved(u._id)]);
+  const key = JSON.stringify([u, img, eager, document.documentElement.lang, isSaved(u._id), !!myHold(u._id)]);
   const hit = cards.get(u._id);
   if (hit?.key === key) return hit.el;
   const el = h(

@@ -8,6 +8,8 @@ import { t } from '../i18n.ts';
 import { floorUnits, matches } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
 import { badge, unitImage } from './unit-parts.ts';
+import { myHold } from '../holds.ts';
+import { statusFor } from './hold.ts';
 import { legend, mark } from './legend.ts';
 import type { Floor, Room } from '../types.ts';
 
@@ -79,7 +81,10 @@ function build(floor: Floor): HTMLElement {
 
 function drawShapes(floor: Floor) {
   const units = floorUnits(floor).filter((u) => u.path);
-  const key = JSON.stringify([units.map((u) => [u._id, u.availability, u.path, u.price, matches(u), u.allocated]), document.documentElement.lang]);
+  const key = JSON.stringify([
+    units.map((u) => [u._id, u.availability, u.path, u.price, matches(u), u.allocated, !!myHold(u._id)]),
+    document.documentElement.lang,
+  ]);
   if (key === shapesKey) return;
   shapesKey = key;
   const focused = document.activeElement?.id;
@@ -117,7 +122,7 @@ function drawShapes(floor: Floor) {
         'data-mark': mark(u.availability),
         'data-availability': u.availability,
         'data-allocated': u.allocated ? 'true' : undefined,
-        'aria-label': `${u.name}: ${statusText(u.availability)}${priceText(u) ? `, ${priceText(u)}` : ''}`,
+        'aria-label': `${u.name}: ${statusFor(u, statusText(u.availability))}${priceText(u) ? `, ${priceText(u)}` : ''}`,
       });
       p.addEventListener('click', (e) => {
         e.stopPropagation();

@@ -2,8 +2,11 @@
 import { h, safeUrl } from '../dom.ts';
 import { statusText } from '../format.ts';
 import type { Room } from '../types.ts';
+import { myHold } from '../holds.ts';
+import { holdBadge } from './hold.ts';
 
-export const badge = (u: Room) => h('span', { class: `badge s-${u.availability}` }, statusText(u.availability));
+/** A unit's status badge; the visitor's own hold reads "Held for you" (`id` names it where it is unique). */
+export const badge = (u: Room, id?: string) => (myHold(u._id) ? holdBadge(id) : h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)));
 
 export function unitImage(u: Room, prefer: 'plan' | 'photo'): string | undefined {
   const photo = u.unitImageUrl ?? (Array.isArray(u.images) ? u.images[0] : undefined);
