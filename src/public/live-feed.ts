@@ -85,6 +85,8 @@ export const sseMessage = (c: PublicChange) => `id: ${c.seq}\ndata: ${JSON.strin
  */
 export class LiveFeed {
   readonly #channels = new Map<string, Channel>();
+  /** Streams open on this node (see `streamCount`). */
+  #open = 0;
   #stopListening: (() => Promise<void>) | undefined;
   #keepAlive: NodeJS.Timeout | undefined;
   readonly #db: Kysely<Database>;
@@ -97,10 +99,9 @@ export class LiveFeed {
     this.#db = store.kysely;
   }
 
+  /** Streams open on this node, from `open` until their connection closes (also while they catch up). */
   get streamCount() {
-    let n = 0;
-    for (const c of this.#channels.values()) n += c.streams.size;
-    return n;
+    return this.#open;
   }
 
   async start() {
@@ -150,6 +151,7 @@ export class LiveFeed {
     }
     const stream: Stream = { res, cursor: lastEventId ?? -1 };
     const ch = channel;
+    this.#open += 1;
     this.#run(projectId, ch, async () => {
       if (ch.cursor < 0) ch.cursor = await findLastEventSeq(this.#db, projectId);
       if (stream.cursor < 0 || stream.cursor > ch.cursor) stream.cursor = ch.cursor;
@@ -161,6 +163,7 @@ export class LiveFeed {
       if (!res.destroyed) ch.streams.add(stream);
     });
     res.on('close', () => {
+      this.#open -= 1;
       ch.streams.delete(stream);
       if (!ch.streams.size)
         this.#run(projectId, ch, async () => {
