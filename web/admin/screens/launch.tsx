@@ -3,11 +3,6 @@ import { all, api, ApiError, etagOf, query } from '../api.ts';
 import type { Lead, Project, Unit } from '../types.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
 
-/** A project's allocation as the API gives it (its password is write-only). */
-interface Allocation {
-  name?: string;
-  allocation?: string;
-}
 /** One row of the allocations table: `password` '' keeps the one set, text replaces it, null clears it. */
 interface Row {
   key: number;
@@ -64,7 +59,7 @@ export function Launch({ project, onProject }: { project: Project; onProject: (p
 
 /** A project's allocations as rows to edit (passwords are never read back). */
 const rowsOf = (p: Project, units: Unit[]): Row[] =>
-  ((p.allocations as Allocation[] | undefined) ?? []).map((a) => ({
+  (p.allocations ?? []).map((a) => ({
     key: ++rowKey,
     name: a.name ?? '',
     password: '',
@@ -78,7 +73,7 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const set = (key: number, patch: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  const configured = (r: Row) => r.saved !== undefined && (project.configuredSecrets ?? []).includes(secretName(r.saved));
+  const configured = (r: Row) => r.saved !== undefined && project.configuredSecrets.includes(secretName(r.saved));
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -403,7 +398,7 @@ interface WaitlistEntryProps {
 }
 
 function WaitlistEntry({ entry: e, place: i, last, movable, dragging, onDragStart, onDrop, move }: WaitlistEntryProps) {
-  const who = `${e.firstName ?? ''} ${e.lastName ?? ''}`.trim() || e.email;
+  const who = `${e.firstName} ${e.lastName}`.trim() || e.email;
   const rank = e.rank ?? i + 1;
   return (
     <li

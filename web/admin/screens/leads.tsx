@@ -125,12 +125,12 @@ export function LeadsInbox(_: { path: string }) {
 function sortLeads(list: Lead[], sort: Sort, names: Map<string, string>, unitNames: Map<string, string>): Lead[] {
   const key = (l: Lead): string =>
     sort.key === 'name'
-      ? `${l.lastName ?? ''} ${l.firstName ?? ''}`.toLowerCase()
+      ? `${l.lastName} ${l.firstName}`.toLowerCase()
       : sort.key === 'project'
-        ? (names.get(l.project ?? '') ?? '')
+        ? (names.get(l.project) ?? '')
         : sort.key === 'unit'
           ? (unitNames.get(l.unit ?? '') ?? l.unit ?? '')
-          : (l[sort.key] ?? '');
+          : l[sort.key];
   return list.slice().sort((a, b) => key(a).localeCompare(key(b)) * (sort.down ? -1 : 1));
 }
 
@@ -183,10 +183,10 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
         <tbody>
           {rows.map((l) => (
             <LeadRow
-              key={`${l._id}-${l.__v ?? ''}`}
+              key={`${l._id}-${l.__v}`}
               lead={l}
-              project={byId.get(l.project ?? '')}
-              projectName={names.get(l.project ?? '') ?? ''}
+              project={byId.get(l.project)}
+              projectName={names.get(l.project) ?? ''}
               unitName={unitNames.get(l.unit ?? '') ?? (l.unit ? 'a unit' : '')}
               me={me}
               onSaved={onSaved}
@@ -235,11 +235,7 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
       <td>{unitName}</td>
       <td>{l.source ? cap(l.source) : ''}</td>
       <td>
-        <select
-          aria-label={`Status of ${name}`}
-          value={l.status ?? 'new'}
-          onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}
-        >
+        <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}>
           {LEAD_STATUSES.map((s) => (
             <option key={s} value={s}>
               {cap(s)}

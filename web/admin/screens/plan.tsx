@@ -21,11 +21,16 @@ const DEFAULT_COLOURS: Record<string, string> = {
   leased: '#5b3f8c',
   unavailable: '#5f6368',
 };
-const COLOUR_KEY: Record<string, string> = { available: 'colorAvailable', reserved: 'colorReserved', sold: 'colorSold' };
+const COLOUR_KEY: Partial<Record<string, 'colorAvailable' | 'colorReserved' | 'colorSold'>> = {
+  available: 'colorAvailable',
+  reserved: 'colorReserved',
+  sold: 'colorSold',
+};
 
 /** The page's colour for an availability: the project's own where it has one. */
 export function colourFor(project: Project, availability: string): string {
-  const own = project[COLOUR_KEY[availability] ?? ''];
+  const key = COLOUR_KEY[availability];
+  const own = key && project[key];
   return typeof own === 'string' && /^#[0-9a-f]{3,8}$/i.test(own) ? own : (DEFAULT_COLOURS[availability] ?? DEFAULT_COLOURS.unavailable);
 }
 
