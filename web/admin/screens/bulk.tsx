@@ -18,12 +18,12 @@ export interface LastBulk {
 /** One all-or-nothing PATCH /units (or one PATCH per unit where the service has no bulk route). */
 export async function patchUnits(changes: Item[]): Promise<Unit[]> {
   if (FEATURES.inventory)
-    return api.patch<Unit[]>(
+    return api.patch(
       '/units',
       changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)),
     );
   const saved: Unit[] = [];
-  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch<Unit>(`/units/${_id}`, fields, { ifMatch }));
+  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch(`/units/${_id}`, fields, { ifMatch }));
   return saved;
 }
 
@@ -39,7 +39,7 @@ async function inBatches<T, R>(list: T[], size: number, fn: (x: T) => Promise<R>
  */
 export async function undoBulk(last: LastBulk, current: (id: string) => Unit | undefined): Promise<Unit[]> {
   const items = await inBatches(last.ids, 8, async (id): Promise<Item> => {
-    const [entry] = await api.get<HistoryEntry[]>(`/units/${id}/history?limit=1`);
+    const [entry] = await api.get(`/units/${id}/history?limit=1`);
     const u = current(id);
     const changes = Object.entries((entry as HistoryEntry | undefined)?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
     if (!u || !changes.length || changes.some(([k, [, after]]) => (u as Record<string, unknown>)[k] !== after)) {

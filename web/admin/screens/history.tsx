@@ -36,7 +36,7 @@ const who = (a: Entry['actor'], me: string) =>
 export function History({ unit, me, floorName, onClose }: { unit: Unit; me: string; floorName: Map<string, string>; onClose: () => void }) {
   const value = (k: string, v: unknown) => show(k === 'floor' && typeof v === 'string' ? (floorName.get(v) ?? v) : v);
   const ref = useRef<HTMLDialogElement>(null);
-  const entries = useLoad(() => api.get<Entry[]>(`/units/${unit._id}/history`), [unit._id]);
+  const entries = useLoad(() => api.get(`/units/${unit._id}/history`), [unit._id]);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -54,7 +54,7 @@ export function History({ unit, me, floorName, onClose }: { unit: Unit; me: stri
         <ol>
           {(entries.data ?? []).map((e) => (
             <li key={e.seq}>
-              <strong>{when(e.at)}</strong> · {WHAT[e.type ?? ''] ?? 'Changed'} by {who(e.actor, me)}
+              <strong>{when(e.at)}</strong> · {WHAT[e.type] ?? 'Changed'} by {who(e.actor, me)}
               <ul>
                 {Object.entries(e.changes ?? {}).map(([k, [a, b]]) => (
                   <li key={k}>

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import { all, api, download, query, request } from '../api.ts';
-import type { Floor, Project, Unit, User } from '../types.ts';
+import { all, api, download, query, requestText } from '../api.ts';
+import type { Project, User } from '../types.ts';
 import type { Insights as InsightsData } from '../../../src/modules/insights/insights.schemas.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
@@ -45,12 +45,12 @@ export function Insights({ project, user }: { project: Project; user: User }) {
   const [interval, setInterval] = useState<'day' | 'week'>('day');
   const to = isoDay(Date.now());
   const from = isoDay(Date.now() - (Number(days) - 1) * dayMs);
-  const data = useLoad(() => api.get<InsightsData>(`/projects/${project._id}/insights${query({ from, to, interval })}`), [project._id, from, to, interval]);
+  const data = useLoad(() => api.get(`/projects/${project._id}/insights${query({ from, to, interval })}`), [project._id, from, to, interval]);
   const [sent, setSent] = useState('');
   const [error, setError] = useState<unknown>();
 
   const csv = async () => {
-    const answer = await request<string>('GET', `/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
+    const answer = await requestText(`/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
     download(`insights-units-${from}-${to}.csv`, answer.data);
   };
   const sendReport = async () => {
@@ -274,8 +274,8 @@ function heat(value: number, max: number): string {
 }
 
 function InterestMap({ project, units }: { project: Project; units: InsightsData['units'] }) {
-  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id]);
-  const shapes = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
+  const floors = useLoad(() => all(`/floors${query({ project: project._id })}`), [project._id]);
+  const shapes = useLoad(() => all(`/units${query({ project: project._id })}`), [project._id]);
   const [floorId, setFloorId] = useState('');
   const [metric, setMetric] = useState<Metric>('views');
   const list = floors.data ?? [];

@@ -42,7 +42,7 @@ const problem = (err: unknown) =>
 
 /** Launch day (§18): the realtors' allocations, their worksheets, and each unit's waiting list. */
 export function Launch({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
-  const units = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
+  const units = useLoad(() => all(`/units${query({ project: project._id })}`), [project._id]);
   if (units.loading && !units.data) return <Loading what="Loading the units" />;
   if (units.error) return <ErrorNotice error={units.error} />;
   if (!units.data) return <Loading what="Loading the units" />;
@@ -86,7 +86,7 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
       ...(r.password === null ? { password: null } : r.password ? { password: r.password } : {}),
     }));
     try {
-      const next = await api.patch<Project>(`/projects/${project._id}`, { allocations }, { ifMatch: etagOf(project) });
+      const next = await api.patch(`/projects/${project._id}`, { allocations }, { ifMatch: etagOf(project) });
       onProject(next);
       setRows(fromProject(next));
       setNews('Allocations saved.');
@@ -204,7 +204,7 @@ function AllocationRow({ row: r, label, units, configured, set, remove }: Alloca
 }
 
 function Worksheets({ project, units, onUnits }: { project: Project; units: Unit[]; onUnits: () => void }) {
-  const sheets = useLoad(() => all<Worksheet>(`/projects/${project._id}/worksheets`), [project._id]);
+  const sheets = useLoad(() => all(`/projects/${project._id}/worksheets`), [project._id]);
   const [picked, setPicked] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
@@ -320,7 +320,7 @@ function WorksheetRow({ sheet: w, units, unit, pick, decide }: WorksheetRowProps
 
 function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
   const [unit, setUnit] = useState(units[0]?._id ?? '');
-  const entries = useLoad(() => (unit ? api.get<Entry[]>(`/units/${unit}/waitlist`) : Promise.resolve([])), [unit]);
+  const entries = useLoad(() => (unit ? api.get(`/units/${unit}/waitlist`) : Promise.resolve([])), [unit]);
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const movable = project.specialRankEnabled === true;

@@ -50,8 +50,8 @@ export const toPath = (pts: Pt[]) => (pts.length ? `M${pts.map(([x, y]) => `${x}
 export const centre = (pts: Pt[]): Pt => [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
 
 export function PlanEditor({ project, floorId }: { project: Project; floorId: string }) {
-  const floor = useLoad(() => api.get<Floor>(`/floors/${floorId}`), [floorId]);
-  const units = useLoad(() => all<Unit>(`/units${query({ project: project._id, floor: floorId })}`), [floorId]);
+  const floor = useLoad(() => api.get(`/floors/${floorId}`), [floorId]);
+  const units = useLoad(() => all(`/units${query({ project: project._id, floor: floorId })}`), [floorId]);
   if ((floor.loading && !floor.data) || (units.loading && !units.data)) return <Loading what="Loading the plan" />;
   if (floor.error || units.error || !floor.data) return <ErrorNotice error={floor.error || units.error} />;
   const list = (units.data ?? []).slice().sort((a, b) => a.position - b.position || a.name.localeCompare(b.name));
@@ -125,7 +125,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
     }
     setError(undefined);
     try {
-      const saved = await api.patch<Unit>(`/units/${unit._id}`, { path: toPath(outline.points) }, { ifMatch: etagOf(unit) });
+      const saved = await api.patch(`/units/${unit._id}`, { path: toPath(outline.points) }, { ifMatch: etagOf(unit) });
       setUnits(list.map((u) => (u._id === saved._id ? saved : u)));
       setNews(`${unit.name}'s outline saved.`);
       setSelected(undefined);
@@ -387,7 +387,7 @@ function UnitPicks({ project, floor: f, list, selected, choose, added, failed }:
   const addUnit = async (e: Event) => {
     e.preventDefault();
     try {
-      const u = await api.post<Unit>(`/units${query({ project: project._id, floor: f._id, name: newName, position: list.length })}`);
+      const u = await api.post(`/units${query({ project: project._id, floor: f._id, name: newName, position: list.length })}`);
       setNewName('');
       added(u);
     } catch (err) {

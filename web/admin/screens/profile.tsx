@@ -49,7 +49,7 @@ export function Profile({ user }: { user: User }) {
 }
 
 function ApiTokens() {
-  const tokens = useLoad(() => api.get<ApiToken[]>('/users/me/tokens'), []);
+  const tokens = useLoad(() => api.get('/users/me/tokens'), []);
   const [name, setName] = useState('');
   const [scope, setScope] = useState('read');
   const [days, setDays] = useState('90');
@@ -63,7 +63,7 @@ function ApiTokens() {
     setError(undefined);
     setBusy(true);
     try {
-      const made = await api.post<ApiToken>('/users/me/tokens', { name: name.trim(), scope, ...(days ? { expiresInDays: Number(days) } : {}) });
+      const made = await api.post('/users/me/tokens', { name: name.trim(), scope, ...(days ? { expiresInDays: Number(days) } : {}) });
       setFresh(made);
       setCopied(false);
       setName('');

@@ -44,8 +44,8 @@ const TYPES = [
 ];
 
 export function Webhooks({ project, user }: { project: Project; user: User }) {
-  const base = `/projects/${project._id}/webhooks`;
-  const hooks = useLoad(() => api.get<Hook[]>(base), [project._id]);
+  const base = `/projects/${project._id}/webhooks` as const;
+  const hooks = useLoad(() => api.get(base), [project._id]);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['*']);
   const [secret, setSecret] = useState('');
@@ -56,8 +56,8 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const h = await api.post<Hook>(base, { url, events });
-      setSecret(h.secret ?? '');
+      const h = await api.post(base, { url, events });
+      setSecret(h.secret);
       setUrl('');
       hooks.reload();
     } catch (err) {
@@ -115,8 +115,8 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
   );
 }
 
-function Deliveries({ url }: { url: string }) {
-  const list = useLoad(() => api.get<Delivery[]>(url), [url]);
+function Deliveries({ url }: { url: `/projects/${string}/webhooks/${string}/deliveries` }) {
+  const list = useLoad(() => api.get(url), [url]);
   const [error, setError] = useState<unknown>();
   const retry = async (d: Delivery) => {
     try {
