@@ -1,16 +1,11 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type Reply } from '../api.ts';
 import { shownText as show } from '../csv.ts';
 import type { Unit } from '../types.ts';
 import { ErrorNotice, Loading, useLoad, when } from '../ui.tsx';
 
-interface Entry {
-  seq: number;
-  type?: string;
-  at: string;
-  actor: { kind: string; id?: string };
-  changes?: Record<string, [unknown, unknown]>;
-}
+/** One change as GET /units/{id}/history lists it. */
+type Entry = Reply<`/units/${string}/history`, 'get'>[number];
 
 const WHAT: Record<string, string> = {
   'unit.created': 'Created',

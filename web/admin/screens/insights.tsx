@@ -2,12 +2,13 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { all, api, download, query, requestText } from '../api.ts';
 import type { Project, User } from '../types.ts';
-import type { Insights as InsightsData } from '../../../src/modules/insights/insights.schemas.ts';
+import type { components } from '../../api-schema.d.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
 import { centre, parsePath, PLAN_VIEWBOX } from './plan.tsx';
 import { canManage } from '../access.ts';
 
+type InsightsData = components['schemas']['Insights'];
 type Metric = 'views' | 'enquiries' | 'holds';
 const RANGES: [string, string][] = [
   ['7', 'Last 7 days'],

@@ -1,3 +1,4 @@
+import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { all, api, ApiError, etagOf, query } from '../api.ts';
 import type { Lead, Project, Unit } from '../types.ts';
@@ -12,16 +13,7 @@ interface Row {
   /** The name it was saved under, to tell whether its password is set. */
   saved?: string;
 }
-interface Worksheet {
-  _id: string;
-  status: 'submitted' | 'accepted' | 'declined';
-  allocation: string;
-  buyer: { firstName: string; lastName: string; email: string; phone: string };
-  choices: string[];
-  notes?: string;
-  unit?: string;
-  createdAt: string;
-}
+type Worksheet = components['schemas']['Worksheet'];
 type Entry = Lead & { rank?: number; offeredAt?: string | null };
 
 let rowKey = 0;

@@ -1,18 +1,11 @@
+import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad, when } from '../ui.tsx';
 
 /** An API token as GET /users/me/tokens lists it; the create answer adds `token` (shown only then). */
-interface ApiToken {
-  _id: string;
-  name: string;
-  scope: 'read' | 'write';
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  token?: string;
-}
+type ApiToken = components['schemas']['ApiToken'] & { token?: string };
 
 const EXPIRY: [string, string][] = [
   ['30', '30 days'],

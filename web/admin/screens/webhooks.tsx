@@ -1,30 +1,12 @@
+import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
 import { canManage } from '../access.ts';
 
-interface Hook {
-  _id: string;
-  url: string;
-  events: string[];
-  description?: string;
-  secret?: string;
-}
-interface Attempt {
-  attempt: number;
-  at: string;
-  responseStatus?: number;
-  error?: string;
-}
-interface Delivery {
-  _id: string;
-  event: { seq: number; type: string };
-  status: 'pending' | 'delivered' | 'failed';
-  createdAt: string;
-  deliveredAt?: string;
-  attempts: Attempt[];
-}
+type Hook = components['schemas']['Webhook'];
+type Delivery = components['schemas']['WebhookDelivery'];
 
 const TYPES = [
   '*',
