@@ -108,10 +108,10 @@ async function send(method: Method, url: string, opts: Options = {}): Promise<An
     headers['content-type'] = 'application/json';
   }
   if (opts.ifMatch) headers['if-match'] = opts.ifMatch;
-  const send = () => fetch(url, { method: method.toUpperCase(), headers, body, credentials: 'same-origin' });
-  let res = await send();
+  const attempt = () => fetch(url, { method: method.toUpperCase(), headers, body, credentials: 'same-origin' });
+  let res = await attempt();
   if (res.status === 401 && !opts.noRefresh) {
-    if (await refresh()) res = await send();
+    if (await refresh()) res = await attempt();
     if (res.status === 401) {
       onSignedOut();
       throw new ApiError({ status: 401, detail: 'Your session has ended; please sign in again.' });
@@ -174,9 +174,9 @@ export const etagOf = (record: { __v?: number } | undefined) => (record?.__v ===
 
 /** GET a file (a spreadsheet, a template) as it is, refreshing a lapsed session once. */
 export async function fetchFile(url: string): Promise<Blob> {
-  const send = () => fetch(url, { credentials: 'same-origin' });
-  let res = await send();
-  if (res.status === 401 && (await refresh())) res = await send();
+  const attempt = () => fetch(url, { credentials: 'same-origin' });
+  let res = await attempt();
+  if (res.status === 401 && (await refresh())) res = await attempt();
   if (!res.ok) {
     const type = res.headers.get('content-type') ?? '';
     const problem = type.includes('json') ? ((await res.json()) as Problem) : { status: res.status, detail: await res.text() };
