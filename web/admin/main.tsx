@@ -48,7 +48,7 @@ function App() {
 
   useEffect(() => {
     whenSignedOut(() => setUser(null));
-    api.get<User>('/users/me').then(setUser, () => setUser(null));
+    api.get('/users/me').then(setUser, () => setUser(null));
   }, []);
   useEffect(() => {
     if (user === null && !open) navigate(`/admin/login?next=${encodeURIComponent(path)}`, { replace: true });

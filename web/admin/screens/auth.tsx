@@ -24,7 +24,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: SignedIn }) {
     setBusy(true);
     setError(undefined);
     try {
-      const user = await api.post<User>('/users/login', { username, password }, { noRefresh: true });
+      const user = await api.post('/users/login', { username, password }, { noRefresh: true });
       onSignedIn(user, searchParam(path, 'next'));
     } catch (err) {
       setError(signInMessage(err));
@@ -139,15 +139,8 @@ export function ConfirmReset({ token }: { token: string }) {
   );
 }
 
-interface InviteInfo {
-  email: string;
-  level: string;
-  project?: { _id: string; name: string };
-  group?: { _id: string; name: string };
-}
-
 export function AcceptInvite({ token, user, onSignedIn }: { token: string; user: User | null; onSignedIn: SignedIn }) {
-  const info = useLoad(() => api.get<InviteInfo>(`/invites/${encodeURIComponent(token)}`, { noRefresh: true }), [token]);
+  const info = useLoad(() => api.get(`/invites/${encodeURIComponent(token)}`, { noRefresh: true }), [token]);
   const [name, setName] = useState('');
   const [lastName, setLastName] = useState('');
   const [password, setPassword] = useState('');
@@ -174,7 +167,7 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     setError(undefined);
     try {
       const body = sameUser ? {} : { password, ...(name ? { name } : {}), ...(lastName ? { lastName } : {}) };
-      const u = await api.post<User>(`/invites/${encodeURIComponent(token)}/accept`, body, { noRefresh: true });
+      const u = await api.post(`/invites/${encodeURIComponent(token)}/accept`, body, { noRefresh: true });
       onSignedIn(u, inv.project ? `/admin/projects/${inv.project._id}` : inv.group ? `/admin/groups/${inv.group._id}` : '/admin');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 410 ? new Error('This invitation has been used or has expired.') : err);

@@ -5,10 +5,6 @@ import { AVAILABILITY, availabilityLabel, type Unit } from '../types.ts';
 import { Field, money, Select } from '../ui.tsx';
 
 type Item = { _id: string; ifMatch: string | null; [k: string]: unknown };
-interface HistoryEntry {
-  seq: number;
-  changes?: Record<string, [unknown, unknown]>;
-}
 /** The last bulk change: which units, and what it said it did. */
 export interface LastBulk {
   ids: string[];
@@ -18,12 +14,12 @@ export interface LastBulk {
 /** One all-or-nothing PATCH /units (or one PATCH per unit where the service has no bulk route). */
 export async function patchUnits(changes: Item[]): Promise<Unit[]> {
   if (FEATURES.inventory)
-    return api.patch<Unit[]>(
+    return api.patch(
       '/units',
       changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)),
     );
   const saved: Unit[] = [];
-  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch<Unit>(`/units/${_id}`, fields, { ifMatch }));
+  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch(`/units/${_id}`, fields, { ifMatch }));
   return saved;
 }
 
@@ -39,9 +35,9 @@ async function inBatches<T, R>(list: T[], size: number, fn: (x: T) => Promise<R>
  */
 export async function undoBulk(last: LastBulk, current: (id: string) => Unit | undefined): Promise<Unit[]> {
   const items = await inBatches(last.ids, 8, async (id): Promise<Item> => {
-    const [entry] = await api.get<HistoryEntry[]>(`/units/${id}/history?limit=1`);
+    const entry = (await api.get(`/units/${id}/history?limit=1`)).at(0);
     const u = current(id);
-    const changes = Object.entries((entry as HistoryEntry | undefined)?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
+    const changes = Object.entries(entry?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
     if (!u || !changes.length || changes.some(([k, [, after]]) => (u as Record<string, unknown>)[k] !== after)) {
       throw new Error(`${u?.name ?? 'A unit'} was changed again since; nothing was undone.`);
     }

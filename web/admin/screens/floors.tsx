@@ -7,7 +7,7 @@ import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.t
 import { canManage } from '../access.ts';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
-  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id, project.__v]);
+  const floors = useLoad(() => all(`/floors${query({ project: project._id })}`), [project._id, project.__v]);
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const list = (floors.data ?? []).slice().sort((a, b) => a.position - b.position);
@@ -18,22 +18,22 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
     ids.splice(index + by, 0, id);
     setError(undefined);
     try {
-      const p = await api.patch<Project>(`/projects/${project._id}`, { floors: ids }, { ifMatch: etagOf(project) });
+      const p = await api.patch(`/projects/${project._id}`, { floors: ids }, { ifMatch: etagOf(project) });
       setNews(`${list[index].name} moved ${by < 0 ? 'up' : 'down'}.`);
       onProject(p);
       // Keep focus on the same floor's button after the list redraws.
       requestAnimationFrame(() => document.getElementById(`move-${by < 0 ? 'up' : 'down'}-${id}`)?.focus());
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error('Someone else changed the floors meanwhile; the list is reloaded, try again.') : err);
-      if (err instanceof ApiError && err.status === 412) onProject(await api.get<Project>(`/projects/${project._id}`));
+      if (err instanceof ApiError && err.status === 412) onProject(await api.get(`/projects/${project._id}`));
     }
   };
   const duplicate = async (f: Floor) => {
     setError(undefined);
     try {
-      const copy = await api.post<Floor>(`/floors/${f._id}/duplicate`);
+      const copy = await api.post(`/floors/${f._id}/duplicate`);
       setNews(`${f.name} duplicated as “${copy.name}” with its plan, shapes and ${copy.units.length} unit${copy.units.length === 1 ? '' : 's'}.`);
-      onProject(await api.get<Project>(`/projects/${project._id}`));
+      onProject(await api.get(`/projects/${project._id}`));
     } catch (err) {
       setError(err);
     }
@@ -43,7 +43,7 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
     try {
       await api.del(`/floors/${f._id}`, { ifMatch: etagOf(f) });
       setNews(`${f.name} deleted.`);
-      onProject(await api.get<Project>(`/projects/${project._id}`));
+      onProject(await api.get(`/projects/${project._id}`));
     } catch (err) {
       setError(err);
     }
@@ -169,10 +169,10 @@ function AddFloor({ project, onNews, onError, onProject }: AddFloorProps) {
     e.preventDefault();
     onError(undefined);
     try {
-      const f = await api.post<Floor>(`/floors${query({ project: project._id, name })}`);
+      const f = await api.post(`/floors${query({ project: project._id, name })}`);
       setName('');
       onNews(`Floor “${f.name}” added.`);
-      onProject(await api.get<Project>(`/projects/${project._id}`));
+      onProject(await api.get(`/projects/${project._id}`));
     } catch (err) {
       onError(err);
     }

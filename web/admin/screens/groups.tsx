@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { all, api, ApiError, query, request, etagOf } from '../api.ts';
 import { navigate } from '../router.ts';
-import type { Group, Project, User } from '../types.ts';
+import type { Group, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { Team } from './team.tsx';
 import { PAGES_ORIGIN } from '../features.ts';
@@ -19,7 +19,7 @@ function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) =>
     setError(undefined);
     const body = { ...(namespace !== (group.namespace ?? '') ? { namespace } : {}), ...(hostName !== (group.hostName ?? '') ? { hostName } : {}) };
     try {
-      onSaved(await api.patch<Group>(`/groups/${group._id}`, body, { ifMatch: etagOf(group) }));
+      onSaved(await api.patch(`/groups/${group._id}`, body, { ifMatch: etagOf(group) }));
       setNews('Address saved.');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 409 ? new Error('That address or domain is taken by another group; choose another.') : err);
@@ -57,14 +57,14 @@ function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) =>
 }
 
 export function GroupList() {
-  const groups = useLoad(() => all<Group>('/groups'), []);
+  const groups = useLoad(() => all('/groups'), []);
   const [name, setName] = useState('');
   const [error, setError] = useState<unknown>();
   const create = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
     try {
-      const g = await api.post<Group>(`/groups${query({ name })}`);
+      const g = await api.post(`/groups${query({ name })}`);
       navigate(`/admin/groups/${g._id}`);
     } catch (err) {
       setError(err);
@@ -104,8 +104,8 @@ export function GroupList() {
 }
 
 export function GroupScreen({ id, user }: { id: string; user: User }) {
-  const group = useLoad(() => request<Group>('GET', `/groups/${id}`).then((a) => a.data), [id]);
-  const projects = useLoad(() => all<Project>('/projects'), []);
+  const group = useLoad(() => request('get', `/groups/${id}`).then((a) => a.data), [id]);
+  const projects = useLoad(() => all('/projects'), []);
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   if ((group.loading && !group.data) || (projects.loading && !projects.data)) return <Loading />;
@@ -115,11 +115,7 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
   const toggle = async (pid: string, on: boolean) => {
     setError(undefined);
     try {
-      const next = await api.patch<Group>(
-        `/groups/${g._id}`,
-        { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) },
-        { ifMatch: etagOf(g) },
-      );
+      const next = await api.patch(`/groups/${g._id}`, { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) }, { ifMatch: etagOf(g) });
       group.set(next);
       setNews('Projects saved.');
     } catch (err) {

@@ -1,16 +1,11 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type Reply } from '../api.ts';
 import { shownText as show } from '../csv.ts';
 import type { Unit } from '../types.ts';
 import { ErrorNotice, Loading, useLoad, when } from '../ui.tsx';
 
-interface Entry {
-  seq: number;
-  type?: string;
-  at: string;
-  actor: { kind: string; id?: string };
-  changes?: Record<string, [unknown, unknown]>;
-}
+/** One change as GET /units/{id}/history lists it. */
+type Entry = Reply<`/units/${string}/history`, 'get'>[number];
 
 const WHAT: Record<string, string> = {
   'unit.created': 'Created',
@@ -36,7 +31,7 @@ const who = (a: Entry['actor'], me: string) =>
 export function History({ unit, me, floorName, onClose }: { unit: Unit; me: string; floorName: Map<string, string>; onClose: () => void }) {
   const value = (k: string, v: unknown) => show(k === 'floor' && typeof v === 'string' ? (floorName.get(v) ?? v) : v);
   const ref = useRef<HTMLDialogElement>(null);
-  const entries = useLoad(() => api.get<Entry[]>(`/units/${unit._id}/history`), [unit._id]);
+  const entries = useLoad(() => api.get(`/units/${unit._id}/history`), [unit._id]);
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -54,7 +49,7 @@ export function History({ unit, me, floorName, onClose }: { unit: Unit; me: stri
         <ol>
           {(entries.data ?? []).map((e) => (
             <li key={e.seq}>
-              <strong>{when(e.at)}</strong> · {WHAT[e.type ?? ''] ?? 'Changed'} by {who(e.actor, me)}
+              <strong>{when(e.at)}</strong> · {WHAT[e.type] ?? 'Changed'} by {who(e.actor, me)}
               <ul>
                 {Object.entries(e.changes ?? {}).map(([k, [a, b]]) => (
                   <li key={k}>

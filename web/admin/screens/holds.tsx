@@ -9,11 +9,11 @@ const DEFAULT_MINUTES = 15;
 
 /** Units on hold across the caller's projects, each with its holder: the newest "hold" lead naming that unit. */
 async function loadHolds(): Promise<Held[]> {
-  const projects = await all<Project>('/projects');
+  const projects = await all('/projects');
   const [per, holders] = await Promise.all([
-    Promise.all(projects.map(async (p) => ({ p, units: await all<Unit>(`/units${query({ project: p._id, availability: 'on_hold' })}`) }))),
+    Promise.all(projects.map(async (p) => ({ p, units: await all(`/units${query({ project: p._id, availability: 'on_hold' })}`) }))),
     // Editors may not read leads: then the holder is simply not named.
-    all<Lead>(`/leads${query({ filters: { source: 'hold' } })}`).catch((err: unknown) => {
+    all(`/leads${query({ filters: { source: 'hold' } })}`).catch((err: unknown) => {
       if (err instanceof ApiError && err.status < 500) return [];
       throw err;
     }),

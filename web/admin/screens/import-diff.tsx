@@ -1,25 +1,11 @@
+import type { components } from '../../api-schema.d.ts';
 import { ApiError, query, request } from '../api.ts';
 import { shownText as show } from '../csv.ts';
 import { Notice } from '../ui.tsx';
 
-export interface Change {
-  row: number;
-  action: 'create' | 'update' | 'unchanged';
-  unit?: string;
-  name?: string;
-  floor?: string;
-  fields?: Record<string, [unknown, unknown]>;
-}
-export interface ImportAnswer {
-  dryRun: boolean;
-  summary: { created: number; updated: number; unchanged: number; kept: number; errors: number };
-  changes: Change[];
-  /** `changes` lists the first 1,000 rows; the summary counts all. */
-  truncated?: boolean;
-  errors: { row: number; column?: string; message: string }[];
-  unknownColumns: string[];
-  kept: { row: number; unit?: string; name?: string }[];
-}
+/** An import's report, as the document gives it. */
+export type ImportAnswer = components['schemas']['InventoryImport'];
+export type Change = ImportAnswer['changes'][number];
 /** A dry run's answer and the ETag that applying it must still match. */
 export interface Preview {
   answer: ImportAnswer;
@@ -33,9 +19,9 @@ export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml
  * with row errors answers 400 with the same report, which is returned as a preview that cannot be applied.
  */
 export async function runImport(projectId: string, body: BodyInit, contentType: string, opts: { dryRun: boolean; ifMatch?: string | null }): Promise<Preview> {
-  const url = `/projects/${projectId}/inventory/import${query({ dryRun: opts.dryRun ? 'true' : undefined })}`;
+  const url = `/projects/${projectId}/inventory/import${query({ dryRun: opts.dryRun ? 'true' : undefined })}` as const;
   try {
-    const a = await request<ImportAnswer>('POST', url, { raw: body, contentType, ifMatch: opts.ifMatch ?? null });
+    const a = await request('post', url, { raw: body, contentType, ifMatch: opts.ifMatch ?? null });
     return { answer: a.data, etag: a.etag };
   } catch (err) {
     if (opts.dryRun && err instanceof ApiError && 'changes' in err.problem) return { answer: err.problem as unknown as ImportAnswer, etag: null };
@@ -99,7 +85,7 @@ function DiffTable({ changes }: { changes: Change[] }) {
               </td>
               <td>{c.action === 'create' ? 'New' : 'Update'}</td>
               <td>
-                {Object.entries(c.fields ?? {}).map(([k, [before, after]]) => (
+                {Object.entries(c.fields).map(([k, [before, after]]) => (
                   <div key={k}>
                     {k}: <del>{show(before)}</del> → <ins>{show(after)}</ins>
                   </div>

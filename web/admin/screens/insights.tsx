@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import { all, api, download, query, request } from '../api.ts';
-import type { Floor, Project, Unit, User } from '../types.ts';
-import type { Insights as InsightsData } from '../../../src/modules/insights/insights.schemas.ts';
+import { all, api, download, query, requestText } from '../api.ts';
+import type { Project, User } from '../types.ts';
+import type { components } from '../../api-schema.d.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
 import { centre, parsePath, PLAN_VIEWBOX } from './plan.tsx';
 import { canManage } from '../access.ts';
 
+type InsightsData = components['schemas']['Insights'];
 type Metric = 'views' | 'enquiries' | 'holds';
 const RANGES: [string, string][] = [
   ['7', 'Last 7 days'],
@@ -45,12 +46,12 @@ export function Insights({ project, user }: { project: Project; user: User }) {
   const [interval, setInterval] = useState<'day' | 'week'>('day');
   const to = isoDay(Date.now());
   const from = isoDay(Date.now() - (Number(days) - 1) * dayMs);
-  const data = useLoad(() => api.get<InsightsData>(`/projects/${project._id}/insights${query({ from, to, interval })}`), [project._id, from, to, interval]);
+  const data = useLoad(() => api.get(`/projects/${project._id}/insights${query({ from, to, interval })}`), [project._id, from, to, interval]);
   const [sent, setSent] = useState('');
   const [error, setError] = useState<unknown>();
 
   const csv = async () => {
-    const answer = await request<string>('GET', `/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
+    const answer = await requestText(`/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
     download(`insights-units-${from}-${to}.csv`, answer.data);
   };
   const sendReport = async () => {
@@ -274,8 +275,8 @@ function heat(value: number, max: number): string {
 }
 
 function InterestMap({ project, units }: { project: Project; units: InsightsData['units'] }) {
-  const floors = useLoad(() => all<Floor>(`/floors${query({ project: project._id })}`), [project._id]);
-  const shapes = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
+  const floors = useLoad(() => all(`/floors${query({ project: project._id })}`), [project._id]);
+  const shapes = useLoad(() => all(`/units${query({ project: project._id })}`), [project._id]);
   const [floorId, setFloorId] = useState('');
   const [metric, setMetric] = useState<Metric>('views');
   const list = floors.data ?? [];

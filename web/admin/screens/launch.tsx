@@ -1,13 +1,9 @@
+import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { all, api, ApiError, etagOf, query } from '../api.ts';
 import type { Lead, Project, Unit } from '../types.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
 
-/** A project's allocation as the API gives it (its password is write-only). */
-interface Allocation {
-  name?: string;
-  allocation?: string;
-}
 /** One row of the allocations table: `password` '' keeps the one set, text replaces it, null clears it. */
 interface Row {
   key: number;
@@ -17,16 +13,7 @@ interface Row {
   /** The name it was saved under, to tell whether its password is set. */
   saved?: string;
 }
-interface Worksheet {
-  _id: string;
-  status: 'submitted' | 'accepted' | 'declined';
-  allocation: string;
-  buyer: { firstName: string; lastName: string; email: string; phone: string };
-  choices: string[];
-  notes?: string;
-  unit?: string;
-  createdAt: string;
-}
+type Worksheet = components['schemas']['Worksheet'];
 type Entry = Lead & { rank?: number; offeredAt?: string | null };
 
 let rowKey = 0;
@@ -47,7 +34,7 @@ const problem = (err: unknown) =>
 
 /** Launch day (§18): the realtors' allocations, their worksheets, and each unit's waiting list. */
 export function Launch({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
-  const units = useLoad(() => all<Unit>(`/units${query({ project: project._id })}`), [project._id]);
+  const units = useLoad(() => all(`/units${query({ project: project._id })}`), [project._id]);
   if (units.loading && !units.data) return <Loading what="Loading the units" />;
   if (units.error) return <ErrorNotice error={units.error} />;
   if (!units.data) return <Loading what="Loading the units" />;
@@ -64,7 +51,7 @@ export function Launch({ project, onProject }: { project: Project; onProject: (p
 
 /** A project's allocations as rows to edit (passwords are never read back). */
 const rowsOf = (p: Project, units: Unit[]): Row[] =>
-  ((p.allocations as Allocation[] | undefined) ?? []).map((a) => ({
+  (p.allocations ?? []).map((a) => ({
     key: ++rowKey,
     name: a.name ?? '',
     password: '',
@@ -78,7 +65,7 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const set = (key: number, patch: Partial<Row>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  const configured = (r: Row) => r.saved !== undefined && (project.configuredSecrets ?? []).includes(secretName(r.saved));
+  const configured = (r: Row) => r.saved !== undefined && project.configuredSecrets.includes(secretName(r.saved));
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -91,7 +78,7 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
       ...(r.password === null ? { password: null } : r.password ? { password: r.password } : {}),
     }));
     try {
-      const next = await api.patch<Project>(`/projects/${project._id}`, { allocations }, { ifMatch: etagOf(project) });
+      const next = await api.patch(`/projects/${project._id}`, { allocations }, { ifMatch: etagOf(project) });
       onProject(next);
       setRows(fromProject(next));
       setNews('Allocations saved.');
@@ -209,7 +196,7 @@ function AllocationRow({ row: r, label, units, configured, set, remove }: Alloca
 }
 
 function Worksheets({ project, units, onUnits }: { project: Project; units: Unit[]; onUnits: () => void }) {
-  const sheets = useLoad(() => all<Worksheet>(`/projects/${project._id}/worksheets`), [project._id]);
+  const sheets = useLoad(() => all(`/projects/${project._id}/worksheets`), [project._id]);
   const [picked, setPicked] = useState<Record<string, string>>({});
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
@@ -325,7 +312,7 @@ function WorksheetRow({ sheet: w, units, unit, pick, decide }: WorksheetRowProps
 
 function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
   const [unit, setUnit] = useState(units[0]?._id ?? '');
-  const entries = useLoad(() => (unit ? api.get<Entry[]>(`/units/${unit}/waitlist`) : Promise.resolve([])), [unit]);
+  const entries = useLoad(() => (unit ? api.get(`/units/${unit}/waitlist`) : Promise.resolve([])), [unit]);
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const movable = project.specialRankEnabled === true;
@@ -403,7 +390,7 @@ interface WaitlistEntryProps {
 }
 
 function WaitlistEntry({ entry: e, place: i, last, movable, dragging, onDragStart, onDrop, move }: WaitlistEntryProps) {
-  const who = `${e.firstName ?? ''} ${e.lastName ?? ''}`.trim() || e.email;
+  const who = `${e.firstName} ${e.lastName}`.trim() || e.email;
   const rank = e.rank ?? i + 1;
   return (
     <li

@@ -17,7 +17,7 @@ const fullName = (l: Lead) => [l.firstName, l.lastName].filter(Boolean).join(' '
 
 /** `GET /leads` with the inbox's filters: every project the caller may read leads of, unless one is chosen. */
 const leadsUrl = (f: Filters, extra: Record<string, string> = {}) =>
-  `/leads${query({ project: f.project || undefined, ...extra, filters: { q: f.q.trim(), unit: f.unit, source: f.source, status: f.status, createdFrom: f.createdFrom, createdTo: f.createdTo } })}`;
+  `/leads${query({ project: f.project || undefined, ...extra, filters: { q: f.q.trim(), unit: f.unit, source: f.source, status: f.status, createdFrom: f.createdFrom, createdTo: f.createdTo } })}` as const;
 
 /** What a person reads in the typed-as-you-go search box, sent a moment after the last key (not once per key). */
 function useDebounced<T>(value: T, ms: number): T {
@@ -64,12 +64,12 @@ export function LeadsInbox(_: { path: string }) {
   const [news, setNews] = useState('');
   const q = useDebounced(f.q, 250);
   const sent = { ...f, q };
-  const projects = useLoad(() => all<Project>('/projects'), []);
-  const me = useLoad(() => api.get<User>('/users/me'), []);
-  const leads = useLoad(() => all<Lead>(leadsUrl(sent)), [JSON.stringify(sent)]);
+  const projects = useLoad(() => all('/projects'), []);
+  const me = useLoad(() => api.get('/users/me'), []);
+  const leads = useLoad(() => all(leadsUrl(sent)), [JSON.stringify(sent)]);
   // Unit names for the leads that name a unit (and the unit filter's menu): the units of those projects.
   const withUnits = [...new Set([f.project, ...(leads.data ?? []).filter((l) => l.unit).map((l) => l.project)].filter((x): x is string => !!x))].sort();
-  const units = useLoad(() => Promise.all(withUnits.map((p) => all<Unit>(`/units${query({ project: p })}`))).then((l) => l.flat()), [withUnits.join()]);
+  const units = useLoad(() => Promise.all(withUnits.map((p) => all(`/units${query({ project: p })}`))).then((l) => l.flat()), [withUnits.join()]);
   const names = useMemo(() => new Map((projects.data ?? []).map((p) => [p._id, p.name])), [projects.data]);
   const unitNames = useMemo(() => new Map((units.data ?? []).map((u) => [u._id, u.name])), [units.data]);
   const projectUnits = useMemo(() => (units.data ?? []).filter((u) => u.project === f.project), [units.data, f.project]);
@@ -125,12 +125,12 @@ export function LeadsInbox(_: { path: string }) {
 function sortLeads(list: Lead[], sort: Sort, names: Map<string, string>, unitNames: Map<string, string>): Lead[] {
   const key = (l: Lead): string =>
     sort.key === 'name'
-      ? `${l.lastName ?? ''} ${l.firstName ?? ''}`.toLowerCase()
+      ? `${l.lastName} ${l.firstName}`.toLowerCase()
       : sort.key === 'project'
-        ? (names.get(l.project ?? '') ?? '')
+        ? (names.get(l.project) ?? '')
         : sort.key === 'unit'
           ? (unitNames.get(l.unit ?? '') ?? l.unit ?? '')
-          : (l[sort.key] ?? '');
+          : l[sort.key];
   return list.slice().sort((a, b) => key(a).localeCompare(key(b)) * (sort.down ? -1 : 1));
 }
 
@@ -183,10 +183,10 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
         <tbody>
           {rows.map((l) => (
             <LeadRow
-              key={`${l._id}-${l.__v ?? ''}`}
+              key={`${l._id}-${l.__v}`}
               lead={l}
-              project={byId.get(l.project ?? '')}
-              projectName={names.get(l.project ?? '') ?? ''}
+              project={byId.get(l.project)}
+              projectName={names.get(l.project) ?? ''}
               unitName={unitNames.get(l.unit ?? '') ?? (l.unit ? 'a unit' : '')}
               me={me}
               onSaved={onSaved}
@@ -217,7 +217,7 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
   const patch = async (body: Partial<Pick<Lead, 'status' | 'notes' | 'assignee'>>) => {
     onError(undefined);
     try {
-      onSaved(await api.patch<Lead>(`/leads/${l._id}`, body, { ifMatch: etagOf(l) }));
+      onSaved(await api.patch(`/leads/${l._id}`, body, { ifMatch: etagOf(l) }));
     } catch (err) {
       onError(err instanceof ApiError && err.status === 412 ? new Error(`${name} was changed by a colleague meanwhile; refresh to see their version.`) : err);
     }
@@ -235,11 +235,7 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
       <td>{unitName}</td>
       <td>{l.source ? cap(l.source) : ''}</td>
       <td>
-        <select
-          aria-label={`Status of ${name}`}
-          value={l.status ?? 'new'}
-          onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}
-        >
+        <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}>
           {LEAD_STATUSES.map((s) => (
             <option key={s} value={s}>
               {cap(s)}

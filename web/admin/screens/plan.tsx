@@ -21,11 +21,16 @@ const DEFAULT_COLOURS: Record<string, string> = {
   leased: '#5b3f8c',
   unavailable: '#5f6368',
 };
-const COLOUR_KEY: Record<string, string> = { available: 'colorAvailable', reserved: 'colorReserved', sold: 'colorSold' };
+const COLOUR_KEY: Partial<Record<string, 'colorAvailable' | 'colorReserved' | 'colorSold'>> = {
+  available: 'colorAvailable',
+  reserved: 'colorReserved',
+  sold: 'colorSold',
+};
 
 /** The page's colour for an availability: the project's own where it has one. */
 export function colourFor(project: Project, availability: string): string {
-  const own = project[COLOUR_KEY[availability] ?? ''];
+  const key = COLOUR_KEY[availability];
+  const own = key && project[key];
   return typeof own === 'string' && /^#[0-9a-f]{3,8}$/i.test(own) ? own : (DEFAULT_COLOURS[availability] ?? DEFAULT_COLOURS.unavailable);
 }
 
@@ -45,8 +50,8 @@ export const toPath = (pts: Pt[]) => (pts.length ? `M${pts.map(([x, y]) => `${x}
 export const centre = (pts: Pt[]): Pt => [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
 
 export function PlanEditor({ project, floorId }: { project: Project; floorId: string }) {
-  const floor = useLoad(() => api.get<Floor>(`/floors/${floorId}`), [floorId]);
-  const units = useLoad(() => all<Unit>(`/units${query({ project: project._id, floor: floorId })}`), [floorId]);
+  const floor = useLoad(() => api.get(`/floors/${floorId}`), [floorId]);
+  const units = useLoad(() => all(`/units${query({ project: project._id, floor: floorId })}`), [floorId]);
   if ((floor.loading && !floor.data) || (units.loading && !units.data)) return <Loading what="Loading the plan" />;
   if (floor.error || units.error || !floor.data) return <ErrorNotice error={floor.error || units.error} />;
   const list = (units.data ?? []).slice().sort((a, b) => a.position - b.position || a.name.localeCompare(b.name));
@@ -120,7 +125,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
     }
     setError(undefined);
     try {
-      const saved = await api.patch<Unit>(`/units/${unit._id}`, { path: toPath(outline.points) }, { ifMatch: etagOf(unit) });
+      const saved = await api.patch(`/units/${unit._id}`, { path: toPath(outline.points) }, { ifMatch: etagOf(unit) });
       setUnits(list.map((u) => (u._id === saved._id ? saved : u)));
       setNews(`${unit.name}'s outline saved.`);
       setSelected(undefined);
@@ -382,7 +387,7 @@ function UnitPicks({ project, floor: f, list, selected, choose, added, failed }:
   const addUnit = async (e: Event) => {
     e.preventDefault();
     try {
-      const u = await api.post<Unit>(`/units${query({ project: project._id, floor: f._id, name: newName, position: list.length })}`);
+      const u = await api.post(`/units${query({ project: project._id, floor: f._id, name: newName, position: list.length })}`);
       setNewName('');
       added(u);
     } catch (err) {

@@ -1,18 +1,11 @@
+import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad, when } from '../ui.tsx';
 
 /** An API token as GET /users/me/tokens lists it; the create answer adds `token` (shown only then). */
-interface ApiToken {
-  _id: string;
-  name: string;
-  scope: 'read' | 'write';
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  token?: string;
-}
+type ApiToken = components['schemas']['ApiToken'] & { token?: string };
 
 const EXPIRY: [string, string][] = [
   ['30', '30 days'],
@@ -49,7 +42,7 @@ export function Profile({ user }: { user: User }) {
 }
 
 function ApiTokens() {
-  const tokens = useLoad(() => api.get<ApiToken[]>('/users/me/tokens'), []);
+  const tokens = useLoad(() => api.get('/users/me/tokens'), []);
   const [name, setName] = useState('');
   const [scope, setScope] = useState('read');
   const [days, setDays] = useState('90');
@@ -63,7 +56,7 @@ function ApiTokens() {
     setError(undefined);
     setBusy(true);
     try {
-      const made = await api.post<ApiToken>('/users/me/tokens', { name: name.trim(), scope, ...(days ? { expiresInDays: Number(days) } : {}) });
+      const made = await api.post('/users/me/tokens', { name: name.trim(), scope, ...(days ? { expiresInDays: Number(days) } : {}) });
       setFresh(made);
       setCopied(false);
       setName('');

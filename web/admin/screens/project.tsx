@@ -32,7 +32,7 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   useMemo(() => {
     if (tab === 'units') void prefetchUnits(id);
   }, [id]);
-  const project = useLoad(() => request<Project>('GET', `/projects/${id}`), [id]);
+  const project = useLoad(() => request('get', `/projects/${id}`), [id]);
   if (project.loading && !project.data) return <Loading what="Loading the project" />;
   if (project.error) return <ErrorNotice error={project.error} />;
   const answer = project.data;
@@ -82,4 +82,4 @@ export function ProjectShell({ id, tab, floor, path, user }: { id: string; tab: 
   );
 }
 
-export const refetchProject = (id: string) => api.get<Project>(`/projects/${id}`);
+export const refetchProject = (id: string) => api.get(`/projects/${id}`);

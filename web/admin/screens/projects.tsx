@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query, request } from '../api.ts';
 import { navigate, searchParam } from '../router.ts';
-import type { Project } from '../types.ts';
 import { ErrorNotice, Field, Loading, PageTitle, useLoad, when } from '../ui.tsx';
 import { pageUrl } from '../features.ts';
 
@@ -15,9 +14,10 @@ export function ProjectList({ path }: { path: string }) {
   // one loads (the cards of the page before stay until it arrives).
   const list = useLoad(
     () =>
-      request<Project[]>('GET', `/projects${query({ filters: { name: q }, options: { skip: (page - 1) * PAGE, limit: PAGE, sort: 'name' } })}`).then(
-        (answer) => ({ ...answer, page }),
-      ),
+      request('get', `/projects${query({ filters: { name: q }, options: { skip: (page - 1) * PAGE, limit: PAGE, sort: 'name' } })}`).then((answer) => ({
+        ...answer,
+        page,
+      })),
     [q, page],
   );
   // Search as you type, without a history entry per key.
@@ -105,7 +105,7 @@ function CreateProject() {
     setError(undefined);
     try {
       // A new project is a draft: its page is public only once someone publishes it (the Publish tab).
-      const p = await api.post<Project>(`/projects${query({ name, namespace: ns || undefined })}`, { published: false });
+      const p = await api.post(`/projects${query({ name, namespace: ns || undefined })}`, { published: false });
       navigate(`/admin/projects/${p._id}`);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 409 ? new Error(`The address /p/${ns} is taken; choose another.`) : err);

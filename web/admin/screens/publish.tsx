@@ -103,7 +103,7 @@ function PreviewLink({ project }: { project: Project }) {
   const get = async () => {
     setError(undefined);
     try {
-      const l = await api.get<{ url: string; expiresAt: string }>(`/projects/${project._id}/preview-link`);
+      const l = await api.get(`/projects/${project._id}/preview-link`);
       setLink(l);
       window.open(l.url, '_blank', 'noopener');
     } catch (err) {
@@ -132,12 +132,7 @@ function PreviewLink({ project }: { project: Project }) {
 export function Publish({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
   // The checklist reads the project as it is now (a colleague may have changed its settings since it was opened).
   const data = useLoad(
-    () =>
-      Promise.all([
-        api.get<Project>(`/projects/${project._id}`),
-        all<Floor>(`/floors${query({ project: project._id })}`),
-        all<Unit>(`/units${query({ project: project._id })}`),
-      ]),
+    () => Promise.all([api.get(`/projects/${project._id}`), all(`/floors${query({ project: project._id })}`), all(`/units${query({ project: project._id })}`)]),
     [project._id],
   );
   const [error, setError] = useState<unknown>();
@@ -150,7 +145,7 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
   const setPublished = async (published: boolean) => {
     setError(undefined);
     try {
-      onProject(await api.patch<Project>(`/projects/${project._id}`, { published }, { ifMatch: etagOf(project) }));
+      onProject(await api.patch(`/projects/${project._id}`, { published }, { ifMatch: etagOf(project) }));
       setNews(published ? 'Published: the page is public now.' : 'Back to draft: the page is hidden from the public.');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error('The project changed meanwhile; reload and try again.') : err);

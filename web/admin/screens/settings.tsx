@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, etagOf } from '../api.ts';
+import type { operations } from '../../api-schema.d.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
 import { canManage } from '../access.ts';
@@ -7,9 +8,11 @@ import { fieldText } from '../csv.ts';
 import { DEFAULTS, Preview } from './preview.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
 
+/** What a setting names: a field PATCH /projects/{id} takes (secrets are written, never read back). */
+type Key = keyof NonNullable<operations['updateProject']['requestBody']>['content']['application/json'];
 type Kind = 'text' | 'email' | 'url' | 'number' | 'bool' | 'color' | 'long' | 'secret' | 'image' | 'gallery' | 'documents' | ['select', [string, string][]];
 interface Setting {
-  key: string;
+  key: Key;
   label: string;
   kind: Kind;
   hint?: string;
@@ -23,10 +26,10 @@ interface Group {
   managers?: boolean;
 }
 
-const t = (key: string, label: string, hint?: string): Setting => ({ key, label, kind: 'text', ...(hint ? { hint } : {}) });
-const b = (key: string, label: string, hint?: string): Setting => ({ key, label, kind: 'bool', ...(hint ? { hint } : {}) });
-const c = (key: string, label: string): Setting => ({ key, label, kind: 'color' });
-const s = (key: string, label: string): Setting => ({ key, label, kind: 'secret' });
+const t = (key: Key, label: string, hint?: string): Setting => ({ key, label, kind: 'text', ...(hint ? { hint } : {}) });
+const b = (key: Key, label: string, hint?: string): Setting => ({ key, label, kind: 'bool', ...(hint ? { hint } : {}) });
+const c = (key: Key, label: string): Setting => ({ key, label, kind: 'color' });
+const s = (key: Key, label: string): Setting => ({ key, label, kind: 'secret' });
 
 export const GROUPS: Group[] = [
   {
@@ -214,12 +217,13 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
   const [saved, setSaved] = useState('');
   const [busy, setBusy] = useState(false);
   const manager = canManage(project, user);
-  const value = (k: string) => (k in draft ? draft[k] : project[k]);
-  const set = (k: string, v: unknown) => {
+  const current: Partial<Record<Key, unknown>> = project;
+  const value = (k: Key) => (k in draft ? draft[k] : current[k]);
+  const set = (k: Key, v: unknown) => {
     setSaved('');
     setDraft((d) => {
       const next = { ...d };
-      if (v === project[k] || (v === '' && project[k] === undefined)) delete next[k];
+      if (v === current[k] || (v === '' && current[k] === undefined)) delete next[k];
       else next[k] = v;
       return next;
     });
@@ -238,7 +242,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
     const body: Draft = {};
     for (const [k, v] of Object.entries(draft)) body[k] = v === CLEAR ? null : v;
     try {
-      const next = await api.patch<Project>(`/projects/${project._id}`, body, { ifMatch: etagOf(project) });
+      const next = await api.patch(`/projects/${project._id}`, body, { ifMatch: etagOf(project) });
       setDraft({});
       setSaved(`Saved ${changed.length} change${changed.length === 1 ? '' : 's'}.`);
       onSaved(next);
@@ -283,8 +287,8 @@ type SettingGroupProps = {
   group: (typeof GROUPS)[number];
   project: Project;
   /** A setting's value: the draft's where changed, else the project's. */
-  value: (key: string) => unknown;
-  set: (key: string, v: unknown) => void;
+  value: (key: Key) => unknown;
+  set: (key: Key, v: unknown) => void;
   colours: Record<string, string | undefined>;
 };
 
@@ -300,7 +304,7 @@ function SettingGroup({ group: g, project, value, set, colours }: SettingGroupPr
               key={`${x.key}-${project.__v}`}
               setting={x}
               value={value(x.key)}
-              configured={project.configuredSecrets?.includes(x.key) ?? false}
+              configured={project.configuredSecrets.includes(x.key)}
               onValue={(v) => set(x.key, v)}
             />
           ))}

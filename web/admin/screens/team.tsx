@@ -21,12 +21,12 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const manager = user.role === 'admin' || record.user === user._id || record.administrators.includes(user._id);
-  const base = `/${kind}/${record._id}`;
+  const base = `/${kind}/${record._id}` as const;
 
   const removeMember = async (list: 'administrators' | 'editors', id: string) => {
     setError(undefined);
     try {
-      const next = await api.patch<Membership>(base, { [list]: record[list].filter((x) => x !== id) }, { ifMatch: etagOf(record) });
+      const next = await api.patch(base, { [list]: record[list].filter((x) => x !== id) }, { ifMatch: etagOf(record) });
       setNews(`${person(id, user)} removed.`);
       onChange(next);
     } catch (err) {
@@ -88,7 +88,7 @@ function Members({ list, title, record, user, manager, onRemove }: MembersProps)
 }
 
 interface InvitationsProps {
-  base: string;
+  base: `/${'projects' | 'groups'}/${string}`;
   record: Membership;
   manager: boolean;
   onNews: (news: string) => void;
@@ -107,7 +107,7 @@ function Invitations({ base, record, manager, onNews, onError, onChange }: Invit
       await api.post(`${base}/invites`, { email, level });
       onNews(`Invitation sent to ${email}.`);
       setEmail('');
-      onChange(await api.get<Membership>(base));
+      onChange(await api.get(base));
     } catch (err) {
       onError(err);
     }
@@ -117,7 +117,7 @@ function Invitations({ base, record, manager, onNews, onError, onChange }: Invit
     try {
       await api.del(`${base}/invites/${inv._id}`);
       onNews(`Invitation to ${inv.email} revoked.`);
-      onChange(await api.get<Membership>(base));
+      onChange(await api.get(base));
     } catch (err) {
       onError(err);
     }

@@ -1,30 +1,12 @@
+import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
 import { canManage } from '../access.ts';
 
-interface Hook {
-  _id: string;
-  url: string;
-  events: string[];
-  description?: string;
-  secret?: string;
-}
-interface Attempt {
-  attempt: number;
-  at: string;
-  responseStatus?: number;
-  error?: string;
-}
-interface Delivery {
-  _id: string;
-  event: { seq: number; type: string };
-  status: 'pending' | 'delivered' | 'failed';
-  createdAt: string;
-  deliveredAt?: string;
-  attempts: Attempt[];
-}
+type Hook = components['schemas']['Webhook'];
+type Delivery = components['schemas']['WebhookDelivery'];
 
 const TYPES = [
   '*',
@@ -44,8 +26,8 @@ const TYPES = [
 ];
 
 export function Webhooks({ project, user }: { project: Project; user: User }) {
-  const base = `/projects/${project._id}/webhooks`;
-  const hooks = useLoad(() => api.get<Hook[]>(base), [project._id]);
+  const base = `/projects/${project._id}/webhooks` as const;
+  const hooks = useLoad(() => api.get(base), [project._id]);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(['*']);
   const [secret, setSecret] = useState('');
@@ -56,8 +38,8 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const h = await api.post<Hook>(base, { url, events });
-      setSecret(h.secret ?? '');
+      const h = await api.post(base, { url, events });
+      setSecret(h.secret);
       setUrl('');
       hooks.reload();
     } catch (err) {
@@ -115,8 +97,8 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
   );
 }
 
-function Deliveries({ url }: { url: string }) {
-  const list = useLoad(() => api.get<Delivery[]>(url), [url]);
+function Deliveries({ url }: { url: `/projects/${string}/webhooks/${string}/deliveries` }) {
+  const list = useLoad(() => api.get(url), [url]);
   const [error, setError] = useState<unknown>();
   const retry = async (d: Delivery) => {
     try {
