@@ -1,5 +1,4 @@
 /** The public API the page uses, and nothing else: a third-party page could do the same (docs/public-api.md). */
-import createClient from 'openapi-fetch';
 import type { paths } from './api-schema.d.ts';
 import type { Bundle, Problem } from './types.ts';
 
@@ -48,57 +47,57 @@ export interface PostAnswer {
   retryAfter?: number;
 }
 
-/** The page's client: typed from the OpenAPI document (web/api-schema.d.ts, `npm run gen:api`), same-origin. */
-const client = createClient<paths>();
+/** A path of the OpenAPI document (web/api-schema.d.ts, `npm run gen:api`) that takes a POST. */
+type PostPath = { [P in keyof paths]: paths[P] extends { post: object } ? P : never }[keyof paths];
 
 /** What a request may send as its JSON body, by path (POST). */
-type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
+type PostBody<P extends PostPath> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer B } } } } ? B : never;
 
-interface Sent {
-  response: Response;
-  data?: unknown;
-  error?: unknown;
+/** A path of the document with its `{…}` parameters filled in. */
+const fill = (path: keyof paths, params: Record<string, string> = {}) => path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));
+
+/** The status, the JSON body (nothing when it had none: a proxy's HTML error page, an empty 502) and Retry-After. */
+async function answerOf(res: Response, withRetry: boolean): Promise<PostAnswer> {
+  const body: unknown = res.status === 204 ? {} : await res.json().catch(() => ({}));
+  const retry = withRetry ? Number(res.headers.get('Retry-After')) : 0;
+  return {
+    status: res.status,
+    // The service answers JSON objects (a record or a problem); anything else is no body.
+    body: typeof body === 'object' && body !== null ? (body as PostAnswer['body']) : {},
+    ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}),
+  };
 }
 
-/** The status, the JSON body (nothing when it had none: a proxy's HTML error page, an empty 502) and Retry-After. Status 0: the network failed. */
-async function answerOf(send: () => Promise<Sent>, withRetry: boolean): Promise<PostAnswer> {
+/**
+ * The page's client, typed by the OpenAPI document: a POST to one of its paths with that path's body, a fresh
+ * Idempotency-Key (a new submission; the browser does not retry it) and the realtor's token. Status 0: the network
+ * failed. Plain `fetch` underneath: the page's first paint carries no client library.
+ */
+async function post<P extends PostPath>(path: P, body: PostBody<P>, params?: Record<string, string>): Promise<PostAnswer> {
   try {
-    const { response, data, error } = await send();
-    const body = data ?? error;
-    const retry = withRetry ? Number(response.headers.get('Retry-After')) : 0;
-    return {
-      status: response.status,
-      // The service answers JSON objects (a record or a problem); anything else is no body.
-      body: typeof body === 'object' && body !== null ? (body as PostAnswer['body']) : {},
-      ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}),
-    };
+    const res = await fetch(fill(path, params), {
+      method: 'POST',
+      headers: withToken({ 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }),
+      body: JSON.stringify(body),
+    });
+    return await answerOf(res, true);
   } catch {
     return { status: 0, body: {} };
   }
 }
 
-/** A POST's headers: a fresh Idempotency-Key (a new submission; the browser does not retry it), and the realtor's token. */
-const postHeaders = () => withToken({ 'idempotency-key': crypto.randomUUID() });
-const post = (send: (headers: Record<string, string>) => Promise<Sent>) => answerOf(() => send(postHeaders()), true);
-
-export const sendLead = (body: PostBody<'/public/leads'>) => post((headers) => client.POST('/public/leads', { body, headers }));
-export const sendWaitlist = (body: PostBody<'/public/waitlist'>) => post((headers) => client.POST('/public/waitlist', { body, headers }));
-export const sendHold = (unitId: string, body: PostBody<'/public/units/{id}/hold'>) =>
-  post((headers) => client.POST('/public/units/{id}/hold', { params: { path: { id: unitId } }, body, headers }));
-export const openAllocation = (namespace: string, password: string) =>
-  post((headers) => client.POST('/public/allocations/open', { body: { namespace, password }, headers }));
-export const sendWorksheet = (body: PostBody<'/public/worksheets'>) => post((headers) => client.POST('/public/worksheets', { body, headers }));
+export const sendLead = (body: PostBody<'/public/leads'>) => post('/public/leads', body);
+export const sendWaitlist = (body: PostBody<'/public/waitlist'>) => post('/public/waitlist', body);
+export const sendHold = (unitId: string, body: PostBody<'/public/units/{id}/hold'>) => post('/public/units/{id}/hold', body, { id: unitId });
+export const openAllocation = (namespace: string, password: string) => post('/public/allocations/open', { namespace, password });
+export const sendWorksheet = (body: PostBody<'/public/worksheets'>) => post('/public/worksheets', body);
 
 /** A hold token's request (GET the hold, DELETE it, POST …/extend). Status 0: the network failed. */
-export function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string): Promise<PostAnswer> {
-  const init = { params: { path: { holdToken: token } }, cache: 'no-store' as const };
-  return answerOf(
-    () =>
-      method === 'GET'
-        ? client.GET('/public/holds/{holdToken}', init)
-        : method === 'DELETE'
-          ? client.DELETE('/public/holds/{holdToken}', init)
-          : client.POST('/public/holds/{holdToken}/extend', init),
-    false,
-  );
+export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string): Promise<PostAnswer> {
+  const path: keyof paths = method === 'POST' ? '/public/holds/{holdToken}/extend' : '/public/holds/{holdToken}';
+  try {
+    return await answerOf(await fetch(fill(path, { holdToken: token }), { method, cache: 'no-store' }), false);
+  } catch {
+    return { status: 0, body: {} };
+  }
 }
