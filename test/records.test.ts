@@ -82,21 +82,21 @@ function renderFrozen<R>(row: R, render: (row: R) => Record<string, unknown>): R
   return out;
 }
 
-describe(`project records (${ENGINE})`, () => {
-  // The owner is made in `before`, after the fixtures are written: each test gives it.
-  const base = (over: Partial<ProjectInsert>): Omit<ProjectInsert, 'userId'> => ({
-    id: newObjectId(),
-    name: 'Tower',
-    namespace: null,
-    hostName: null,
-    projectType: null,
-    administrators: [],
-    editors: [],
-    data: {},
-    secrets: {},
-    ...over,
-  });
+/** A project row with nothing optional set; the owner is made in `before`, after the fixtures are written, so each use gives it. */
+const base = (over: Partial<ProjectInsert>): Omit<ProjectInsert, 'userId'> => ({
+  id: newObjectId(),
+  name: 'Tower',
+  namespace: null,
+  hostName: null,
+  projectType: null,
+  administrators: [],
+  editors: [],
+  data: {},
+  secrets: {},
+  ...over,
+});
 
+describe(`project records (${ENGINE})`, () => {
   const FIXTURES: [label: string, project: Omit<ProjectInsert, 'userId'>, floors: number][] = [
     ['an empty document, optional columns absent, no secrets, no floors', base({}), 0],
     [
@@ -158,18 +158,7 @@ describe(`unit records (${ENGINE})`, () => {
   before(async () => {
     projectId = newObjectId();
     floorId = newObjectId();
-    await insertProject(t.db.kysely, {
-      id: projectId,
-      userId,
-      name: 'Units',
-      namespace: null,
-      hostName: null,
-      projectType: null,
-      administrators: [],
-      editors: [],
-      data: {},
-      secrets: {},
-    });
+    await insertProject(t.db.kysely, { ...base({ id: projectId, name: 'Units' }), userId });
     await insertFloor(t.db.kysely, { id: floorId, projectId, name: 'F', position: 0, data: {} });
   });
 
