@@ -86,6 +86,13 @@ export function RequestReset() {
   );
 }
 
+/** A password being chosen: at least 8 characters, as the service requires. */
+function NewPassword({ label, value, onValue }: { label: string; value: string; onValue: (value: string) => void }) {
+  return (
+    <Field label={label} type="password" autoComplete="new-password" minLength={8} required value={value} onValue={onValue} hint="At least 8 characters." />
+  );
+}
+
 export function ConfirmReset({ token }: { token: string }) {
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
@@ -120,16 +127,7 @@ export function ConfirmReset({ token }: { token: string }) {
     <form class="card narrow" onSubmit={submit}>
       <PageTitle>Choose a new password</PageTitle>
       <ErrorNotice error={error} />
-      <Field
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        minLength={8}
-        required
-        value={password}
-        onValue={setPassword}
-        hint="At least 8 characters."
-      />
+      <NewPassword label="New password" value={password} onValue={setPassword} />
       <Field label="New password again" type="password" autoComplete="new-password" required value={again} onValue={setAgain} />
       <button type="submit">Set password</button>
       <p>
@@ -187,16 +185,7 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
         <>
           <Field label="First name" autoComplete="given-name" value={name} onValue={setName} />
           <Field label="Last name" autoComplete="family-name" value={lastName} onValue={setLastName} />
-          <Field
-            label="Choose a password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-            value={password}
-            onValue={setPassword}
-            hint="At least 8 characters."
-          />
+          <NewPassword label="Choose a password" value={password} onValue={setPassword} />
         </>
       )}
       <button type="submit">Accept invitation</button>
