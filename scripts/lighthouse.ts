@@ -161,6 +161,16 @@ try {
   const html = await (await fetch(target, { headers: encoding })).text();
   const assets = new Set([...html.matchAll(/\b(?:src|href)="(\/[^"]+)"/g)].map((m) => new URL(m[1] ?? '', target).href));
   await Promise.all([...assets].map(async (url) => (await fetch(url, { headers: encoding })).arrayBuffer()));
+  // What the bundle weighs on the wire, as the page fetches it and as a client asking for no coding gets it.
+  const bundlePath = /\/public\/(?:projects|hosts)\/[^"?]+/.exec(html)?.[0];
+  if (bundlePath) {
+    const bytes = async (headers: Record<string, string>) => {
+      const res = await fetch(new URL(bundlePath, target), { headers });
+      await res.arrayBuffer();
+      return `${res.headers.get('content-length')} B${res.headers.get('content-encoding') ? ` ${res.headers.get('content-encoding')}` : ''}`;
+    };
+    console.log(`bundle ${bundlePath}: ${await bytes({ 'accept-encoding': 'identity' })}, ${await bytes(encoding)}`);
+  }
   // A seeded project's photographs: the sizes a phone asks for are made on the first request and kept (docs/media.md),
   // so a first visitor's wait for them is not counted either.
   if (unitsArg) {

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { WEB_OUT } from '../src/presentation/build.ts';
 import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createUser, ENGINE, login, type TestApp, type TestUser, buildTestApp } from './helpers.ts';
@@ -111,7 +112,7 @@ const usedLinks = new Set<string>();
 
 // Served without a browser: these run even where Chromium is missing.
 describe(`the console as served (${ENGINE})`, () => {
-  test('GET /admin and any /admin/... path: the HTML shell, no-cache, a CSP allowing only its own script and style, never framed; hashed assets cached for a year', async () => {
+  test('GET /admin and any /admin/... path: the HTML shell, no-cache, a CSP allowing only its own script and style, never framed; hashed assets cached for a year and sent compressed', async () => {
     for (const path of ['/admin', '/admin/projects/0123456789abcdef01234567/units', '/admin/invites/some-token', '/admin/reset/some-token']) {
       const res = await fetch(`${base}${path}`);
       assert.equal(res.status, 200, path);
@@ -125,9 +126,11 @@ describe(`the console as served (${ENGINE})`, () => {
       const css = /href="(\/admin\/assets\/admin-style\.[\w-]+\.css)"/.exec(html)?.[1];
       assert.ok(js && css, html);
       for (const asset of [js, css]) {
-        const a = await fetch(`${base}${asset}`);
+        const a = await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'br' } });
         assert.equal(a.status, 200);
         assert.equal(a.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+        assert.equal(a.headers.get('content-encoding'), 'br', "the console's script and stylesheet go out compressed");
+        assert.equal(Buffer.from(await a.arrayBuffer()).toString(), readFileSync(join(WEB_OUT, asset.replace('/admin/assets/', ''))).toString());
       }
     }
     assert.equal((await fetch(`${base}/admin/assets/nope.js`)).status, 404);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
 import { createFloor, createProject, createUnit, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
@@ -141,6 +142,41 @@ describe('GET /public/projects/{namespace}', () => {
     assert.equal(lapsed.statusCode, 200, 'a lapsed hold changes the ETag with no write');
     assert.equal(lapsed.json().floors[0].units[0].availability, 'available');
     assert.equal(lapsed.json().floors[0].units[0].onHoldExpiresAt, undefined);
+  });
+
+  test('compressed when the client takes it: brotli before gzip, made once per version, each coding its own ETag', async () => {
+    const namespace = ns();
+    const p = await createProject(t.app, owner.auth, { query: { namespace } });
+    const f = await createFloor(t.app, owner.auth, p._id);
+    await createUnit(t.app, owner.auth, p._id, { floor: f._id, body: { price: 400000 } });
+    const url = `/public/projects/${namespace}`;
+    const plain = await get(url);
+    assert.equal(plain.headers['content-encoding'], undefined, 'no Accept-Encoding: the JSON as it is');
+    assert.match(String(plain.headers.vary), /Accept-Encoding/);
+    const etag = String(plain.headers.etag);
+
+    const br = await get(url, { 'accept-encoding': 'gzip, deflate, br' });
+    assert.equal(br.headers['content-encoding'], 'br');
+    assert.equal(br.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
+    assert.equal(br.headers.etag, etag.replace(/"$/, '-br"'));
+    assert.deepEqual((await get(url, { 'accept-encoding': 'br' })).rawPayload, br.rawPayload, 'the kept copy, byte for byte');
+
+    const gz = await get(url, { 'accept-encoding': 'br;q=0, gzip' });
+    assert.equal(gz.headers['content-encoding'], 'gzip', 'a coding refused with q=0 is not used');
+    assert.equal(gunzipSync(gz.rawPayload).toString(), plain.body);
+    assert.equal(gz.headers.etag, etag.replace(/"$/, '-gzip"'));
+
+    // Any coding's validator of the current version revalidates, and the 304 names the coding asked for now.
+    for (const held of [etag, String(br.headers.etag), String(gz.headers.etag)]) {
+      const again = await get(url, { 'accept-encoding': 'br', 'if-none-match': held });
+      assert.equal(again.statusCode, 304, held);
+      assert.equal(again.headers.etag, br.headers.etag);
+    }
+    await patch(`/project/${p._id}`, { colorBase: '#203040' });
+    const changed = await get(url, { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) });
+    assert.equal(changed.statusCode, 200, 'a new version is sent compressed again');
+    assert.equal(JSON.parse(brotliDecompressSync(changed.rawPayload).toString()).project.colorBase, '#203040');
   });
 
   test('a project change (settings) changes the ETag too; unknown namespace → 404 problem', async () => {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../context.ts';
+import { sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { WEB_OUT } from '../presentation/build.ts';
 import { adminManifest } from './build.ts';
@@ -39,12 +40,12 @@ export const FEATURE_PATHS: Record<string, string[]> = {
 /** GET /admin and every /admin/... client route: one HTML shell; the console draws itself from the API. */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const manifest = await adminManifest();
-  const assets = new Map<string, { body: Buffer; type: string }>();
+  const assets = new Map<string, StaticAsset>();
   const files: [file: string, type: string][] = [
     [manifest.js, 'text/javascript; charset=utf-8'],
     [manifest.css, 'text/css; charset=utf-8'],
   ];
-  for (const [file, type] of files) assets.set(file, { body: readFileSync(join(WEB_OUT, file)), type });
+  for (const [file, type] of files) assets.set(file, staticAsset(readFileSync(join(WEB_OUT, file)), type));
   let features: string | undefined;
   /** Worked out on the first request, when every route of the app is registered. */
   const featureList = () =>
@@ -97,6 +98,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
   app.get('/admin/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
     const asset = assets.get(request.params.file);
     if (!asset) throw notFound('Asset');
-    return reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
+    return sendAsset(request, reply.header('Cache-Control', 'public, max-age=31536000, immutable'), asset);
   });
 };

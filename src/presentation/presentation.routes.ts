@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
+import { chosenEncoding, sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { BundleKey } from '../public/bundle.service.ts';
@@ -25,24 +26,12 @@ const TYPES: Record<string, string> = {
   '.glb': 'model/gltf-binary',
 };
 
-interface Asset {
-  body: Buffer;
-  type: string;
+/** A page asset: a file of the build or of the demo (web/static); hashed names never change content. */
+interface Asset extends StaticAsset {
   immutable: boolean;
-  /** Text (scripts, styles, drawings): compressed with the first request that accepts it, then kept. */
-  text: boolean;
-  br?: Buffer;
-  gzip?: Buffer;
 }
 
-function asset(body: Buffer, type: string, immutable: boolean): Asset {
-  return { body, type, immutable, text: /javascript|css|svg/.test(type) };
-}
-
-/** Brotli at its best quality costs ~0.1 s on the page's script: paid once per asset on first use, not at every start. */
-const brotli = (a: Asset) =>
-  (a.br ??= brotliCompressSync(a.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: a.body.length } }));
-const gzip = (a: Asset) => (a.gzip ??= gzipSync(a.body, { level: 9 }));
+const asset = (body: Buffer, type: string, immutable: boolean): Asset => ({ ...staticAsset(body, type), immutable });
 const htmlPage = { 200: { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } }, ...problems(404) };
 
 /**
@@ -84,13 +73,13 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       .type('text/html; charset=utf-8');
     // Pages are compressed per response (they carry the stylesheet): brotli at a quality that costs about a
     // millisecond, else gzip.
-    const accept = request.headers['accept-encoding'] ?? '';
-    if (/\bbr\b/.test(accept)) {
+    const encoding = chosenEncoding(request.headers['accept-encoding']);
+    if (encoding === 'br') {
       return reply
         .header('Content-Encoding', 'br')
         .send(brotliCompressSync(page.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(page.html) } }));
     }
-    if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').send(gzipSync(page.html, { level: 6 }));
+    if (encoding === 'gzip') return reply.header('Content-Encoding', 'gzip').send(gzipSync(page.html, { level: 6 }));
     return reply.send(page.html);
   }
 
@@ -190,15 +179,6 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
       return send(request, reply, renderGroupPage(group, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css));
     },
   );
-
-  function sendAsset(request: FastifyRequest, reply: FastifyReply, found: Asset) {
-    if (!found.text) return reply.type(found.type).send(found.body);
-    reply.header('Vary', 'Accept-Encoding');
-    const accept = request.headers['accept-encoding'] ?? '';
-    if (/\bbr\b/.test(accept)) return reply.header('Content-Encoding', 'br').type(found.type).send(brotli(found));
-    if (/\bgzip\b/.test(accept)) return reply.header('Content-Encoding', 'gzip').type(found.type).send(gzip(found));
-    return reply.type(found.type).send(found.body);
-  }
 
   app.get('/p/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
     const found = assets.get(request.params.file);

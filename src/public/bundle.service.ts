@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.ts';
+import { compress, type Encoding } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { Allocations } from '../modules/allocations/allocations.service.ts';
 import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
@@ -16,6 +17,8 @@ export interface BundleAsk {
   previewToken: string | undefined;
   allocationToken: string | undefined;
   ifNoneMatch: string | undefined;
+  /** The content coding the client takes (`chosenEncoding` of its Accept-Encoding); undefined: the JSON as it is. */
+  encoding: Encoding | undefined;
 }
 
 /** A bundle as one request gets it: its validator, how it may be cached, and the body unless the caller has it (304). */
@@ -24,7 +27,16 @@ export interface BundleAnswer {
   cacheControl: string;
   noindex: boolean;
   body: Buffer | string | undefined;
+  /** How `body` is compressed (its Content-Encoding). */
+  encoding: Encoding | undefined;
 }
+
+/**
+ * Each coding of a version has its own strong validator (RFC 9110: the bytes differ), `"<version>-br"` and
+ * `"<version>-gzip"`; a client holding any coding of the current version is answered 304.
+ */
+const codedEtag = (etag: string, encoding: Encoding | undefined) => (encoding ? etag.replace(/"$/, `-${encoding}"`) : etag);
+const versionOf = (tag: string) => tag.replace(/^W\//, '').replace(/-(?:br|gzip)"$/, '"');
 
 /**
  * What anonymous presentation pages read: the bundle (a draft only with its preview token; a realtor's own view with
@@ -50,7 +62,8 @@ export class BundleService {
     // One instant for both the validator and the document, so a hold lapsing in between cannot split them.
     const now = this.ctx.clock.now();
     const inm = ask.ifNoneMatch;
-    const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*');
+    const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === '*' || versionOf(t.trim()) === etag);
+    const { encoding } = ask;
     const { previewToken, allocationToken: token } = ask;
     // A draft is not there for anyone without its preview token: the realtor's view and the shared one alike.
     const requireVisible = (projectId: string, published: boolean) => {
@@ -65,8 +78,9 @@ export class BundleService {
       if (viewer) {
         const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
         const noindex = head.data.previewMode === true || !isPublished(head.data);
-        const body = notModified(etag) ? undefined : JSON.stringify(await buildBundle(db, head, now, viewer.name));
-        return { etag, cacheControl: 'private, max-age=0', noindex, body };
+        const json = notModified(etag) ? undefined : JSON.stringify(await buildBundle(db, head, now, viewer.name));
+        const body = json !== undefined && encoding ? await compress(json, encoding) : json;
+        return { etag: codedEtag(etag, encoding), cacheControl: 'private, max-age=0', noindex, body, encoding };
       }
     }
     const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
@@ -89,11 +103,13 @@ export class BundleService {
     requireVisible(checked.projectId, checked.published);
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
     const unlisted = checked.preview || !checked.published;
+    const sent = notModified(checked.etag) || body === undefined ? undefined : body;
     return {
-      etag: checked.etag,
+      etag: codedEtag(checked.etag, encoding),
       cacheControl: unlisted ? 'private, no-store' : 'public, max-age=5',
       noindex: unlisted,
-      body: notModified(checked.etag) ? undefined : body,
+      body: sent && encoding ? await this.#cache.encoded(checked.projectId, checked.etag, sent, encoding) : sent,
+      encoding,
     };
   }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import { compress, type Encoding } from '../http/encoding.ts';
 import type { Database } from '../db/schema.ts';
 import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
 import { toUnit, type UnitRow } from '../modules/units/units.record.ts';
@@ -113,23 +114,34 @@ export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?:
   };
 }
 
-/** Serialised bundles by project and validator: least recently used out first, bounded in bytes; safe to lose. */
+/** One version of a bundle as kept: its JSON bytes and the compressed copies asked for so far. */
+interface Kept {
+  body: Buffer;
+  encoded: Partial<Record<Encoding, Buffer>>;
+}
+
+/**
+ * Serialised bundles by project and validator: least recently used out first, bounded in bytes (compressed copies
+ * counted); safe to lose. A compressed copy is made once per version, on the first request that takes it.
+ */
 export class BundleCache {
-  readonly #entries: LRUCache<string, Buffer>;
+  readonly #entries: LRUCache<string, Kept>;
   /** The one key kept per project, so storing a new version drops the old without scanning. */
   readonly #current = new Map<string, string>();
+  /** Compressions under way, so a crowd asking at once for a new version compresses it once. */
+  readonly #pending = new Map<string, Promise<Buffer>>();
   constructor(maxBytes = 64 * 1024 * 1024) {
-    this.#entries = new LRUCache<string, Buffer>({
+    this.#entries = new LRUCache<string, Kept>({
       maxSize: maxBytes,
-      sizeCalculation: (body) => Math.max(1, body.length),
-      dispose: (_body, key) => {
+      sizeCalculation: (kept) => Math.max(1, kept.body.length + (kept.encoded.br?.length ?? 0) + (kept.encoded.gzip?.length ?? 0)),
+      dispose: (_kept, key, reason) => {
         const projectId = key.slice(0, key.indexOf(':'));
-        if (this.#current.get(projectId) === key) this.#current.delete(projectId);
+        if (reason !== 'set' && this.#current.get(projectId) === key) this.#current.delete(projectId);
       },
     });
   }
   get(projectId: string, etag: string) {
-    return this.#entries.get(`${projectId}:${etag}`);
+    return this.#entries.get(`${projectId}:${etag}`)?.body;
   }
   set(projectId: string, etag: string, body: Buffer) {
     // Only the current version of a project is worth keeping.
@@ -137,7 +149,26 @@ export class BundleCache {
     if (old !== undefined) this.#entries.delete(old);
     if (body.length > this.#entries.maxSize) return;
     const key = `${projectId}:${etag}`;
-    this.#entries.set(key, body);
+    this.#entries.set(key, { body, encoded: {} });
     this.#current.set(projectId, key);
+  }
+
+  /** `body` (this version's bytes) compressed with `encoding`: kept with the version, made once. */
+  async encoded(projectId: string, etag: string, body: Buffer, encoding: Encoding): Promise<Buffer> {
+    const key = `${projectId}:${etag}`;
+    const done = this.#entries.get(key)?.encoded[encoding];
+    if (done) return done;
+    const pendingKey = `${key}:${encoding}`;
+    let pending = this.#pending.get(pendingKey);
+    if (!pending) {
+      pending = compress(body, encoding).finally(() => this.#pending.delete(pendingKey));
+      this.#pending.set(pendingKey, pending);
+      const made = await pending;
+      const kept = this.#entries.peek(key);
+      // Stored again (a new object) so its size is counted anew; dropped if the version left meanwhile.
+      if (kept?.body === body) this.#entries.set(key, { body, encoded: { ...kept.encoded, [encoding]: made } });
+      return made;
+    }
+    return pending;
   }
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
+import { chosenEncoding } from '../http/encoding.ts';
 import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
 import { LeadFields } from '../modules/leads/leads.schemas.ts';
 import { etagOf } from '../modules/shared/records.ts';
@@ -52,15 +53,17 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
   const bundles = new BundleService(ctx, bundleMemo);
 
   async function sendBundle(request: FastifyRequest, reply: FastifyReply, by: BundleKey) {
-    reply.header('Vary', 'X-Allocation-Token');
+    reply.header('Vary', 'X-Allocation-Token, Accept-Encoding');
     const answer = await bundles.answer(by, {
       previewToken: (request.query as { preview?: string }).preview,
       allocationToken: allocationToken(request),
       ifNoneMatch: request.headers['if-none-match'],
+      encoding: chosenEncoding(request.headers['accept-encoding']),
     });
     reply.header('ETag', answer.etag).header('Cache-Control', answer.cacheControl);
     if (answer.noindex) reply.header('X-Robots-Tag', 'noindex');
     if (answer.body === undefined) return reply.code(304).send();
+    if (answer.encoding) reply.header('Content-Encoding', answer.encoding);
     return reply.type('application/json; charset=utf-8').send(answer.body);
   }
 
