@@ -5,11 +5,11 @@
 // `--units=<n>` it measures instead a project of n units seeded through the API (see seedLarge). Prints
 // the four category scores and the paint timings; exits 1 when a category is below 100.
 // Not a test: scores move with the machine's load (run it on a quiet machine).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startDemoService } from './demo-service.ts';
 import { DEMO_PASSWORD, DEMO_USERNAME } from '../src/seed/demo.ts';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -29,14 +29,6 @@ interface Report {
   audits: Record<string, Audit>;
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 /**
  * Runs a command to its end; its standard output and exit code. (Lighthouse exits 1 when it could not measure,
  * NO_NAVSTART for one, but still writes its report: the caller reads the report to tell.)
@@ -46,22 +38,6 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ out
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ out, code })));
-}
-
-async function startService(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'true' };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (out.includes('Showsuite ready on')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready:\n${out}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/p/harbourview` };
 }
 
 /** The demo's photographs (web/static), uploaded as anyone's would be: they get resized variants and a srcset. */
@@ -149,7 +125,7 @@ async function seedLarge(page: string, count: number): Promise<string> {
 const unitsArg = process.argv.slice(2).find((a) => a.startsWith('--units='));
 const urlArg = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const dataDir = mkdtempSync(join(tmpdir(), 'showsuite-lighthouse-'));
-const service = urlArg ? undefined : await startService(dataDir);
+const service = urlArg ? undefined : await startDemoService(dataDir);
 let target = urlArg ?? service!.url;
 let failed = true;
 try {

@@ -4,36 +4,11 @@
 // blocking time (the part of each beyond 50 ms) and first contentful paint; then the median and the least of the
 // runs' longest tasks (the least is what a busy machine inflates least). A steadier comparison than Lighthouse on a
 // shared machine: run it before and after a change, many times, and compare the longest task.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startDemoService } from './demo-service.ts';
 import { chromium } from 'playwright-core';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
-async function startService(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'true' };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (out.includes('Showsuite ready on')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready:\n${out}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/p/harbourview` };
-}
 
 /** The kinds of work a task did, longest first (e.g. "style 12 ms, layout 9 ms"). */
 const KINDS: Record<string, string> = {
@@ -73,7 +48,7 @@ function whatRan(events: { name: string; ts: number; dur?: number }[], task: { t
 
 const runs = Number(process.argv[2] ?? 5);
 const dataDir = mkdtempSync(join(tmpdir(), 'showsuite-longtasks-'));
-const service = process.argv[3] ? undefined : await startService(dataDir);
+const service = process.argv[3] ? undefined : await startDemoService(dataDir);
 const target = process.argv[3] ?? service!.url;
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
