@@ -244,8 +244,19 @@ describe('Idempotency-Key on authenticated creates', () => {
     assert.notEqual(a.json()._id, b.json()._id);
   });
 
-  test('a malformed key → 400', async () => {
-    const res = await call('POST', '/groups?name=Bad', undefined, { 'idempotency-key': 'has space' });
-    assert.equal(res.statusCode, 400);
+  test("a malformed key → the same 400 on every create that honours it, naming the header (the handler's check, not the schema's)", async () => {
+    const p = await createProject(t.app, owner.auth);
+    for (const [url, body] of [
+      ['/groups?name=Bad', undefined],
+      ['/projects?name=Bad', undefined],
+      [`/floors?project=${p._id}&name=Bad`, undefined],
+      [`/units?project=${p._id}&name=Bad`, undefined],
+      [`/projects/${p._id}/webhooks`, { url: 'https://example.com/hook', events: ['*'] }],
+    ] as const) {
+      const res = await call('POST', url, body, { 'idempotency-key': 'has space' });
+      assert.equal(res.statusCode, 400, url);
+      assert.equal(res.json().code, 'invalid_body', url);
+      assert.deepEqual(res.json().errors, [{ path: '/headers/idempotency-key', message: 'is invalid' }], url);
+    }
   });
 });

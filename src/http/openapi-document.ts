@@ -2,9 +2,11 @@
  * What the routes cannot say about the API as a whole, added to the generated OpenAPI document in one place: the
  * integrator's guide and the tags' words (openapi-text.ts), object-valued queries as bracket-named parameters, the
  * conditional and idempotency headers, the answers every route can give (problem+json), response headers, and one
- * example per operation. An operation's id, tags and summary, and a field's description, are declared where the
- * route and the schema are (docs/architecture.md).
+ * example per operation. An operation's id, tags and summary, a field's description, the headers it reads
+ * (Idempotency-Key) and what its schema alone cannot say (`x-create-inputs`, `x-requires-one-of`, typed below) are
+ * declared where the route and the schema are (docs/architecture.md).
  */
+import type { FastifySchema } from 'fastify';
 import { exampleOf, type Schema } from './openapi-examples.ts';
 import { INTRO, TAGS } from './openapi-text.ts';
 import { PROBLEM_TEXT } from './schemas.ts';
@@ -47,7 +49,30 @@ interface OperationResponse {
   headers?: Record<string, Header | Ref>;
 }
 
-interface Operation {
+declare module 'fastify' {
+  /**
+   * What a route's schema says of its operation for the document alone, beside the parts that validate. @fastify/swagger
+   * copies a route schema's `x-` keys onto the operation; the finishing reads them and takes them out.
+   */
+  interface FastifySchema {
+    /**
+     * A create whose inputs may come as query parameters or as the same fields of its JSON body, the query winning;
+     * `required` names those it refuses to do without (400 `is required` when neither place has it).
+     */
+    'x-create-inputs'?: { required: readonly string[] };
+    /**
+     * A body that names its subject by one of these fields. The handler checks it (400 `invalid_body` naming the
+     * first); the document says it as `anyOf` so generators and linters see it too, while the validating schema
+     * leaves it to the handler's words.
+     */
+    'x-requires-one-of'?: readonly string[];
+  }
+}
+
+/** The route schema's words for the document, as they arrive on the operation. */
+type OperationNotes = Pick<FastifySchema, 'x-create-inputs' | 'x-requires-one-of'>;
+
+interface Operation extends OperationNotes {
   tags?: string[];
   security?: unknown[];
   parameters?: (Parameter | Ref)[];
@@ -154,26 +179,6 @@ const problemResponse = (description: string): OperationResponse => ({
   content: { 'application/problem+json': { schema: ref('schemas', 'Problem') } },
 });
 
-/** Creates whose inputs may come as query parameters, and that honour Idempotency-Key. */
-const CREATES = new Set(['/projects', '/groups', '/floors', '/units']);
-/** Changes of many records: each item carries its own `ifMatch`, so they take no If-Match header. */
-const BULK = new Set(['PATCH /units']);
-/** Other creates that honour Idempotency-Key (their inputs come in the body only). */
-const IDEMPOTENT_CREATES = new Set(['/projects/{id}/webhooks']);
-/** The inputs each create refuses to do without (400 `is required` when neither the query nor the body has it). */
-const CREATE_REQUIRED: Record<string, string[]> = { '/projects': ['name'], '/groups': ['name'], '/floors': ['project', 'name'], '/units': ['project', 'name'] };
-/** Inputs a create takes from the query or the body alike. */
-const CREATE_QUERY_INPUTS = new Set(['name', 'project', 'namespace', 'hostName', 'position', 'floor']);
-/**
- * Bodies that name their project by one of two fields. The handler checks it (400 `invalid_body`, "project or
- * namespace is required", naming /project); the document says it as `anyOf` so generators and linters see it too,
- * while the validating schema leaves it to the handler's words.
- */
-const ONE_OF_REQUIRED: Record<string, string[]> = {
-  'POST /public/leads': ['project', 'namespace'],
-  'POST /public/waitlist': ['project', 'namespace'],
-};
-
 function operations(doc: OpenApiDocument): { method: string; path: string; op: Operation }[] {
   const out = [];
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
@@ -206,30 +211,34 @@ function finishOperation(doc: OpenApiDocument, method: string, path: string, op:
     params.some((p) =>
       isRef(p) ? p.$ref === `#/components/parameters/${SHARED_PARAMETERS[name.toLowerCase()] ?? ''}` : p.name.toLowerCase() === name.toLowerCase(),
     );
-  // If-Match is a header of one record's PATCH or DELETE; a bulk change names each item's version in its body.
-  if (responses['412'] && !BULK.has(`${method} ${path}`) && !hasParam('If-Match') && (method === 'PATCH' || method === 'DELETE'))
-    params.push(ref('parameters', 'IfMatch'));
+  // A body, when the route takes one, with its reference followed.
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  const bodySchema = body && resolved(body, doc);
+  // If-Match is a header of one record's PATCH or DELETE; a bulk change (a list of records) names each item's version in it.
+  const bulk = bodySchema?.type === 'array';
+  if (responses['412'] && !bulk && !hasParam('If-Match') && (method === 'PATCH' || method === 'DELETE')) params.push(ref('parameters', 'IfMatch'));
   // Every 200 with an ETag answers If-None-Match naming it with 304 (one hook, http/conditional.ts).
   if (method === 'GET' && responses['200']?.headers?.ETag && !responses['304']) {
     responses['304'] = { description: 'Not modified: the If-None-Match ETag is still current; no body', headers: { ETag: HEADERS.ETag } };
   }
   if (responses['304'] && !hasParam('If-None-Match')) params.push(ref('parameters', 'IfNoneMatch'));
-  const idempotent = method === 'POST' && (hasParam('Idempotency-Key') || CREATES.has(path) || IDEMPOTENT_CREATES.has(path));
-  if (idempotent && !hasParam('Idempotency-Key')) params.push(ref('parameters', 'IdempotencyKey'));
+  // A route that honours Idempotency-Key declares the header (schema.headers), named above by the shared parameter.
+  const idempotent = hasParam('Idempotency-Key');
   if (idempotent && !responses['422']) responses['422'] = problemResponse('Idempotency-Key reused with another request');
   // A parameter with a default may be left out: the service fills it in.
   for (const p of params) if (!isRef(p) && p.in !== 'path' && p.schema?.default !== undefined) p.required = false;
   addGlobalAnswers(method, path, op);
   if (!params.length) delete op.parameters;
   // A route that takes a body gets `{}` when none is sent (app.ts): the body is required only when `{}` is not valid.
-  const body = op.requestBody?.content?.['application/json']?.schema;
-  const bodySchema = body && resolved(body, doc);
   if (op.requestBody && bodySchema?.type === 'object' && !bodySchema.required?.length && !bodySchema.anyOf) op.requestBody.required = false;
   // A 304 has no body, whatever the route's schema made of its description.
   if (responses['304']) delete responses['304'].content;
-  // A request body that a create can do without (its inputs may all come as query parameters).
-  if (CREATES.has(path) && method === 'POST') documentCreateInputs(op, params, CREATE_REQUIRED[path] ?? []);
-  const oneOf = ONE_OF_REQUIRED[`${method} ${path}`];
+  // What the route's schema declared for the document alone (its `x-` keys), taken out of the operation: a create's
+  // inputs, whose request body it can do without, and a body that names its subject by one of two fields.
+  const { 'x-create-inputs': createInputs, 'x-requires-one-of': oneOf } = op;
+  delete op['x-create-inputs'];
+  delete op['x-requires-one-of'];
+  if (createInputs) documentCreateInputs(op, params, createInputs.required);
   if (oneOf) requireOneOf(doc, op, oneOf);
 
   addExamples(doc, op);
@@ -306,11 +315,12 @@ function plainEnum(schema: Schema): Schema {
 }
 
 /**
- * A create takes its inputs as query parameters (as the interface describes creates) or in its JSON body, the query winning: the required
- * ones are required query parameters, the same fields in the body say they are the alternative. OpenAPI cannot say
+ * A create (`x-create-inputs`) takes its inputs as query parameters (as the interface describes creates) or in its JSON
+ * body, the query winning: every query parameter is one of them, the required ones are required query parameters, and
+ * the same fields in the body say they are the alternative. OpenAPI cannot say
  * "one of these two places"; a client that follows the document sends them in the query, which always works.
  */
-function documentCreateInputs(op: Operation, params: (Parameter | Ref)[], required: string[]) {
+function documentCreateInputs(op: Operation, params: (Parameter | Ref)[], required: readonly string[]) {
   if (op.requestBody) op.requestBody.required = false;
   const sentence = (text: string | undefined) => (text ? (/[.!?]$/.test(text) ? text : `${text}.`) : '');
   const inQuery = (name: string) => params.some((p) => !isRef(p) && p.in === 'query' && p.name === name);
@@ -325,7 +335,7 @@ function documentCreateInputs(op: Operation, params: (Parameter | Ref)[], requir
   // New objects, so a body schema shared with another operation (the PATCH of the same record) keeps its own text.
   const changed: Record<string, Schema> = { ...props };
   for (const [name, schema] of Object.entries(props)) {
-    if (!CREATE_QUERY_INPUTS.has(name) || !inQuery(name)) continue;
+    if (!inQuery(name)) continue;
     const rule = required.includes(name) ? 'one of the two is required' : 'both may be left out';
     changed[name] = {
       ...schema,
@@ -335,7 +345,7 @@ function documentCreateInputs(op: Operation, params: (Parameter | Ref)[], requir
   json.schema = { ...json.schema, properties: changed };
 }
 
-function requireOneOf(doc: OpenApiDocument, op: Operation, names: string[]) {
+function requireOneOf(doc: OpenApiDocument, op: Operation, names: readonly string[]) {
   const schema = op.requestBody?.content?.['application/json']?.schema;
   const target = schema && resolved(schema, doc);
   if (target) target.anyOf = names.map((name) => ({ required: [name] }));

@@ -121,6 +121,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
         security: [],
         headers: IdempotencyHeader,
         body: PublicLeadBody,
+        'x-requires-one-of': ['project', 'namespace'],
         response: { 201: PublicLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },

@@ -63,6 +63,7 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
           'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
         }),
         body: WaitlistBody,
+        'x-requires-one-of': ['project', 'namespace'],
         response: { 201: WaitlistLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
+import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
@@ -28,6 +28,8 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         description: 'Query parameters `project`, `name`, `position`; other Floor fields may come in a JSON body (query parameters win).',
         querystring: FloorCreateQuery,
         body: FloorCreateBody,
+        headers: IdempotencyHeaders,
+        'x-create-inputs': { required: ['project', 'name'] },
         response: { 201: { ...Floor, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
       },
     },

@@ -5,7 +5,7 @@ import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
-import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
+import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
 import { objectQuery } from '../shared/query.ts';
 import { GroupCreateQuery, GroupPatchSchema } from './groups.schemas.ts';
 import { GroupService } from './groups.service.ts';
@@ -27,6 +27,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         description: 'Query parameters `name`, `namespace`, `hostName`; other Group fields may come in a JSON body (query parameters win).',
         querystring: GroupCreateQuery,
         body: Type.Omit(GroupPatchSchema, ['user', '_id', '__v', 'createdAt', 'updatedAt']),
+        headers: IdempotencyHeaders,
+        'x-create-inputs': { required: ['name'] },
         response: { 201: { ...Group, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 409, 415) },
       },
     },

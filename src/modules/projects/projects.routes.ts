@@ -6,7 +6,7 @@ import { principalOf } from '../../http/auth.ts';
 import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { pageOf } from '../shared/list.ts';
-import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
+import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
 import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
 import { PREVIEW_HOURS } from './drafts.ts';
@@ -57,6 +57,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           'Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).',
         querystring: ProjectCreateQuery,
         body: ProjectPatchSchema,
+        headers: IdempotencyHeaders,
+        'x-create-inputs': { required: ['name'] },
         response: { 201: { ...Project, headers: { Location: { type: 'string' }, ETag: { type: 'string' } } }, ...problems(400, 401, 409, 415) },
       },
     },

@@ -4,7 +4,7 @@ import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
+import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
 import type { WebhookDispatcher } from './webhooks.dispatcher.ts';
 import { CreatedWebhook, DeliveriesQuery, DeliveryParams, HookParams, ProjectParams, WebhookCreateBody, WebhookPatchBody } from './webhooks.schemas.ts';
 import { WebhookService } from './webhooks.service.ts';
@@ -25,6 +25,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
         description: 'The answer carries the signing `secret` (whsec_…) once; it is never shown again. See the `webhooks` section for what is sent.',
         params: ProjectParams,
         body: WebhookCreateBody,
+        headers: IdempotencyHeaders,
         response: { 201: { ...CreatedWebhook, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
       },
     },
