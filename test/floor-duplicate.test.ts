@@ -107,4 +107,19 @@ describe('POST /floors/{id}/duplicate', () => {
     }
     assert.equal((await call('GET', `/project/${p._id}`)).json().floors.length, floorsBefore);
   });
+
+  test('Idempotency-Key: a retry gets the first answer again and copies nothing more; the same key with another body → 422', async () => {
+    const { p, floor } = await floorWithUnits();
+    const send = (key: string, body: object) =>
+      t.app.inject({ method: 'POST', url: `/floors/${floor._id}/duplicate`, headers: { ...owner.auth, 'idempotency-key': key }, payload: body });
+    const key = `dup-${newObjectId()}`;
+    const first = await send(key, { name: 'Level 5' });
+    assert.equal(first.statusCode, 201, first.body);
+    const again = await send(key, { name: 'Level 5' });
+    assert.equal(again.statusCode, 201);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.json()._id, first.json()._id);
+    assert.equal((await send(key, { name: 'Level 6' })).statusCode, 422);
+    assert.equal((await call('GET', `/project/${p._id}`)).json().floors.length, 3, 'two floors and one copy');
+  });
 });

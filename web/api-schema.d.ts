@@ -9339,7 +9339,13 @@ export interface operations {
   duplicateFloor: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Retry-safe key (1–200 visible ASCII characters, a UUID is ideal): a retry with the same key and request gets the first answer again and writes nothing more; the same key with another request → 422. Kept 24 hours.
+         * @example 6f1c1f0e-2f4a-4b59-9d0e-0a6f5a1c2b3d
+         */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
       path: {
         /** @description 24-character lower-case hex identifier */
         id: string;
@@ -9372,6 +9378,7 @@ export interface operations {
           'X-Request-Id': components['headers']['X-Request-Id'];
           Location: components['headers']['Location'];
           ETag: components['headers']['ETag'];
+          'Idempotent-Replayed': components['headers']['Idempotent-Replayed'];
           [name: string]: unknown;
         };
         content: {
@@ -9454,6 +9461,16 @@ export interface operations {
       };
       /** @description Body is not application/json */
       415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Idempotency-Key reused with another request */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -52,6 +52,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
           'The floor goes after the last floor unless `position` is given; its name defaults to this one\'s and " (copy)". ' +
           'The change log gets `floor.created` and one `unit.created` per copy, sharing one `batch`. Honours `Idempotency-Key`.',
         params: IdParams,
+        headers: IdempotencyHeaders,
         body: FloorDuplicateBody,
         response: { 201: { ...Floor, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 403, 404, 415) },
       },
