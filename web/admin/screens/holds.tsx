@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, ApiError, etagOf } from '../api.ts';
+import { all, api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import type { Lead, Project, Unit } from '../types.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { localTime } from './leads.tsx';
@@ -79,7 +79,7 @@ export function Holds() {
   }, []);
   if (holds.loading && !holds.data) return <Loading what="Finding holds" />;
   const live = (holds.data ?? []).filter((u) => !u.onHoldExpiresAt || Date.parse(u.onHoldExpiresAt) > now);
-  const change = async (u: Held, body: Record<string, unknown>, done: string) => {
+  const change = async (u: Held, body: RequestBody<'/units/{id}', 'patch'>, done: string) => {
     setError(undefined);
     try {
       await api.patch(`/units/${u._id}`, { body, ifMatch: etagOf(u) });

@@ -25,8 +25,9 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
 
   const removeMember = async (list: 'administrators' | 'editors', id: string) => {
     setError(undefined);
+    const left = record[list].filter((x) => x !== id);
     try {
-      const next = await api.patch(base, { body: { [list]: record[list].filter((x) => x !== id) }, ifMatch: etagOf(record) });
+      const next = await api.patch(base, { body: list === 'administrators' ? { administrators: left } : { editors: left }, ifMatch: etagOf(record) });
       setNews(`${person(id, user)} removed.`);
       onChange(next);
     } catch (err) {

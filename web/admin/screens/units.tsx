@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { all, api, ApiError, request, requestText, etagOf, type Answer } from '../api.ts';
+import { all, api, ApiError, request, requestText, etagOf, type Answer, type RequestBody } from '../api.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Project, type Unit, type User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
@@ -71,11 +71,30 @@ function Filters({ filter, floors, onFilter }: { filter: Filter; floors: Floor[]
 
 /** Saves one cell: PATCH /units/{id} with that field and If-Match; a 412 shows the other person's version. */
 async function saveCell(u: Unit, key: Col['key'], raw: string): Promise<Unit | undefined> {
-  let value: unknown = raw;
+  let value: string | number | null = raw;
   if (COLS.find((c) => c.key === key)?.kind === 'number') value = raw.trim() === '' ? null : Number(raw.replace(/[^\d.-]/g, ''));
   if (value === (u[key] ?? (raw === '' ? '' : undefined)) || (value === null && u[key] === undefined)) return undefined;
   if (typeof value === 'number' && Number.isNaN(value)) throw new Error(`${raw} is not a number.`);
-  return api.patch(`/units/${u._id}`, { body: { [key]: value }, ifMatch: etagOf(u) });
+  return api.patch(`/units/${u._id}`, { body: cellBody(key, value), ifMatch: etagOf(u) });
+}
+
+/**
+ * One cell's PATCH body, each field as the document types it. A number the service keeps cannot be emptied (the
+ * document takes a number, not null): that is said here rather than sent.
+ */
+function cellBody(key: Col['key'], value: string | number | null): RequestBody<'/units/{id}', 'patch'> {
+  if (key === 'price' || key === 'bathrooms' || key === 'squareFeet') {
+    if (typeof value !== 'number') throw new Error(`${COLS.find((c) => c.key === key)?.label ?? key} cannot be emptied; type a number.`);
+    return key === 'price' ? { price: value } : key === 'bathrooms' ? { bathrooms: value } : { squareFeet: value };
+  }
+  const text = value === null ? '' : String(value);
+  if (key === 'availability') {
+    const availability = AVAILABILITY.find((a) => a === text);
+    if (!availability) throw new Error(`${text} is not a status.`);
+    return { availability };
+  }
+  if (key === 'floor') return { floor: text || null };
+  return key === 'name' ? { name: text } : key === 'bedrooms' ? { bedrooms: text } : { type: text };
 }
 
 type Loaded<T> = ReturnType<typeof useLoad<T>>;
