@@ -100,12 +100,17 @@ export function Toggle({ label, checked, onChange, hint }: { label: string; chec
   );
 }
 
-export function Select({ label, value, options, onValue }: { label: string; value: string; options: [string, string][]; onValue: (v: string) => void }) {
+/** A choice among `options` (value, label); `onValue` gets one of their values (a field typed by the API keeps its type). */
+export function Select<V extends string>({ label, value, options, onValue }: { label: string; value: V; options: [V, string][]; onValue: (v: V) => void }) {
   const id = useId();
+  const choose = (picked: string) => {
+    const option = options.find(([v]) => v === picked);
+    if (option) onValue(option[0]);
+  };
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
+      <select id={id} value={value} onChange={(e) => choose(e.currentTarget.value)}>
         {options.map(([v, l]) => (
           <option value={v} key={v}>
             {l}

@@ -24,7 +24,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: SignedIn }) {
     setBusy(true);
     setError(undefined);
     try {
-      const user = await api.post('/users/login', { username, password }, { noRefresh: true });
+      const user = await api.post('/users/login', { body: { username, password }, noRefresh: true });
       onSignedIn(user, searchParam(path, 'next'));
     } catch (err) {
       setError(signInMessage(err));
@@ -61,7 +61,7 @@ export function RequestReset() {
     e.preventDefault();
     setError(undefined);
     try {
-      await api.post('/users/password-reset', { username }, { noRefresh: true });
+      await api.post('/users/password-reset', { body: { username }, noRefresh: true });
       setSent(true);
     } catch (err) {
       setError(err);
@@ -106,7 +106,7 @@ export function ConfirmReset({ token }: { token: string }) {
     }
     setError(undefined);
     try {
-      await api.post('/users/password-reset/confirm', { token, password }, { noRefresh: true });
+      await api.post('/users/password-reset/confirm', { body: { token, password }, noRefresh: true });
       setDone(true);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 410 ? new Error('This link has been used or has expired. Ask for a new one.') : err);
@@ -165,7 +165,7 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     setError(undefined);
     try {
       const body = sameUser ? {} : { password, ...(name ? { name } : {}), ...(lastName ? { lastName } : {}) };
-      const u = await api.post(`/invites/${encodeURIComponent(token)}/accept`, body, { noRefresh: true });
+      const u = await api.post(`/invites/${encodeURIComponent(token)}/accept`, { body, noRefresh: true });
       onSignedIn(u, inv.project ? `/admin/projects/${inv.project._id}` : inv.group ? `/admin/groups/${inv.group._id}` : '/admin');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 410 ? new Error('This invitation has been used or has expired.') : err);

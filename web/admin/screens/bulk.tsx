@@ -1,10 +1,14 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, etagOf } from '../api.ts';
+import { api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Unit } from '../types.ts';
 import { Field, money, Select } from '../ui.tsx';
 
-type Item = { _id: string; ifMatch: string | null; [k: string]: unknown };
+/** One unit's change in PATCH /units, as the document has it. */
+type UnitChange = RequestBody<'/units', 'patch'>[number];
+type Availability = NonNullable<UnitChange['availability']>;
+/** What the bar changes (status, price) of one unit, with the version it was read at. */
+type Item = Pick<UnitChange, '_id' | 'price' | 'availability'> & { ifMatch: string | null };
 /** The last bulk change: which units, and what it said it did. */
 export interface LastBulk {
   ids: string[];
@@ -13,13 +17,9 @@ export interface LastBulk {
 
 /** One all-or-nothing PATCH /units (or one PATCH per unit where the service has no bulk route). */
 export async function patchUnits(changes: Item[]): Promise<Unit[]> {
-  if (FEATURES.inventory)
-    return api.patch(
-      '/units',
-      changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)),
-    );
+  if (FEATURES.inventory) return api.patch('/units', { body: changes.map(({ ifMatch, ...c }) => (ifMatch ? { ...c, ifMatch } : c)) });
   const saved: Unit[] = [];
-  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch(`/units/${_id}`, fields, { ifMatch }));
+  for (const { _id, ifMatch, ...fields } of changes) saved.push(await api.patch(`/units/${_id}`, { body: fields, ifMatch }));
   return saved;
 }
 
@@ -29,19 +29,31 @@ async function inBatches<T, R>(list: T[], size: number, fn: (x: T) => Promise<R>
   return out;
 }
 
+const isAvailability = (x: unknown): x is Availability => AVAILABILITY.some((a) => a === x);
+/** The fields a bulk change sets, and so the ones its undo puts back. */
+const UNDONE: ('price' | 'availability')[] = ['price', 'availability'];
+
 /**
  * The undo of a bulk change, from the change log: each unit's newest history entry holds the values before it. A
  * unit changed again since (its newest entry no longer ends at what it shows) stops the undo, nothing written.
  */
 export async function undoBulk(last: LastBulk, current: (id: string) => Unit | undefined): Promise<Unit[]> {
   const items = await inBatches(last.ids, 8, async (id): Promise<Item> => {
-    const entry = (await api.get(`/units/${id}/history?limit=1`)).at(0);
+    const entry = (await api.get(`/units/${id}/history`, { query: { limit: 1 } })).at(0);
     const u = current(id);
-    const changes = Object.entries(entry?.changes ?? {}).filter(([k]) => k === 'price' || k === 'availability');
-    if (!u || !changes.length || changes.some(([k, [, after]]) => (u as Record<string, unknown>)[k] !== after)) {
-      throw new Error(`${u?.name ?? 'A unit'} was changed again since; nothing was undone.`);
+    const again = new Error(`${u?.name ?? 'A unit'} was changed again since; nothing was undone.`);
+    const item: Item = { _id: id, ifMatch: etagOf(u) };
+    for (const k of UNDONE) {
+      const change = entry?.changes?.[k];
+      if (!change) continue;
+      const [before, after] = change;
+      if (!u || u[k] !== after) throw again;
+      if (k === 'price' && typeof before === 'number') item.price = before;
+      else if (k === 'availability' && isAvailability(before)) item.availability = before;
+      else throw new Error(`${u.name} had no ${k} before; nothing was undone.`);
     }
-    return { _id: id, ifMatch: etagOf(u), ...Object.fromEntries(changes.map(([k, [before]]) => [k, before ?? null])) };
+    if (item.price === undefined && item.availability === undefined) throw again;
+    return item;
   });
   return patchUnits(items);
 }
@@ -61,7 +73,7 @@ type BulkProps = {
 
 /** Status or price for every selected unit, in a bar that stays in view; cleared after it applies; the last one undone. */
 export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<Availability | ''>('');
   const [mode, setMode] = useState<'amount' | 'percent'>('percent');
   const [by, setBy] = useState('');
   const [busy, setBusy] = useState(false);
@@ -108,7 +120,7 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
             ['percent', 'Percent'],
             ['amount', 'Amount'],
           ]}
-          onValue={(v) => setMode(v as 'amount' | 'percent')}
+          onValue={setMode}
         />
         <Field label={mode === 'percent' ? 'Percent (e.g. 5 or -3)' : 'Amount (e.g. 10000 or -5000)'} type="number" step="any" value={by} onValue={setBy} />
         <button
@@ -137,8 +149,8 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
 
 type StatusChangeProps = {
   units: Unit[];
-  status: string;
-  setStatus: (status: string) => void;
+  status: Availability | '';
+  setStatus: (status: Availability | '') => void;
   busy: boolean;
   apply: (changes: Item[], msg: string) => Promise<void>;
 };
@@ -150,7 +162,7 @@ function StatusChange({ units, status, setStatus, busy, apply }: StatusChangePro
       <Select
         label="Set status"
         value={status}
-        options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a) => [a, availabilityLabel(a)] as [string, string])]}
+        options={[['', 'Choose…'], ...AVAILABILITY.filter((a) => a !== 'on_hold').map((a): [Availability, string] => [a, availabilityLabel(a)])]}
         onValue={setStatus}
       />
       <button
@@ -158,6 +170,7 @@ function StatusChange({ units, status, setStatus, busy, apply }: StatusChangePro
         class="align-end"
         disabled={!status || busy}
         onClick={() =>
+          status &&
           apply(
             units.map((u) => ({ _id: u._id, ifMatch: etagOf(u), availability: status })),
             `${units.length} units set to ${availabilityLabel(status)}.`,

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { all, api, ApiError, query, etagOf } from '../api.ts';
+import { all, api, ApiError, etagOf } from '../api.ts';
 import { sized } from '../media.ts';
 import { DropZone } from '../upload.tsx';
 import type { Floor, Project, User } from '../types.ts';
@@ -7,7 +7,7 @@ import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.t
 import { canManage } from '../access.ts';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
-  const floors = useLoad(() => all(`/floors${query({ project: project._id })}`), [project._id, project.__v]);
+  const floors = useLoad(() => all('/floors', { query: { project: project._id } }), [project._id, project.__v]);
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const list = (floors.data ?? []).slice().sort((a, b) => a.position - b.position);
@@ -18,7 +18,7 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
     ids.splice(index + by, 0, id);
     setError(undefined);
     try {
-      const p = await api.patch(`/projects/${project._id}`, { floors: ids }, { ifMatch: etagOf(project) });
+      const p = await api.patch(`/projects/${project._id}`, { body: { floors: ids }, ifMatch: etagOf(project) });
       setNews(`${list[index].name} moved ${by < 0 ? 'up' : 'down'}.`);
       onProject(p);
       // Keep focus on the same floor's button after the list redraws.
@@ -127,7 +127,7 @@ function FloorImage({ floor, onSaved }: { floor: Floor; onSaved: () => void }) {
   const save = async (floorplanUrl: string) => {
     setError(undefined);
     try {
-      await api.patch(`/floors/${floor._id}`, { floorplanUrl }, { ifMatch: etagOf(floor) });
+      await api.patch(`/floors/${floor._id}`, { body: { floorplanUrl }, ifMatch: etagOf(floor) });
       onSaved();
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error('This floor changed meanwhile; reloaded, try again.') : err);
@@ -169,7 +169,7 @@ function AddFloor({ project, onNews, onError, onProject }: AddFloorProps) {
     e.preventDefault();
     onError(undefined);
     try {
-      const f = await api.post(`/floors${query({ project: project._id, name })}`);
+      const f = await api.post('/floors', { query: { project: project._id, name } });
       setName('');
       onNews(`Floor “${f.name}” added.`);
       onProject(await api.get(`/projects/${project._id}`));

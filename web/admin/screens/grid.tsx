@@ -5,7 +5,9 @@ import { fieldText } from '../csv.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Unit } from '../types.ts';
 
-export type Col = { key: Extract<keyof Unit, string>; label: string; kind: 'text' | 'number' | 'availability' | 'floor' };
+/** The unit fields the grid shows and edits. */
+type GridKey = 'name' | 'floor' | 'availability' | 'price' | 'bedrooms' | 'bathrooms' | 'squareFeet' | 'type';
+export type Col = { key: GridKey; label: string; kind: 'text' | 'number' | 'availability' | 'floor' };
 export const COLS: Col[] = [
   { key: 'name', label: 'Name', kind: 'text' },
   { key: 'floor', label: 'Floor', kind: 'floor' },

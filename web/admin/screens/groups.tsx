@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { all, api, ApiError, query, request, etagOf } from '../api.ts';
+import { all, api, ApiError, request, etagOf } from '../api.ts';
 import { navigate } from '../router.ts';
 import type { Group, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
@@ -19,7 +19,7 @@ function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) =>
     setError(undefined);
     const body = { ...(namespace !== (group.namespace ?? '') ? { namespace } : {}), ...(hostName !== (group.hostName ?? '') ? { hostName } : {}) };
     try {
-      onSaved(await api.patch(`/groups/${group._id}`, body, { ifMatch: etagOf(group) }));
+      onSaved(await api.patch(`/groups/${group._id}`, { body, ifMatch: etagOf(group) }));
       setNews('Address saved.');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 409 ? new Error('That address or domain is taken by another group; choose another.') : err);
@@ -64,7 +64,7 @@ export function GroupList() {
     e.preventDefault();
     setError(undefined);
     try {
-      const g = await api.post(`/groups${query({ name })}`);
+      const g = await api.post('/groups', { query: { name } });
       navigate(`/admin/groups/${g._id}`);
     } catch (err) {
       setError(err);
@@ -115,7 +115,10 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
   const toggle = async (pid: string, on: boolean) => {
     setError(undefined);
     try {
-      const next = await api.patch(`/groups/${g._id}`, { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) }, { ifMatch: etagOf(g) });
+      const next = await api.patch(`/groups/${g._id}`, {
+        body: { projects: on ? [...g.projects, pid] : g.projects.filter((x) => x !== pid) },
+        ifMatch: etagOf(g),
+      });
       group.set(next);
       setNews('Projects saved.');
     } catch (err) {

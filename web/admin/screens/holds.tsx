@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, ApiError, query, etagOf } from '../api.ts';
+import { all, api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import type { Lead, Project, Unit } from '../types.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { localTime } from './leads.tsx';
@@ -11,9 +11,9 @@ const DEFAULT_MINUTES = 15;
 async function loadHolds(): Promise<Held[]> {
   const projects = await all('/projects');
   const [per, holders] = await Promise.all([
-    Promise.all(projects.map(async (p) => ({ p, units: await all(`/units${query({ project: p._id, availability: 'on_hold' })}`) }))),
+    Promise.all(projects.map(async (p) => ({ p, units: await all('/units', { query: { project: p._id, availability: 'on_hold' } }) }))),
     // Editors may not read leads: then the holder is simply not named.
-    all(`/leads${query({ filters: { source: 'hold' } })}`).catch((err: unknown) => {
+    all('/leads', { query: { 'filters[source]': 'hold' } }).catch((err: unknown) => {
       if (err instanceof ApiError && err.status < 500) return [];
       throw err;
     }),
@@ -79,10 +79,10 @@ export function Holds() {
   }, []);
   if (holds.loading && !holds.data) return <Loading what="Finding holds" />;
   const live = (holds.data ?? []).filter((u) => !u.onHoldExpiresAt || Date.parse(u.onHoldExpiresAt) > now);
-  const change = async (u: Held, body: Record<string, unknown>, done: string) => {
+  const change = async (u: Held, body: RequestBody<'/units/{id}', 'patch'>, done: string) => {
     setError(undefined);
     try {
-      await api.patch(`/units/${u._id}`, body, { ifMatch: etagOf(u) });
+      await api.patch(`/units/${u._id}`, { body, ifMatch: etagOf(u) });
       setNews(done);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error(`${u.name} changed meanwhile; the list is reloaded.`) : err);

@@ -1,5 +1,5 @@
 import type { components } from '../../api-schema.d.ts';
-import { ApiError, query, request } from '../api.ts';
+import { ApiError, request } from '../api.ts';
 import { shownText as show } from '../csv.ts';
 import { Notice } from '../ui.tsx';
 
@@ -13,15 +13,26 @@ export interface Preview {
 }
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** The files the import takes: CSV (comma, semicolon or tab separated, found from the text) or a workbook. */
+export type FileType = 'text/csv' | typeof XLSX;
 
 /**
  * POST /projects/{id}/inventory/import: a dry run (nothing written) or the real thing with the dry run's ETag. A file
  * with row errors answers 400 with the same report, which is returned as a preview that cannot be applied.
  */
-export async function runImport(projectId: string, body: BodyInit, contentType: string, opts: { dryRun: boolean; ifMatch?: string | null }): Promise<Preview> {
-  const url = `/projects/${projectId}/inventory/import${query({ dryRun: opts.dryRun ? 'true' : undefined })}` as const;
+export async function runImport(
+  projectId: string,
+  body: BodyInit,
+  contentType: FileType,
+  opts: { dryRun: boolean; ifMatch?: string | null },
+): Promise<Preview> {
   try {
-    const a = await request('post', url, { raw: body, contentType, ifMatch: opts.ifMatch ?? null });
+    const a = await request('post', `/projects/${projectId}/inventory/import`, {
+      query: { dryRun: opts.dryRun || undefined },
+      raw: body,
+      contentType,
+      ifMatch: opts.ifMatch ?? null,
+    });
     return { answer: a.data, etag: a.etag };
   } catch (err) {
     if (opts.dryRun && err instanceof ApiError && 'changes' in err.problem) return { answer: err.problem as unknown as ImportAnswer, etag: null };

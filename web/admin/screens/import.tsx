@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { download, fetchFile, query } from '../api.ts';
+import { download, fetchFile } from '../api.ts';
 import type { Project } from '../types.ts';
 import { ErrorNotice, Notice, TextArea, useId } from '../ui.tsx';
-import { appliedText, canApply, changeCount, ImportDiff, runImport, XLSX, type Preview } from './import-diff.tsx';
+import { appliedText, canApply, changeCount, ImportDiff, runImport, XLSX, type FileType, type Preview } from './import-diff.tsx';
 
 /** The import's column names in the sales team's words (CONTRACT §17), as the template writes them. */
 export const COLUMNS: [string, string, string][] = [
@@ -52,25 +52,29 @@ function ColumnNames() {
 
 function Downloads({ project, onError, onDone }: { project: Project; onError: (e: unknown) => void; onDone: (m: string) => void }) {
   const base = project.namespace || project.name;
-  const get = async (url: string, name: string) => {
+  const get = async (file: () => Promise<Blob>, name: string) => {
     onError(undefined);
     try {
-      download(name, await fetchFile(url));
+      download(name, await file());
       onDone(`Downloaded ${name}.`);
     } catch (err) {
       onError(err);
     }
   };
-  const template = `/projects/${project._id}/inventory/template`;
+  const template = (format: 'csv' | 'xlsx') => fetchFile(`/projects/${project._id}/inventory/template`, { query: format === 'csv' ? {} : { format } });
   return (
     <div class="row wrap">
-      <button type="button" class="secondary" onClick={() => get(template, `${base}-units-template.csv`)}>
+      <button type="button" class="secondary" onClick={() => get(() => template('csv'), `${base}-units-template.csv`)}>
         Template (CSV)
       </button>
-      <button type="button" class="secondary" onClick={() => get(`${template}${query({ format: 'xlsx' })}`, `${base}-units-template.xlsx`)}>
+      <button type="button" class="secondary" onClick={() => get(() => template('xlsx'), `${base}-units-template.xlsx`)}>
         Template (Excel)
       </button>
-      <button type="button" class="secondary" onClick={() => get(`/units${query({ project: project._id, format: 'csv' })}`, `${base}-units.csv`)}>
+      <button
+        type="button"
+        class="secondary"
+        onClick={() => get(() => fetchFile('/units', { query: { project: project._id, format: 'csv' } }), `${base}-units.csv`)}
+      >
         Export units as CSV
       </button>
     </div>
@@ -85,7 +89,7 @@ export function Import({ project, manager, onApplied }: { project: Project; mana
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const fileId = useId();
-  const body = (): [BodyInit, string] => ('file' in source ? [source.file, isXlsx(source.file) ? XLSX : 'text/csv'] : [source.text, 'text/csv']);
+  const body = (): [BodyInit, FileType] => ('file' in source ? [source.file, isXlsx(source.file) ? XLSX : 'text/csv'] : [source.text, 'text/csv']);
   const run = async (dryRun: boolean) => {
     setError(undefined);
     setResult('');

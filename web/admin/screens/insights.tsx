@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
-import { all, api, download, query, requestText } from '../api.ts';
+import { all, api, download, requestText } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import type { components } from '../../api-schema.d.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
@@ -46,12 +46,12 @@ export function Insights({ project, user }: { project: Project; user: User }) {
   const [interval, setInterval] = useState<'day' | 'week'>('day');
   const to = isoDay(Date.now());
   const from = isoDay(Date.now() - (Number(days) - 1) * dayMs);
-  const data = useLoad(() => api.get(`/projects/${project._id}/insights${query({ from, to, interval })}`), [project._id, from, to, interval]);
+  const data = useLoad(() => api.get(`/projects/${project._id}/insights`, { query: { from, to, interval } }), [project._id, from, to, interval]);
   const [sent, setSent] = useState('');
   const [error, setError] = useState<unknown>();
 
   const csv = async () => {
-    const answer = await requestText(`/projects/${project._id}/insights${query({ from, to, format: 'csv' })}`);
+    const answer = await requestText(`/projects/${project._id}/insights`, { query: { from, to, format: 'csv' } });
     download(`insights-units-${from}-${to}.csv`, answer.data);
   };
   const sendReport = async () => {
@@ -77,7 +77,7 @@ export function Insights({ project, user }: { project: Project; user: User }) {
             ['day', 'Day'],
             ['week', 'Week'],
           ]}
-          onValue={(v) => setInterval(v as 'day' | 'week')}
+          onValue={setInterval}
         />
         <button type="button" class="secondary" onClick={() => void csv().catch(setError)}>
           Download units (CSV)
@@ -275,8 +275,8 @@ function heat(value: number, max: number): string {
 }
 
 function InterestMap({ project, units }: { project: Project; units: InsightsData['units'] }) {
-  const floors = useLoad(() => all(`/floors${query({ project: project._id })}`), [project._id]);
-  const shapes = useLoad(() => all(`/units${query({ project: project._id })}`), [project._id]);
+  const floors = useLoad(() => all('/floors', { query: { project: project._id } }), [project._id]);
+  const shapes = useLoad(() => all('/units', { query: { project: project._id } }), [project._id]);
   const [floorId, setFloorId] = useState('');
   const [metric, setMetric] = useState<Metric>('views');
   const list = floors.data ?? [];
@@ -293,7 +293,7 @@ function InterestMap({ project, units }: { project: Project; units: InsightsData
       <h3 id="interest-title">Interest on the plan</h3>
       <div class="insights-controls">
         <Select label="Floor" value={floor._id} options={list.map((f) => [f._id, f.name])} onValue={setFloorId} />
-        <Select label="Colour by" value={metric} options={METRICS} onValue={(v) => setMetric(v as Metric)} />
+        <Select label="Colour by" value={metric} options={METRICS} onValue={setMetric} />
       </div>
       <figure class="chart" aria-labelledby="interest-caption">
         <figcaption id="interest-caption">

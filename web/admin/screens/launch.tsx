@@ -1,6 +1,6 @@
 import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
-import { all, api, ApiError, etagOf, query } from '../api.ts';
+import { all, api, ApiError, etagOf } from '../api.ts';
 import type { Lead, Project, Unit } from '../types.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
 
@@ -34,7 +34,7 @@ const problem = (err: unknown) =>
 
 /** Launch day (§18): the realtors' allocations, their worksheets, and each unit's waiting list. */
 export function Launch({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
-  const units = useLoad(() => all(`/units${query({ project: project._id })}`), [project._id]);
+  const units = useLoad(() => all('/units', { query: { project: project._id } }), [project._id]);
   if (units.loading && !units.data) return <Loading what="Loading the units" />;
   if (units.error) return <ErrorNotice error={units.error} />;
   if (!units.data) return <Loading what="Loading the units" />;
@@ -78,7 +78,7 @@ function Allocations({ project, units, onProject }: { project: Project; units: U
       ...(r.password === null ? { password: null } : r.password ? { password: r.password } : {}),
     }));
     try {
-      const next = await api.patch(`/projects/${project._id}`, { allocations }, { ifMatch: etagOf(project) });
+      const next = await api.patch(`/projects/${project._id}`, { body: { allocations }, ifMatch: etagOf(project) });
       onProject(next);
       setRows(fromProject(next));
       setNews('Allocations saved.');
@@ -205,7 +205,7 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
     setNews('');
     const who = `${w.buyer.firstName} ${w.buyer.lastName}`;
     try {
-      await api.patch(`/worksheets/${w._id}`, body);
+      await api.patch(`/worksheets/${w._id}`, { body });
       setNews(body.status === 'accepted' ? `${unitName(units, body.unit)} reserved for ${who}.` : `${who}'s worksheet declined.`);
       sheets.reload();
       if (body.status === 'accepted') onUnits();
@@ -321,7 +321,7 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
     setError(undefined);
     setNews('');
     try {
-      await api.patch(`/leads/${e._id}`, { rank });
+      await api.patch(`/leads/${e._id}`, { body: { rank } });
       setNews(`${e.firstName} ${e.lastName} is now number ${rank}.`);
       entries.reload();
     } catch (err) {

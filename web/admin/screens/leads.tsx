@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { all, api, ApiError, download, etagOf, fetchFile, query } from '../api.ts';
+import { all, api, ApiError, download, etagOf, fetchFile, type Query, type RequestBody } from '../api.ts';
 import type { Lead, Project, Unit, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
 const SOURCES = ['presentation', 'hold', 'waitlist'];
-type Filters = { q: string; project: string; unit: string; source: string; status: string; createdFrom: string; createdTo: string };
+type LeadStatus = (typeof LEAD_STATUSES)[number];
+type Filters = { q: string; project: string; unit: string; source: string; status: LeadStatus | ''; createdFrom: string; createdTo: string };
 const NONE: Filters = { q: '', project: '', unit: '', source: '', status: '', createdFrom: '', createdTo: '' };
 type SortKey = 'createdAt' | 'name' | 'project' | 'unit' | 'source' | 'status';
 type Sort = { key: SortKey; down: boolean };
@@ -15,9 +16,17 @@ export const localTime = (iso: string | undefined) => (iso ? dateTime.format(new
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const fullName = (l: Lead) => [l.firstName, l.lastName].filter(Boolean).join(' ');
 
-/** `GET /leads` with the inbox's filters: every project the caller may read leads of, unless one is chosen. */
-const leadsUrl = (f: Filters, extra: Record<string, string> = {}) =>
-  `/leads${query({ project: f.project || undefined, ...extra, filters: { q: f.q.trim(), unit: f.unit, source: f.source, status: f.status, createdFrom: f.createdFrom, createdTo: f.createdTo } })}` as const;
+/** The query of `GET /leads` with the inbox's filters: every project the caller may read leads of, unless one is chosen. */
+const leadsQuery = (f: Filters, format?: 'csv' | 'xlsx'): Query<'/leads', 'get'> => ({
+  project: f.project || undefined,
+  format,
+  'filters[q]': f.q.trim(),
+  'filters[unit]': f.unit,
+  'filters[source]': f.source,
+  'filters[status]': f.status || undefined,
+  'filters[createdFrom]': f.createdFrom,
+  'filters[createdTo]': f.createdTo,
+});
 
 /** What a person reads in the typed-as-you-go search box, sent a moment after the last key (not once per key). */
 function useDebounced<T>(value: T, ms: number): T {
@@ -30,7 +39,10 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 function LeadFilters({ f, set, projects, units }: { f: Filters; set: (f: Filters) => void; projects: Project[]; units: Unit[] }) {
-  const on = (k: keyof Filters) => (v: string) => set({ ...f, [k]: v, ...(k === 'project' ? { unit: '' } : {}) });
+  const on =
+    <K extends keyof Filters>(k: K) =>
+    (v: Filters[K]) =>
+      set({ ...f, [k]: v, ...(k === 'project' ? { unit: '' } : {}) });
   return (
     <fieldset class="filters">
       <legend>Find leads</legend>
@@ -48,7 +60,7 @@ function LeadFilters({ f, set, projects, units }: { f: Filters; set: (f: Filters
       <Select
         label="Status"
         value={f.status}
-        options={[['', 'Any status'], ...LEAD_STATUSES.map((s) => [s, cap(s)] as [string, string])]}
+        options={[['', 'Any status'], ...LEAD_STATUSES.map((s): [LeadStatus, string] => [s, cap(s)])]}
         onValue={on('status')}
       />
       <Field label="From" type="date" value={f.createdFrom} onValue={on('createdFrom')} />
@@ -66,10 +78,10 @@ export function LeadsInbox(_: { path: string }) {
   const sent = { ...f, q };
   const projects = useLoad(() => all('/projects'), []);
   const me = useLoad(() => api.get('/users/me'), []);
-  const leads = useLoad(() => all(leadsUrl(sent)), [JSON.stringify(sent)]);
+  const leads = useLoad(() => all('/leads', { query: leadsQuery(sent) }), [JSON.stringify(sent)]);
   // Unit names for the leads that name a unit (and the unit filter's menu): the units of those projects.
   const withUnits = [...new Set([f.project, ...(leads.data ?? []).filter((l) => l.unit).map((l) => l.project)].filter((x): x is string => !!x))].sort();
-  const units = useLoad(() => Promise.all(withUnits.map((p) => all(`/units${query({ project: p })}`))).then((l) => l.flat()), [withUnits.join()]);
+  const units = useLoad(() => Promise.all(withUnits.map((p) => all('/units', { query: { project: p } }))).then((l) => l.flat()), [withUnits.join()]);
   const names = useMemo(() => new Map((projects.data ?? []).map((p) => [p._id, p.name])), [projects.data]);
   const unitNames = useMemo(() => new Map((units.data ?? []).map((u) => [u._id, u.name])), [units.data]);
   const projectUnits = useMemo(() => (units.data ?? []).filter((u) => u.project === f.project), [units.data, f.project]);
@@ -78,7 +90,7 @@ export function LeadsInbox(_: { path: string }) {
   const exportAs = async (format: 'csv' | 'xlsx') => {
     setError(undefined);
     try {
-      download(`leads.${format}`, await fetchFile(leadsUrl(sent, { format })));
+      download(`leads.${format}`, await fetchFile('/leads', { query: leadsQuery(sent, format) }));
     } catch (err) {
       setError(err);
     }
@@ -214,13 +226,17 @@ type RowProps = {
 
 function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError }: RowProps) {
   const name = fullName(l) || '(no name)';
-  const patch = async (body: Partial<Pick<Lead, 'status' | 'notes' | 'assignee'>>) => {
+  const patch = async (body: RequestBody<'/leads/{id}', 'patch'>) => {
     onError(undefined);
     try {
-      onSaved(await api.patch(`/leads/${l._id}`, body, { ifMatch: etagOf(l) }));
+      onSaved(await api.patch(`/leads/${l._id}`, { body, ifMatch: etagOf(l) }));
     } catch (err) {
       onError(err instanceof ApiError && err.status === 412 ? new Error(`${name} was changed by a colleague meanwhile; refresh to see their version.`) : err);
     }
+  };
+  const pick = (value: string) => {
+    const status = LEAD_STATUSES.find((s) => s === value);
+    if (status) void patch({ status });
   };
   return (
     <tr>
@@ -235,7 +251,7 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
       <td>{unitName}</td>
       <td>{l.source ? cap(l.source) : ''}</td>
       <td>
-        <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => patch({ status: (e.target as HTMLSelectElement).value as Lead['status'] })}>
+        <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => pick(e.currentTarget.value)}>
           {LEAD_STATUSES.map((s) => (
             <option key={s} value={s}>
               {cap(s)}

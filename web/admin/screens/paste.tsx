@@ -17,6 +17,7 @@ const GRID_HEADER = COLS.map((c) => c.key);
 /**
  * Rows copied from a spreadsheet, as a file the import reads: tab-separated, the first line naming the columns. A
  * first line whose every cell is a column name is that header; otherwise the columns are the grid's, in its order.
+ * Sent as `text/csv`, the type the document gives the import: the service finds the separator (a tab) in the text.
  */
 export function pastedRows(text: string): string {
   const lines = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
@@ -47,14 +48,14 @@ export function PasteImport({
     if (!manager) return;
     setPreview(undefined);
     setError(undefined);
-    runImport(project._id, body, 'text/tab-separated-values', { dryRun: true }).then(setPreview, setError);
+    runImport(project._id, body, 'text/csv', { dryRun: true }).then(setPreview, setError);
   }, [text]);
   const apply = async () => {
     if (!preview) return;
     setBusy(true);
     setError(undefined);
     try {
-      const done = await runImport(project._id, body, 'text/tab-separated-values', { dryRun: false, ifMatch: preview.etag });
+      const done = await runImport(project._id, body, 'text/csv', { dryRun: false, ifMatch: preview.etag });
       onApplied(appliedText(done.answer.summary));
     } catch (err) {
       setError(err);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { all, api, ApiError, query, etagOf } from '../api.ts';
+import { all, api, ApiError, etagOf } from '../api.ts';
 import type { Floor, Project, Unit } from '../types.ts';
 import { availabilityLabel } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Toggle, useLoad } from '../ui.tsx';
@@ -51,7 +51,7 @@ export const centre = (pts: Pt[]): Pt => [pts.reduce((s, p) => s + p[0], 0) / pt
 
 export function PlanEditor({ project, floorId }: { project: Project; floorId: string }) {
   const floor = useLoad(() => api.get(`/floors/${floorId}`), [floorId]);
-  const units = useLoad(() => all(`/units${query({ project: project._id, floor: floorId })}`), [floorId]);
+  const units = useLoad(() => all('/units', { query: { project: project._id, floor: floorId } }), [floorId]);
   if ((floor.loading && !floor.data) || (units.loading && !units.data)) return <Loading what="Loading the plan" />;
   if (floor.error || units.error || !floor.data) return <ErrorNotice error={floor.error || units.error} />;
   const list = (units.data ?? []).slice().sort((a, b) => a.position - b.position || a.name.localeCompare(b.name));
@@ -125,7 +125,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
     }
     setError(undefined);
     try {
-      const saved = await api.patch(`/units/${unit._id}`, { path: toPath(outline.points) }, { ifMatch: etagOf(unit) });
+      const saved = await api.patch(`/units/${unit._id}`, { body: { path: toPath(outline.points) }, ifMatch: etagOf(unit) });
       setUnits(list.map((u) => (u._id === saved._id ? saved : u)));
       setNews(`${unit.name}'s outline saved.`);
       setSelected(undefined);
@@ -387,7 +387,7 @@ function UnitPicks({ project, floor: f, list, selected, choose, added, failed }:
   const addUnit = async (e: Event) => {
     e.preventDefault();
     try {
-      const u = await api.post(`/units${query({ project: project._id, floor: f._id, name: newName, position: list.length })}`);
+      const u = await api.post('/units', { query: { project: project._id, floor: f._id, name: newName, position: list.length } });
       setNewName('');
       added(u);
     } catch (err) {

@@ -1,6 +1,6 @@
 import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type RequestBody } from '../api.ts';
 import type { User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad, when } from '../ui.tsx';
 
@@ -13,7 +13,9 @@ const EXPIRY: [string, string][] = [
   ['365', '1 year'],
   ['', 'Never'],
 ];
-const SCOPES: [string, string][] = [
+/** What a token may do, as the document names it. */
+type Scope = RequestBody<'/users/me/tokens', 'post'>['scope'];
+const SCOPES: [Scope, string][] = [
   ['read', 'Read only (GET)'],
   ['write', 'Read and write'],
 ];
@@ -44,7 +46,7 @@ export function Profile({ user }: { user: User }) {
 function ApiTokens() {
   const tokens = useLoad(() => api.get('/users/me/tokens'), []);
   const [name, setName] = useState('');
-  const [scope, setScope] = useState('read');
+  const [scope, setScope] = useState<Scope>('read');
   const [days, setDays] = useState('90');
   const [fresh, setFresh] = useState<ApiToken>();
   const [copied, setCopied] = useState(false);
@@ -56,7 +58,7 @@ function ApiTokens() {
     setError(undefined);
     setBusy(true);
     try {
-      const made = await api.post('/users/me/tokens', { name: name.trim(), scope, ...(days ? { expiresInDays: Number(days) } : {}) });
+      const made = await api.post('/users/me/tokens', { body: { name: name.trim(), scope, ...(days ? { expiresInDays: Number(days) } : {}) } });
       setFresh(made);
       setCopied(false);
       setName('');

@@ -14,10 +14,12 @@ export function ProjectList({ path }: { path: string }) {
   // one loads (the cards of the page before stay until it arrives).
   const list = useLoad(
     () =>
-      request('get', `/projects${query({ filters: { name: q }, options: { skip: (page - 1) * PAGE, limit: PAGE, sort: 'name' } })}`).then((answer) => ({
-        ...answer,
-        page,
-      })),
+      request('get', '/projects', { query: { 'filters[name]': q, 'options[skip]': (page - 1) * PAGE, 'options[limit]': PAGE, 'options[sort]': 'name' } }).then(
+        (answer) => ({
+          ...answer,
+          page,
+        }),
+      ),
     [q, page],
   );
   // Search as you type, without a history entry per key.
@@ -105,7 +107,7 @@ function CreateProject() {
     setError(undefined);
     try {
       // A new project is a draft: its page is public only once someone publishes it (the Publish tab).
-      const p = await api.post(`/projects${query({ name, namespace: ns || undefined })}`, { published: false });
+      const p = await api.post('/projects', { query: { name, namespace: ns || undefined }, body: { published: false } });
       navigate(`/admin/projects/${p._id}`);
     } catch (err) {
       setError(err instanceof ApiError && err.status === 409 ? new Error(`The address /p/${ns} is taken; choose another.`) : err);

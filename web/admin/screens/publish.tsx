@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { all, api, ApiError, etagOf, query } from '../api.ts';
+import { all, api, ApiError, etagOf } from '../api.ts';
 import { pageUrl } from '../features.ts';
 import type { Floor, Project, Unit } from '../types.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
@@ -132,7 +132,12 @@ function PreviewLink({ project }: { project: Project }) {
 export function Publish({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
   // The checklist reads the project as it is now (a colleague may have changed its settings since it was opened).
   const data = useLoad(
-    () => Promise.all([api.get(`/projects/${project._id}`), all(`/floors${query({ project: project._id })}`), all(`/units${query({ project: project._id })}`)]),
+    () =>
+      Promise.all([
+        api.get(`/projects/${project._id}`),
+        all('/floors', { query: { project: project._id } }),
+        all('/units', { query: { project: project._id } }),
+      ]),
     [project._id],
   );
   const [error, setError] = useState<unknown>();
@@ -145,7 +150,7 @@ export function Publish({ project, onProject }: { project: Project; onProject: (
   const setPublished = async (published: boolean) => {
     setError(undefined);
     try {
-      onProject(await api.patch(`/projects/${project._id}`, { published }, { ifMatch: etagOf(project) }));
+      onProject(await api.patch(`/projects/${project._id}`, { body: { published }, ifMatch: etagOf(project) }));
       setNews(published ? 'Published: the page is public now.' : 'Back to draft: the page is hidden from the public.');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error('The project changed meanwhile; reload and try again.') : err);

@@ -242,7 +242,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
     const body: Draft = {};
     for (const [k, v] of Object.entries(draft)) body[k] = v === CLEAR ? null : v;
     try {
-      const next = await api.patch(`/projects/${project._id}`, body, { ifMatch: etagOf(project) });
+      const next = await api.patch(`/projects/${project._id}`, { body, ifMatch: etagOf(project) });
       setDraft({});
       setSaved(`Saved ${changed.length} change${changed.length === 1 ? '' : 's'}.`);
       onSaved(next);

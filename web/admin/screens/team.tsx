@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, etagOf } from '../api.ts';
+import { api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import { FEATURES } from '../features.ts';
 import type { Invite, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select } from '../ui.tsx';
@@ -25,8 +25,9 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
 
   const removeMember = async (list: 'administrators' | 'editors', id: string) => {
     setError(undefined);
+    const left = record[list].filter((x) => x !== id);
     try {
-      const next = await api.patch(base, { [list]: record[list].filter((x) => x !== id) }, { ifMatch: etagOf(record) });
+      const next = await api.patch(base, { body: list === 'administrators' ? { administrators: left } : { editors: left }, ifMatch: etagOf(record) });
       setNews(`${person(id, user)} removed.`);
       onChange(next);
     } catch (err) {
@@ -87,6 +88,9 @@ function Members({ list, title, record, user, manager, onRemove }: MembersProps)
   );
 }
 
+/** What an invitation makes the colleague, as the document names it (the same for a project and a group). */
+type Level = RequestBody<'/projects/{id}/invites', 'post'>['level'];
+
 interface InvitationsProps {
   base: `/${'projects' | 'groups'}/${string}`;
   record: Membership;
@@ -99,12 +103,12 @@ interface InvitationsProps {
 /** Invitations waiting for an answer, and a new one (where the service sends mail). */
 function Invitations({ base, record, manager, onNews, onError, onChange }: InvitationsProps) {
   const [email, setEmail] = useState('');
-  const [level, setLevel] = useState('editor');
+  const [level, setLevel] = useState<Level>('editor');
   const invite = async (e: Event) => {
     e.preventDefault();
     onError(undefined);
     try {
-      await api.post(`${base}/invites`, { email, level });
+      await api.post(`${base}/invites`, { body: { email, level } });
       onNews(`Invitation sent to ${email}.`);
       setEmail('');
       onChange(await api.get(base));

@@ -68,7 +68,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
         .map((x) => x.trim())
         .filter(Boolean);
       const body = { ...draft, ...(info ? { additionalInfo: info } : {}), ...(list ? { finishes: list } : {}) };
-      onSaved(await api.patch(`/units/${unit._id}`, body, { ifMatch: etagOf(unit) }));
+      onSaved(await api.patch(`/units/${unit._id}`, { body, ifMatch: etagOf(unit) }));
       ref.current?.close();
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error(`${unit.name} was changed by someone else meanwhile; close and open it again.`) : err);

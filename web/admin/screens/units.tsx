@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
-import { all, api, ApiError, query, request, requestText, etagOf, type Answer } from '../api.ts';
+import { all, api, ApiError, request, requestText, etagOf, type Answer, type RequestBody } from '../api.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Project, type Unit, type User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
@@ -71,11 +71,30 @@ function Filters({ filter, floors, onFilter }: { filter: Filter; floors: Floor[]
 
 /** Saves one cell: PATCH /units/{id} with that field and If-Match; a 412 shows the other person's version. */
 async function saveCell(u: Unit, key: Col['key'], raw: string): Promise<Unit | undefined> {
-  let value: unknown = raw;
+  let value: string | number | null = raw;
   if (COLS.find((c) => c.key === key)?.kind === 'number') value = raw.trim() === '' ? null : Number(raw.replace(/[^\d.-]/g, ''));
   if (value === (u[key] ?? (raw === '' ? '' : undefined)) || (value === null && u[key] === undefined)) return undefined;
   if (typeof value === 'number' && Number.isNaN(value)) throw new Error(`${raw} is not a number.`);
-  return api.patch(`/units/${u._id}`, { [key]: value }, { ifMatch: etagOf(u) });
+  return api.patch(`/units/${u._id}`, { body: cellBody(key, value), ifMatch: etagOf(u) });
+}
+
+/**
+ * One cell's PATCH body, each field as the document types it. A number the service keeps cannot be emptied (the
+ * document takes a number, not null): that is said here rather than sent.
+ */
+function cellBody(key: Col['key'], value: string | number | null): RequestBody<'/units/{id}', 'patch'> {
+  if (key === 'price' || key === 'bathrooms' || key === 'squareFeet') {
+    if (typeof value !== 'number') throw new Error(`${COLS.find((c) => c.key === key)?.label ?? key} cannot be emptied; type a number.`);
+    return key === 'price' ? { price: value } : key === 'bathrooms' ? { bathrooms: value } : { squareFeet: value };
+  }
+  const text = value === null ? '' : String(value);
+  if (key === 'availability') {
+    const availability = AVAILABILITY.find((a) => a === text);
+    if (!availability) throw new Error(`${text} is not a status.`);
+    return { availability };
+  }
+  if (key === 'floor') return { floor: text || null };
+  return key === 'name' ? { name: text } : key === 'bedrooms' ? { bedrooms: text } : { type: text };
 }
 
 type Loaded<T> = ReturnType<typeof useLoad<T>>;
@@ -124,7 +143,7 @@ function useRowActions({ project, units, floorList, filter, setFilter, setNews, 
     guard(async () => {
       const name = nextName(from?.name ?? `Unit ${list.length}`, new Set(list.map((u) => u.name)));
       const floor = from?.floor ?? (filter.floor || floorList[0]?._id);
-      const u = await api.post(`/units${query({ project: project._id, name, floor })}`, from ? copyOf(from, name) : undefined);
+      const u = await api.post('/units', { query: { project: project._id, name, floor }, body: from ? copyOf(from, name) : undefined });
       units.set([u, ...list]);
       setFilter(NO_FILTER);
       setNews(from ? `${from.name} duplicated as ${u.name}.` : `${u.name} added at the top; type its details.`);
@@ -169,13 +188,14 @@ const PAGE = 500;
 /** The first 100 units of a project and its total, asked for ahead (see prefetchUnits); used once, when fresh. */
 const firstPages = new Map<string, { at: number; answer: Promise<Answer<Unit[]>> }>();
 const FRESH_MS = 10_000;
-const unitsUrl = (projectId: string, skip: number, limit: number) => `/units${query({ project: projectId, options: { skip, limit } })}` as const;
+const unitsPage = (projectId: string, skip: number, limit: number) =>
+  request('get', '/units', { query: { project: projectId, 'options[skip]': skip, 'options[limit]': limit } });
 
 /** Starts loading a project's first units while the project itself loads, so the grid does not wait for it. */
 export function prefetchUnits(projectId: string): Promise<Answer<Unit[]>> {
   const ahead = firstPages.get(projectId);
   if (ahead && Date.now() - ahead.at <= FRESH_MS) return ahead.answer;
-  const answer = request('get', unitsUrl(projectId, 0, FIRST));
+  const answer = unitsPage(projectId, 0, FIRST);
   answer.catch(() => undefined); // a failure is reported where it is used; never as an unhandled rejection
   firstPages.set(projectId, { at: Date.now(), answer });
   return answer;
@@ -194,14 +214,14 @@ function useUnitsOf(projectId: string) {
     setPartial(first.data);
     const total = first.total ?? first.data.length;
     const skips = Array.from({ length: Math.max(0, Math.ceil((total - FIRST) / PAGE)) }, (_, i) => FIRST + i * PAGE);
-    const rest = await Promise.all(skips.map((skip) => request('get', unitsUrl(projectId, skip, PAGE)).then((a) => a.data)));
+    const rest = await Promise.all(skips.map((skip) => unitsPage(projectId, skip, PAGE).then((a) => a.data)));
     return [...first.data, ...rest.flat()];
   }, [projectId]);
   return { ...units, data: units.data ?? partial };
 }
 
 export function Units({ project, user }: { project: Project; user: User; path: string }) {
-  const floors = useLoad(() => all(`/floors${query({ project: project._id })}`), [project._id]);
+  const floors = useLoad(() => all('/floors', { query: { project: project._id } }), [project._id]);
   const units = useUnitsOf(project._id);
   const [filter, setFilter] = useState(NO_FILTER);
   const [error, setError] = useState<unknown>();
@@ -327,4 +347,4 @@ function UnitDialogs({ open, me, floorList, replace, onNews, onClose }: UnitDial
   );
 }
 
-export const exportCsv = (projectId: string) => requestText(`/units${query({ project: projectId, format: 'csv' })}`, { headers: { accept: 'text/csv' } });
+export const exportCsv = (projectId: string) => requestText('/units', { query: { project: projectId, format: 'csv' }, headers: { accept: 'text/csv' } });

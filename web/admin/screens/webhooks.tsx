@@ -1,6 +1,6 @@
 import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type RequestBody } from '../api.ts';
 import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad, when } from '../ui.tsx';
 import { canManage } from '../access.ts';
@@ -8,7 +8,10 @@ import { canManage } from '../access.ts';
 type Hook = components['schemas']['Webhook'];
 type Delivery = components['schemas']['WebhookDelivery'];
 
-const TYPES = [
+/** An event a webhook may be sent, as the document names it. */
+type EventType = RequestBody<'/projects/{id}/webhooks', 'post'>['events'][number];
+
+const TYPES: EventType[] = [
   '*',
   'project.updated',
   'floor.created',
@@ -29,7 +32,7 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
   const base = `/projects/${project._id}/webhooks` as const;
   const hooks = useLoad(() => api.get(base), [project._id]);
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>(['*']);
+  const [events, setEvents] = useState<EventType[]>(['*']);
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState<string>();
@@ -38,7 +41,7 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
     e.preventDefault();
     setError(undefined);
     try {
-      const h = await api.post(base, { url, events });
+      const h = await api.post(base, { body: { url, events } });
       setSecret(h.secret);
       setUrl('');
       hooks.reload();
@@ -156,7 +159,7 @@ function Deliveries({ url }: { url: `/projects/${string}/webhooks/${string}/deli
 }
 
 /** The events a webhook is sent: each type, or everything (`*`). */
-function EventChecks({ events, setEvents }: { events: string[]; setEvents: (events: string[]) => void }) {
+function EventChecks({ events, setEvents }: { events: EventType[]; setEvents: (events: EventType[]) => void }) {
   return (
     <fieldset class="checks">
       <legend>Events</legend>
