@@ -214,6 +214,25 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
 const teamOf = (p: Project | undefined, me: User | undefined): [string, string][] =>
   p ? [...new Set([p.user, ...p.administrators, ...p.editors])].map((id) => [id, id === me?._id ? `${me.username} (you)` : `User …${id.slice(-6)}`]) : [];
 
+/** Each lead's save under way: the next change of the same lead waits for it and sends the version it answered. */
+const saving = new Map<string, Promise<Lead | undefined>>();
+
+/**
+ * A change of one lead, after any change of it still on its way: notes saved on leaving the field and an assignee
+ * picked at once are two saves, and the second must name the version the first made, not the one the row showed.
+ */
+function saveInTurn(lead: Lead, body: RequestBody<'/leads/{id}', 'patch'>): Promise<Lead> {
+  const before = saving.get(lead._id) ?? Promise.resolve(undefined);
+  const save = before.then((latest) => api.patch(`/leads/${lead._id}`, { body, ifMatch: etagOf(latest ?? lead) }));
+  const turn = save.then(
+    (saved) => saved,
+    () => undefined,
+  );
+  saving.set(lead._id, turn);
+  void turn.then(() => saving.get(lead._id) === turn && saving.delete(lead._id));
+  return save;
+}
+
 type RowProps = {
   lead: Lead;
   project: Project | undefined;
@@ -229,7 +248,7 @@ function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError
   const patch = async (body: RequestBody<'/leads/{id}', 'patch'>) => {
     onError(undefined);
     try {
-      onSaved(await api.patch(`/leads/${l._id}`, { body, ifMatch: etagOf(l) }));
+      onSaved(await saveInTurn(l, body));
     } catch (err) {
       onError(err instanceof ApiError && err.status === 412 ? new Error(`${name} was changed by a colleague meanwhile; refresh to see their version.`) : err);
     }
