@@ -11,7 +11,7 @@ type Delivery = components['schemas']['WebhookDelivery'];
 /** An event a webhook may be sent, as the document names it. */
 type EventType = RequestBody<'/projects/{id}/webhooks', 'post'>['events'][number];
 
-const TYPES: EventType[] = [
+const TYPES = [
   '*',
   'project.updated',
   'floor.created',
@@ -21,12 +21,19 @@ const TYPES: EventType[] = [
   'unit.updated',
   'unit.deleted',
   'lead.created',
+  'lead.updated',
   'unit.held',
   'unit.hold_expired',
   'unit.hold_released',
   'unit.hold_extended',
   'inventory.imported',
-];
+  'worksheet.submitted',
+  'worksheet.accepted',
+  'worksheet.declined',
+] as const satisfies readonly EventType[];
+
+/** Fails to compile when the document names an event type this list does not offer. */
+const _offersEveryType: Exclude<EventType, (typeof TYPES)[number]> extends never ? true : false = true;
 
 export function Webhooks({ project, user }: { project: Project; user: User }) {
   const base = `/projects/${project._id}/webhooks` as const;
