@@ -371,7 +371,7 @@ export interface paths {
      * Report what a visitor did on a presentation page (page analytics)
      * @description Sent by the buyer's page with `navigator.sendBeacon` (a `text/plain` body holding JSON) or as `application/json`. Visitors are counted without cookies and without storing addresses (docs/insights.md). Requests from known bots and from addresses in the project's `eventsBlockList` are accepted but not counted. Rate-limited per client address (PUBLIC_EVENTS_PER_MINUTE).
      */
-    post: operations['createPublicEvents'];
+    post: operations['logPageEvents'];
     delete?: never;
     options?: never;
     head?: never;
@@ -391,7 +391,7 @@ export interface paths {
      * Open a realtor's allocation with its password
      * @description Answers the allocation's name, its units and a 12-hour token. Any wrong password (and an unknown namespace) → the same 401 in the same time: the password is compared with every allocation's, with no early exit. At most ALLOCATION_OPENS_PER_MINUTE tries per client address (default 10) → 429.
      */
-    post: operations['createPublicAllocationsOpen'];
+    post: operations['openAllocation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -411,7 +411,7 @@ export interface paths {
      * Submit a worksheet for a buyer through a realtor's allocation
      * @description Needs `X-Allocation-Token` (401 without a valid one). `choices`: 1 to 3 units of the project, in order of preference (a unit of another project → 400). At most WORKSHEETS_PER_ALLOCATION (default 200) of one allocation's worksheets may wait undecided at once → 409; rate-limited per client address like POST /public/leads.
      */
-    post: operations['createPublicWorksheets'];
+    post: operations['submitWorksheet'];
     delete?: never;
     options?: never;
     head?: never;
@@ -464,13 +464,13 @@ export interface paths {
       cookie?: never;
     };
     /** The caller's API tokens, oldest first (never the secret) */
-    get: operations['listUsersMeTokens'];
+    get: operations['listApiTokens'];
     put?: never;
     /**
      * Create an API token for the caller
      * @description The answer carries the secret `token` (sst_…) once; only its hash is kept. It acts as the caller; scope `read` allows only GET and HEAD. At most 50 tokens per user (→ 409). Only from a signed-in session: a request authenticated by an API token gets 403.
      */
-    post: operations['createUsersMeTokens'];
+    post: operations['createApiToken'];
     delete?: never;
     options?: never;
     head?: never;
@@ -491,7 +491,7 @@ export interface paths {
      * Revoke one of the caller’s API tokens
      * @description The token stops working at once on every node. Only from a signed-in session: a request authenticated by an API token gets 403.
      */
-    delete: operations['deleteUsersMeTokens'];
+    delete: operations['revokeApiToken'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1107,7 +1107,7 @@ export interface paths {
      * A project's page analytics and sales figures over a range of days (owner, administrators, editors)
      * @description Visitors, views, the funnel, sources and every unit's views, enquiries and holds, from daily totals (docs/insights.md). `from`/`to` default to the last 30 days (UTC); a range is at most 731 days. With `Accept: text/csv` or `format=csv` the answer is the `units` table as RFC 4180 CSV.
      */
-    get: operations['listProjectsInsights'];
+    get: operations['getProjectInsights'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
      * Mail the project's weekly report now, to its reportSendTo (owner, administrators)
      * @description The last seven full days (UTC) against the seven before, queued through the outbox like the Monday report. 409 when `reportSendTo` is empty.
      */
-    post: operations['createProjectsReportsSend'];
+    post: operations['sendProjectReport'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1147,7 +1147,7 @@ export interface paths {
      * A unit's waiting list in rank order (owner and administrators)
      * @description The waitlist entries (leads with source "waitlist") for this unit, first in rank first. `offeredAt` marks an entry the priority list has offered the unit to. With the project's specialRankEnabled, PATCH /leads/{id} `{ rank }` moves an entry.
      */
-    get: operations['listUnitsWaitlist'];
+    get: operations['listUnitWaitlist'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1164,7 +1164,7 @@ export interface paths {
       cookie?: never;
     };
     /** A project's worksheets, oldest first (owner and administrators) */
-    get: operations['listProjectsWorksheets'];
+    get: operations['listProjectWorksheets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1190,7 +1190,7 @@ export interface paths {
      * Accept a worksheet with one of its units (the unit turns reserved), or decline it
      * @description `{ status: "accepted", unit }`: the unit (one of its choices, available or held by its allocation) turns `reserved` and the worksheet `accepted` in one transaction; a unit already accepted for another worksheet, or otherwise taken → 409. `{ status: "declined" }` declines. A worksheet decided already → 409.
      */
-    patch: operations['updateWorksheets'];
+    patch: operations['updateWorksheet'];
     trace?: never;
   };
 }
@@ -5802,7 +5802,7 @@ export interface operations {
       };
     };
   };
-  createPublicEvents: {
+  logPageEvents: {
     parameters: {
       query?: never;
       header?: never;
@@ -5950,7 +5950,7 @@ export interface operations {
       };
     };
   };
-  createPublicAllocationsOpen: {
+  openAllocation: {
     parameters: {
       query?: never;
       header?: never;
@@ -6079,7 +6079,7 @@ export interface operations {
       };
     };
   };
-  createPublicWorksheets: {
+  submitWorksheet: {
     parameters: {
       query?: never;
       header?: {
@@ -6681,7 +6681,7 @@ export interface operations {
       };
     };
   };
-  listUsersMeTokens: {
+  listApiTokens: {
     parameters: {
       query?: never;
       header?: never;
@@ -6754,7 +6754,7 @@ export interface operations {
       };
     };
   };
-  createUsersMeTokens: {
+  createApiToken: {
     parameters: {
       query?: never;
       header?: never;
@@ -6908,7 +6908,7 @@ export interface operations {
       };
     };
   };
-  deleteUsersMeTokens: {
+  revokeApiToken: {
     parameters: {
       query?: never;
       header?: never;
@@ -14672,7 +14672,7 @@ export interface operations {
       };
     };
   };
-  listProjectsInsights: {
+  getProjectInsights: {
     parameters: {
       query?: {
         /** @description First day, UTC (default: 29 days before `to`) */
@@ -14812,7 +14812,7 @@ export interface operations {
       };
     };
   };
-  createProjectsReportsSend: {
+  sendProjectReport: {
     parameters: {
       query?: never;
       header?: never;
@@ -14937,7 +14937,7 @@ export interface operations {
       };
     };
   };
-  listUnitsWaitlist: {
+  listUnitWaitlist: {
     parameters: {
       query?: never;
       header?: never;
@@ -15051,7 +15051,7 @@ export interface operations {
       };
     };
   };
-  listProjectsWorksheets: {
+  listProjectWorksheets: {
     parameters: {
       query?: {
         status?: 'submitted' | 'accepted' | 'declined';
@@ -15172,7 +15172,7 @@ export interface operations {
       };
     };
   };
-  updateWorksheets: {
+  updateWorksheet: {
     parameters: {
       query?: never;
       header?: never;

@@ -33,7 +33,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (
     '/public/allocations/open',
     {
       schema: {
-        operationId: 'createPublicAllocationsOpen',
+        operationId: 'openAllocation',
         tags: ['public'],
         summary: "Open a realtor's allocation with its password",
         description:

@@ -17,7 +17,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens',
     {
       schema: {
-        operationId: 'createUsersMeTokens',
+        operationId: 'createApiToken',
         tags: ['users'],
         summary: 'Create an API token for the caller',
         description:
@@ -34,7 +34,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens',
     {
       schema: {
-        operationId: 'listUsersMeTokens',
+        operationId: 'listApiTokens',
         tags: ['users'],
         summary: "The caller's API tokens, oldest first (never the secret)",
         response: { 200: Type.Array(ApiToken), ...problems(401) },
@@ -47,7 +47,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens/:id',
     {
       schema: {
-        operationId: 'deleteUsersMeTokens',
+        operationId: 'revokeApiToken',
         tags: ['users'],
         summary: 'Revoke one of the caller’s API tokens',
         description: `The token stops working at once on every node. ${FROM_A_SESSION}`,
