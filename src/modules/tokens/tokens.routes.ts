@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
-import { CreateApiTokenBody, CreatedApiTokenSchema, MAX_API_TOKENS, TokenParams } from './tokens.schemas.ts';
+import { ApiTokenArray, CreateApiTokenBody, CreatedApiTokenSchema, MAX_API_TOKENS, TokenParams } from './tokens.schemas.ts';
 import { ApiTokenService } from './tokens.service.ts';
 
-const ApiToken = Type.Ref('ApiToken');
 const FROM_A_SESSION = 'Only from a signed-in session: a request authenticated by an API token gets 403.';
 
 /** The caller's API tokens (CONTRACT §15; docs/authentication.md#api-tokens). */
@@ -37,7 +35,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         operationId: 'listApiTokens',
         tags: ['users'],
         summary: "The caller's API tokens, oldest first (never the secret)",
-        response: { 200: Type.Array(ApiToken), ...problems(401) },
+        response: { 200: ApiTokenArray, ...problems(401) },
       },
     },
     async (request) => service.list(principalOf(request)),
