@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { WEB_OUT } from '../presentation/build.ts';
 import { adminManifest } from './build.ts';
 import { escapeHtml } from '../presentation/html.ts';
+import { AssetParams, HtmlContent } from '../presentation/presentation.schemas.ts';
 
 /** The console talks only to this origin and is never framed (its buttons change data). */
 const CONSOLE_CSP = [
@@ -78,7 +78,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       .type('text/html; charset=utf-8')
       .send(html());
 
-  const page = { description: 'The console (HTML)', content: { 'text/html': { schema: Type.String() } } };
+  const page = { description: 'The console (HTML)', content: HtmlContent };
   app.get(
     '/admin',
     {
@@ -94,7 +94,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     async (_request, reply) => shell(reply),
   );
   app.get('/admin/*', { schema: { hide: true } }, async (_request, reply) => shell(reply));
-  app.get('/admin/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+  app.get('/admin/assets/:file', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
     const asset = assets.get(request.params.file);
     if (!asset) throw notFound('Asset');
     return reply.header('Cache-Control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
