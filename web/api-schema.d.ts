@@ -3776,7 +3776,10 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** Format: email */
+          /**
+           * Format: email
+           * @description The account's e-mail address
+           */
           username: string;
         };
       };
@@ -3795,6 +3798,7 @@ export interface operations {
            *     }
            */
           'application/json': {
+            /** @description The same sentence for every address: it tells nothing about the account */
             message: string;
           };
         };
@@ -3903,6 +3907,7 @@ export interface operations {
         'application/json': {
           /** @description The token from the mailed link */
           token: string;
+          /** @description The new password */
           password: string;
         };
       };
@@ -4045,20 +4050,31 @@ export interface operations {
            *     }
            */
           'application/json': {
+            /** @description The invited address */
             email: string;
+            /** @description Where the invitee lands once they accept */
             level: 'administrator' | 'editor';
+            /** @description First name of the invitee */
             firstName?: string;
+            /** @description Last name of the invitee */
             lastName?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation link stops working
+             */
             expiresAt: string;
+            /** @description The project the invitation is to */
             project?: {
               /** @description 24-character lower-case hex identifier */
               _id: string;
+              /** @description Its name */
               name: string;
             };
+            /** @description The group the invitation is to */
             group?: {
               /** @description 24-character lower-case hex identifier */
               _id: string;
+              /** @description Its name */
               name: string;
             };
           };
@@ -4162,7 +4178,9 @@ export interface operations {
         'application/json': {
           /** @description The new account's password; for an existing account that is not signed in, its current password */
           password?: string;
+          /** @description The new account's first name */
           name?: string;
+          /** @description The new account's last name */
           lastName?: string;
         };
       };
@@ -4390,6 +4408,7 @@ export interface operations {
         'x-allocation-token'?: string;
       };
       path: {
+        /** @description The project's namespace: the slug of its public page */
         namespace: string;
       };
       cookie?: never;
@@ -4539,6 +4558,7 @@ export interface operations {
         'x-allocation-token'?: string;
       };
       path: {
+        /** @description A host name the project is served on (its `hostName`) */
         hostName: string;
       };
       cookie?: never;
@@ -4718,25 +4738,42 @@ export interface operations {
             _id: string;
             /** @description 24-character lower-case hex identifier */
             project: string;
+            /** @description First name */
             firstName: string;
+            /** @description Last name */
             lastName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description E-mail address
+             */
             email: string;
+            /** @description Phone number */
             phone: string;
+            /** @description Unit associated with the lead (as the visitor sent it; a hold names the unit by id) */
             unit?: string;
+            /** @description Message */
             message?: string;
+            /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
             source?: string;
+            /** @description Answers to the lock-screen questions */
             questions?: {
               question: string;
               answer: string;
             }[];
+            /** @description Answers to the project's custom form fields */
             customFields?: {
               key: string;
               value: string;
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead was left
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead last changed: in this answer, its createdAt
+             */
             updatedAt: string;
           };
         };
@@ -5424,14 +5461,24 @@ export interface operations {
           | {
               /** @description 24-character lower-case hex identifier */
               project?: string;
+              /** @description The project, by namespace: the slug of its public page (or name it by `project`) */
               namespace?: string;
+              /** @description First name */
               firstName: string;
+              /** @description Last name */
               lastName: string;
-              /** Format: email */
+              /**
+               * Format: email
+               * @description E-mail address
+               */
               email: string;
+              /** @description Phone number */
               phone?: string;
+              /** @description The unit asked about */
               unit?: string;
+              /** @description Message */
               message?: string;
+              /** @description Answers to the project's custom form fields */
               customFields?: {
                 key: string;
                 value: string;
@@ -5469,24 +5516,42 @@ export interface operations {
             _id: string;
             /** @description 24-character lower-case hex identifier */
             project: string;
+            /** @description First name */
             firstName: string;
+            /** @description Last name */
             lastName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description E-mail address
+             */
             email: string;
+            /** @description Phone number */
             phone?: string;
+            /** @description The unit asked about */
             unit?: string;
+            /** @description Message */
             message?: string;
+            /** @description Answers to the project's custom form fields */
             customFields?: {
               key: string;
               value: string;
             }[];
-            /** @enum {string} */
+            /**
+             * @description Always `waitlist`
+             * @enum {string}
+             */
             source: 'waitlist';
             /** @description For an entry about a unit: its place in that unit's waiting list (1 is first), by arrival */
             rank?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the entry was left
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the entry last changed: in this answer, its createdAt
+             */
             updatedAt: string;
           };
         };
@@ -5719,7 +5784,10 @@ export interface operations {
         'last-event-id'?: string;
       };
       path: {
-        /** @example tower-a */
+        /**
+         * @description The project's namespace: the slug of its public page
+         * @example tower-a
+         */
         namespace: string;
       };
       cookie?: never;
@@ -5996,7 +6064,10 @@ export interface operations {
             name: string;
             /** @description Send as `X-Allocation-Token` on this project's public routes; valid 12 hours, ends early when the password is replaced or the allocation removed */
             token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the token stops working
+             */
             expiresAt: string;
             /** @description The units that belong to this allocation now (listed in it, neither sold nor reserved) */
             units: string[];
@@ -12478,9 +12549,14 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** Format: email */
+          /**
+           * Format: email
+           * @description The address the invitation is mailed to; the account it creates or joins
+           */
           email: string;
+          /** @description First name of the invitee, for the mail */
           firstName?: string;
+          /** @description Last name of the invitee, for the mail */
           lastName?: string;
           /** @description Where the invitee lands: `administrators` or `editors` */
           level: 'administrator' | 'editor';
@@ -12509,13 +12585,23 @@ export interface operations {
           'application/json': {
             /** @description 24-character lower-case hex identifier */
             _id: string;
+            /** @description The address the invitation was mailed to */
             email: string;
+            /** @description First name of the invitee */
             firstName?: string;
+            /** @description Last name of the invitee */
             lastName?: string;
+            /** @description Where the invitee lands once they accept */
             level: 'administrator' | 'editor';
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation was made
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation link stops working
+             */
             expiresAt: string;
           };
         };
@@ -12753,9 +12839,14 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** Format: email */
+          /**
+           * Format: email
+           * @description The address the invitation is mailed to; the account it creates or joins
+           */
           email: string;
+          /** @description First name of the invitee, for the mail */
           firstName?: string;
+          /** @description Last name of the invitee, for the mail */
           lastName?: string;
           /** @description Where the invitee lands: `administrators` or `editors` */
           level: 'administrator' | 'editor';
@@ -12784,13 +12875,23 @@ export interface operations {
           'application/json': {
             /** @description 24-character lower-case hex identifier */
             _id: string;
+            /** @description The address the invitation was mailed to */
             email: string;
+            /** @description First name of the invitee */
             firstName?: string;
+            /** @description Last name of the invitee */
             lastName?: string;
+            /** @description Where the invitee lands once they accept */
             level: 'administrator' | 'editor';
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation was made
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation link stops working
+             */
             expiresAt: string;
           };
         };
@@ -15055,7 +15156,9 @@ export interface operations {
     parameters: {
       query?: {
         status?: 'submitted' | 'accepted' | 'declined';
+        /** @description Worksheets to skip (default 0) */
         'options[skip]'?: number;
+        /** @description Most worksheets to return, 1–1000 (default 100) */
         'options[limit]'?: number;
       };
       header?: never;
