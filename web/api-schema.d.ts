@@ -371,7 +371,7 @@ export interface paths {
      * Report what a visitor did on a presentation page (page analytics)
      * @description Sent by the buyer's page with `navigator.sendBeacon` (a `text/plain` body holding JSON) or as `application/json`. Visitors are counted without cookies and without storing addresses (docs/insights.md). Requests from known bots and from addresses in the project's `eventsBlockList` are accepted but not counted. Rate-limited per client address (PUBLIC_EVENTS_PER_MINUTE).
      */
-    post: operations['createPublicEvents'];
+    post: operations['logPageEvents'];
     delete?: never;
     options?: never;
     head?: never;
@@ -391,7 +391,7 @@ export interface paths {
      * Open a realtor's allocation with its password
      * @description Answers the allocation's name, its units and a 12-hour token. Any wrong password (and an unknown namespace) → the same 401 in the same time: the password is compared with every allocation's, with no early exit. At most ALLOCATION_OPENS_PER_MINUTE tries per client address (default 10) → 429.
      */
-    post: operations['createPublicAllocationsOpen'];
+    post: operations['openAllocation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -411,7 +411,7 @@ export interface paths {
      * Submit a worksheet for a buyer through a realtor's allocation
      * @description Needs `X-Allocation-Token` (401 without a valid one). `choices`: 1 to 3 units of the project, in order of preference (a unit of another project → 400). At most WORKSHEETS_PER_ALLOCATION (default 200) of one allocation's worksheets may wait undecided at once → 409; rate-limited per client address like POST /public/leads.
      */
-    post: operations['createPublicWorksheets'];
+    post: operations['submitWorksheet'];
     delete?: never;
     options?: never;
     head?: never;
@@ -464,13 +464,13 @@ export interface paths {
       cookie?: never;
     };
     /** The caller's API tokens, oldest first (never the secret) */
-    get: operations['listUsersMeTokens'];
+    get: operations['listApiTokens'];
     put?: never;
     /**
      * Create an API token for the caller
      * @description The answer carries the secret `token` (sst_…) once; only its hash is kept. It acts as the caller; scope `read` allows only GET and HEAD. At most 50 tokens per user (→ 409). Only from a signed-in session: a request authenticated by an API token gets 403.
      */
-    post: operations['createUsersMeTokens'];
+    post: operations['createApiToken'];
     delete?: never;
     options?: never;
     head?: never;
@@ -491,7 +491,7 @@ export interface paths {
      * Revoke one of the caller’s API tokens
      * @description The token stops working at once on every node. Only from a signed-in session: a request authenticated by an API token gets 403.
      */
-    delete: operations['deleteUsersMeTokens'];
+    delete: operations['revokeApiToken'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1107,7 +1107,7 @@ export interface paths {
      * A project's page analytics and sales figures over a range of days (owner, administrators, editors)
      * @description Visitors, views, the funnel, sources and every unit's views, enquiries and holds, from daily totals (docs/insights.md). `from`/`to` default to the last 30 days (UTC); a range is at most 731 days. With `Accept: text/csv` or `format=csv` the answer is the `units` table as RFC 4180 CSV.
      */
-    get: operations['listProjectsInsights'];
+    get: operations['getProjectInsights'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
      * Mail the project's weekly report now, to its reportSendTo (owner, administrators)
      * @description The last seven full days (UTC) against the seven before, queued through the outbox like the Monday report. 409 when `reportSendTo` is empty.
      */
-    post: operations['createProjectsReportsSend'];
+    post: operations['sendProjectReport'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1147,7 +1147,7 @@ export interface paths {
      * A unit's waiting list in rank order (owner and administrators)
      * @description The waitlist entries (leads with source "waitlist") for this unit, first in rank first. `offeredAt` marks an entry the priority list has offered the unit to. With the project's specialRankEnabled, PATCH /leads/{id} `{ rank }` moves an entry.
      */
-    get: operations['listUnitsWaitlist'];
+    get: operations['listUnitWaitlist'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1164,7 +1164,7 @@ export interface paths {
       cookie?: never;
     };
     /** A project's worksheets, oldest first (owner and administrators) */
-    get: operations['listProjectsWorksheets'];
+    get: operations['listProjectWorksheets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1190,7 +1190,7 @@ export interface paths {
      * Accept a worksheet with one of its units (the unit turns reserved), or decline it
      * @description `{ status: "accepted", unit }`: the unit (one of its choices, available or held by its allocation) turns `reserved` and the worksheet `accepted` in one transaction; a unit already accepted for another worksheet, or otherwise taken → 409. `{ status: "declined" }` declines. A worksheet decided already → 409.
      */
-    patch: operations['updateWorksheets'];
+    patch: operations['updateWorksheet'];
     trace?: never;
   };
 }
@@ -3776,7 +3776,10 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** Format: email */
+          /**
+           * Format: email
+           * @description The account's e-mail address
+           */
           username: string;
         };
       };
@@ -3795,6 +3798,7 @@ export interface operations {
            *     }
            */
           'application/json': {
+            /** @description The same sentence for every address: it tells nothing about the account */
             message: string;
           };
         };
@@ -3903,6 +3907,7 @@ export interface operations {
         'application/json': {
           /** @description The token from the mailed link */
           token: string;
+          /** @description The new password */
           password: string;
         };
       };
@@ -4045,20 +4050,31 @@ export interface operations {
            *     }
            */
           'application/json': {
+            /** @description The invited address */
             email: string;
+            /** @description Where the invitee lands once they accept */
             level: 'administrator' | 'editor';
+            /** @description First name of the invitee */
             firstName?: string;
+            /** @description Last name of the invitee */
             lastName?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation link stops working
+             */
             expiresAt: string;
+            /** @description The project the invitation is to */
             project?: {
               /** @description 24-character lower-case hex identifier */
               _id: string;
+              /** @description Its name */
               name: string;
             };
+            /** @description The group the invitation is to */
             group?: {
               /** @description 24-character lower-case hex identifier */
               _id: string;
+              /** @description Its name */
               name: string;
             };
           };
@@ -4162,7 +4178,9 @@ export interface operations {
         'application/json': {
           /** @description The new account's password; for an existing account that is not signed in, its current password */
           password?: string;
+          /** @description The new account's first name */
           name?: string;
+          /** @description The new account's last name */
           lastName?: string;
         };
       };
@@ -4390,6 +4408,7 @@ export interface operations {
         'x-allocation-token'?: string;
       };
       path: {
+        /** @description The project's namespace: the slug of its public page */
         namespace: string;
       };
       cookie?: never;
@@ -4539,6 +4558,7 @@ export interface operations {
         'x-allocation-token'?: string;
       };
       path: {
+        /** @description A host name the project is served on (its `hostName`) */
         hostName: string;
       };
       cookie?: never;
@@ -4718,25 +4738,42 @@ export interface operations {
             _id: string;
             /** @description 24-character lower-case hex identifier */
             project: string;
+            /** @description First name */
             firstName: string;
+            /** @description Last name */
             lastName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description E-mail address
+             */
             email: string;
+            /** @description Phone number */
             phone: string;
+            /** @description Unit associated with the lead (as the visitor sent it; a hold names the unit by id) */
             unit?: string;
+            /** @description Message */
             message?: string;
+            /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
             source?: string;
+            /** @description Answers to the lock-screen questions */
             questions?: {
               question: string;
               answer: string;
             }[];
+            /** @description Answers to the project's custom form fields */
             customFields?: {
               key: string;
               value: string;
             }[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead was left
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the lead last changed: in this answer, its createdAt
+             */
             updatedAt: string;
           };
         };
@@ -5424,14 +5461,24 @@ export interface operations {
           | {
               /** @description 24-character lower-case hex identifier */
               project?: string;
+              /** @description The project, by namespace: the slug of its public page (or name it by `project`) */
               namespace?: string;
+              /** @description First name */
               firstName: string;
+              /** @description Last name */
               lastName: string;
-              /** Format: email */
+              /**
+               * Format: email
+               * @description E-mail address
+               */
               email: string;
+              /** @description Phone number */
               phone?: string;
+              /** @description The unit asked about */
               unit?: string;
+              /** @description Message */
               message?: string;
+              /** @description Answers to the project's custom form fields */
               customFields?: {
                 key: string;
                 value: string;
@@ -5469,24 +5516,42 @@ export interface operations {
             _id: string;
             /** @description 24-character lower-case hex identifier */
             project: string;
+            /** @description First name */
             firstName: string;
+            /** @description Last name */
             lastName: string;
-            /** Format: email */
+            /**
+             * Format: email
+             * @description E-mail address
+             */
             email: string;
+            /** @description Phone number */
             phone?: string;
+            /** @description The unit asked about */
             unit?: string;
+            /** @description Message */
             message?: string;
+            /** @description Answers to the project's custom form fields */
             customFields?: {
               key: string;
               value: string;
             }[];
-            /** @enum {string} */
+            /**
+             * @description Always `waitlist`
+             * @enum {string}
+             */
             source: 'waitlist';
             /** @description For an entry about a unit: its place in that unit's waiting list (1 is first), by arrival */
             rank?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the entry was left
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the entry last changed: in this answer, its createdAt
+             */
             updatedAt: string;
           };
         };
@@ -5719,7 +5784,10 @@ export interface operations {
         'last-event-id'?: string;
       };
       path: {
-        /** @example tower-a */
+        /**
+         * @description The project's namespace: the slug of its public page
+         * @example tower-a
+         */
         namespace: string;
       };
       cookie?: never;
@@ -5802,7 +5870,7 @@ export interface operations {
       };
     };
   };
-  createPublicEvents: {
+  logPageEvents: {
     parameters: {
       query?: never;
       header?: never;
@@ -5950,7 +6018,7 @@ export interface operations {
       };
     };
   };
-  createPublicAllocationsOpen: {
+  openAllocation: {
     parameters: {
       query?: never;
       header?: never;
@@ -5996,7 +6064,10 @@ export interface operations {
             name: string;
             /** @description Send as `X-Allocation-Token` on this project's public routes; valid 12 hours, ends early when the password is replaced or the allocation removed */
             token: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the token stops working
+             */
             expiresAt: string;
             /** @description The units that belong to this allocation now (listed in it, neither sold nor reserved) */
             units: string[];
@@ -6079,7 +6150,7 @@ export interface operations {
       };
     };
   };
-  createPublicWorksheets: {
+  submitWorksheet: {
     parameters: {
       query?: never;
       header?: {
@@ -6681,7 +6752,7 @@ export interface operations {
       };
     };
   };
-  listUsersMeTokens: {
+  listApiTokens: {
     parameters: {
       query?: never;
       header?: never;
@@ -6754,7 +6825,7 @@ export interface operations {
       };
     };
   };
-  createUsersMeTokens: {
+  createApiToken: {
     parameters: {
       query?: never;
       header?: never;
@@ -6908,7 +6979,7 @@ export interface operations {
       };
     };
   };
-  deleteUsersMeTokens: {
+  revokeApiToken: {
     parameters: {
       query?: never;
       header?: never;
@@ -12495,9 +12566,14 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** Format: email */
+          /**
+           * Format: email
+           * @description The address the invitation is mailed to; the account it creates or joins
+           */
           email: string;
+          /** @description First name of the invitee, for the mail */
           firstName?: string;
+          /** @description Last name of the invitee, for the mail */
           lastName?: string;
           /** @description Where the invitee lands: `administrators` or `editors` */
           level: 'administrator' | 'editor';
@@ -12526,13 +12602,23 @@ export interface operations {
           'application/json': {
             /** @description 24-character lower-case hex identifier */
             _id: string;
+            /** @description The address the invitation was mailed to */
             email: string;
+            /** @description First name of the invitee */
             firstName?: string;
+            /** @description Last name of the invitee */
             lastName?: string;
+            /** @description Where the invitee lands once they accept */
             level: 'administrator' | 'editor';
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation was made
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation link stops working
+             */
             expiresAt: string;
           };
         };
@@ -12770,9 +12856,14 @@ export interface operations {
          *     }
          */
         'application/json': {
-          /** Format: email */
+          /**
+           * Format: email
+           * @description The address the invitation is mailed to; the account it creates or joins
+           */
           email: string;
+          /** @description First name of the invitee, for the mail */
           firstName?: string;
+          /** @description Last name of the invitee, for the mail */
           lastName?: string;
           /** @description Where the invitee lands: `administrators` or `editors` */
           level: 'administrator' | 'editor';
@@ -12801,13 +12892,23 @@ export interface operations {
           'application/json': {
             /** @description 24-character lower-case hex identifier */
             _id: string;
+            /** @description The address the invitation was mailed to */
             email: string;
+            /** @description First name of the invitee */
             firstName?: string;
+            /** @description Last name of the invitee */
             lastName?: string;
+            /** @description Where the invitee lands once they accept */
             level: 'administrator' | 'editor';
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation was made
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invitation link stops working
+             */
             expiresAt: string;
           };
         };
@@ -14689,7 +14790,7 @@ export interface operations {
       };
     };
   };
-  listProjectsInsights: {
+  getProjectInsights: {
     parameters: {
       query?: {
         /** @description First day, UTC (default: 29 days before `to`) */
@@ -14829,7 +14930,7 @@ export interface operations {
       };
     };
   };
-  createProjectsReportsSend: {
+  sendProjectReport: {
     parameters: {
       query?: never;
       header?: never;
@@ -14954,7 +15055,7 @@ export interface operations {
       };
     };
   };
-  listUnitsWaitlist: {
+  listUnitWaitlist: {
     parameters: {
       query?: never;
       header?: never;
@@ -15068,11 +15169,13 @@ export interface operations {
       };
     };
   };
-  listProjectsWorksheets: {
+  listProjectWorksheets: {
     parameters: {
       query?: {
         status?: 'submitted' | 'accepted' | 'declined';
+        /** @description Worksheets to skip (default 0) */
         'options[skip]'?: number;
+        /** @description Most worksheets to return, 1–1000 (default 100) */
         'options[limit]'?: number;
       };
       header?: never;
@@ -15189,7 +15292,7 @@ export interface operations {
       };
     };
   };
-  updateWorksheets: {
+  updateWorksheet: {
     parameters: {
       query?: never;
       header?: never;

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
@@ -9,6 +8,7 @@ import { notFound } from '../http/errors.ts';
 import { WEB_OUT } from '../presentation/build.ts';
 import { adminManifest } from './build.ts';
 import { escapeHtml } from '../presentation/html.ts';
+import { AssetParams, HtmlContent } from '../presentation/presentation.schemas.ts';
 
 /** The console talks only to this origin and is never framed (its buttons change data). */
 const CONSOLE_CSP = [
@@ -79,7 +79,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       .type('text/html; charset=utf-8')
       .send(html());
 
-  const page = { description: 'The console (HTML)', content: { 'text/html': { schema: Type.String() } } };
+  const page = { description: 'The console (HTML)', content: HtmlContent };
   app.get(
     '/admin',
     {
@@ -95,7 +95,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     async (_request, reply) => shell(reply),
   );
   app.get('/admin/*', { schema: { hide: true } }, async (_request, reply) => shell(reply));
-  app.get('/admin/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+  app.get('/admin/assets/:file', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
     const asset = assets.get(request.params.file);
     if (!asset) throw notFound('Asset');
     return sendAsset(request, reply.header('Cache-Control', 'public, max-age=31536000, immutable'), asset);

@@ -5,6 +5,16 @@ export const ObjectId = Type.String({ pattern: '^[0-9a-f]{24}$', description: '2
 export const IdParams = Type.Object({ id: ObjectId }, { additionalProperties: false });
 export const DateTime = Type.String({ format: 'date-time' });
 
+/** An `Idempotency-Key` request header's value, as a route declares it; its form is checked by the handler. */
+export const IdempotencyKeyHeader = Type.String({ description: 'Retry-safe key: the same key and request replay the first response' });
+
+/**
+ * The request header of a write that honours `Idempotency-Key`, as its route declares it (`schema.headers`): the
+ * document names it by the shared parameter (http/openapi-document.ts). Any text passes here, so a malformed key gets
+ * the handler's own 400 (`idempotencyKey`), the same problem on every create.
+ */
+export const IdempotencyHeaders = Type.Object({ 'idempotency-key': Type.Optional(IdempotencyKeyHeader) });
+
 /** The record's version: its ETag is `"<__v>"`, so a client can send If-Match straight from a list. */
 export const Version = Type.Integer({
   minimum: 1,

@@ -2,16 +2,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { chosenEncoding, sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { BundleKey } from '../public/bundle.service.ts';
-import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
 import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
 import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes } from './html.ts';
+import { AssetParams, HtmlContent, PageParams, PageQuery, UnitPageParams } from './presentation.schemas.ts';
 import { PresentationService } from './presentation.service.ts';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -32,7 +31,7 @@ interface Asset extends StaticAsset {
 }
 
 const asset = (body: Buffer, type: string, immutable: boolean): Asset => ({ ...staticAsset(body, type), immutable });
-const htmlPage = { 200: { description: 'HTML page', content: { 'text/html': { schema: Type.String() } } }, ...problems(404) };
+const htmlPage = { 200: { description: 'HTML page', content: HtmlContent }, ...problems(404) };
 
 /**
  * The interactive presentation page at /p/{namespace} (and at / for a project's own host name), a unit's own
@@ -110,10 +109,6 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     );
   }
 
-  const NamespaceParam = Type.String({ maxLength: 63 });
-  // Other parameters (`unit`, `refresh`, `live`) are the page script's own.
-  const PageQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
-
   app.get(
     '/p/:namespace',
     {
@@ -122,7 +117,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         summary: 'The interactive presentation page of a project',
         security: [],
         description: 'A draft (`published: false`) answers 404 unless `preview` carries its preview token; then the page shows a draft banner.',
-        params: Type.Object({ namespace: NamespaceParam }),
+        params: PageParams,
         querystring: PageQuery,
         response: htmlPage,
       },
@@ -138,7 +133,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         summary: 'The presentation page opened on one unit',
         description: 'With `sharePageEnabled`, the HTML carries Open Graph and Twitter card tags for the unit. Unknown unit → 404.',
         security: [],
-        params: Type.Object({ namespace: NamespaceParam, unitId: Type.String({ maxLength: 64 }) }),
+        params: UnitPageParams,
         querystring: PageQuery,
         response: htmlPage,
       },
@@ -170,7 +165,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
           'Server-rendered HTML (no script): for each project of the group that has a namespace, is published and is not in preview, its name, image, address, ' +
           "the count of available units and the lowest available price (when the project shows prices). Styled from the group's colours and language. Unknown namespace → 404.",
         security: [],
-        params: Type.Object({ namespace: NamespaceParam }),
+        params: PageParams,
         response: htmlPage,
       },
     },
@@ -180,7 +175,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     },
   );
 
-  app.get('/p/assets/:file', { schema: { hide: true, params: Type.Object({ file: Type.String({ maxLength: 100 }) }) } }, async (request, reply) => {
+  app.get('/p/assets/:file', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {
     const found = assets.get(request.params.file);
     if (!found) throw notFound('Asset');
     // Hashed names never change content: cache for a year. The demo drawings may change between releases.

@@ -4,48 +4,25 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { chosenEncoding } from '../http/encoding.ts';
-import { DateTime, IdParams, ObjectId, problems } from '../http/schemas.ts';
-import { LeadFields } from '../modules/leads/leads.schemas.ts';
+import { IdempotencyHeaders, IdParams, problems } from '../http/schemas.ts';
 import { etagOf } from '../modules/shared/records.ts';
 import { BundleService, type BundleKey } from './bundle.service.ts';
 import type { BundleMemo } from './bundle-memo.ts';
 import { idempotencyKey } from '../modules/shared/idempotency.ts';
 import { PublicService } from './public.service.ts';
-import { HoldTokenParams, PublicHoldSchema, PublicLeadInputSchema, Visitor } from './public.schemas.ts';
-import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
-import { AllocationTokenHeader, allocationToken } from '../modules/allocations/token-header.ts';
-
-const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
-
-const PublicLead = Type.Object(
-  {
-    _id: ObjectId,
-    project: ObjectId,
-    ...Visitor,
-    unit: Type.Optional(Type.String()),
-    message: Type.Optional(Type.String()),
-    source: Type.Optional(Type.String()),
-    questions: Type.Optional(LeadFields.questions),
-    customFields: Type.Optional(LeadFields.customFields),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  { additionalProperties: false },
-);
-
-const HoldBody = Type.Object(Visitor, { additionalProperties: false });
-const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
-const RevalidateHeader = Type.Object({
-  'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
-  'x-allocation-token': Type.Optional(AllocationTokenHeader),
-});
-const IdempotencyHeader = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
-});
-const HoldHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and body replay the first response' })),
-  'x-allocation-token': Type.Optional(AllocationTokenHeader),
-});
+import {
+  BundleHeaders,
+  HoldBody,
+  HoldHeaders,
+  HoldTokenParams,
+  HostNameParams,
+  NamespaceParams,
+  PreviewQuery,
+  PublicHoldSchema,
+  PublicLeadBody,
+  PublicLeadSchema,
+} from './public.schemas.ts';
+import { allocationToken } from '../modules/allocations/token-header.ts';
 
 /** What anonymous presentation pages and their visitors reach: no token, CORS open to every origin. */
 export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: BundleMemo }> = async (app, { ctx, bundleMemo }) => {
@@ -84,9 +61,9 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
           'Public project fields, floors in order with their units, as one document. Cacheable: ETag, Cache-Control public, max-age=5; If-None-Match → 304. ' +
           'A draft (`published: false`) answers 404 unless `preview` carries its preview token (then `Cache-Control: private, no-store`).',
         security: [],
-        params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
+        params: NamespaceParams,
         querystring: PreviewQuery,
-        headers: RevalidateHeader,
+        headers: BundleHeaders,
         response: bundleResponses,
       },
     },
@@ -101,9 +78,9 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
         tags: ['public'],
         summary: 'The presentation bundle of a project, by host name',
         security: [],
-        params: Type.Object({ hostName: Type.String({ maxLength: 253 }) }),
+        params: HostNameParams,
         querystring: PreviewQuery,
-        headers: RevalidateHeader,
+        headers: BundleHeaders,
         response: bundleResponses,
       },
     },
@@ -119,10 +96,10 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
         summary: "Leave an enquiry on a project (when the project's enableForms is true)",
         description: 'Name the project by `project` (id) or `namespace`. Rate-limited per client address. Honours `Idempotency-Key`.',
         security: [],
-        headers: IdempotencyHeader,
+        headers: IdempotencyHeaders,
         body: PublicLeadBody,
         'x-requires-one-of': ['project', 'namespace'],
-        response: { 201: PublicLead, ...problems(400, 403, 404, 413, 415, 422, 429) },
+        response: { 201: PublicLeadSchema, ...problems(400, 403, 404, 413, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },
     },
@@ -134,7 +111,7 @@ export const publicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; bundleMemo: Bun
       return reply
         .header('ETag', '"1"')
         .code(201)
-        .send(outcome.body as Static<typeof PublicLead>);
+        .send(outcome.body as Static<typeof PublicLeadSchema>);
     },
   );
 

@@ -1,7 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, ObjectId } from '../http/schemas.ts';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DateTime, IdempotencyKeyHeader, ObjectId } from '../http/schemas.ts';
 import { described } from '../modules/shared/described.ts';
 import { LEAD_TEXT, LeadFields } from '../modules/leads/leads.schemas.ts';
+import { AllocationTokenHeader } from '../modules/allocations/token-header.ts';
+import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
 
 /** The presentation bundle: GET /public/projects/{namespace} and /public/hosts/{hostName}. */
 export const BundleSchema = Type.Object(
@@ -110,6 +112,108 @@ export const PublicLeadInputSchema = Type.Object(
       'An enquiry as a visitor sends it. The project is named by `project` (its id) or `namespace`: one of the two is required; when both are sent, `project` decides.',
   },
 );
+
+/** A field's schema with the words that say what it holds. */
+const saying = <T extends TSchema>(schema: T, description: string): T => ({ ...schema, description });
+
+/** The visitor's fields with their words, for the answers that echo them. */
+const VisitorDescribed = {
+  firstName: saying(Visitor.firstName, 'First name'),
+  lastName: saying(Visitor.lastName, 'Last name'),
+  email: saying(Visitor.email, LEAD_TEXT.email),
+  phone: saying(Visitor.phone, LEAD_TEXT.phone),
+};
+
+/** A project's namespace in a public path: the slug of its page. */
+export const NamespaceParams = Type.Object({ namespace: Type.String({ maxLength: 63, description: "The project's namespace: the slug of its public page" }) });
+
+/** A project's own host name in a public path. */
+export const HostNameParams = Type.Object({ hostName: Type.String({ maxLength: 253, description: 'A host name the project is served on (its `hostName`)' }) });
+
+/** The `preview` query of a public route keyed by a project: opens a draft. */
+export const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) });
+
+/** What a page sends when it asks for the bundle again: the ETag it has, and the realtor's allocation if any. */
+export const BundleHeaders = Type.Object({
+  'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the bundle the page has: unchanged → 304 with no body' })),
+  'x-allocation-token': Type.Optional(AllocationTokenHeader),
+});
+
+/** A hold's headers: its `Idempotency-Key`, and the realtor's allocation if any. */
+export const HoldHeaders = Type.Object({
+  'idempotency-key': Type.Optional(IdempotencyKeyHeader),
+  'x-allocation-token': Type.Optional(AllocationTokenHeader),
+});
+
+/** POST /public/units/{id}/hold: who holds the unit. */
+export const HoldBody = Type.Object(Visitor, { additionalProperties: false });
+
+/** POST /public/leads: the input schema by reference (the document names it), typed as that schema. */
+export const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
+
+/** The enquiry as stored, as POST /public/leads answers it. */
+export const PublicLeadSchema = Type.Object(
+  {
+    _id: ObjectId,
+    project: ObjectId,
+    ...VisitorDescribed,
+    unit: Type.Optional(Type.String({ description: LEAD_TEXT.unit })),
+    message: Type.Optional(Type.String({ description: 'Message' })),
+    source: Type.Optional(Type.String({ description: LEAD_TEXT.source })),
+    questions: Type.Optional(saying(LeadFields.questions, LEAD_TEXT.questions)),
+    customFields: Type.Optional(saying(LeadFields.customFields, LEAD_TEXT.customFields)),
+    createdAt: saying(DateTime, 'When the lead was left'),
+    updatedAt: saying(DateTime, 'When the lead last changed: in this answer, its createdAt'),
+  },
+  { additionalProperties: false },
+);
+
+/** Who joins a waitlist: bounds as for POST /public/leads, except that the phone is optional. */
+const Waitlistee = {
+  ...VisitorDescribed,
+  phone: Type.Optional(VisitorDescribed.phone),
+  unit: Type.Optional(saying(LeadFields.unit, 'The unit asked about')),
+};
+
+/** POST /public/waitlist: the project (by id or namespace), the visitor and what they ask about. */
+export const WaitlistBody = Type.Object(
+  {
+    project: Type.Optional(ObjectId),
+    namespace: Type.Optional(Type.String({ maxLength: 63, description: 'The project, by namespace: the slug of its public page (or name it by `project`)' })),
+    ...Waitlistee,
+    message: Type.Optional(saying(LeadFields.message, 'Message')),
+    customFields: Type.Optional(saying(LeadFields.customFields, LEAD_TEXT.customFields)),
+  },
+  { additionalProperties: false },
+);
+
+/** The waitlist entry as stored (a lead with source "waitlist"), as POST /public/waitlist answers it. */
+export const WaitlistLeadSchema = Type.Object(
+  {
+    _id: ObjectId,
+    project: ObjectId,
+    ...Waitlistee,
+    message: Type.Optional(Type.String({ description: 'Message' })),
+    customFields: Type.Optional(saying(LeadFields.customFields, LEAD_TEXT.customFields)),
+    source: Type.Literal('waitlist', { description: 'Always `waitlist`' }),
+    rank: Type.Optional(Type.Integer({ minimum: 1, description: "For an entry about a unit: its place in that unit's waiting list (1 is first), by arrival" })),
+    createdAt: saying(DateTime, 'When the entry was left'),
+    updatedAt: saying(DateTime, 'When the entry last changed: in this answer, its createdAt'),
+  },
+  { additionalProperties: false },
+);
+
+/** The last event a live feed's client has seen (query or header): the stream resumes after it. */
+const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
+
+/** GET /public/projects/{namespace}/events: where to resume, and a draft's preview token. */
+export const StreamQuery = Type.Object(
+  { lastEventId: Type.Optional(LastEventId), preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) },
+  { additionalProperties: false },
+);
+
+/** The header browsers send when they reconnect to a live feed. */
+export const StreamHeaders = Type.Object({ 'last-event-id': Type.Optional(LastEventId) });
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const PUBLIC_SCHEMAS = [BundleSchema, PublicLeadInputSchema, HeldUnitSchema, PublicHoldSchema];

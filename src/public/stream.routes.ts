@@ -1,14 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../context.ts';
 import { problems } from '../http/schemas.ts';
 import type { LiveFeed } from './live-feed.ts';
 import { StreamLimits } from './stream-limits.ts';
-import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
 import type { BundleMemo } from './bundle-memo.ts';
 import { BundleService } from './bundle.service.ts';
-
-const LastEventId = Type.String({ pattern: '^[0-9]{1,15}$', description: 'The last `id:` received: the stream resumes after it' });
+import { NamespaceParams, StreamHeaders, StreamQuery } from './public.schemas.ts';
 
 /** GET /public/projects/{namespace}/events: the presentation's live feed (Server-Sent Events). */
 export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed; bundleMemo: BundleMemo }> = async (app, { ctx, feed, bundleMemo }) => {
@@ -28,12 +25,9 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed;
           `At most ${ctx.config.sse.streamsPerClient} streams per client address and ${ctx.config.sse.maxStreams} per node are open at once; ` +
           'past either → 429 with `Retry-After`. A draft answers 404 unless `preview` carries its preview token. See docs/events.md.',
         security: [],
-        params: Type.Object({ namespace: Type.String({ maxLength: 63 }) }),
-        querystring: Type.Object(
-          { lastEventId: Type.Optional(LastEventId), preview: Type.Optional(Type.Unsafe<string>(PREVIEW_PARAM)) },
-          { additionalProperties: false },
-        ),
-        headers: Type.Object({ 'last-event-id': Type.Optional(LastEventId) }),
+        params: NamespaceParams,
+        querystring: StreamQuery,
+        headers: StreamHeaders,
         response: {
           200: { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           ...problems(400, 404, 429),

@@ -28,3 +28,25 @@ test('no route checks access or reaches the database itself: that is its service
     }
   }
 });
+
+test('every area with routes has a schemas file for their request and response schemas', () => {
+  for (const area of AREAS) {
+    const files = filesOf(area);
+    if (files.some((f) => f.endsWith('.routes.ts')))
+      assert.ok(
+        files.some((f) => f.endsWith('.schemas.ts')),
+        `${area} has routes but no *.schemas.ts`,
+      );
+  }
+});
+
+test('no route builds a TypeBox schema: it names one from a schemas file (a Type.Ref to a named schema is a name too)', () => {
+  const builds = /\bType\.(?!Ref\b)\w+/;
+  // The console's routes (src/admin/) are routes files too, though the console is no module.
+  for (const area of [...AREAS, 'admin']) {
+    for (const file of filesOf(area).filter((f) => f.endsWith('.routes.ts'))) {
+      const hit = readFileSync(join(SRC, area, file), 'utf8').match(builds);
+      assert.equal(hit, null, `${area}/${file}: ${hit?.[0]}`);
+    }
+  }
+});

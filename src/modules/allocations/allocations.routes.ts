@@ -1,30 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { perMinute } from '../../http/rate-limits.ts';
-import { DateTime, ObjectId, problems } from '../../http/schemas.ts';
+import { problems } from '../../http/schemas.ts';
+import { OpenAllocationBody, OpenedAllocation } from './allocations.schemas.ts';
 import { Allocations } from './allocations.service.ts';
-
-const OpenBody = Type.Object(
-  {
-    namespace: Type.String({ minLength: 1, maxLength: 63, description: "The project's namespace" }),
-    password: Type.String({ minLength: 1, maxLength: 200, description: "The allocation's password, as the developer gave it to the realtor" }),
-  },
-  { additionalProperties: false },
-);
-
-const Opened = Type.Object(
-  {
-    name: Type.String({ description: "The allocation's name" }),
-    token: Type.String({
-      description:
-        "Send as `X-Allocation-Token` on this project's public routes; valid 12 hours, ends early when the password is replaced or the allocation removed",
-    }),
-    expiresAt: DateTime,
-    units: Type.Array(ObjectId, { description: 'The units that belong to this allocation now (listed in it, neither sold nor reserved)' }),
-  },
-  { additionalProperties: false },
-);
 
 /** POST /public/allocations/open: a realtor opens their share of a launch with its password (§18). */
 export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -33,15 +12,15 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (
     '/public/allocations/open',
     {
       schema: {
-        operationId: 'createPublicAllocationsOpen',
+        operationId: 'openAllocation',
         tags: ['public'],
         summary: "Open a realtor's allocation with its password",
         description:
           "Answers the allocation's name, its units and a 12-hour token. Any wrong password (and an unknown namespace) → the same 401 in the same time: " +
           "the password is compared with every allocation's, with no early exit. At most ALLOCATION_OPENS_PER_MINUTE tries per client address (default 10) → 429.",
         security: [],
-        body: OpenBody,
-        response: { 200: Opened, ...problems(400, 401, 413, 415, 429) },
+        body: OpenAllocationBody,
+        response: { 200: OpenedAllocation, ...problems(400, 401, 413, 415, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.allocationOpensPerMinute) },
     },

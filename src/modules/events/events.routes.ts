@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { IdParams, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { EventListQuery, HistoryEntry, HistoryQuery } from './events.schemas.ts';
+import { EventArray, EventListQuery, HistoryArray, HistoryQuery } from './events.schemas.ts';
 import { EventService } from './events.service.ts';
 
 export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -23,7 +22,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
           'Secrets appear by name only.',
         params: IdParams,
         querystring: EventListQuery,
-        response: { 200: Type.Array(Type.Ref('Event')), ...problems(400, 401, 404) },
+        response: { 200: EventArray, ...problems(400, 401, 404) },
       },
     },
     (request) => events.list(principalOf(request), request.params.id, request.query),
@@ -39,7 +38,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         description: 'From the project change log: who changed what, when. `before` pages back.',
         params: IdParams,
         querystring: HistoryQuery,
-        response: { 200: Type.Array(HistoryEntry), ...problems(400, 401, 404) },
+        response: { 200: HistoryArray, ...problems(400, 401, 404) },
       },
     },
     (request) => events.unitHistory(principalOf(request), request.params.id, request.query),

@@ -147,6 +147,12 @@ export const HistoryEntry = Type.Object(
 
 export const ALL_EVENT_SCHEMAS: TSchema[] = [ActorSchema, ChangesSchema, ...EVENT_SCHEMAS, EventSchema];
 
+/** Events of a project's change log, as GET /projects/{id}/events lists them. */
+export const EventArray = Type.Array(Type.Ref('Event'));
+
+/** A record's history, as its history route lists it. */
+export const HistoryArray = Type.Array(HistoryEntry);
+
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Actor = Static<typeof ActorSchema>;
 export type Changes = Static<typeof ChangesSchema>;

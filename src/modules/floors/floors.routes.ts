@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
+import { IdempotencyHeaders, IdParams, NoContent, problems } from '../../http/schemas.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
-import { FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
+import { FloorArray, FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
 import { FloorService } from './floors.service.ts';
 
 const Floor = Type.Ref('Floor');
@@ -73,7 +73,7 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         summary: "A project's floors in position order",
         description: LIST_TEXT,
         querystring: FloorListQuery,
-        response: { 200: { ...Type.Array(Floor), headers: TotalHeader }, ...problems(400, 401, 404) },
+        response: { 200: { ...FloorArray, headers: TotalHeader }, ...problems(400, 401, 404) },
       },
     },
     async (request, reply) => {

@@ -96,6 +96,9 @@ export const FloorDuplicateBody = Type.Object(
 export const FLOOR_SCHEMAS = [FloorSchema];
 export type FloorList = Static<typeof FloorListQuery>;
 
+/** Floors, as GET /floors lists them. */
+export const FloorArray = Type.Array(Type.Ref('Floor'));
+
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Floor = Static<typeof FloorSchema>;
 export type FloorCreateQuery = Static<typeof FloorCreateQuery>;

@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
-import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
+import { IdempotencyHeaders, IdParams, NoContent, problems } from '../../http/schemas.ts';
+import { LIST_TEXT, pageOf, TotalHeader } from '../shared/list.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { objectQuery } from '../shared/query.ts';
-import { GroupCreateQuery, GroupPatchSchema } from './groups.schemas.ts';
+import { GroupArray, GroupCreateBody, GroupCreateQuery, GroupListQuery, GroupPatchSchema } from './groups.schemas.ts';
 import { GroupService } from './groups.service.ts';
 
 const Group = Type.Ref('Group');
@@ -26,7 +26,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         summary: 'Create a group (the caller owns it)',
         description: 'Query parameters `name`, `namespace`, `hostName`; other Group fields may come in a JSON body (query parameters win).',
         querystring: GroupCreateQuery,
-        body: Type.Omit(GroupPatchSchema, ['user', '_id', '__v', 'createdAt', 'updatedAt']),
+        body: GroupCreateBody,
         headers: IdempotencyHeaders,
         'x-create-inputs': { required: ['name'] },
         response: { 201: { ...Group, headers: { Location: { type: 'string' }, ...ETag } }, ...problems(400, 401, 409, 415) },
@@ -47,14 +47,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         tags: ['groups'],
         summary: 'Visible groups',
         description: LIST_TEXT,
-        querystring: Type.Object(
-          {
-            filters: Type.Optional(Type.Object({ updatedSince: Type.Optional(UpdatedSince) }, { additionalProperties: false })),
-            options: Type.Optional(ListOptions),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: { ...Type.Array(Group), headers: TotalHeader }, ...problems(400, 401) },
+        querystring: GroupListQuery,
+        response: { 200: { ...GroupArray, headers: TotalHeader }, ...problems(400, 401) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { describedRecord } from '../shared/described.ts';
+import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { HostName, Namespace, optional, Str, strings } from '../shared/fields.ts';
 
 const SWITCHES = [
@@ -125,6 +126,21 @@ export const GroupCreateQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const GROUP_SCHEMAS = [GroupSchema];
+
+/** POST /groups: any Group field a client sets (the server keeps the owner, id, version and times). */
+export const GroupCreateBody = Type.Omit(GroupPatchSchema, ['user', '_id', '__v', 'createdAt', 'updatedAt']);
+
+/** GET /groups: the filters and the page. */
+export const GroupListQuery = Type.Object(
+  {
+    filters: Type.Optional(Type.Object({ updatedSince: Type.Optional(UpdatedSince) }, { additionalProperties: false })),
+    options: Type.Optional(ListOptions),
+  },
+  { additionalProperties: false },
+);
+
+/** Groups, as GET /groups lists them. */
+export const GroupArray = Type.Array(Type.Ref('Group'));
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Group = Static<typeof GroupSchema>;

@@ -12,7 +12,19 @@ import { jsonRowCounter, readCsv } from './import.bounds.ts';
 import { templateCsv, TEMPLATE_HEADERS } from './template.ts';
 import { readXlsx, sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT, XLSX_TYPE } from './xlsx.ts';
 import { sendCsv } from './csv.ts';
-import { ImportAnswerSchema, ImportJsonBody, ImportQuery, ImportRejectedSchema, SyncListQuery, SyncSchema } from './inventory.schemas.ts';
+import {
+  ImportAnswerSchema,
+  ImportBody,
+  ImportHeaders,
+  ImportJsonBody,
+  ImportQuery,
+  ImportRejectedSchema,
+  PullHeaders,
+  SyncArray,
+  SyncListQuery,
+  SyncSchema,
+  TemplateQuery,
+} from './inventory.schemas.ts';
 import { InventoryService, jsonTable, type ImportOutcome } from './inventory.service.ts';
 
 /** What both import routes read from a request. */
@@ -23,8 +35,6 @@ interface ImportRequest extends FastifyRequest {
 }
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/tab-separated-values', 'text/plain'];
-const CsvBody = Type.String({ description: 'The file: comma, semicolon or tab separated, UTF-8 with or without BOM, first line the headers' });
-const XlsxBody = Type.String({ description: 'An Excel workbook (.xlsx): its first sheet, the first non-empty row the headers' });
 
 const answered = (description: string) => ({
   description,
@@ -113,13 +123,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
           '`changes` lists the first 1,000 rows (`truncated: true` when there are more; `summary` counts all). See docs/inventory.md.',
         params: IdParams,
         querystring: ImportQuery,
-        headers: Type.Object({
-          'if-match': Type.Optional(Type.String({ description: 'The ETag of a dry run: apply only if the inventory is still in that state' })),
-        }),
-        // One schema per media type: Fastify validates each body against its own, and OpenAPI lists both.
-        body: Type.Unsafe<Static<typeof ImportJsonBody> | string>({
-          content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody }, [XLSX_TYPE]: { schema: XlsxBody } },
-        }),
+        headers: ImportHeaders,
+        body: ImportBody,
         response: {
           200: answered('The import answer (dry run: what would change; else: what changed)'),
           400: rejected,
@@ -156,7 +161,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
           '502 `upstream_failed` naming which (`reason`), a failed sync record, and no change. `dryRun=true` changes nothing and records nothing.',
         params: IdParams,
         querystring: ImportQuery,
-        headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
+        headers: PullHeaders,
         response: { 200: answered('The import answer of the pulled file'), 400: rejected, ...problems(401, 403, 404, 412, 413, 429, 502) },
       },
     },
@@ -181,10 +186,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
           'Imported back unchanged, it changes nothing; edited, it is the import file. With no units it is the blank form. ' +
           '`format=xlsx` (or the XLSX type in `Accept`) answers an Excel workbook, else CSV.',
         params: IdParams,
-        querystring: Type.Object(
-          { format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv (default) or xlsx' })) },
-          { additionalProperties: false },
-        ),
+        querystring: TemplateQuery,
         response: {
           200: {
             description: 'The template',
@@ -213,7 +215,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
         description: '`options.skip` ≥ 0 (0), `options.limit` 1–500 (100); `X-Total-Count` holds the count before paging.',
         params: IdParams,
         querystring: SyncListQuery,
-        response: { 200: { ...Type.Array(Type.Ref('InventorySync')), headers: { 'X-Total-Count': { type: 'integer' } } }, ...problems(400, 401, 404) },
+        response: { 200: { ...SyncArray, headers: { 'X-Total-Count': { type: 'integer' } } }, ...problems(400, 401, 404) },
       },
     },
     async (request, reply) => {

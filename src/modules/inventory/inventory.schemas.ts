@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
+import { XLSX_TYPE } from './xlsx.ts';
 
 const Any = Type.Unknown();
 const RowError = Type.Object(
@@ -108,6 +109,35 @@ export const SyncListQuery = Type.Object(
 
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const INVENTORY_SCHEMAS = [ImportAnswerSchema, SyncSchema];
+
+/** An import as a CSV file. */
+export const ImportCsvBody = Type.String({ description: 'The file: comma, semicolon or tab separated, UTF-8 with or without BOM, first line the headers' });
+/** An import as an Excel workbook. */
+export const ImportXlsxBody = Type.String({ description: 'An Excel workbook (.xlsx): its first sheet, the first non-empty row the headers' });
+
+/** POST /projects/{id}/inventory/import: one schema per media type, so Fastify validates each body against its own and OpenAPI lists all three. */
+export const ImportBody = Type.Unsafe<Static<typeof ImportJsonBody> | string>({
+  content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: ImportCsvBody }, [XLSX_TYPE]: { schema: ImportXlsxBody } },
+});
+
+/** An import's `If-Match`: apply only what its dry run showed. */
+export const ImportHeaders = Type.Object({
+  'if-match': Type.Optional(Type.String({ description: 'The ETag of a dry run: apply only if the inventory is still in that state' })),
+});
+
+/** A feed pull's `If-Match`, as for an import. */
+export const PullHeaders = Type.Object({
+  'if-match': Type.Optional(Type.String({ description: 'The ETag of a dry run: apply the pulled file only if the inventory is still in that state' })),
+});
+
+/** GET /projects/{id}/inventory/template: the file's format. */
+export const TemplateQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { description: 'csv (default) or xlsx' })) },
+  { additionalProperties: false },
+);
+
+/** A project's applied imports and failed feed pulls, newest first. */
+export const SyncArray = Type.Array(Type.Ref('InventorySync'));
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type ImportAnswer = Static<typeof ImportAnswerSchema>;

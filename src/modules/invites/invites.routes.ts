@@ -1,70 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { Auth, principalOf } from '../../http/auth.ts';
 import { accountRequestLimit } from '../../http/rate-limits.ts';
-import { DateTime, NoContent, ObjectId, problems } from '../../http/schemas.ts';
+import { IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { LoginResponseSchema } from '../users/users.schemas.ts';
+import { InviteAcceptBody, InviteCreateBody, InviteCreatedSchema, InviteLookupSchema, InviteParams, InviteTokenParams } from './invites.schemas.ts';
 import { InviteService } from './invites.service.ts';
-
-const LEVELS = ['administrator', 'editor'] as const;
-
-const InviteBody = Type.Object(
-  {
-    email: Type.String({ format: 'email', maxLength: 320 }),
-    firstName: Type.Optional(Type.String({ maxLength: 200 })),
-    lastName: Type.Optional(Type.String({ maxLength: 200 })),
-    level: Type.Union(
-      LEVELS.map((l) => Type.Literal(l)),
-      { description: 'Where the invitee lands: `administrators` or `editors`' },
-    ),
-  },
-  { additionalProperties: false },
-);
-const InviteCreated = Type.Object(
-  {
-    _id: ObjectId,
-    email: Type.String(),
-    firstName: Type.Optional(Type.String()),
-    lastName: Type.Optional(Type.String()),
-    level: Type.Union(LEVELS.map((l) => Type.Literal(l))),
-    createdAt: DateTime,
-    expiresAt: DateTime,
-  },
-  { additionalProperties: false },
-);
-const Named = Type.Object({ _id: ObjectId, name: Type.String() }, { additionalProperties: false });
-const InviteLookup = Type.Object(
-  {
-    email: Type.String(),
-    level: Type.Union(LEVELS.map((l) => Type.Literal(l))),
-    firstName: Type.Optional(Type.String()),
-    lastName: Type.Optional(Type.String()),
-    expiresAt: DateTime,
-    project: Type.Optional(Named),
-    group: Type.Optional(Named),
-  },
-  { additionalProperties: false },
-);
-const TokenParams = Type.Object(
-  { token: Type.String({ pattern: '^[A-Za-z0-9_-]{20,200}$', description: 'The token from the invitation link' }) },
-  { additionalProperties: false },
-);
-const AcceptBody = Type.Object(
-  {
-    password: Type.Optional(
-      Type.String({
-        minLength: 8,
-        maxLength: 1024,
-        description: "The new account's password; for an existing account that is not signed in, its current password",
-      }),
-    ),
-    name: Type.Optional(Type.String({ maxLength: 1000 })),
-    lastName: Type.Optional(Type.String({ maxLength: 1000 })),
-  },
-  { additionalProperties: false },
-);
-const WhichParams = Type.Object({ id: ObjectId, inviteId: ObjectId }, { additionalProperties: false });
 
 /** Owners and administrators invite and revoke (authenticated scope). */
 export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -83,9 +24,9 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           description:
             `Owner and administrators. The invite is listed in the ${kind}'s \`invites\` and the invitee is mailed a link ` +
             '`<PUBLIC_URL>/admin/invites/<token>` that works once, for 7 days. The token is never returned.',
-          params: Type.Object({ id: ObjectId }, { additionalProperties: false }),
-          body: InviteBody,
-          response: { 201: InviteCreated, ...problems(400, 401, 403, 404, 415) },
+          params: IdParams,
+          body: InviteCreateBody,
+          response: { 201: InviteCreatedSchema, ...problems(400, 401, 403, 404, 415) },
         },
       },
       async (request, reply) => {
@@ -102,7 +43,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           tags: [`${kind}s`],
           summary: `Revoke a pending invitation to a ${kind}`,
           description: `Owner and administrators. The link stops working (410) and the invite leaves the ${kind}'s \`invites\`.`,
-          params: WhichParams,
+          params: InviteParams,
           response: { 204: NoContent, ...problems(400, 401, 403, 404) },
         },
       },
@@ -128,8 +69,8 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         summary: 'What an invitation link is for',
         description: 'No authentication: the token is the credential. Unknown token → 404; used, revoked or expired → 410.',
         security: [],
-        params: TokenParams,
-        response: { 200: InviteLookup, ...problems(400, 404, 410, 429) },
+        params: InviteTokenParams,
+        response: { 200: InviteLookupSchema, ...problems(400, 404, 410, 429) },
       },
       config: { rateLimit },
     },
@@ -150,8 +91,8 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
           'The user lands in `administrators` or `editors` and the invite leaves `invites`. Answers like login (200, cookies). ' +
           'The link works once, for 7 days (410 after).',
         security: [{}, { bearerAuth: [] }, { cookieAuth: [] }],
-        params: TokenParams,
-        body: AcceptBody,
+        params: InviteTokenParams,
+        body: InviteAcceptBody,
         response: { 200: LoginResponseSchema, ...problems(400, 401, 403, 404, 409, 410, 415, 429) },
       },
       config: { rateLimit },

@@ -3,71 +3,16 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, ObjectId, problems } from '../../http/schemas.ts';
+import { IdParams, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
-import { LIST_TEXT, ListOptions, pageOf, TotalHeader, UpdatedSince } from '../shared/list.ts';
+import { LIST_TEXT, pageOf, TotalHeader } from '../shared/list.ts';
 import { LeadService } from './leads.service.ts';
-import { LEAD_STATUSES, LeadNotes, LeadSchema } from './leads.schemas.ts';
+import { LeadArray, LeadPatchBody, LeadSchema, LeadsQuery } from './leads.schemas.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 import { sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT } from '../inventory/xlsx.ts';
 
 const LEAD_COLUMNS = Object.keys(LeadSchema.properties);
 const MAX_EXPORTED_LEADS = 100_000;
-
-const Status = Type.Union(
-  LEAD_STATUSES.map((s) => Type.Literal(s)),
-  { description: 'new, contacted, qualified or lost' },
-);
-
-/** A date (`2026-03-01`: the whole day, UTC) or a date-time. */
-const DateOrTime = (description: string) => Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
-
-const LeadFilters = Type.Object(
-  {
-    updatedSince: Type.Optional(UpdatedSince),
-    q: Type.Optional(Type.String({ maxLength: 200, description: 'A substring of the name ("first last"), e-mail or phone, any case' })),
-    status: Type.Optional(Status),
-    unit: Type.Optional(Type.String({ maxLength: 200, description: 'The `unit` the lead names, exactly' })),
-    source: Type.Optional(Type.String({ maxLength: 200, description: 'The `source`, exactly (presentation, hold, waitlist, …)' })),
-    assignee: Type.Optional({ ...ObjectId, description: 'Leads assigned to this user' }),
-    createdFrom: Type.Optional(DateOrTime('Leads made at or after this time (a date: from its start, UTC)')),
-    createdTo: Type.Optional(DateOrTime('Leads made at or before this time (a date: to its end, UTC)')),
-  },
-  { additionalProperties: false },
-);
-
-const LeadsQuery = Type.Object(
-  {
-    project: Type.Optional({ ...ObjectId, description: "One project's leads; without it, the leads of every project whose leads the caller may read" }),
-    format: Type.Optional(
-      Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], {
-        description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`); xlsx: as an Excel workbook (as the XLSX `Accept`)',
-      }),
-    ),
-    filters: Type.Optional(LeadFilters),
-    options: Type.Optional(ListOptions),
-  },
-  { additionalProperties: false },
-);
-
-const LeadPatchBody = Type.Object(
-  {
-    status: Type.Optional(Status),
-    notes: Type.Optional(Type.Union([LeadNotes, Type.Null()], { description: 'Text; null clears' })),
-    assignee: Type.Optional(
-      Type.Union([ObjectId, Type.Null()], { description: "A user of the project's team (owner, administrator, editor); null unassigns" }),
-    ),
-    rank: Type.Optional(
-      Type.Integer({
-        minimum: 1,
-        maximum: 100000,
-        description:
-          "A waitlist entry's place in its unit's waiting list (1 is first; past the end is last; the others close up), with the project's specialRankEnabled (else 403); a lead that is no waitlist entry for a unit → 400",
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 const DAY = 86_400_000;
 /** `createdFrom` as an instant: a date is its start. */
@@ -97,8 +42,8 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         querystring: LeadsQuery,
         response: {
           200: {
-            ...csvOrJson(Type.Array(Type.Ref('Lead')), 'leads'),
-            content: { ...csvOrJson(Type.Array(Type.Ref('Lead')), 'leads').content, ...XLSX_CONTENT },
+            ...csvOrJson(LeadArray, 'leads'),
+            content: { ...csvOrJson(LeadArray, 'leads').content, ...XLSX_CONTENT },
             headers: TotalHeader,
           },
           ...problems(400, 401, 403, 404),

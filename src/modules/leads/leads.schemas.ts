@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
 import { described, describedRecord } from '../shared/described.ts';
 import { optional } from '../shared/fields.ts';
+import { ListOptions, UpdatedSince } from '../shared/list.ts';
 
 const Short = (max: number) => Type.String({ maxLength: max });
 
@@ -94,6 +95,68 @@ export const LeadInputSchema = Type.Object(
   ),
   { $id: 'LeadInput', additionalProperties: false },
 );
+
+/** A lead's status, as a filter and in a PATCH. */
+const Status = Type.Union(
+  LEAD_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'new, contacted, qualified or lost' },
+);
+
+/** A date (`2026-03-01`: the whole day, UTC) or a date-time. */
+const DateOrTime = (description: string) => Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
+
+/** GET /leads `filters[…]`: each narrows the list. */
+const LeadFilters = Type.Object(
+  {
+    updatedSince: Type.Optional(UpdatedSince),
+    q: Type.Optional(Type.String({ maxLength: 200, description: 'A substring of the name ("first last"), e-mail or phone, any case' })),
+    status: Type.Optional(Status),
+    unit: Type.Optional(Type.String({ maxLength: 200, description: 'The `unit` the lead names, exactly' })),
+    source: Type.Optional(Type.String({ maxLength: 200, description: 'The `source`, exactly (presentation, hold, waitlist, …)' })),
+    assignee: Type.Optional({ ...ObjectId, description: 'Leads assigned to this user' }),
+    createdFrom: Type.Optional(DateOrTime('Leads made at or after this time (a date: from its start, UTC)')),
+    createdTo: Type.Optional(DateOrTime('Leads made at or before this time (a date: to its end, UTC)')),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /leads: one project or all the caller may read, filtered, paged and sorted; as JSON, CSV or XLSX. */
+export const LeadsQuery = Type.Object(
+  {
+    project: Type.Optional({ ...ObjectId, description: "One project's leads; without it, the leads of every project whose leads the caller may read" }),
+    format: Type.Optional(
+      Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], {
+        description: 'csv: the same list as RFC 4180 CSV (as `Accept: text/csv`); xlsx: as an Excel workbook (as the XLSX `Accept`)',
+      }),
+    ),
+    filters: Type.Optional(LeadFilters),
+    options: Type.Optional(ListOptions),
+  },
+  { additionalProperties: false },
+);
+
+/** PATCH /leads/{id}: what the sales team works on a lead; the visitor's own fields never change. */
+export const LeadPatchBody = Type.Object(
+  {
+    status: Type.Optional(Status),
+    notes: Type.Optional(Type.Union([LeadNotes, Type.Null()], { description: 'Text; null clears' })),
+    assignee: Type.Optional(
+      Type.Union([ObjectId, Type.Null()], { description: "A user of the project's team (owner, administrator, editor); null unassigns" }),
+    ),
+    rank: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100000,
+        description:
+          "A waitlist entry's place in its unit's waiting list (1 is first; past the end is last; the others close up), with the project's specialRankEnabled (else 403); a lead that is no waitlist entry for a unit → 400",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A list of stored leads (GET /leads as JSON). */
+export const LeadArray = Type.Array(Type.Ref('Lead'));
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Lead = Static<typeof LeadSchema>;

@@ -1,21 +1,10 @@
 import { etagListed } from '../../http/conditional.ts';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { json, problems } from '../../http/schemas.ts';
-import { CONTENT_TYPES } from './sniff.ts';
+import { MEDIA_FILE_CONTENT, MediaFileParams, MediaFileQuery, MediaUploadForm, StoredMediaSchema } from './media.schemas.ts';
 import { ACCEPTED, MEDIA_MAX_BYTES, MediaService } from './media.service.ts';
-import { MAX_WIDTH, MIN_WIDTH, VARIANT_TYPES, WIDTH_STEP } from './variants.ts';
-
-const MediaSchema = Type.Object(
-  {
-    url: Type.String({ description: 'Where the file is served: `/media/<content hash>.<extension>`' }),
-    contentType: Type.String({ description: 'What the content was recognised as' }),
-    size: Type.Integer({ description: 'Bytes stored (an SVG after sanitising)' }),
-  },
-  { additionalProperties: false },
-);
 
 /** A served file can never run script in the service's origin, whatever it turned out to contain. */
 const FILE_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox";
@@ -40,13 +29,10 @@ export const mediaUploadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async 
         consumes: ['multipart/form-data'],
         body: {
           content: {
-            'multipart/form-data': {
-              // Optional only for the validator, which sees no parsed body: the handler requires the part itself.
-              schema: Type.Object({ file: Type.Optional(Type.String({ contentMediaType: 'application/octet-stream', description: 'The file (required)' })) }),
-            },
+            'multipart/form-data': { schema: MediaUploadForm },
           },
         },
-        response: { 201: { ...json(MediaSchema, 'Stored'), headers: { Location: { type: 'string' } } }, ...problems(400, 401, 403, 413, 415) },
+        response: { 201: { ...json(StoredMediaSchema, 'Stored'), headers: { Location: { type: 'string' } } }, ...problems(400, 401, 403, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -55,14 +41,6 @@ export const mediaUploadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async 
     },
   );
 };
-
-const WIDTH = Type.Integer({
-  minimum: MIN_WIDTH,
-  maximum: MAX_WIDTH,
-  description:
-    `A PNG, JPEG or WebP resized to this width (${MIN_WIDTH}–${MAX_WIDTH}; rounded up to a multiple of ${WIDTH_STEP}, never wider than the picture), ` +
-    'as AVIF when `Accept` names image/avif, else WebP when it names image/webp, else in its own format. An SVG is served as it is; a PDF → 400.',
-});
 
 /** GET /media/<name>: public (pages show these files), immutable (the name is the content's hash). */
 export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -78,19 +56,12 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
           'Served with `Cache-Control: public, max-age=31536000, immutable` and an `ETag` (the name is the hash of the content); ' +
           '`If-None-Match` with that ETag → 304. With `w`, a resized variant, negotiated on `Accept` (`Vary: Accept`), kept and cached the same way.',
         security: [],
-        params: Type.Object({
-          name: Type.String({ maxLength: 64, description: 'The stored name: content hash and extension', examples: ['9f86d081884c7d659a2feaa0c55ad015.png'] }),
-        }),
-        querystring: Type.Object({ w: Type.Optional(WIDTH) }),
+        params: MediaFileParams,
+        querystring: MediaFileQuery,
         response: {
           200: {
             description: 'The file',
-            content: Object.fromEntries(
-              [...new Set([...Object.values(CONTENT_TYPES), ...Object.values(VARIANT_TYPES)])].map((t) => [
-                t,
-                { schema: Type.String({ contentMediaType: t }) },
-              ]),
-            ),
+            content: MEDIA_FILE_CONTENT,
           },
           304: { description: 'Not modified: the `If-None-Match` ETag is this file' },
           ...problems(400, 404, 429, 503),

@@ -3,14 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, NoContent, problems } from '../../http/schemas.ts';
+import { IdempotencyHeaders, IdParams, NoContent, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { pageOf } from '../shared/list.ts';
-import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
-import { ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
+import { PreviewLinkSchema, ProjectArray, ProjectCreateQuery, ProjectListQuery, ProjectPatchSchema } from './projects.schemas.ts';
 import { ProjectService } from './projects.service.ts';
 import { PREVIEW_HOURS } from './drafts.ts';
-import { DateTime } from '../../http/schemas.ts';
 
 const Project = Type.Ref('Project');
 
@@ -32,7 +31,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           '`options.sort` one of name, createdAt, updatedAt with `-` for descending (-createdAt); ties break on `_id`. `X-Total-Count` holds the count before paging.',
         querystring: ProjectListQuery,
         response: {
-          200: { ...Type.Array(Project), headers: { 'X-Total-Count': { type: 'integer', description: 'Matches before skip/limit' } } },
+          200: { ...ProjectArray, headers: { 'X-Total-Count': { type: 'integer', description: 'Matches before skip/limit' } } },
           ...problems(400, 401),
         },
       },
@@ -81,13 +80,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           'A project with neither namespace nor host name → 409.',
         params: IdParams,
         response: {
-          200: Type.Object(
-            {
-              url: Type.String({ description: 'The page, with its preview token' }),
-              expiresAt: { ...DateTime, description: 'When the link stops working' },
-            },
-            { additionalProperties: false, headers: { 'Cache-Control': { type: 'string' } } },
-          ),
+          200: { ...PreviewLinkSchema, headers: { 'Cache-Control': { type: 'string' } } },
           ...problems(400, 401, 404, 409),
         },
       },

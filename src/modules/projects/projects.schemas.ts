@@ -409,6 +409,18 @@ export const ProjectListQuery = Type.Object(
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const PROJECT_SCHEMAS = [ProjectSchema];
 
+/** Projects, as GET /projects lists them. */
+export const ProjectArray = Type.Array(Type.Ref('Project'));
+
+/** GET /projects/{id}/preview-link: a signed link to the project's page, draft or not. */
+export const PreviewLinkSchema = Type.Object(
+  {
+    url: Type.String({ description: 'The page, with its preview token' }),
+    expiresAt: { ...DateTime, description: 'When the link stops working' },
+  },
+  { additionalProperties: false },
+);
+
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Project = Static<typeof ProjectSchema>;
 export type ProjectCreateQuery = Static<typeof ProjectCreateQuery>;

@@ -19,15 +19,6 @@ export interface CreateRequest {
   asked: { query: unknown; body: unknown };
 }
 
-/**
- * The request header of a create that honours `Idempotency-Key`, as its route declares it (`schema.headers`): the
- * document names it by the shared parameter (http/openapi-document.ts). Any text passes here, so a malformed key gets
- * the handler's own 400 (`idempotencyKey`), the same problem as on the public creates.
- */
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: 'Retry-safe key: the same key and request replay the first response' })),
-});
-
 /** The create request of an HTTP request: the caller, its `Idempotency-Key` (400 when malformed), query and body. */
 export function createRequestOf(request: FastifyRequest): CreateRequest {
   return {

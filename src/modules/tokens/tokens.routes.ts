@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
-import { CreateApiTokenBody, CreatedApiTokenSchema, MAX_API_TOKENS, TokenParams } from './tokens.schemas.ts';
+import { ApiTokenArray, CreateApiTokenBody, CreatedApiTokenSchema, MAX_API_TOKENS, TokenParams } from './tokens.schemas.ts';
 import { ApiTokenService } from './tokens.service.ts';
 
-const ApiToken = Type.Ref('ApiToken');
 const FROM_A_SESSION = 'Only from a signed-in session: a request authenticated by an API token gets 403.';
 
 /** The caller's API tokens (CONTRACT §15; docs/authentication.md#api-tokens). */
@@ -17,7 +15,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens',
     {
       schema: {
-        operationId: 'createUsersMeTokens',
+        operationId: 'createApiToken',
         tags: ['users'],
         summary: 'Create an API token for the caller',
         description:
@@ -34,10 +32,10 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens',
     {
       schema: {
-        operationId: 'listUsersMeTokens',
+        operationId: 'listApiTokens',
         tags: ['users'],
         summary: "The caller's API tokens, oldest first (never the secret)",
-        response: { 200: Type.Array(ApiToken), ...problems(401) },
+        response: { 200: ApiTokenArray, ...problems(401) },
       },
     },
     async (request) => service.list(principalOf(request)),
@@ -47,7 +45,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens/:id',
     {
       schema: {
-        operationId: 'deleteUsersMeTokens',
+        operationId: 'revokeApiToken',
         tags: ['users'],
         summary: 'Revoke one of the caller’s API tokens',
         description: `The token stops working at once on every node. ${FROM_A_SESSION}`,

@@ -49,6 +49,9 @@ export const CreateApiTokenBody = Type.Object(
 
 export const TokenParams = Type.Object({ id: ObjectId }, { additionalProperties: false });
 
+/** The caller's API tokens, without their secrets. */
+export const ApiTokenArray = Type.Array(Type.Ref('ApiToken'));
+
 export type ApiToken = Static<typeof ApiTokenSchema>;
 export type CreatedApiToken = Static<typeof CreatedApiTokenSchema>;
 export type CreateApiTokenBody = Static<typeof CreateApiTokenBody>;

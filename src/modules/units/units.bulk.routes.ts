@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { availabilityInAnyCase, BulkUnitPatch, MAX_BULK_UNITS } from './units.schemas.ts';
+import { availabilityInAnyCase, BulkUnitPatch, MAX_BULK_UNITS, UnitArray } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 
 export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -25,7 +24,7 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
           "prefixed by the item index (`/3/price`); an id the caller cannot see → 400 at `/<i>/_id`; an `ifMatch` that is not the unit's current ETag → 412. " +
           'One transaction writes every change and appends one `unit.updated` event per changed unit (actor: the caller); the answer is the updated units in request order.',
         body: BulkUnitPatch,
-        response: { 200: Type.Array(Type.Ref('Unit')), ...problems(400, 401, 412, 413, 415) },
+        response: { 200: UnitArray, ...problems(400, 401, 412, 413, 415) },
       },
     },
     (request) => units.patchMany(principalOf(request), request.body, ctx.clock.now()),

@@ -3,10 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { sendJsonText, useJsonStringify } from '../../http/serializer.ts';
 import { principalOf } from '../../http/auth.ts';
-import { IdParams, NoContent, problems } from '../../http/schemas.ts';
-import { availabilityInAnyCase, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
+import { IdempotencyHeaders, IdParams, NoContent, problems } from '../../http/schemas.ts';
+import { availabilityInAnyCase, UnitArray, UnitCreateBody, UnitCreateQuery, UnitListQuery, UnitPatchSchema, UnitSchema } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
-import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
@@ -60,7 +60,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           '`filters` ranges (`priceMin`…`bedroomsMax`) are inclusive; a unit without the field does not match a range on it. ' +
           LIST_TEXT,
         querystring: UnitListQuery,
-        response: { 200: { ...csvOrJson(Type.Array(Unit), 'units'), headers: TotalHeader }, ...problems(400, 401, 404) },
+        response: { 200: { ...csvOrJson(UnitArray, 'units'), headers: TotalHeader }, ...problems(400, 401, 404) },
       },
     },
     async (request, reply) => {

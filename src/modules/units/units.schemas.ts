@@ -240,6 +240,9 @@ export const UnitListQuery = Type.Object(
 export const UNIT_SCHEMAS = [UnitSchema];
 export type UnitList = Static<typeof UnitListQuery>;
 
+/** Units, as GET /units and a bulk PATCH answer them. */
+export const UnitArray = Type.Array(Type.Ref('Unit'));
+
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Unit = Static<typeof UnitSchema>;
 export type UnitCreateQuery = Static<typeof UnitCreateQuery>;

@@ -1,20 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { accountRequestLimit } from '../../http/rate-limits.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
 import { langOf } from '../../mail/templates.ts';
+import { PasswordResetAccepted, PasswordResetConfirmBody, PasswordResetRequestBody } from './users.schemas.ts';
 import { UserService } from './users.service.ts';
 
-const RequestBody = Type.Object({ username: Type.String({ format: 'email', maxLength: 320 }) }, { additionalProperties: false });
-const Accepted = Type.Object({ message: Type.String() }, { additionalProperties: false });
-const ConfirmBody = Type.Object(
-  {
-    token: Type.String({ minLength: 20, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'The token from the mailed link' }),
-    password: Type.String({ minLength: 8, maxLength: 1024 }),
-  },
-  { additionalProperties: false },
-);
 const ANSWER = 'If an account exists for this address, a link to choose a new password has been mailed to it.';
 
 /** Forgotten passwords: no authentication (the mailed token is the credential). */
@@ -35,8 +26,8 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = asyn
           '(once, 1 hour). At most PASSWORD_RESETS_PER_HOUR links per address per hour are mailed (more requests are answered the same and send nothing). ' +
           'Rate-limited per client address (429). The mail is in the language of `Accept-Language` (en, fr, es).',
         security: [],
-        body: RequestBody,
-        response: { 202: Accepted, ...problems(400, 415, 429) },
+        body: PasswordResetRequestBody,
+        response: { 202: PasswordResetAccepted, ...problems(400, 415, 429) },
       },
       config: { rateLimit },
     },
@@ -57,7 +48,7 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = asyn
           'Sets the password and ends every session of the user (204). A token works once, for 1 hour: used, expired or unknown → 410. ' +
           'Rate-limited per client address.',
         security: [],
-        body: ConfirmBody,
+        body: PasswordResetConfirmBody,
         response: { 204: NoContent, ...problems(400, 410, 415, 429) },
       },
       config: { rateLimit },

@@ -147,6 +147,27 @@ export const RefreshResponse = Type.Object(
   { additionalProperties: false },
 );
 
+/** POST /users/password-reset: the address of the account whose password was forgotten. */
+export const PasswordResetRequestBody = Type.Object(
+  { username: Type.String({ format: 'email', maxLength: 320, description: "The account's e-mail address" }) },
+  { additionalProperties: false },
+);
+
+/** The one answer to a reset request, whether or not the account exists. */
+export const PasswordResetAccepted = Type.Object(
+  { message: Type.String({ description: 'The same sentence for every address: it tells nothing about the account' }) },
+  { additionalProperties: false },
+);
+
+/** POST /users/password-reset/confirm: the mailed token and the password chosen. */
+export const PasswordResetConfirmBody = Type.Object(
+  {
+    token: Type.String({ minLength: 20, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$', description: 'The token from the mailed link' }),
+    password: Type.String({ minLength: 8, maxLength: 1024, description: 'The new password' }),
+  },
+  { additionalProperties: false },
+);
+
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Invite = Static<typeof InviteSchema>;
 export type LoginResponse = Static<typeof LoginResponseSchema>;

@@ -2,11 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
-import { NoContent, problems } from '../../http/schemas.ts';
+import { IdempotencyHeaders, NoContent, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { createRequestOf, IdempotencyHeaders, sendCreated } from '../shared/idempotent.ts';
+import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import type { WebhookDispatcher } from './webhooks.dispatcher.ts';
-import { CreatedWebhook, DeliveriesQuery, DeliveryParams, HookParams, ProjectParams, WebhookCreateBody, WebhookPatchBody } from './webhooks.schemas.ts';
+import {
+  CreatedWebhook,
+  DeliveriesQuery,
+  DeliveryParams,
+  HookParams,
+  ProjectParams,
+  WebhookArray,
+  WebhookCreateBody,
+  WebhookDeliveryArray,
+  WebhookPatchBody,
+} from './webhooks.schemas.ts';
 import { WebhookService } from './webhooks.service.ts';
 
 const ETag = { ETag: { type: 'string' } };
@@ -44,7 +54,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
         tags: ['webhooks'],
         summary: "The project's webhooks (owner and administrators)",
         params: ProjectParams,
-        response: { 200: Type.Array(Type.Ref('Webhook')), ...problems(400, 401, 403, 404) },
+        response: { 200: WebhookArray, ...problems(400, 401, 403, 404) },
       },
     },
     (request) => webhooks.list(principalOf(request), request.params.id),
@@ -118,7 +128,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; webhookDispatc
         description: '`before=<seq>` pages back.',
         params: HookParams,
         querystring: DeliveriesQuery,
-        response: { 200: Type.Array(Type.Ref('WebhookDelivery')), ...problems(400, 401, 403, 404) },
+        response: { 200: WebhookDeliveryArray, ...problems(400, 401, 403, 404) },
       },
     },
     (request) => webhooks.deliveries(principalOf(request), request.params.id, request.params.hookId, request.query),

@@ -78,6 +78,12 @@ export const DeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** A project's webhooks. */
+export const WebhookArray = Type.Array(Type.Ref('Webhook'));
+
+/** A webhook's deliveries, newest first. */
+export const WebhookDeliveryArray = Type.Array(Type.Ref('WebhookDelivery'));
+
 export type WebhookCreate = Static<typeof WebhookCreateBody>;
 export type WebhookPatch = Static<typeof WebhookPatchBody>;
 export type DeliveriesPage = Static<typeof DeliveriesQuery>;

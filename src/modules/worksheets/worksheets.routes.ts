@@ -4,10 +4,10 @@ import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { perMinute } from '../../http/rate-limits.ts';
 import { IdParams, problems } from '../../http/schemas.ts';
-import { AllocationTokenHeader, allocationToken } from '../allocations/token-header.ts';
+import { allocationToken } from '../allocations/token-header.ts';
 import { TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
-import { WorksheetPatchBody, WorksheetStatus, WorksheetSubmitBody } from './worksheets.schemas.ts';
+import { WorksheetArray, WorksheetListQuery, WorksheetPatchBody, WorksheetSubmitBody, WorksheetSubmitHeaders } from './worksheets.schemas.ts';
 import { WorksheetService } from './worksheets.service.ts';
 
 const Worksheet = Type.Ref('Worksheet');
@@ -19,14 +19,14 @@ export const worksheetPublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = as
     '/public/worksheets',
     {
       schema: {
-        operationId: 'createPublicWorksheets',
+        operationId: 'submitWorksheet',
         tags: ['public'],
         summary: "Submit a worksheet for a buyer through a realtor's allocation",
         description:
           'Needs `X-Allocation-Token` (401 without a valid one). `choices`: 1 to 3 units of the project, in order of preference (a unit of another project → 400). ' +
           "At most WORKSHEETS_PER_ALLOCATION (default 200) of one allocation's worksheets may wait undecided at once → 409; rate-limited per client address like POST /public/leads.",
         security: [],
-        headers: Type.Object({ 'x-allocation-token': Type.Optional(AllocationTokenHeader) }),
+        headers: WorksheetSubmitHeaders,
         body: WorksheetSubmitBody,
         response: { 201: Worksheet, ...problems(400, 401, 409, 413, 415, 429) },
       },
@@ -48,26 +48,12 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     {
       preValidation: objectQuery(['options']),
       schema: {
-        operationId: 'listProjectsWorksheets',
+        operationId: 'listProjectWorksheets',
         tags: ['worksheets'],
         summary: "A project's worksheets, oldest first (owner and administrators)",
         params: IdParams,
-        querystring: Type.Object(
-          {
-            status: Type.Optional(WorksheetStatus),
-            options: Type.Optional(
-              Type.Object(
-                {
-                  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-                  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-                },
-                { additionalProperties: false },
-              ),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: { ...Type.Array(Worksheet), headers: TotalHeader }, ...problems(400, 401, 403, 404) },
+        querystring: WorksheetListQuery,
+        response: { 200: { ...WorksheetArray, headers: TotalHeader }, ...problems(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
@@ -83,7 +69,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     '/worksheets/:id',
     {
       schema: {
-        operationId: 'updateWorksheets',
+        operationId: 'updateWorksheet',
         tags: ['worksheets'],
         summary: 'Accept a worksheet with one of its units (the unit turns reserved), or decline it',
         description:

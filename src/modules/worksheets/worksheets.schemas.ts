@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
+import { AllocationTokenHeader } from '../allocations/token-header.ts';
 import { LeadFields } from '../leads/leads.schemas.ts';
 
 const Buyer = Type.Object(
@@ -58,6 +59,29 @@ export const WorksheetPatchBody = Type.Union(
   ],
   { description: 'Accept with a unit (the unit turns reserved), or decline' },
 );
+
+/** POST /public/worksheets: the realtor's allocation, by its token. */
+export const WorksheetSubmitHeaders = Type.Object({ 'x-allocation-token': Type.Optional(AllocationTokenHeader) });
+
+/** GET /projects/{id}/worksheets: one status or all, and the page. */
+export const WorksheetListQuery = Type.Object(
+  {
+    status: Type.Optional(WorksheetStatus),
+    options: Type.Optional(
+      Type.Object(
+        {
+          skip: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Worksheets to skip (default 0)' })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Most worksheets to return, 1–1000 (default 100)' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** A project's worksheets, oldest first. */
+export const WorksheetArray = Type.Array(Type.Ref('Worksheet'));
 
 export type Worksheet = Static<typeof WorksheetSchema>;
 export type WorksheetSubmit = Static<typeof WorksheetSubmitBody>;
