@@ -371,7 +371,7 @@ export interface paths {
      * Report what a visitor did on a presentation page (page analytics)
      * @description Sent by the buyer's page with `navigator.sendBeacon` (a `text/plain` body holding JSON) or as `application/json`. Visitors are counted without cookies and without storing addresses (docs/insights.md). Requests from known bots and from addresses in the project's `eventsBlockList` are accepted but not counted. Rate-limited per client address (PUBLIC_EVENTS_PER_MINUTE).
      */
-    post: operations['logPageEvents'];
+    post: operations['createPublicEvents'];
     delete?: never;
     options?: never;
     head?: never;
@@ -391,7 +391,7 @@ export interface paths {
      * Open a realtor's allocation with its password
      * @description Answers the allocation's name, its units and a 12-hour token. Any wrong password (and an unknown namespace) → the same 401 in the same time: the password is compared with every allocation's, with no early exit. At most ALLOCATION_OPENS_PER_MINUTE tries per client address (default 10) → 429.
      */
-    post: operations['openAllocation'];
+    post: operations['createPublicAllocationsOpen'];
     delete?: never;
     options?: never;
     head?: never;
@@ -411,7 +411,7 @@ export interface paths {
      * Submit a worksheet for a buyer through a realtor's allocation
      * @description Needs `X-Allocation-Token` (401 without a valid one). `choices`: 1 to 3 units of the project, in order of preference (a unit of another project → 400). At most WORKSHEETS_PER_ALLOCATION (default 200) of one allocation's worksheets may wait undecided at once → 409; rate-limited per client address like POST /public/leads.
      */
-    post: operations['submitWorksheet'];
+    post: operations['createPublicWorksheets'];
     delete?: never;
     options?: never;
     head?: never;
@@ -464,13 +464,13 @@ export interface paths {
       cookie?: never;
     };
     /** The caller's API tokens, oldest first (never the secret) */
-    get: operations['listApiTokens'];
+    get: operations['listUsersMeTokens'];
     put?: never;
     /**
      * Create an API token for the caller
      * @description The answer carries the secret `token` (sst_…) once; only its hash is kept. It acts as the caller; scope `read` allows only GET and HEAD. At most 50 tokens per user (→ 409). Only from a signed-in session: a request authenticated by an API token gets 403.
      */
-    post: operations['createApiToken'];
+    post: operations['createUsersMeTokens'];
     delete?: never;
     options?: never;
     head?: never;
@@ -491,7 +491,7 @@ export interface paths {
      * Revoke one of the caller’s API tokens
      * @description The token stops working at once on every node. Only from a signed-in session: a request authenticated by an API token gets 403.
      */
-    delete: operations['revokeApiToken'];
+    delete: operations['deleteUsersMeTokens'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1107,7 +1107,7 @@ export interface paths {
      * A project's page analytics and sales figures over a range of days (owner, administrators, editors)
      * @description Visitors, views, the funnel, sources and every unit's views, enquiries and holds, from daily totals (docs/insights.md). `from`/`to` default to the last 30 days (UTC); a range is at most 731 days. With `Accept: text/csv` or `format=csv` the answer is the `units` table as RFC 4180 CSV.
      */
-    get: operations['getProjectInsights'];
+    get: operations['listProjectsInsights'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
      * Mail the project's weekly report now, to its reportSendTo (owner, administrators)
      * @description The last seven full days (UTC) against the seven before, queued through the outbox like the Monday report. 409 when `reportSendTo` is empty.
      */
-    post: operations['sendProjectReport'];
+    post: operations['createProjectsReportsSend'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1147,7 +1147,7 @@ export interface paths {
      * A unit's waiting list in rank order (owner and administrators)
      * @description The waitlist entries (leads with source "waitlist") for this unit, first in rank first. `offeredAt` marks an entry the priority list has offered the unit to. With the project's specialRankEnabled, PATCH /leads/{id} `{ rank }` moves an entry.
      */
-    get: operations['listUnitWaitlist'];
+    get: operations['listUnitsWaitlist'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1164,7 +1164,7 @@ export interface paths {
       cookie?: never;
     };
     /** A project's worksheets, oldest first (owner and administrators) */
-    get: operations['listProjectWorksheets'];
+    get: operations['listProjectsWorksheets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1190,7 +1190,7 @@ export interface paths {
      * Accept a worksheet with one of its units (the unit turns reserved), or decline it
      * @description `{ status: "accepted", unit }`: the unit (one of its choices, available or held by its allocation) turns `reserved` and the worksheet `accepted` in one transaction; a unit already accepted for another worksheet, or otherwise taken → 409. `{ status: "declined" }` declines. A worksheet decided already → 409.
      */
-    patch: operations['updateWorksheet'];
+    patch: operations['updateWorksheets'];
     trace?: never;
   };
 }
@@ -5870,7 +5870,7 @@ export interface operations {
       };
     };
   };
-  logPageEvents: {
+  createPublicEvents: {
     parameters: {
       query?: never;
       header?: never;
@@ -6018,7 +6018,7 @@ export interface operations {
       };
     };
   };
-  openAllocation: {
+  createPublicAllocationsOpen: {
     parameters: {
       query?: never;
       header?: never;
@@ -6150,7 +6150,7 @@ export interface operations {
       };
     };
   };
-  submitWorksheet: {
+  createPublicWorksheets: {
     parameters: {
       query?: never;
       header?: {
@@ -6752,7 +6752,7 @@ export interface operations {
       };
     };
   };
-  listApiTokens: {
+  listUsersMeTokens: {
     parameters: {
       query?: never;
       header?: never;
@@ -6825,7 +6825,7 @@ export interface operations {
       };
     };
   };
-  createApiToken: {
+  createUsersMeTokens: {
     parameters: {
       query?: never;
       header?: never;
@@ -6979,7 +6979,7 @@ export interface operations {
       };
     };
   };
-  revokeApiToken: {
+  deleteUsersMeTokens: {
     parameters: {
       query?: never;
       header?: never;
@@ -14790,7 +14790,7 @@ export interface operations {
       };
     };
   };
-  getProjectInsights: {
+  listProjectsInsights: {
     parameters: {
       query?: {
         /** @description First day, UTC (default: 29 days before `to`) */
@@ -14930,7 +14930,7 @@ export interface operations {
       };
     };
   };
-  sendProjectReport: {
+  createProjectsReportsSend: {
     parameters: {
       query?: never;
       header?: never;
@@ -15055,7 +15055,7 @@ export interface operations {
       };
     };
   };
-  listUnitWaitlist: {
+  listUnitsWaitlist: {
     parameters: {
       query?: never;
       header?: never;
@@ -15169,7 +15169,7 @@ export interface operations {
       };
     };
   };
-  listProjectWorksheets: {
+  listProjectsWorksheets: {
     parameters: {
       query?: {
         status?: 'submitted' | 'accepted' | 'declined';
@@ -15292,7 +15292,7 @@ export interface operations {
       };
     };
   };
-  updateWorksheet: {
+  updateWorksheets: {
     parameters: {
       query?: never;
       header?: never;

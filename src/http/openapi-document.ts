@@ -109,8 +109,6 @@ export const OPERATION_VERBS = [
   'release',
   'extend',
   'duplicate',
-  'send',
-  'open',
 ];
 
 const header = (description: string, schema: Schema = { type: 'string' }): Header => ({ description, schema });

@@ -24,7 +24,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       // Failures (4xx, 5xx) are still logged at warn and above by the request logger and the error handler.
       logLevel: 'warn',
       schema: {
-        operationId: 'logPageEvents',
+        operationId: 'createPublicEvents',
         tags: ['public'],
         summary: 'Report what a visitor did on a presentation page (page analytics)',
         description:

@@ -12,7 +12,7 @@ export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (
     '/public/allocations/open',
     {
       schema: {
-        operationId: 'openAllocation',
+        operationId: 'createPublicAllocationsOpen',
         tags: ['public'],
         summary: "Open a realtor's allocation with its password",
         description:

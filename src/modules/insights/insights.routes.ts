@@ -14,7 +14,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/projects/:id/insights',
     {
       schema: {
-        operationId: 'getProjectInsights',
+        operationId: 'listProjectsInsights',
         tags: ['insights'],
         summary: "A project's page analytics and sales figures over a range of days (owner, administrators, editors)",
         description:
@@ -39,7 +39,7 @@ export const insightsRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/projects/:id/reports/send',
     {
       schema: {
-        operationId: 'sendProjectReport',
+        operationId: 'createProjectsReportsSend',
         tags: ['insights'],
         summary: "Mail the project's weekly report now, to its reportSendTo (owner, administrators)",
         description:

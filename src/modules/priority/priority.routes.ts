@@ -12,7 +12,7 @@ export const priorityRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/units/:id/waitlist',
     {
       schema: {
-        operationId: 'listUnitWaitlist',
+        operationId: 'listUnitsWaitlist',
         tags: ['leads'],
         summary: "A unit's waiting list in rank order (owner and administrators)",
         description:

@@ -15,7 +15,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens',
     {
       schema: {
-        operationId: 'createApiToken',
+        operationId: 'createUsersMeTokens',
         tags: ['users'],
         summary: 'Create an API token for the caller',
         description:
@@ -32,7 +32,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens',
     {
       schema: {
-        operationId: 'listApiTokens',
+        operationId: 'listUsersMeTokens',
         tags: ['users'],
         summary: "The caller's API tokens, oldest first (never the secret)",
         response: { 200: ApiTokenArray, ...problems(401) },
@@ -45,7 +45,7 @@ export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
     '/users/me/tokens/:id',
     {
       schema: {
-        operationId: 'revokeApiToken',
+        operationId: 'deleteUsersMeTokens',
         tags: ['users'],
         summary: 'Revoke one of the caller’s API tokens',
         description: `The token stops working at once on every node. ${FROM_A_SESSION}`,

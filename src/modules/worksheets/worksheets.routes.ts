@@ -19,7 +19,7 @@ export const worksheetPublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = as
     '/public/worksheets',
     {
       schema: {
-        operationId: 'submitWorksheet',
+        operationId: 'createPublicWorksheets',
         tags: ['public'],
         summary: "Submit a worksheet for a buyer through a realtor's allocation",
         description:
@@ -48,7 +48,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     {
       preValidation: objectQuery(['options']),
       schema: {
-        operationId: 'listProjectWorksheets',
+        operationId: 'listProjectsWorksheets',
         tags: ['worksheets'],
         summary: "A project's worksheets, oldest first (owner and administrators)",
         params: IdParams,
@@ -69,7 +69,7 @@ export const worksheetRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
     '/worksheets/:id',
     {
       schema: {
-        operationId: 'updateWorksheet',
+        operationId: 'updateWorksheets',
         tags: ['worksheets'],
         summary: 'Accept a worksheet with one of its units (the unit turns reserved), or decline it',
         description:
