@@ -11,7 +11,8 @@ export type Deliverer = (trx: Q, projectId: string, events: readonly AppendedEve
 
 /**
  * The one way writes record what they changed: `append` runs inside the write's transaction, writes the event
- * (seq, NOTIFY for the live feed) and, once webhooks are wired in, the event's deliveries and their outbox jobs.
+ * (seq, NOTIFY for the live feed) and, once webhooks are wired in and the project has one, hands it to the
+ * webhooks module for its deliveries and their outbox jobs (a second statement, in the same transaction).
  */
 export class EventLog {
   #deliver: Deliverer | undefined;
@@ -22,8 +23,9 @@ export class EventLog {
   }
 
   async append(trx: Q, event: NewEvent): Promise<number> {
-    const appended = await appendEvent(trx, event);
-    if (this.#deliver) await this.#deliver(trx, event.projectId, [appended], new Date(event.now));
+    const deliver = this.#deliver;
+    const { event: appended, hooked } = await appendEvent(trx, event, { hooked: deliver !== undefined });
+    if (deliver && hooked) await deliver(trx, event.projectId, [appended], new Date(event.now));
     return appended.seq;
   }
 
@@ -33,6 +35,7 @@ export class EventLog {
    * their counter rows. Returns the seqs in the order of `events`.
    */
   async appendMany(trx: Q, events: NewEvent[]): Promise<number[]> {
+    const deliver = this.#deliver;
     const byProject = new Map<string, { indexes: number[]; events: NewEvent[] }>();
     events.forEach((e, i) => {
       const group = byProject.get(e.projectId);
@@ -45,16 +48,16 @@ export class EventLog {
     // Code-unit order, as Array#sort() with no comparator.
     const inIdOrder = [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [projectId, group] of inIdOrder) {
-      // A statement of events per batch, then one of their deliveries, created at the batch's latest time.
+      // A statement of events per batch, then (for a project with webhooks) one of their deliveries, created at the batch's latest time.
       for (let i = 0; i < group.events.length; i += APPEND_BATCH) {
         const batch = group.events.slice(i, i + APPEND_BATCH);
-        const appended = await appendEvents(trx, projectId, batch);
+        const { events: appended, hooked } = await appendEvents(trx, projectId, batch, { hooked: deliver !== undefined });
         appended.forEach((a, k) => {
           const index = group.indexes[i + k];
           if (index === undefined) throw new Error(`appendEvents returned ${appended.length} events for ${batch.length}`);
           seqs[index] = a.seq;
         });
-        if (this.#deliver) await this.#deliver(trx, projectId, appended, new Date(Math.max(...batch.map((e) => e.now))));
+        if (deliver && hooked) await deliver(trx, projectId, appended, new Date(Math.max(...batch.map((e) => e.now))));
       }
     }
     return seqs;

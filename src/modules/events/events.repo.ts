@@ -65,16 +65,21 @@ export interface AppendedEvent {
   type: EventType;
 }
 
+/** Whether the project has a webhook (so its events may have deliveries), read in the append's own statement when asked. */
+const hookedSql = (projectId: string, ask: boolean) =>
+  ask ? sql<boolean>`exists (select 1 from webhooks w where w.project_id = ${projectId})` : sql<boolean>`false`;
+
 /**
  * Appends one event inside the caller's transaction, in one statement: takes the project's next `seq` from its
  * counter row (locking it until commit, so one project's writers take turns and numbers follow commit order),
  * writes the event and queues a NOTIFY, which PostgreSQL delivers to every listening node only on commit.
- * Call it last in the transaction, after the rows it describes are written.
+ * With `hooked` asked, it also reads whether the project has a webhook: most have none, and their append is this
+ * one statement. Call it last in the transaction, after the rows it describes are written.
  */
-export async function appendEvent(trx: Q, e: NewEvent): Promise<AppendedEvent> {
+export async function appendEvent(trx: Q, e: NewEvent, opts: { hooked: boolean } = { hooked: false }): Promise<{ event: AppendedEvent; hooked: boolean }> {
   const data = JSON.stringify(eventData(e));
   const id = newObjectId(e.now);
-  const r = await sql<{ seq: string }>`
+  const r = await sql<{ seq: string; hooked: boolean }>`
     with c as (
       insert into project_event_counters as pc (project_id, last_seq) values (${e.projectId}, 1)
       on conflict (project_id) do update set last_seq = pc.last_seq + 1
@@ -85,10 +90,10 @@ export async function appendEvent(trx: Q, e: NewEvent): Promise<AppendedEvent> {
       from c
       returning seq
     )
-    select e.seq, pg_notify(${EVENTS_CHANNEL}, ${e.projectId} || ':' || e.seq) from e`.execute(trx);
+    select e.seq, ${hookedSql(e.projectId, opts.hooked)} as hooked, pg_notify(${EVENTS_CHANNEL}, ${e.projectId} || ':' || e.seq) from e`.execute(trx);
   const row = r.rows[0];
   if (!row) throw new Error('appendEvent: no row');
-  return { id, seq: Number(row.seq), type: e.type };
+  return { event: { id, seq: Number(row.seq), type: e.type }, hooked: row.hooked };
 }
 
 /** The most events appendEvents writes in one statement: keeps one statement's parameters and JSON to a sensible size. */
@@ -100,7 +105,12 @@ export const APPEND_BATCH = 1000;
  * the last seq (a listener reads everything after what it has). For writes that change many records at once (bulk
  * PATCH, imports); call it last in the transaction, like appendEvent.
  */
-export async function appendEvents(trx: Q, projectId: string, batch: readonly Omit<NewEvent, 'projectId'>[]): Promise<AppendedEvent[]> {
+export async function appendEvents(
+  trx: Q,
+  projectId: string,
+  batch: readonly Omit<NewEvent, 'projectId'>[],
+  opts: { hooked: boolean } = { hooked: false },
+): Promise<{ events: AppendedEvent[]; hooked: boolean }> {
   if (batch.length > APPEND_BATCH) throw new Error(`appendEvents: ${batch.length} events in one statement (at most ${APPEND_BATCH})`);
   const n = batch.length;
   const rows = batch.map((e, ord) => ({
@@ -113,7 +123,7 @@ export async function appendEvents(trx: Q, projectId: string, batch: readonly Om
     created_at: new Date(e.now).toISOString(),
     data: eventData(e),
   }));
-  const r = await sql<{ last: string }>`
+  const r = await sql<{ last: string; hooked: boolean }>`
     with c as (
       insert into project_event_counters as pc (project_id, last_seq) values (${projectId}, ${n})
       on conflict (project_id) do update set last_seq = pc.last_seq + ${n}
@@ -126,11 +136,13 @@ export async function appendEvents(trx: Q, projectId: string, batch: readonly Om
       select i.id, ${projectId}, c.last_seq - ${n} + i.ord, i.type, i.subject_id, i.actor_kind, i.actor_id, i.data, i.created_at
       from i, c
     )
-    select c.last_seq as last, pg_notify(${EVENTS_CHANNEL}, ${projectId} || ':' || c.last_seq) from c`.execute(trx);
+    select c.last_seq as last, ${hookedSql(projectId, opts.hooked)} as hooked, pg_notify(${EVENTS_CHANNEL}, ${projectId} || ':' || c.last_seq) from c`.execute(
+    trx,
+  );
   const row = r.rows[0];
   if (!row) throw new Error('appendEvents: no row');
   const first = Number(row.last) - n + 1;
-  return rows.map((e, k) => ({ id: e.id, seq: first + k, type: e.type }));
+  return { events: rows.map((e, k) => ({ id: e.id, seq: first + k, type: e.type })), hooked: row.hooked };
 }
 
 /** `changes` of a created record: every field from absent to its value. */
