@@ -48,7 +48,8 @@ export class EventLog {
     // Code-unit order, as Array#sort() with no comparator.
     const inIdOrder = [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [projectId, group] of inIdOrder) {
-      // A statement of events per batch, then (for a project with webhooks) one of their deliveries, created at the batch's latest time.
+      // A statement of events per batch, then (for a project with webhooks) one of their deliveries, created at the
+      // batch's latest time.
       for (let i = 0; i < group.events.length; i += APPEND_BATCH) {
         const batch = group.events.slice(i, i + APPEND_BATCH);
         const { events: appended, hooked } = await appendEvents(trx, projectId, batch, { hooked: deliver !== undefined });
