@@ -898,4 +898,22 @@ describe('deleting a project', () => {
     assert.equal((await inject('DELETE', `/groups/${g._id}`)).statusCode, 204);
     assert.equal((await inject('GET', `/project/${keep._id}`)).statusCode, 200, 'deleting a group deletes no project');
   });
+
+  test('a project delete moves the version of the groups listing it, and only when it happens (a stale If-Match → 412, groups untouched)', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const g = (await inject('POST', '/groups?name=G', { projects: [p._id] })).json();
+    const other = (await inject('POST', '/groups?name=H', {})).json();
+    const etag = String((await inject('GET', `/project/${p._id}`)).headers.etag);
+    const version = async (id: string) => (await inject('GET', `/groups/${id}`)).json().__v as number;
+
+    assert.equal((await inject('PATCH', `/project/${p._id}`, { name: 'Moved' }, { ...owner.auth, 'if-match': etag })).statusCode, 200);
+    assert.equal((await inject('DELETE', `/project/${p._id}`, undefined, { ...owner.auth, 'if-match': etag })).statusCode, 412);
+    assert.equal(await version(g._id), g.__v, 'a refused delete leaves the group as it was');
+
+    const current = String((await inject('GET', `/project/${p._id}`)).headers.etag);
+    assert.equal((await inject('DELETE', `/project/${p._id}`, undefined, { ...owner.auth, 'if-match': current })).statusCode, 204);
+    assert.equal(await version(g._id), g.__v + 1);
+    assert.deepEqual((await inject('GET', `/groups/${g._id}`)).json().projects, []);
+    assert.equal(await version(other._id), other.__v, 'a group that did not list it stays');
+  });
 });

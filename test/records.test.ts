@@ -7,7 +7,7 @@ import { PROJECT_RECORD_SQL, toProject } from '../src/modules/projects/projects.
 import { findProject, insertProject, type ProjectInsert } from '../src/modules/projects/projects.repo.ts';
 import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
 import { insertUnit, type NewUnit } from '../src/modules/units/unit-writes.repo.ts';
-import { toUnit, unitJson } from '../src/modules/units/units.record.ts';
+import { holdExpired, holdLapsedSql, holdLive, holdLiveSql, stillHeld, stillHeldSql, toUnit, unitJson } from '../src/modules/units/units.record.ts';
 import { findUnit, findUnitDocument } from '../src/modules/units/units.repo.ts';
 import { createUser, ENGINE, openTestDb, type TestDb } from './helpers.ts';
 
@@ -211,5 +211,42 @@ describe(`unit records (${ENGINE})`, () => {
       assert.equal(record.name, fixture.name);
       assert.equal(record.floor, fixture.floorId === 'floor' ? floorId : undefined);
     });
+  }
+});
+
+describe(`the hold rules, in TypeScript and in SQL (${ENGINE})`, () => {
+  const HOLD = newObjectId();
+  const EXPIRIES: [label: string, at: Date | null][] = [
+    ['past', new Date(NOW - HOUR)],
+    ['now', new Date(NOW)],
+    ['future', new Date(NOW + HOUR)],
+    ['none', null],
+  ];
+  const HOLDERS: [label: string, heldBy: string | null][] = [
+    ['held by the hold', HOLD],
+    ['held by another', newObjectId()],
+    ['no holder', null],
+  ];
+
+  // Each twin pair gives one answer for every case; SQL's NULL (no expiry) counts as false, as a WHERE takes it.
+  for (const availability of ['on_hold', 'available', 'reserved']) {
+    for (const [expiryLabel, expiry] of EXPIRIES) {
+      for (const [holderLabel, heldBy] of HOLDERS) {
+        const label = `${availability}, expiry ${expiryLabel}, ${holderLabel}`;
+        test(`holdLive, holdExpired and stillHeld answer as their SQL twins: ${label}`, async () => {
+          const row = { availability, on_hold_expires_at: expiry, held_by: heldBy };
+          const { rows } = await sql<{ live: boolean | null; lapsed: boolean | null; held: boolean | null }>`
+            select ${holdLiveSql(NOW, 'u')} as live, ${holdLapsedSql(NOW, 'u')} as lapsed, ${stillHeldSql(HOLD, NOW, 'u')} as held
+            from (select ${availability}::text as availability, ${expiry}::timestamptz as on_hold_expires_at, ${heldBy}::text as held_by) u`.execute(
+            t.db.kysely,
+          );
+          const inSql = rows[0];
+          assert.ok(inSql);
+          assert.equal(holdLive(row, NOW), inSql.live === true, 'holdLive');
+          assert.equal(holdExpired(row, NOW), inSql.lapsed === true, 'holdExpired');
+          assert.equal(stillHeld(row, HOLD, NOW), inSql.held === true, 'stillHeld');
+        });
+      }
+    }
   }
 });

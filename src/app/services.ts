@@ -69,6 +69,6 @@ export async function buildServices(config: Config, db: Db, clock: Clock, log: F
   const inventory = new InventoryService(ctx);
   const webhookDispatcher = new WebhookDispatcher({ db: db.kysely, clock, secrets, config, outbox, log });
   webhookDispatcher.register();
-  ctx.events.deliverWith((trx, ids) => webhookDispatcher.enqueue(trx, ids));
+  ctx.events.deliverWith((trx, projectId, events, at) => webhookDispatcher.deliver(trx, projectId, events, at));
   return { ctx, redis, mailer, inventory, feedScheduler: new FeedScheduler(ctx, inventory, log), webhookDispatcher };
 }

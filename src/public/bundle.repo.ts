@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { UNIT_COLUMNS } from '../modules/units/units.repo.ts';
 import { holdLapsedSql, type UnitRow } from '../modules/units/units.record.ts';
+import { childOrderSql } from '../db/reorder.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -37,10 +38,10 @@ export interface BundleFloorRow {
 
 /** A project's floors in position order. */
 export function listBundleFloors(db: Q, projectId: string): Promise<BundleFloorRow[]> {
-  return db.selectFrom('floors').select(['id', 'name', 'position', 'data']).where('project_id', '=', projectId).orderBy('position').orderBy('id').execute();
+  return db.selectFrom('floors').select(['id', 'name', 'position', 'data']).where('project_id', '=', projectId).orderBy(childOrderSql()).execute();
 }
 
 /** A project's units in position order. */
 export function listBundleUnits(db: Q, projectId: string): Promise<UnitRow[]> {
-  return db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.project_id', '=', projectId).orderBy('u.position').orderBy('u.id').execute();
+  return db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.project_id', '=', projectId).orderBy(childOrderSql('u')).execute();
 }

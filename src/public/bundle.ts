@@ -6,6 +6,7 @@ import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
 import { toUnit, type UnitRow } from '../modules/units/units.record.ts';
 import { listBundleFloors, listBundleUnits, type BundleHead } from './bundle.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
+import { allocatedAvailability } from '../modules/allocations/allocated.ts';
 
 type Q = Kysely<Database>;
 
@@ -62,7 +63,7 @@ export const hasAllocations = (settings: Record<string, unknown>) => Array.isArr
 export function allocatedView(unit: Record<string, unknown>, owner: string | undefined, viewer: string | undefined): Record<string, unknown> {
   if (owner === undefined) return unit;
   if (owner === viewer) unit.allocated = true;
-  else if (unit.availability === 'available') unit.availability = 'unavailable';
+  else unit.availability = allocatedAvailability(unit.availability);
   return unit;
 }
 

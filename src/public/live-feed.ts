@@ -7,6 +7,7 @@ import { EVENTS_CHANNEL } from '../modules/events/events.repo.ts';
 import { PUBLIC_EVENT_TYPES } from '../modules/events/events.schemas.ts';
 import { findLastEventSeq, listEventsAfter } from './public.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
+import { allocatedAvailability } from '../modules/allocations/allocated.ts';
 
 /** Unit fields a visitor may see change (price only while the project shows prices). */
 const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
@@ -216,7 +217,7 @@ export class LiveFeed {
     for (const c of changes) {
       const changes = c.changes;
       if (!changes?.availability || c._id === undefined || !allocated.has(c._id)) continue;
-      changes.availability = changes.availability.map((v) => (v === 'available' ? 'unavailable' : v)) as [unknown, unknown];
+      changes.availability = changes.availability.map(allocatedAvailability) as [unknown, unknown];
     }
   }
 

@@ -1,28 +1,32 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { appendEvent, appendEvents, type NewEvent } from './events.repo.ts';
+import { APPEND_BATCH, appendEvent, appendEvents, type AppendedEvent, type NewEvent } from './events.repo.ts';
 
 type Q = Kysely<Database>;
-/** Given the deliveries an event started (each the oldest pending one of its webhook), in the event's transaction. */
-export type DeliveryStarter = (trx: Q, deliveryIds: string[]) => Promise<void>;
+/**
+ * Given events just appended to one project's log (and the time their deliveries are created at), in their
+ * transaction: writes their webhook deliveries and starts those whose turn it is (the webhooks module's).
+ */
+export type Deliverer = (trx: Q, projectId: string, events: readonly AppendedEvent[], at: Date) => Promise<void>;
 
 /**
  * The one way writes record what they changed: `append` runs inside the write's transaction, writes the event
- * (seq, NOTIFY for the live feed) and, once webhooks are wired in, the event's deliveries and their outbox jobs.
+ * (seq, NOTIFY for the live feed) and, once webhooks are wired in and the project has one, hands it to the
+ * webhooks module for its deliveries and their outbox jobs (a second statement, in the same transaction).
  */
 export class EventLog {
-  #startDeliveries: DeliveryStarter | undefined;
+  #deliver: Deliverer | undefined;
 
   /** Wires in webhooks (app start-up). Without it no deliveries are written. */
-  deliverWith(start: DeliveryStarter) {
-    this.#startDeliveries = start;
+  deliverWith(deliver: Deliverer) {
+    this.#deliver = deliver;
   }
 
   async append(trx: Q, event: NewEvent): Promise<number> {
-    const start = this.#startDeliveries;
-    const { seq, heads } = await appendEvent(trx, event, { webhooks: start !== undefined });
-    if (start && heads.length) await start(trx, heads);
-    return seq;
+    const deliver = this.#deliver;
+    const { event: appended, hooked } = await appendEvent(trx, event, { hooked: deliver !== undefined });
+    if (deliver && hooked) await deliver(trx, event.projectId, [appended], new Date(event.now));
+    return appended.seq;
   }
 
   /**
@@ -31,7 +35,7 @@ export class EventLog {
    * their counter rows. Returns the seqs in the order of `events`.
    */
   async appendMany(trx: Q, events: NewEvent[]): Promise<number[]> {
-    const start = this.#startDeliveries;
+    const deliver = this.#deliver;
     const byProject = new Map<string, { indexes: number[]; events: NewEvent[] }>();
     events.forEach((e, i) => {
       const group = byProject.get(e.projectId);
@@ -44,13 +48,18 @@ export class EventLog {
     // Code-unit order, as Array#sort() with no comparator.
     const inIdOrder = [...byProject].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [projectId, group] of inIdOrder) {
-      const r = await appendEvents(trx, projectId, group.events, { webhooks: start !== undefined });
-      group.indexes.forEach((i, k) => {
-        const seq = r.seqs[k];
-        if (seq === undefined) throw new Error(`appendEvents returned ${r.seqs.length} seqs for ${group.events.length} events`);
-        seqs[i] = seq;
-      });
-      if (start && r.heads.length) await start(trx, r.heads);
+      // A statement of events per batch, then (for a project with webhooks) one of their deliveries, created at the
+      // batch's latest time.
+      for (let i = 0; i < group.events.length; i += APPEND_BATCH) {
+        const batch = group.events.slice(i, i + APPEND_BATCH);
+        const { events: appended, hooked } = await appendEvents(trx, projectId, batch, { hooked: deliver !== undefined });
+        appended.forEach((a, k) => {
+          const index = group.indexes[i + k];
+          if (index === undefined) throw new Error(`appendEvents returned ${appended.length} events for ${batch.length}`);
+          seqs[index] = a.seq;
+        });
+        if (deliver && hooked) await deliver(trx, projectId, appended, new Date(Math.max(...batch.map((e) => e.now))));
+      }
     }
     return seqs;
   }

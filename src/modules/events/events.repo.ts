@@ -58,119 +58,91 @@ export interface EventRow {
   created_at: Date;
 }
 
+/** An event as written, for what follows it in the same transaction (its webhook deliveries). */
+export interface AppendedEvent {
+  id: string;
+  seq: number;
+  type: EventType;
+}
+
+/** Whether the project has a webhook (so its events may have deliveries), read in the append's own statement when asked. */
+const hookedSql = (projectId: string, ask: boolean) =>
+  ask ? sql<boolean>`exists (select 1 from webhooks w where w.project_id = ${projectId})` : sql<boolean>`false`;
+
 /**
  * Appends one event inside the caller's transaction, in one statement: takes the project's next `seq` from its
  * counter row (locking it until commit, so one project's writers take turns and numbers follow commit order),
  * writes the event and queues a NOTIFY, which PostgreSQL delivers to every listening node only on commit.
- * Call it last in the transaction, after the rows it describes are written.
+ * With `hooked` asked, it also reads whether the project has a webhook: most have none, and their append is this
+ * one statement. Call it last in the transaction, after the rows it describes are written.
  */
-export async function appendEvent(trx: Q, e: NewEvent, opts: { webhooks: boolean } = { webhooks: false }): Promise<{ seq: number; heads: string[] }> {
+export async function appendEvent(trx: Q, e: NewEvent, opts: { hooked: boolean } = { hooked: false }): Promise<{ event: AppendedEvent; hooked: boolean }> {
   const data = JSON.stringify(eventData(e));
-  // With webhooks: one delivery per subscribed webhook (its id derived from webhook and event), the webhooks'
-  // rows locked so handing a webhook's turn to its next delivery cannot race this insert. `heads` are the new
-  // deliveries with no earlier pending one: they get their outbox job now; the others wait their turn.
-  const deliveries = opts.webhooks
-    ? sql`, h as (
-        select w.id from webhooks w
-        where w.project_id = ${e.projectId} and (${e.type} = any(w.events) or '*' = any(w.events))
-        for update
-      ), d as (
-        insert into webhook_deliveries as wd (id, webhook_id, event_id, seq, created_at)
-        select substr(md5(h.id || e.id), 1, 24), h.id, e.id, e.seq, ${new Date(e.now)} from h, e
-        returning wd.id, exists (select 1 from webhook_deliveries x where x.webhook_id = wd.webhook_id and x.status = 'pending') as waiting
-      )`
-    : sql``;
-  const heads = opts.webhooks ? sql`coalesce((select array_agg(d.id) from d where not d.waiting), '{}')` : sql`'{}'::text[]`;
-  const r = await sql<{ seq: string; heads: string[] }>`
+  const id = newObjectId(e.now);
+  const r = await sql<{ seq: string; hooked: boolean }>`
     with c as (
       insert into project_event_counters as pc (project_id, last_seq) values (${e.projectId}, 1)
       on conflict (project_id) do update set last_seq = pc.last_seq + 1
       returning last_seq
     ), e as (
       insert into events (id, project_id, seq, type, subject_id, actor_kind, actor_id, data, created_at)
-      select ${newObjectId(e.now)}, ${e.projectId}, c.last_seq, ${e.type}, ${e.subjectId}, ${e.actor.kind}, ${e.actor.id ?? null}, ${data}::jsonb, ${new Date(e.now)}
+      select ${id}, ${e.projectId}, c.last_seq, ${e.type}, ${e.subjectId}, ${e.actor.kind}, ${e.actor.id ?? null}, ${data}::jsonb, ${new Date(e.now)}
       from c
-      returning id, seq
-    )${deliveries}
-    select e.seq, ${heads} as heads, pg_notify(${EVENTS_CHANNEL}, ${e.projectId} || ':' || e.seq) from e`.execute(trx);
+      returning seq
+    )
+    select e.seq, ${hookedSql(e.projectId, opts.hooked)} as hooked, pg_notify(${EVENTS_CHANNEL}, ${e.projectId} || ':' || e.seq) from e`.execute(trx);
   const row = r.rows[0];
   if (!row) throw new Error('appendEvent: no row');
-  return { seq: Number(row.seq), heads: row.heads };
+  return { event: { id, seq: Number(row.seq), type: e.type }, hooked: row.hooked };
 }
 
-/** Events per statement of appendEvents: keeps one statement's parameters and JSON to a sensible size. */
-const BATCH = 1000;
+/** The most events appendEvents writes in one statement: keeps one statement's parameters and JSON to a sensible size. */
+export const APPEND_BATCH = 1000;
 
 /**
- * Appends many events of one project inside the caller's transaction, in the given order, with consecutive seqs:
- * one statement per thousand, doing what appendEvent does for each (counter row, events, webhook deliveries) and
- * one NOTIFY per statement naming its last seq (a listener reads everything after what it has). For writes that
- * change many records at once (bulk PATCH, imports); call it last in the transaction, like appendEvent.
+ * Appends up to `APPEND_BATCH` events of one project inside the caller's transaction, in the given order, with
+ * consecutive seqs, in one statement: what appendEvent does for each (counter row, events) and one NOTIFY naming
+ * the last seq (a listener reads everything after what it has). For writes that change many records at once (bulk
+ * PATCH, imports); call it last in the transaction, like appendEvent.
  */
 export async function appendEvents(
   trx: Q,
   projectId: string,
-  events: Omit<NewEvent, 'projectId'>[],
-  opts: { webhooks: boolean } = { webhooks: false },
-): Promise<{ seqs: number[]; heads: string[] }> {
-  const seqs: number[] = [];
-  const heads: string[] = [];
-  for (let i = 0; i < events.length; i += BATCH) {
-    const batch = events.slice(i, i + BATCH);
-    const n = batch.length;
-    const now = new Date(Math.max(...batch.map((e) => e.now)));
-    const rows = batch.map((e, ord) => ({
-      ord: ord + 1,
-      id: newObjectId(e.now),
-      type: e.type,
-      subject_id: e.subjectId,
-      actor_kind: e.actor.kind,
-      actor_id: e.actor.id ?? null,
-      created_at: new Date(e.now).toISOString(),
-      data: eventData(e),
-    }));
-    const types = [...new Set(batch.map((e) => e.type))];
-    // As in appendEvent; several deliveries of one webhook may be new here, so only the lowest seq of each is a
-    // head, and only when the webhook had no pending delivery before this statement.
-    const deliveries = opts.webhooks
-      ? sql`, h as (
-          select w.id, w.events from webhooks w
-          where w.project_id = ${projectId}
-            and (w.events && array(select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb)) or '*' = any(w.events))
-          for update
-        ), d as (
-          insert into webhook_deliveries as wd (id, webhook_id, event_id, seq, created_at)
-          select substr(md5(h.id || e.id), 1, 24), h.id, e.id, e.seq, ${now}
-          from h join e on e.type = any(h.events) or '*' = any(h.events)
-          returning wd.id, wd.webhook_id, wd.seq,
-            exists (select 1 from webhook_deliveries x where x.webhook_id = wd.webhook_id and x.status = 'pending') as waiting
-        )`
-      : sql``;
-    const headsOf = opts.webhooks
-      ? sql`coalesce((select array_agg(d.id) from d where not d.waiting and d.seq = (select min(d2.seq) from d d2 where d2.webhook_id = d.webhook_id)), '{}')`
-      : sql`'{}'::text[]`;
-    const r = await sql<{ last: string; heads: string[] }>`
-      with c as (
-        insert into project_event_counters as pc (project_id, last_seq) values (${projectId}, ${n})
-        on conflict (project_id) do update set last_seq = pc.last_seq + ${n}
-        returning last_seq
-      ), i as (
-        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          as i(ord integer, id text, type text, subject_id text, actor_kind text, actor_id text, created_at timestamptz, data jsonb)
-      ), e as (
-        insert into events (id, project_id, seq, type, subject_id, actor_kind, actor_id, data, created_at)
-        select i.id, ${projectId}, c.last_seq - ${n} + i.ord, i.type, i.subject_id, i.actor_kind, i.actor_id, i.data, i.created_at
-        from i, c
-        returning id, seq, type
-      )${deliveries}
-      select c.last_seq as last, ${headsOf} as heads, pg_notify(${EVENTS_CHANNEL}, ${projectId} || ':' || c.last_seq) from c`.execute(trx);
-    const row = r.rows[0];
-    if (!row) throw new Error('appendEvents: no row');
-    const last = Number(row.last);
-    for (let k = n - 1; k >= 0; k--) seqs.push(last - k);
-    heads.push(...row.heads);
-  }
-  return { seqs, heads };
+  batch: readonly Omit<NewEvent, 'projectId'>[],
+  opts: { hooked: boolean } = { hooked: false },
+): Promise<{ events: AppendedEvent[]; hooked: boolean }> {
+  if (batch.length > APPEND_BATCH) throw new Error(`appendEvents: ${batch.length} events in one statement (at most ${APPEND_BATCH})`);
+  const n = batch.length;
+  const rows = batch.map((e, ord) => ({
+    ord: ord + 1,
+    id: newObjectId(e.now),
+    type: e.type,
+    subject_id: e.subjectId,
+    actor_kind: e.actor.kind,
+    actor_id: e.actor.id ?? null,
+    created_at: new Date(e.now).toISOString(),
+    data: eventData(e),
+  }));
+  const r = await sql<{ last: string; hooked: boolean }>`
+    with c as (
+      insert into project_event_counters as pc (project_id, last_seq) values (${projectId}, ${n})
+      on conflict (project_id) do update set last_seq = pc.last_seq + ${n}
+      returning last_seq
+    ), i as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as i(ord integer, id text, type text, subject_id text, actor_kind text, actor_id text, created_at timestamptz, data jsonb)
+    ), e as (
+      insert into events (id, project_id, seq, type, subject_id, actor_kind, actor_id, data, created_at)
+      select i.id, ${projectId}, c.last_seq - ${n} + i.ord, i.type, i.subject_id, i.actor_kind, i.actor_id, i.data, i.created_at
+      from i, c
+    )
+    select c.last_seq as last, ${hookedSql(projectId, opts.hooked)} as hooked, pg_notify(${EVENTS_CHANNEL}, ${projectId} || ':' || c.last_seq) from c`.execute(
+    trx,
+  );
+  const row = r.rows[0];
+  if (!row) throw new Error('appendEvents: no row');
+  const first = Number(row.last) - n + 1;
+  return { events: rows.map((e, k) => ({ id: e.id, seq: first + k, type: e.type })), hooked: row.hooked };
 }
 
 /** `changes` of a created record: every field from absent to its value. */

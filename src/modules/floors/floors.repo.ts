@@ -1,13 +1,14 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FloorsTable } from '../../db/schema.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { childOrderSql } from '../../db/reorder.repo.ts';
 import { sortOf, windowTotal, type Page } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
 export type FloorRow = Selectable<FloorsTable> & { unit_ids: string[]; user_id: string; administrators: string[]; editors: string[] };
 
 /** `floor.units` is derived from the units' floor and position. */
-const unitIds = sql<string[]>`coalesce((select array_agg(u.id order by u.position, u.id) from units u where u.floor_id = f.id), '{}')`.as('unit_ids');
+const unitIds = sql<string[]>`coalesce((select array_agg(u.id order by ${childOrderSql('u')}) from units u where u.floor_id = f.id), '{}')`.as('unit_ids');
 const COLUMNS = ['f.id', 'f.project_id', 'f.name', 'f.position', 'f.data', 'f.version', 'f.created_at', 'f.updated_at'] as const;
 const MEMBERSHIP = ['p.user_id', 'p.administrators', 'p.editors'] as const;
 
@@ -66,7 +67,7 @@ export function pageFloors(db: Q, projectId: string, params: Page & { updatedSin
   if (params.sort) {
     const { column, direction } = sortOf(params.sort, { name: 'f.name', createdAt: 'f.created_at', updatedAt: 'f.updated_at' } as const);
     q = q.orderBy(column, direction).orderBy('f.id', direction);
-  } else q = q.orderBy('f.position').orderBy('f.id');
+  } else q = q.orderBy(childOrderSql('f'));
   return q.offset(params.skip).limit(params.limit).execute();
 }
 
@@ -106,5 +107,5 @@ export async function deleteFloor(db: Q, id: string, ifVersion?: number): Promis
 
 /** A floor's units in position order, with what a copy takes (name, position, availability aside, the fields). */
 export function listFloorUnits(db: Q, floorId: string) {
-  return db.selectFrom('units').select(['id', 'name', 'position', 'data']).where('floor_id', '=', floorId).orderBy('position').orderBy('id').execute();
+  return db.selectFrom('units').select(['id', 'name', 'position', 'data']).where('floor_id', '=', floorId).orderBy(childOrderSql()).execute();
 }

@@ -3,6 +3,7 @@ import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { namedStatement } from '../../db/prepared.ts';
+import { addMember, listInvite, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;
@@ -98,9 +99,37 @@ export async function setGroupProjects(db: Q, groupId: string, projectIds: strin
   }
 }
 
+/**
+ * Bumps the version of every group that lists the project: a project about to be deleted leaves their `projects`
+ * (ON DELETE CASCADE), so their ETags must move. Run before the delete, in its transaction, while the listing is
+ * still there; the delete failing (gone, or not at its If-Match version) rolls this back with it.
+ */
+export async function touchGroupsListing(db: Q, projectId: string): Promise<void> {
+  await db
+    .updateTable('groups')
+    .set({ version: sql`version + 1`, updated_at: sql`now()` })
+    .where('id', 'in', (sub) => sub.selectFrom('group_projects').select('group_id').where('project_id', '=', projectId))
+    .execute();
+}
+
 /** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */
 export async function deleteGroup(db: Q, id: string, ifVersion?: number): Promise<boolean> {
   let q = db.deleteFrom('groups').where('id', '=', id);
   if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
   return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
+}
+
+/** Appends an invite to the group's `invites` (a write to the group: its version moves). */
+export function listGroupInvite(db: Q, id: string, invite: Record<string, unknown>): Promise<void> {
+  return listInvite(db, 'groups', id, invite);
+}
+
+/** Takes the invite out of the group's `invites`. */
+export function unlistGroupInvite(db: Q, id: string, inviteId: string): Promise<void> {
+  return unlistInvite(db, 'groups', id, inviteId);
+}
+
+/** Puts the user in the group's `administrators` or `editors` (and out of the other); its owner stays the owner. */
+export function addGroupMember(db: Q, id: string, userId: string, level: MemberLevel): Promise<void> {
+  return addMember(db, 'groups', id, userId, level);
 }

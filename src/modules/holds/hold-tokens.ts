@@ -7,6 +7,7 @@ import type { EventLog } from '../events/event-log.ts';
 import { PUBLIC } from '../events/events.repo.ts';
 import { findHoldByToken, insertHold, markHoldExtended, markHoldReleased, type TokenHold } from './holds.repo.ts';
 import { extendHeldUnit, releaseHeldUnit } from '../units/unit-writes.repo.ts';
+import { stillHeld } from '../units/units.record.ts';
 
 /** How the unit of a hold is shown to its holder: as the public page shows it (given by the public side). */
 export type RenderUnit = (row: TokenHold, settings: Record<string, unknown>, now: number) => Record<string, unknown>;
@@ -59,10 +60,7 @@ const ended = () => new AppError(410, 'gone', 'This hold has ended: it was relea
 async function liveHold(trx: Transaction<Database>, token: string, now: number, lock: boolean): Promise<LiveHold> {
   const hold = await findHoldByToken(trx, hashToken(token), lock);
   if (!hold) throw notFound('Hold');
-  const expires = hold.on_hold_expires_at === null ? 0 : new Date(hold.on_hold_expires_at).getTime();
-  if (hold.held_by !== hold.hold_id || hold.availability !== 'on_hold' || expires <= now) {
-    throw ended();
-  }
+  if (!stillHeld(hold, hold.hold_id, now)) throw ended();
   return hold as LiveHold;
 }
 

@@ -1,5 +1,5 @@
 import { deepEqual } from '../shared/records.ts';
-import { holdExpired, shownAvailability, type UnitRow } from '../units/units.record.ts';
+import { holdLive, shownAvailability, type UnitRow } from '../units/units.record.ts';
 import type { ParsedTable } from './csv.ts';
 import { availabilityReader, IMPORT_FIELDS, mapColumns, readCell } from './import.fields.ts';
 
@@ -173,7 +173,7 @@ export function planImport(
     if (!errors.length && !unit && values.availability === 'on_hold')
       errors.push({ row, column: col('availability'), message: 'on_hold is placed by a hold, not by an import' });
 
-    const live = unit ? unit.availability === 'on_hold' && !holdExpired(unit, now) : false;
+    const live = unit ? holdLive(unit, now) : false;
     if (!errors.length && unit && values.availability === 'on_hold' && !live) {
       errors.push({ row, column: col('availability'), message: 'on_hold is placed by a hold, not by an import (this unit is not held)' });
     }

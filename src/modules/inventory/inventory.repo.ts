@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { UNIT_COLUMNS } from '../units/units.repo.ts';
 import type { UnitRow } from '../units/units.record.ts';
 import type { FloorState, InventoryState } from './import.plan.ts';
+import { childOrderSql } from '../../db/reorder.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -12,8 +13,8 @@ type Q = Kysely<Database>;
  * are locked until it commits: no hold, PATCH or other import changes them between the plan and its writes.
  */
 export async function loadInventory(db: Q, projectId: string, lock: boolean): Promise<InventoryState> {
-  let fq = db.selectFrom('floors').select(['id', 'name', 'position', 'version']).where('project_id', '=', projectId).orderBy('position').orderBy('id');
-  let uq = db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.project_id', '=', projectId).orderBy('u.floor_id').orderBy('u.position').orderBy('u.id');
+  let fq = db.selectFrom('floors').select(['id', 'name', 'position', 'version']).where('project_id', '=', projectId).orderBy(childOrderSql());
+  let uq = db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.project_id', '=', projectId).orderBy('u.floor_id').orderBy(childOrderSql('u'));
   if (lock) {
     fq = fq.forUpdate();
     uq = uq.forUpdate();

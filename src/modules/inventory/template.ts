@@ -2,6 +2,7 @@ import { shownAvailability } from '../units/units.record.ts';
 import { neutralise } from './csv.ts';
 import { SHEET_COLUMNS } from './import.fields.ts';
 import type { InventoryState } from './import.plan.ts';
+import { byChildOrder } from '../../db/reorder.repo.ts';
 import { stringify } from 'csv-stringify/sync';
 
 /**
@@ -20,7 +21,7 @@ export function templateRecords(state: InventoryState, now: number): Record<stri
   const firstOfName = new Map<string, string>();
   for (const f of state.floors) if (!firstOfName.has(f.name.toLowerCase())) firstOfName.set(f.name.toLowerCase(), f.id);
   const order = (floorId: string | null) => (floorId === null ? -1 : (floors.get(floorId)?.order ?? -1));
-  const units = [...state.units].sort((a, b) => order(a.floor_id) - order(b.floor_id) || a.position - b.position || (a.id < b.id ? -1 : 1));
+  const units = [...state.units].sort((a, b) => order(a.floor_id) - order(b.floor_id) || byChildOrder(a, b));
   return units.map((u) => {
     const floor = u.floor_id === null ? undefined : floors.get(u.floor_id);
     const row: Record<string, unknown> = {};

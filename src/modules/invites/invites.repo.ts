@@ -1,6 +1,5 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, InvitesTable } from '../../db/schema.ts';
-import { versionedUpdate } from '../../db/versioned.repo.ts';
 
 type Q = Kysely<Database>;
 export type InviteRow = Selectable<InvitesTable>;
@@ -98,31 +97,4 @@ export async function revokeInvite(db: Q, kind: TargetKind, targetId: string, in
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
-}
-
-/** Appends the invite to the record's `invites` (a write to the record: its version moves). */
-export async function listInviteOnRecord(db: Q, kind: TargetKind, targetId: string, invite: Record<string, unknown>) {
-  const invites = sql`(case when jsonb_typeof(data->'invites') = 'array' then data->'invites' else '[]'::jsonb end) || ${JSON.stringify([invite])}::jsonb`;
-  await versionedUpdate(db, TABLE[kind], targetId, { data: sql<string>`jsonb_set(data, '{invites}', ${invites})` });
-}
-
-/** Takes the invite out of the record's `invites`. */
-export async function unlistInviteOnRecord(db: Q, kind: TargetKind, targetId: string, inviteId: string) {
-  await sql`update ${sql.table(TABLE[kind])}
-    set data = jsonb_set(
-          data, '{invites}',
-          coalesce((select jsonb_agg(e) from jsonb_array_elements(data->'invites') e where e->>'_id' is distinct from ${inviteId}), '[]'::jsonb)),
-        version = version + 1, updated_at = now()
-    where id = ${targetId} and jsonb_typeof(data->'invites') = 'array'`.execute(db);
-}
-
-/** Puts the user in `administrators` or `editors` (and out of the other list). The owner stays the owner. */
-export async function addMember(db: Q, kind: TargetKind, targetId: string, userId: string, level: 'administrator' | 'editor') {
-  const admin = level === 'administrator';
-  const id = sql`${userId}::char(24)`;
-  await sql`update ${sql.table(TABLE[kind])}
-    set administrators = case when ${admin} then array_append(array_remove(administrators, ${id}), ${id}) else array_remove(administrators, ${id}) end,
-        editors = case when ${admin} then array_remove(editors, ${id}) else array_append(array_remove(editors, ${id}), ${id}) end,
-        version = version + 1, updated_at = now()
-    where id = ${targetId} and user_id <> ${userId}`.execute(db);
 }

@@ -8,24 +8,20 @@ import { authorize } from '../shared/access.ts';
 import { findMemberships, findUserById, findUserByUsername, insertUser, toUser, type UserRow } from '../users/users.repo.ts';
 import type { Issued } from '../users/auth.service.ts';
 import type { User } from '../users/users.schemas.ts';
-import {
-  addMember,
-  findInviteByToken,
-  findTarget,
-  insertInvite,
-  listInviteOnRecord,
-  markAccepted,
-  revokeInvite,
-  toInvite,
-  unlistInviteOnRecord,
-  type InviteRow,
-  type TargetKind,
-} from './invites.repo.ts';
+import { addProjectMember, listProjectInvite, unlistProjectInvite } from '../projects/projects.repo.ts';
+import { addGroupMember, listGroupInvite, unlistGroupInvite } from '../groups/groups.repo.ts';
+import { findInviteByToken, findTarget, insertInvite, markAccepted, revokeInvite, toInvite, type InviteRow, type TargetKind } from './invites.repo.ts';
 
 /** An invitation link works for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type Level = 'administrator' | 'editor';
+
+/** The writes of an invited record's lists, each in its record's module. */
+const LISTS = {
+  project: { listInvite: listProjectInvite, unlistInvite: unlistProjectInvite, addMember: addProjectMember },
+  group: { listInvite: listGroupInvite, unlistInvite: unlistGroupInvite, addMember: addGroupMember },
+} as const;
 
 const what = (kind: TargetKind) => (kind === 'project' ? 'Project' : 'Group');
 
@@ -62,7 +58,7 @@ export class InviteService {
         expiresAt: new Date(now + INVITE_TTL_MS),
       });
       const invite = toInvite(row);
-      await listInviteOnRecord(trx, kind, id, invite);
+      await LISTS[kind].listInvite(trx, id, invite);
       const settings = target.data;
       await this.ctx.mail.queue(
         trx,
@@ -87,7 +83,7 @@ export class InviteService {
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
       authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
       if (!(await revokeInvite(trx, kind, id, inviteId, new Date(this.ctx.clock.now())))) throw notFound('Invite');
-      await unlistInviteOnRecord(trx, kind, id, inviteId);
+      await LISTS[kind].unlistInvite(trx, id, inviteId);
     });
   }
 
@@ -160,8 +156,8 @@ export class InviteService {
         row = await findUserById(trx, userId);
       }
       if (!row) throw new AppError(401, 'unauthorized', 'The signed-in user no longer exists');
-      await addMember(trx, invite.target_kind, invite.target_id, row.id, invite.level);
-      await unlistInviteOnRecord(trx, invite.target_kind, invite.target_id, invite.id);
+      await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level);
+      await LISTS[invite.target_kind].unlistInvite(trx, invite.target_id, invite.id);
       await markAccepted(trx, invite.id, row.id, new Date(this.ctx.clock.now()));
       return row;
     });

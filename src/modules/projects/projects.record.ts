@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { isoTextSql, recordTextSql } from '../../db/json-text.ts';
 import type { ProjectsTable } from '../../db/schema.ts';
+import { childOrderText } from '../../db/reorder.repo.ts';
 import { PROJECT_SECRETS } from './projects.schemas.ts';
 
 /**
@@ -13,7 +14,7 @@ import { PROJECT_SECRETS } from './projects.schemas.ts';
 export type ProjectRow = Selectable<ProjectsTable> & { floor_ids: string[] };
 
 /** Ids of the project's floors in position order (null for none): `project.floors` is derived, never stored twice. */
-export const FLOOR_IDS_SQL = 'select array_agg(f.id order by f.position, f.id) from floors f where f.project_id = p.id';
+export const FLOOR_IDS_SQL = `select array_agg(f.id order by ${childOrderText('f')}) from floors f where f.project_id = p.id`;
 
 /**
  * Keys a stored document must never carry into a response: the record's own (kept in columns or derived) and the

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { namedStatement } from '../../db/prepared.ts';
+import { addMember, listInvite, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 import { FLOOR_IDS_SQL, PROJECT_RECORD_SQL, type ProjectRow } from './projects.record.ts';
 
@@ -143,27 +144,27 @@ export function updateProject(db: Q, id: string, change: ProjectChange, ifVersio
 }
 
 /**
- * Deletes the project (floors, units, leads and group memberships go by ON DELETE CASCADE) and, in the same
- * statement, bumps the version of every group that listed it: their `projects` change, so must their ETags.
+ * Deletes the project (floors, units, leads and group memberships go by ON DELETE CASCADE); with `ifVersion`,
+ * only while it is at that version. False when nothing was deleted. The groups that listed it change too: the
+ * service bumps them first, in the same transaction (`touchGroupsListing`).
  */
 export async function deleteProject(db: Q, id: string, ifVersion?: number): Promise<boolean> {
-  // With If-Match the groups are touched only when the project is still at that version (the same snapshot).
-  const current = (sub: Q) => {
-    let q = sub.selectFrom('projects').select('id').where('id', '=', id);
-    if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-    return q;
-  };
-  let q = db
-    .with('touched', (qb) =>
-      qb
-        .updateTable('groups')
-        .set({ version: sql`version + 1`, updated_at: sql`now()` })
-        .where('id', 'in', (sub) => sub.selectFrom('group_projects').select('group_id').where('project_id', 'in', current(db))),
-    )
-    .deleteFrom('projects')
-    .where('id', '=', id)
-    .returning('id');
+  let q = db.deleteFrom('projects').where('id', '=', id);
   if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
-  // Counted from RETURNING: a statement that opens with a CTE reports no affected rows on every driver.
-  return (await q.execute()).length === 1;
+  return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
+}
+
+/** Appends an invite to the project's `invites` (a write to the project: its version moves). */
+export function listProjectInvite(db: Q, id: string, invite: Record<string, unknown>): Promise<void> {
+  return listInvite(db, 'projects', id, invite);
+}
+
+/** Takes the invite out of the project's `invites`. */
+export function unlistProjectInvite(db: Q, id: string, inviteId: string): Promise<void> {
+  return unlistInvite(db, 'projects', id, inviteId);
+}
+
+/** Puts the user in the project's `administrators` or `editors` (and out of the other); its owner stays the owner. */
+export function addProjectMember(db: Q, id: string, userId: string, level: MemberLevel): Promise<void> {
+  return addMember(db, 'projects', id, userId, level);
 }

@@ -14,6 +14,7 @@ import { ALLOCATION_SECRET_PREFIX, secretName, toProject, type ProjectRow } from
 import { previewLink } from './drafts.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 import { unitIdsInProject } from '../units/units.repo.ts';
+import { touchGroupsListing } from '../groups/groups.repo.ts';
 import { feedHost } from '../inventory/feed.ts';
 import { RefusedTarget, resolveTarget } from '../../lib/outbound.ts';
 
@@ -141,11 +142,17 @@ export class ProjectService {
     return this.#reread(row.id);
   }
 
-  /** DELETE (owner only): floors, units, leads and group memberships go with it (ON DELETE CASCADE, one statement). */
+  /**
+   * DELETE (owner only): floors, units, leads and group memberships go with it (ON DELETE CASCADE). One transaction:
+   * the groups that listed it get a new version first (their `projects` change), kept only if the delete happens.
+   */
   async remove(principal: Principal, id: string, ifMatch: string | undefined): Promise<void> {
     const { row } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'own');
     const ifVersion = parseIfMatch(ifMatch, row.version);
-    if (!(await deleteProject(this.ctx.db.kysely, id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
+    await this.ctx.db.kysely.transaction().execute(async (trx) => {
+      await touchGroupsListing(trx, id);
+      if (!(await deleteProject(trx, id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
+    });
   }
 
   /**

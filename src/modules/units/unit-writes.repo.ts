@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { UNIT_COLUMNS } from './units.repo.ts';
-import { HOLD_CLEARED, holdLapsedSql, holdLiveSql, leavesHold, unitFreeSql, type UnitRow } from './units.record.ts';
+import { HOLD_CLEARED, holdLapsedSql, holdLiveSql, leavesHold, stillHeldSql, unitFreeSql, type UnitRow } from './units.record.ts';
 
 /**
  * Every write to `units`: created, changed (one, or many for bulk PATCH and imports), held, released, reserved,
@@ -175,16 +175,13 @@ export function holdUnit(db: Q, unitId: string, holdId: string, until: Date, now
     .executeTakeFirst();
 }
 
-/** The condition for a hold that still holds its unit at `now`. */
-const stillHeld = (holdId: string, now: number) => sql<boolean>`(u.held_by = ${holdId} and ${holdLiveSql(now, 'u')})`;
-
 /** Makes the unit of a live hold available again; undefined when the hold no longer holds it. */
 export function releaseHeldUnit(db: Q, unitId: string, holdId: string, now: number): Promise<UnitRow | undefined> {
   return db
     .updateTable('units as u')
     .set({ availability: 'available', ...HOLD_CLEARED, version: sql`u.version + 1`, updated_at: sql`now()` })
     .where('u.id', '=', unitId)
-    .where(stillHeld(holdId, now))
+    .where(stillHeldSql(holdId, now))
     .returning(UNIT_COLUMNS)
     .executeTakeFirst();
 }
@@ -195,7 +192,7 @@ export function extendHeldUnit(db: Q, unitId: string, holdId: string, until: Dat
     .updateTable('units as u')
     .set({ on_hold_expires_at: until, version: sql`u.version + 1`, updated_at: sql`now()` })
     .where('u.id', '=', unitId)
-    .where(stillHeld(holdId, now))
+    .where(stillHeldSql(holdId, now))
     .returning(UNIT_COLUMNS)
     .executeTakeFirst();
 }

@@ -24,9 +24,27 @@ export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boole
   return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} <= ${new Date(now)})`;
 }
 
-/** A live hold in SQL: `on_hold` and its time not yet passed, on table alias `alias`. */
+/** A live hold in SQL (the twin of `holdLive`): `on_hold` and its time not yet passed, on table alias `alias`. */
 export function holdLiveSql(now: number | Date, alias = 'u'): RawBuilder<boolean> {
   return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} > ${new Date(now)})`;
+}
+
+/**
+ * A live hold in TypeScript, with `holdLiveSql`'s truth table: `on_hold` and an expiry still to come. An on_hold
+ * without an expiry is no live hold (nor a lapsed one, `holdExpired`); who holds it (`held_by`) does not matter.
+ */
+export function holdLive(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'>, now: number): boolean {
+  return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() > now;
+}
+
+/** A hold that still holds its unit, in SQL (the twin of `stillHeld`): the unit's holder and a live hold, on alias `alias`. */
+export function stillHeldSql(holdId: string, now: number | Date, alias = 'u'): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${alias}.held_by`)} = ${holdId} and ${holdLiveSql(now, alias)})`;
+}
+
+/** A hold that still holds its unit, in TypeScript: the unit's holder (`held_by`) is the hold, and the hold is live. */
+export function stillHeld(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'> & { held_by: string | null }, holdId: string, now: number): boolean {
+  return row.held_by === holdId && holdLive(row, now);
 }
 
 /** A unit free to hold or reserve, in SQL: available, or on a hold that has lapsed (so it reads as available). */

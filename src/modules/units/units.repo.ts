@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { namedStatement } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
+import { childOrderSql } from '../../db/reorder.repo.ts';
 import { holdLiveSql, unitFreeSql, UNIT_RECORD_KEYS, type UnitDocument, type UnitRow } from './units.record.ts';
 
 type Q = Kysely<Database>;
@@ -96,7 +97,7 @@ export function listUnits(db: Q, projectId: string, filter: UnitListParams) {
   if (filter.sort) {
     const { column, direction } = sortOf(filter.sort, { name: 'u.name', createdAt: 'u.created_at', updatedAt: 'u.updated_at' } as const);
     q = q.orderBy(column, direction).orderBy('u.id', direction);
-  } else q = q.orderBy('u.floor_id').orderBy('u.position').orderBy('u.id');
+  } else q = q.orderBy('u.floor_id').orderBy(childOrderSql('u'));
   return q.offset(filter.skip).limit(filter.limit).execute();
 }
 

@@ -5,8 +5,17 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Outbox } from '../../outbox/outbox.ts';
-import { toEvent, type EventRow } from '../events/events.repo.ts';
-import { findDeliveryForAttempt, findDeliveryTurn, findEarlierPending, findHeadPending, insertAttempt, lockWebhook, settleDelivery } from './webhooks.repo.ts';
+import { toEvent, type AppendedEvent, type EventRow } from '../events/events.repo.ts';
+import {
+  findDeliveryForAttempt,
+  findDeliveryTurn,
+  findEarlierPending,
+  findHeadPending,
+  insertAttempt,
+  insertDeliveries,
+  lockWebhook,
+  settleDelivery,
+} from './webhooks.repo.ts';
 import { postSigned } from './send.ts';
 
 type Q = Kysely<Database>;
@@ -39,6 +48,15 @@ export class WebhookDispatcher {
       handle: (job) => this.#attempt(job),
       onGiveUp: (job) => this.#settle(job.deliveryId, 'failed'),
     });
+  }
+
+  /**
+   * The deliveries of events just appended (`EventLog.deliverWith`), in their transaction: one per subscribed
+   * webhook, and a job for each that is its webhook's turn.
+   */
+  async deliver(trx: Q, projectId: string, events: readonly AppendedEvent[], at: Date) {
+    const heads = await insertDeliveries(trx, projectId, events, at);
+    if (heads.length) await this.enqueue(trx, heads);
   }
 
   /** Gives each new head delivery its job, in the event's transaction. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { versionedUpdate } from '../../db/versioned.repo.ts';
+import type { AppendedEvent } from '../events/events.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -60,6 +61,37 @@ export async function deleteWebhook(db: Q, id: string, ifVersion?: number): Prom
   let q = db.deleteFrom('webhooks').where('id', '=', id);
   if (ifVersion !== undefined) q = q.where('version', '=', ifVersion);
   return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
+}
+
+/**
+ * Queues the deliveries of events just appended, in their transaction, in one statement: one per subscribed
+ * webhook and event (its id derived from both), the webhooks' rows locked so handing a webhook's turn to its next
+ * delivery cannot race this insert. Returns the heads: of each webhook, its new delivery of lowest seq, when the
+ * webhook had no pending delivery before this statement. They get their outbox job now; the others wait their turn.
+ */
+export async function insertDeliveries(trx: Q, projectId: string, events: readonly AppendedEvent[], at: Date): Promise<string[]> {
+  if (!events.length) return [];
+  const types = [...new Set(events.map((e) => e.type))];
+  // `waiting` is read in the statement's snapshot, which does not hold the rows the statement inserts.
+  const r = await sql<{ heads: string[] }>`
+    with e as (
+      select * from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as e(id text, seq bigint, type text)
+    ), h as (
+      select w.id, w.events from webhooks w
+      where w.project_id = ${projectId}
+        and (w.events && array(select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb)) or '*' = any(w.events))
+      for update
+    ), d as (
+      insert into webhook_deliveries as wd (id, webhook_id, event_id, seq, created_at)
+      select substr(md5(h.id || e.id), 1, 24), h.id, e.id, e.seq, ${at}
+      from h join e on e.type = any(h.events) or '*' = any(h.events)
+      returning wd.id, wd.webhook_id, wd.seq,
+        exists (select 1 from webhook_deliveries x where x.webhook_id = wd.webhook_id and x.status = 'pending') as waiting
+    )
+    select coalesce((select array_agg(d.id) from d where not d.waiting and d.seq = (select min(d2.seq) from d d2 where d2.webhook_id = d.webhook_id)), '{}') as heads`.execute(
+    trx,
+  );
+  return r.rows[0]?.heads ?? [];
 }
 
 export interface DeliveryRow {

@@ -1,0 +1,37 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+import { versionedUpdate } from './versioned.repo.ts';
+
+/**
+ * The records people are invited to: an owner (`user_id`), `administrators` and `editors`, and the pending
+ * invitations listed in `data.invites`. Their modules (projects, groups) call these with their own table.
+ */
+export type MemberTable = 'projects' | 'groups';
+export type MemberLevel = 'administrator' | 'editor';
+
+/** Appends the invite to the record's `invites` (a write to the record: its version moves). */
+export async function listInvite(db: Kysely<Database>, table: MemberTable, id: string, invite: Record<string, unknown>): Promise<void> {
+  const invites = sql`(case when jsonb_typeof(data->'invites') = 'array' then data->'invites' else '[]'::jsonb end) || ${JSON.stringify([invite])}::jsonb`;
+  await versionedUpdate(db, table, id, { data: sql<string>`jsonb_set(data, '{invites}', ${invites})` });
+}
+
+/** Takes the invite out of the record's `invites`. */
+export async function unlistInvite(db: Kysely<Database>, table: MemberTable, id: string, inviteId: string): Promise<void> {
+  await sql`update ${sql.table(table)}
+    set data = jsonb_set(
+          data, '{invites}',
+          coalesce((select jsonb_agg(e) from jsonb_array_elements(data->'invites') e where e->>'_id' is distinct from ${inviteId}), '[]'::jsonb)),
+        version = version + 1, updated_at = now()
+    where id = ${id} and jsonb_typeof(data->'invites') = 'array'`.execute(db);
+}
+
+/** Puts the user in `administrators` or `editors` (and out of the other list). The owner stays the owner. */
+export async function addMember(db: Kysely<Database>, table: MemberTable, id: string, userId: string, level: MemberLevel): Promise<void> {
+  const admin = level === 'administrator';
+  const user = sql`${userId}::char(24)`;
+  await sql`update ${sql.table(table)}
+    set administrators = case when ${admin} then array_append(array_remove(administrators, ${user}), ${user}) else array_remove(administrators, ${user}) end,
+        editors = case when ${admin} then array_remove(editors, ${user}) else array_append(array_remove(editors, ${user}), ${user}) end,
+        version = version + 1, updated_at = now()
+    where id = ${id} and user_id <> ${userId}`.execute(db);
+}
