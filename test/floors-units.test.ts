@@ -585,6 +585,31 @@ describe('availability', () => {
     assert.equal(sold.json().onHoldExpiresAt, undefined);
   });
 
+  test('a unit on hold always has an expiry: putting it on hold without one, or taking away its own, → 400 naming /onHoldExpiresAt', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const f = await createFloor(t.app, owner.auth, p._id);
+    const u = await createUnit(t.app, owner.auth, p._id, { floor: f._id });
+    for (const body of [{ availability: 'on_hold' }, { availability: 'ON_HOLD', onHoldExpiresAt: null }]) {
+      const res = await call('PATCH', `/units/${u._id}`, body);
+      assert.equal(res.statusCode, 400, JSON.stringify(body));
+      assert.equal(res.json().errors[0].path, '/onHoldExpiresAt');
+    }
+    const expires = new Date(clock.now() + 60_000).toISOString();
+    assert.equal((await call('PATCH', `/units/${u._id}`, { availability: 'on_hold', onHoldExpiresAt: expires })).statusCode, 200);
+    const cleared = await call('PATCH', `/units/${u._id}`, { onHoldExpiresAt: null });
+    assert.equal(cleared.statusCode, 400, cleared.body);
+    assert.equal(cleared.json().errors[0].path, '/onHoldExpiresAt');
+    const unit = (await call('GET', `/units/${u._id}`)).json();
+    assert.equal(unit.availability, 'on_hold');
+    assert.equal(unit.onHoldExpiresAt, expires, 'nothing written');
+    const created = await call('POST', `/units?project=${p._id}&floor=${f._id}&name=Held`, { availability: 'on_hold' });
+    assert.equal(created.statusCode, 400, 'a create too');
+    assert.equal(created.json().errors[0].path, '/onHoldExpiresAt');
+    const released = await call('PATCH', `/units/${u._id}`, { availability: 'available', onHoldExpiresAt: null });
+    assert.equal(released.statusCode, 200, 'leaving the hold with its expiry is fine');
+    assert.equal(released.json().onHoldExpiresAt, undefined);
+  });
+
   test('a hold whose onHoldExpiresAt has passed reads as available with no expiry, and is written back', async () => {
     const p = await createProject(t.app, owner.auth);
     const f = await createFloor(t.app, owner.auth, p._id);

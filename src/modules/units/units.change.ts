@@ -40,7 +40,9 @@ export function planUnitChange(unit: UnitRow, body: UnitPatch, now: number, erro
   if (!Object.keys(changes).length) return undefined;
   // The column fields; the rest is the unit's document.
   const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes;
-  if (availability === 'on_hold' && !onHoldExpiresAt && !unit.on_hold_expires_at) {
+  // A unit on hold always has an expiry: putting it on hold needs one, and one on hold cannot lose its own.
+  const held = (availability ?? current.availability) === 'on_hold';
+  if (held && !(onHoldExpiresAt !== undefined ? onHoldExpiresAt : current.onHoldExpiresAt)) {
     errors.push({ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' });
   }
   return {

@@ -24,17 +24,21 @@ export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boole
   return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} <= ${new Date(now)})`;
 }
 
-/** A live hold in SQL (the twin of `holdLive`): `on_hold` and its time not yet passed, on table alias `alias`. */
+/**
+ * A live hold in SQL (the twin of `holdLive`): `on_hold` and its time not yet passed, or with no time at all (a hold
+ * the sales team set without an expiry lasts until they change it), on table alias `alias`.
+ */
 export function holdLiveSql(now: number | Date, alias = 'u'): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and ${sql.ref(`${alias}.on_hold_expires_at`)} > ${new Date(now)})`;
+  const expires = sql.ref(`${alias}.on_hold_expires_at`);
+  return sql<boolean>`(${sql.ref(`${alias}.availability`)} = 'on_hold' and (${expires} is null or ${expires} > ${new Date(now)}))`;
 }
 
 /**
- * A live hold in TypeScript, with `holdLiveSql`'s truth table: `on_hold` and an expiry still to come. An on_hold
- * without an expiry is no live hold (nor a lapsed one, `holdExpired`); who holds it (`held_by`) does not matter.
+ * A live hold in TypeScript, with `holdLiveSql`'s truth table: `on_hold` and an expiry still to come or none (never a
+ * lapsed one, `holdExpired`); who holds it (`held_by`) does not matter.
  */
 export function holdLive(row: Pick<UnitRow, 'availability' | 'on_hold_expires_at'>, now: number): boolean {
-  return row.availability === 'on_hold' && row.on_hold_expires_at !== null && new Date(row.on_hold_expires_at).getTime() > now;
+  return row.availability === 'on_hold' && (row.on_hold_expires_at === null || new Date(row.on_hold_expires_at).getTime() > now);
 }
 
 /** A hold that still holds its unit, in SQL (the twin of `stillHeld`): the unit's holder and a live hold, on alias `alias`. */

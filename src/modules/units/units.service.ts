@@ -100,6 +100,8 @@ export class UnitService {
       Object.entries(data).flatMap(([k, v]) => (!deepEqual(v, defaults[k] ?? '') ? [k] : [])),
       UNIT_GUARDED_FIELDS,
     );
+    // A unit on hold always has an expiry (planUnitChange holds PATCHes to the same rule).
+    if (availability?.toLowerCase() === 'on_hold' && !onHoldExpiresAt) invalid([{ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' }]);
     await this.#checkFloor(project, floor, '/floor');
     const unit = {
       id: newObjectId(this.ctx.clock.now()),
