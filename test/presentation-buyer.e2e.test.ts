@@ -288,7 +288,12 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
           name,
           floor: f._id,
           position: count - u,
-          body: { availability, price: 400000 + u * 1000, path: `M${u * 10} 0 h10 v10 h-10 Z` },
+          body: {
+            availability,
+            ...(availability === 'on_hold' ? { onHoldExpiresAt: new Date(Date.now() + 3_600_000).toISOString() } : {}),
+            price: 400000 + u * 1000,
+            path: `M${u * 10} 0 h10 v10 h-10 Z`,
+          },
         });
         names.unshift(availability === 'sold' ? '' : name);
       }
