@@ -2,25 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';
 import { createFloor, createProject, createUnit, ENGINE } from './helpers.ts';
-import { SHOTS } from './support/browser.ts';
-import {
-  api,
-  base,
-  context,
-  DESKTOP,
-  heading,
-  json,
-  owner,
-  page,
-  pageErrors,
-  pagesBase,
-  PHONE,
-  shots,
-  skip,
-  status,
-  t,
-  useSignedInConsole,
-} from './fixtures-console.ts';
+import { DESKTOP, PHONE, SHOTS } from './support/browser.ts';
+import { api, base, context, heading, json, owner, page, pageErrors, pagesBase, shots, skip, status, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
  * The sales team's second day in the console (issue 25), in one Chromium against the real service: drafts and the

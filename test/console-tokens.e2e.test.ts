@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
+import { launchBrowser, shotsAtBothSizes, skip, twoOrigins } from './support/browser.ts';
 import { buildTestApp, createUser, ENGINE, type TestApp, type TestUser } from './helpers.ts';
 
 /**
@@ -34,12 +34,7 @@ after(async () => {
   await t?.close();
 });
 
-async function shots(name: string) {
-  await page.screenshot({ path: `${SHOTS}/console-${name}-desktop.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/console-${name}-phone.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const shots = (name: string) => shotsAtBothSizes(page, `console-${name}`, { fullPage: true });
 
 test(`the profile screen creates, shows once, copies, lists and revokes an API token (${ENGINE})`, { skip }, async () => {
   await page.goto(`${base}/admin/login`);

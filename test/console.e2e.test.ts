@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { WEB_OUT } from '../src/presentation/build.ts';
-import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
+import { launchBrowser, SHOTS, shotsAtBothSizes, skip, twoOrigins } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createUser, ENGINE, login, type TestApp, type TestUser, buildTestApp } from './helpers.ts';
 
@@ -63,15 +63,7 @@ const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =
   t.app.inject({ method, url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 /** Both sizes, for a person to look at: the whole page, or what is on screen around `at`. */
-async function shots(name: string, at?: string) {
-  const fullPage = !at;
-  if (at) await page.locator(at).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/console-${name}-desktop.png`, fullPage });
-  await page.setViewportSize({ width: 390, height: 844 });
-  if (at) await page.locator(at).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/console-${name}-phone.png`, fullPage });
-  await page.setViewportSize({ width: 1280, height: 860 });
-}
+const shots = (name: string, at?: string) => shotsAtBothSizes(page, `console-${name}`, { fullPage: !at, at, desktop: { width: 1280, height: 860 } });
 
 const heading = (text: string | RegExp) => page.getByRole('heading', { level: 1, name: text }).waitFor();
 const typeInto = async (label: string | RegExp, text: string, opts: { clear?: boolean } = {}) => {

@@ -1,7 +1,7 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, SHOTS, skip, twoOrigins } from './support/browser.ts';
+import { DESKTOP, launchBrowser, shotsAtBothSizes, skip, twoOrigins } from './support/browser.ts';
 import { buildTestApp, userWithToken, type LoggedIn, type TestApp } from './helpers.ts';
 
 /**
@@ -11,9 +11,6 @@ import { buildTestApp, userWithToken, type LoggedIn, type TestApp } from './help
  * the file's tests run.
  */
 export { skip };
-
-export const DESKTOP = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
 
 export let t: TestApp;
 /** The console's and the API's origin (http://localhost:<port>). */
@@ -69,13 +66,7 @@ export const json = async <T = Record<string, unknown>>(method: string, url: str
 };
 
 /** The page at the desktop's size and then the phone's, for a person to look at (test-results/<prefix>-<name>-<size>.png). */
-export async function shots(name: string) {
-  await page.screenshot({ path: `${SHOTS}/${shotPrefix}-${name}-desktop.png`, fullPage: fullPageShots });
-  await page.setViewportSize(PHONE);
-  await page.waitForTimeout(50);
-  await page.screenshot({ path: `${SHOTS}/${shotPrefix}-${name}-phone.png`, fullPage: fullPageShots });
-  await page.setViewportSize(DESKTOP);
-}
+export const shots = (name: string) => shotsAtBothSizes(page, `${shotPrefix}-${name}`, { fullPage: fullPageShots });
 
 export const heading = (text: string | RegExp) => page.getByRole('heading', { level: 1, name: text }).waitFor();
 export const status = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor();

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
 import { freePort } from '../helpers.ts';
 
 /** Debian's Chromium: the browser every browser test (*.e2e.test.ts) drives; `npx playwright install` cannot download here. */
@@ -25,4 +26,27 @@ export async function twoOrigins() {
   const consoleBase = `http://localhost:${port}`;
   const pagesBase = `http://127.0.0.1:${port}`;
   return { port, consoleBase, pagesBase, pagesHost: `127.0.0.1:${port}`, env: { PUBLIC_URL: consoleBase, PAGES_URL: pagesBase } };
+}
+
+/** The sizes the console's screenshots are taken at. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * `page` at a desktop's size and then a phone's, saved as `test-results/<file>-desktop.png` and `…-phone.png` for a
+ * person to look at, then back at the desktop's size. On the phone nothing may push the page sideways (a wide table
+ * scrolls in its own box): a page wider than the screen fails the test. `at` scrolls that element into view first;
+ * `fullPage` takes the whole page.
+ */
+export async function shotsAtBothSizes(page: Page, file: string, opts: { fullPage?: boolean; at?: string; desktop?: { width: number; height: number } } = {}) {
+  const inView = async () => (opts.at ? page.locator(opts.at).scrollIntoViewIfNeeded() : undefined);
+  await inView();
+  await page.screenshot({ path: `${SHOTS}/${file}-desktop.png`, fullPage: opts.fullPage ?? false });
+  await page.setViewportSize(PHONE);
+  await page.waitForTimeout(50);
+  await inView();
+  await page.screenshot({ path: `${SHOTS}/${file}-phone.png`, fullPage: opts.fullPage ?? false });
+  const width = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: innerWidth }));
+  assert.ok(width.page <= width.view, `${file}: the page is ${width.page} px wide on a ${width.view} px phone`);
+  await page.setViewportSize(opts.desktop ?? DESKTOP);
 }
