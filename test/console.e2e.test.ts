@@ -102,6 +102,16 @@ async function mailedLink(to: string, pattern: RegExp): Promise<string> {
 }
 const usedLinks = new Set<string>();
 
+/**
+ * Waits for the screen titled `name` in `p`; if the console shows an alert instead (a refused link, a failed request),
+ * fails at once with what it says rather than after the wait's time-out.
+ */
+async function landsOn(p: Page, name: string) {
+  const title = p.getByRole('heading', { level: 1, name });
+  await title.or(p.getByRole('alert')).first().waitFor();
+  if (!(await title.isVisible())) assert.fail(`expected the screen "${name}"; the console says: ${await p.getByRole('alert').first().innerText()}`);
+}
+
 // Served without a browser: these run even where Chromium is missing.
 describe(`the console as served (${ENGINE})`, () => {
   test('GET /admin and any /admin/... path: the HTML shell, no-cache, a CSP allowing only its own script and style, never framed; hashed assets cached for a year and sent compressed', async () => {
@@ -516,13 +526,13 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     const theirs = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const them = await theirs.newPage();
     await them.goto(`${base}${link}`);
-    await them.getByRole('heading', { level: 1, name: 'Join Harbour Lights' }).waitFor();
+    await landsOn(them, 'Join Harbour Lights');
     await them.getByLabel('First name').pressSequentially('Cleo');
     await them.getByLabel('Last name').pressSequentially('Colleague');
     await them.getByLabel('Choose a password').pressSequentially(COLLEAGUE_PASSWORD);
     await them.screenshot({ path: `${SHOTS}/console-invite-phone.png`, fullPage: true });
     await them.getByRole('button', { name: 'Accept invitation' }).click();
-    await them.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await landsOn(them, 'Settings');
     const project = (await api('GET', `/projects/${projectId}`)).json();
     assert.equal(project.editors.length, 1, 'the colleague is an editor now');
     assert.ok(!(project.invites ?? []).some((i: { email: string }) => i.email === COLLEAGUE), 'no longer pending');
@@ -544,11 +554,11 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await p.getByRole('status').filter({ hasText: 'a link to choose a new password is on its way' }).waitFor();
     const link = await mailedLink(COLLEAGUE, /\/admin\/reset\/[^\s"<>]+/);
     await p.goto(`${base}${link}`);
-    await p.getByRole('heading', { level: 1, name: 'Choose a new password' }).waitFor();
+    await landsOn(p, 'Choose a new password');
     await p.getByLabel('New password', { exact: true }).pressSequentially('a brand new password');
     await p.getByLabel('New password again').pressSequentially('a brand new password');
     await p.getByRole('button', { name: 'Set password' }).click();
-    await p.getByRole('heading', { level: 1, name: 'Password changed' }).waitFor();
+    await landsOn(p, 'Password changed');
     await p.screenshot({ path: `${SHOTS}/console-reset-phone.png`, fullPage: true });
     await p.getByRole('link', { name: 'Sign in' }).click();
     // The sign-in screen, shown and settled, before typing (a CI run under load once timed out after this step).

@@ -5,15 +5,19 @@ import net from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { openDb, type Db } from '../src/db/db.ts';
-import { buildTestApp, createUser, ENGINE, tempDir, openTestDb, sessionToken, testConfig, type TestApp, type TestDb, type TestUser } from './helpers.ts';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
+import {
+  buildTestApp,
+  createUser,
+  ENGINE,
+  freePort,
+  tempDir,
+  openTestDb,
+  sessionToken,
+  testConfig,
+  type TestApp,
+  type TestDb,
+  type TestUser,
+} from './helpers.ts';
 
 /** A TCP proxy in front of PostgreSQL that the test opens, black-holes and closes, as an outage would. */
 class PgProxy {

@@ -3,24 +3,13 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
-import { ENGINE, openTestDb, tempDir, TEST_JWT_SECRET, type TestDb } from './helpers.ts';
+import { ENGINE, freePort, openTestDb, tempDir, TEST_JWT_SECRET, type TestDb } from './helpers.ts';
 
 /**
  * `npm start` as an operator runs it: it builds dist/ when needed and serves from plain `node dist/main.js`;
  * SIGTERM sent to the npm process (what a supervisor or `kill $!` does) reaches the server, which finishes the
  * request in flight, stops and exits 0, and npm with it; nothing is left holding the port.
  */
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe(`npm start and SIGTERM (${ENGINE})`, () => {
   let testDb: TestDb | undefined;
