@@ -5,20 +5,23 @@ import { ApiError } from './api.ts';
 let idCounter = 0;
 export const useId = (prefix = 'f') => useRef(`${prefix}-${++idCounter}`).current;
 
-/** Loads on mount and whenever `deps` change; `reload` runs it again. */
+/**
+ * Loads on mount and whenever `deps` change; `reload` runs it again and resolves once its answer is in the state, so
+ * a caller can say "done" only when the screen shows it.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   const seq = useRef(0);
-  const run = useCallback(() => {
+  const run = useCallback(async (): Promise<void> => {
     const mine = ++seq.current;
     setState((s) => ({ ...s, loading: true }));
-    load().then(
+    await load().then(
       (data) => mine === seq.current && setState({ data, loading: false }),
       (error: unknown) => mine === seq.current && setState({ error, loading: false }),
     );
     // The caller names what the load depends on (`deps`), as with useEffect.
   }, deps);
-  useEffect(run, [run]);
+  useEffect(() => void run(), [run]);
   return { ...state, reload: run, set: (data: T) => setState({ data, loading: false }) };
 }
 

@@ -123,7 +123,7 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
       setNews('Projects saved.');
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error('The group changed meanwhile; reloaded, try again.') : err);
-      group.reload();
+      void group.reload();
     }
   };
   return (

@@ -87,7 +87,7 @@ export function Holds() {
     } catch (err) {
       setError(err instanceof ApiError && err.status === 412 ? new Error(`${u.name} changed meanwhile; the list is reloaded.`) : err);
     }
-    holds.reload();
+    void holds.reload();
   };
   const release = (u: Held) => change(u, { availability: 'available' }, `${u.name} released: it is available again.`);
   const extend = (u: Held) => {

@@ -207,7 +207,7 @@ function Worksheets({ project, units, onUnits }: { project: Project; units: Unit
     try {
       await api.patch(`/worksheets/${w._id}`, { body });
       setNews(body.status === 'accepted' ? `${unitName(units, body.unit)} reserved for ${who}.` : `${who}'s worksheet declined.`);
-      sheets.reload();
+      void sheets.reload();
       if (body.status === 'accepted') onUnits();
     } catch (err) {
       setError(problem(err));
@@ -322,8 +322,9 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
     setNews('');
     try {
       await api.patch(`/leads/${e._id}`, { body: { rank } });
+      // Said once the list shows the new order.
+      await entries.reload();
       setNews(`${e.firstName} ${e.lastName} is now number ${rank}.`);
-      entries.reload();
     } catch (err) {
       setError(problem(err));
     }

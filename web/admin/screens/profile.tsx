@@ -62,7 +62,7 @@ function ApiTokens() {
       setFresh(made);
       setCopied(false);
       setName('');
-      tokens.reload();
+      void tokens.reload();
     } catch (err) {
       setError(err);
     } finally {
@@ -84,7 +84,7 @@ function ApiTokens() {
     try {
       await api.del(`/users/me/tokens/${t._id}`);
       if (fresh?._id === t._id) setFresh(undefined);
-      tokens.reload();
+      void tokens.reload();
     } catch (err) {
       setError(err);
     }

@@ -259,7 +259,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
           onApplied={(msg) => {
             setPasted(undefined);
             setNews(msg);
-            units.reload();
+            void units.reload();
           }}
         />
       )}

@@ -51,7 +51,7 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
       const h = await api.post(base, { body: { url, events } });
       setSecret(h.secret);
       setUrl('');
-      hooks.reload();
+      void hooks.reload();
     } catch (err) {
       setError(err);
     }
@@ -60,7 +60,7 @@ export function Webhooks({ project, user }: { project: Project; user: User }) {
     if (!confirm(`Delete the webhook to ${h.url}?`)) return;
     try {
       await api.del(`${base}/${h._id}`);
-      hooks.reload();
+      void hooks.reload();
     } catch (err) {
       setError(err);
     }
@@ -113,7 +113,7 @@ function Deliveries({ url }: { url: `/projects/${string}/webhooks/${string}/deli
   const retry = async (d: Delivery) => {
     try {
       await api.post(`${url}/${d._id}/retry`);
-      list.reload();
+      void list.reload();
     } catch (err) {
       setError(err);
     }
