@@ -27,6 +27,15 @@ export function unitUpdateChanges(before: Record<string, unknown>, changed: Reco
 }
 
 /**
+ * A unit on hold always has an expiry: the error when a unit would be `availability` (any case) with `expiresAt` as
+ * its expiry, for a create and a PATCH alike.
+ */
+export function holdExpiryErrors(availability: unknown, expiresAt: unknown): FieldError[] {
+  const held = typeof availability === 'string' && availability.toLowerCase() === 'on_hold';
+  return held && !expiresAt ? [{ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' }] : [];
+}
+
+/**
  * What a unit PATCH body changes, by the rules of a single-unit PATCH: only sent fields that differ,
  * availability in any case, clearing an absent field is no change, on_hold needs an expiry. Undefined: no change.
  * Errors are paths inside the body (`/onHoldExpiresAt`); the caller prefixes them.
@@ -40,11 +49,8 @@ export function planUnitChange(unit: UnitRow, body: UnitPatch, now: number, erro
   if (!Object.keys(changes).length) return undefined;
   // The column fields; the rest is the unit's document.
   const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes;
-  // A unit on hold always has an expiry: putting it on hold needs one, and one on hold cannot lose its own.
-  const held = (availability ?? current.availability) === 'on_hold';
-  if (held && !(onHoldExpiresAt !== undefined ? onHoldExpiresAt : current.onHoldExpiresAt)) {
-    errors.push({ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' });
-  }
+  // One on hold cannot lose its own expiry, and putting it on hold needs one.
+  errors.push(...holdExpiryErrors(availability ?? current.availability, onHoldExpiresAt !== undefined ? onHoldExpiresAt : current.onHoldExpiresAt));
   return {
     change: {
       columns: {

@@ -25,8 +25,8 @@ export function holdLapsedSql(now: number | Date, alias = 'u'): RawBuilder<boole
 }
 
 /**
- * A live hold in SQL (the twin of `holdLive`): `on_hold` and its time not yet passed, or with no time at all (a hold
- * the sales team set without an expiry lasts until they change it), on table alias `alias`.
+ * A live hold in SQL (the twin of `holdLive`): `on_hold` and its time not yet passed, or with no time at all (a row
+ * written before every hold needed an expiry, `holdExpiryErrors`: held until changed), on table alias `alias`.
  */
 export function holdLiveSql(now: number | Date, alias = 'u'): RawBuilder<boolean> {
   const expires = sql.ref(`${alias}.on_hold_expires_at`);

@@ -12,7 +12,7 @@ import { createOnce, type CreateOutcome, type CreateRequest, type Created } from
 import { pageOf, totalOf } from '../shared/list.ts';
 import { etagListed } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
-import { planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
+import { holdExpiryErrors, planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import { findUnit, findUnitDocument, findUnitsByIds, listUnits, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
 import { holdExpired, toUnit, unitJson, type UnitRow } from './units.record.ts';
 import { deleteUnit, insertUnit, releaseExpiredHold, updateUnit, updateUnits, type UnitSet } from './unit-writes.repo.ts';
@@ -100,8 +100,9 @@ export class UnitService {
       Object.entries(data).flatMap(([k, v]) => (!deepEqual(v, defaults[k] ?? '') ? [k] : [])),
       UNIT_GUARDED_FIELDS,
     );
-    // A unit on hold always has an expiry (planUnitChange holds PATCHes to the same rule).
-    if (availability?.toLowerCase() === 'on_hold' && !onHoldExpiresAt) invalid([{ path: '/onHoldExpiresAt', message: 'is required to put a unit on hold' }]);
+    // A unit on hold always has an expiry (holdExpiryErrors, as for a PATCH).
+    const holdErrors = holdExpiryErrors(availability, onHoldExpiresAt);
+    if (holdErrors.length) invalid(holdErrors);
     await this.#checkFloor(project, floor, '/floor');
     const unit = {
       id: newObjectId(this.ctx.clock.now()),
