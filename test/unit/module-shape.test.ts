@@ -8,13 +8,14 @@ const SRC = join(import.meta.dirname, '../../src');
 const AREAS = ['public', 'presentation', ...readdirSync(join(SRC, 'modules')).map((m) => join('modules', m))];
 const filesOf = (area: string) => readdirSync(join(SRC, area)).filter((f) => f.endsWith('.ts'));
 
-test('every area with routes has a service for them to call', () => {
+test('every area with routes has a service for them to call and a schemas file for their requests and answers', () => {
   for (const area of AREAS) {
     const files = filesOf(area);
-    if (files.some((f) => f.endsWith('.routes.ts')))
+    if (!files.some((f) => f.endsWith('.routes.ts'))) continue;
+    for (const part of ['.service.ts', '.schemas.ts'])
       assert.ok(
-        files.some((f) => f.endsWith('.service.ts')),
-        `${area} has routes but no *.service.ts`,
+        files.some((f) => f.endsWith(part)),
+        `${area} has routes but no *${part}`,
       );
   }
 });
@@ -26,17 +27,6 @@ test('no route checks access or reaches the database itself: that is its service
       const hit = readFileSync(join(SRC, area, file), 'utf8').match(forbidden);
       assert.equal(hit, null, `${area}/${file}: ${hit?.[0]}`);
     }
-  }
-});
-
-test('every area with routes has a schemas file for their request and response schemas', () => {
-  for (const area of AREAS) {
-    const files = filesOf(area);
-    if (files.some((f) => f.endsWith('.routes.ts')))
-      assert.ok(
-        files.some((f) => f.endsWith('.schemas.ts')),
-        `${area} has routes but no *.schemas.ts`,
-      );
   }
 });
 
