@@ -148,11 +148,23 @@ describe('ETags and If-Match', () => {
     for (const [kind, r] of Object.entries(await records())) {
       const before = await call('GET', r.url);
       const etag = String(before.headers.etag);
-      for (const stale of ['"999999"', '"0"', 'W/"0"', 'garbage']) {
+      for (const stale of ['"999999"', '"0"', 'W/"0"', `W/${etag}`]) {
         const res = await call('PATCH', r.url, { [r.field]: r.value }, { 'if-match': stale });
         assert.equal(res.statusCode, 412, `${kind} ${stale}`);
         assert.equal(res.json().code, 'precondition_failed');
         assert.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8');
+      }
+      // The comparison is strong: the current version as a weak tag is refused, and the answer says why.
+      assert.match((await call('PATCH', r.url, { [r.field]: r.value }, { 'if-match': `W/${etag}` })).json().detail, /weak tag/);
+      // Not an entity tag at all (the version without its quotes, a word): 400 naming the header.
+      for (const malformed of [etag.replaceAll('"', ''), 'garbage', '"4', ',']) {
+        const res = await call('PATCH', r.url, { [r.field]: r.value }, { 'if-match': malformed });
+        assert.equal(res.statusCode, 400, `${kind} ${malformed}`);
+        assert.deepEqual(
+          res.json().errors.map((e: { path: string }) => e.path),
+          ['/if-match'],
+        );
+        assert.match(res.json().detail, /^if-match must be "\*" or entity tags/);
       }
       const unchanged = await call('GET', r.url);
       assert.deepEqual(unchanged.json(), before.json(), `${kind}: nothing written`);

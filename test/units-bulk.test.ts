@@ -127,6 +127,16 @@ describe('PATCH /units (bulk)', () => {
       fresh.json().map((u: { price: number }) => u.price),
       [1, 2],
     );
+    // An item's ifMatch is compared strongly, and one that is no entity tag is a 400 naming the item.
+    const current = (await call('GET', `/units/${units[0]!._id}`)).headers.etag as string;
+    const weak = await call('PATCH', '/units', [{ _id: units[0]!._id, price: 3, ifMatch: `W/${current}` }]);
+    assert.equal(weak.statusCode, 412, weak.body);
+    const bare = await call('PATCH', '/units', [{ _id: units[0]!._id, price: 3, ifMatch: current.replaceAll('"', '') }]);
+    assert.equal(bare.statusCode, 400, bare.body);
+    assert.deepEqual(
+      bare.json().errors.map((e: { path: string }) => e.path),
+      ['/0/ifMatch'],
+    );
   });
 
   test('fetched units sent back whole are no change (same ETags); moves between floors keep both floors right', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.ts';
 
-/** Whether an If-None-Match header (a list of ETags, weak or strong, or `*`) names this ETag. */
+/** Whether an If-None-Match header (a list of ETags, weak or strong, or `*`) names this ETag: the weak comparison. */
 export function etagListed(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   const strong = etag.replace(/^W\//, '');
@@ -8,6 +9,28 @@ export function etagListed(header: string | undefined, etag: string): boolean {
     const tag = t.trim();
     return tag === '*' || tag.replace(/^W\//, '') === strong;
   });
+}
+
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/**
+ * Whether an If-Match header lets a write at `etag` go ahead, by the strong comparison a write needs: `*`, or a listed
+ * tag equal to `etag` and not weak. An entry that is not an entity tag (`4` without quotes) → 400 naming the header;
+ * `name` is where it came from: the header, or a body pointer such as a bulk item's `/3/ifMatch`.
+ */
+export function ifMatchAllows(header: string, etag: string, name = 'if-match'): boolean {
+  const tags = header
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const bad = tags.find((t) => t !== '*' && !ENTITY_TAG.test(t));
+  if (bad !== undefined || tags.length === 0) {
+    const message = `must be "*" or entity tags in double quotes, such as "4" (got ${JSON.stringify(bad ?? header)})`;
+    const inBody = name.startsWith('/');
+    const path = inBody ? name : `/${name}`;
+    throw new AppError(400, inBody ? 'invalid_body' : 'invalid_query', `${path.slice(1)} ${message}`, [{ path, message }]);
+  }
+  return tags.some((t) => t === '*' || t === etag);
 }
 
 /**

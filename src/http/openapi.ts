@@ -24,7 +24,12 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT or sst_ API token',
+            description: 'A session token from a login (a JWT) or an API token from POST /users/me/tokens (opaque, starting `sst_`)',
+          },
           cookieAuth: { type: 'apiKey', in: 'cookie', name: 'service' },
         },
       },

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
-import { etagListed } from '../../http/conditional.ts';
+import { ifMatchAllows } from '../../http/conditional.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
@@ -140,7 +140,7 @@ export class InventoryService {
       if (!(await lockProject(trx, req.projectId))) throw new AppError(404, 'not_found', 'Project not found');
       const state = await loadInventory(trx, req.projectId, true);
       const etag = inventoryEtag(state);
-      if (req.ifMatch !== undefined && !etagListed(req.ifMatch, etag)) {
+      if (req.ifMatch !== undefined && !ifMatchAllows(req.ifMatch, etag)) {
         throw new AppError(412, 'precondition_failed', `The inventory changed since ${req.ifMatch} (now ${etag}); preview the import again`);
       }
       const now = this.ctx.clock.now();

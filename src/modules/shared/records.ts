@@ -1,6 +1,6 @@
 import { dequal } from 'dequal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagListed } from '../../http/conditional.ts';
+import { ifMatchAllows } from '../../http/conditional.ts';
 import { AppError, fieldErrorText, type FieldError } from '../../http/errors.ts';
 
 /** Fields a client may send back from a fetched record; they are ignored. */
@@ -26,11 +26,15 @@ export function ifMatchVersion(request: FastifyRequest, currentVersion: number):
   return parseIfMatch(request.headers['if-match'], currentVersion);
 }
 
-/** If-Match (a list of ETags, weak or strong, or `*`) against the current version: the version to write at, or 412. */
+/**
+ * If-Match (a list of ETags, or `*`) against the current version: the version to write at, or 412. The comparison is
+ * strong, so a weak tag (`W/"4"`) never matches; an unquoted one is a 400 naming the header.
+ */
 export function parseIfMatch(header: string | undefined, currentVersion: number): number | undefined {
   if (header === undefined) return undefined;
-  if (!etagListed(header, etagOf(currentVersion))) {
-    throw new AppError(412, 'precondition_failed', `If-Match ${header} does not match the current ETag ${etagOf(currentVersion)}`);
+  if (!ifMatchAllows(header, etagOf(currentVersion))) {
+    const weak = /(^|,)\s*W\//.test(header) ? '; a weak tag (W/…) never matches a write, send the ETag as it was given' : '';
+    throw new AppError(412, 'precondition_failed', `If-Match ${header} does not match the current ETag ${etagOf(currentVersion)}${weak}`);
   }
   return currentVersion;
 }

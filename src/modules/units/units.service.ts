@@ -10,7 +10,7 @@ import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
-import { etagListed } from '../../http/conditional.ts';
+import { ifMatchAllows } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { holdExpiryErrors, planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import { findUnit, findUnitDocument, findUnitsByIds, listUnits, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
@@ -196,7 +196,9 @@ export class UnitService {
   async patchMany(principal: Principal, items: readonly BulkUnitItem[], now: number): Promise<Record<string, unknown>[]> {
     const db = this.ctx.db.kysely;
     const checked = await this.#checkItems(principal, items, now);
-    const stale = checked.filter(({ item, row }) => item.ifMatch !== undefined && !etagListed(item.ifMatch, etagOf(row.version))).map((c) => c.i);
+    const stale = checked
+      .filter(({ i, item, row }) => item.ifMatch !== undefined && !ifMatchAllows(item.ifMatch, etagOf(row.version), `/${i}/ifMatch`))
+      .map((c) => c.i);
     if (stale.length) throw staleItems(stale);
 
     // One statement per thousand items; with ifMatch an item is written only at that version, so a change between
