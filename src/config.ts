@@ -12,8 +12,12 @@ export interface Config {
   /** Where POST /media keeps files (default DATA_DIR/media). */
   mediaDir: string;
   jwtSecret: string;
+  /** During a key change: the JWT_SECRET being retired, still accepted on tokens (never used to sign). */
+  previousJwtSecret: string | undefined;
   /** 32-byte AES-256-GCM key for write-only secrets. */
   secretKey: Buffer;
+  /** During a key change: the SECRET_KEY being retired, still used to open sealed values and signed links. */
+  previousSecretKey: Buffer | undefined;
   cookieSecure: boolean;
   corsOrigins: string[];
   redisUrl: string | undefined;
@@ -148,10 +152,45 @@ type Env = Record<string, string | undefined>;
 /** Reads and validates the environment. Missing JWT_SECRET / SECRET_KEY are generated once and kept in DATA_DIR. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  /** The variable's value; undefined when it is unset or empty. */
+  /**
+   * The variable's value; undefined when it is unset or empty. Every variable may instead be read from a file named by
+   * `<NAME>_FILE` (a mounted secret), with one trailing line break dropped; setting both is a mistake.
+   */
   const str = (name: string): string | undefined => {
     const v = env[name];
+    const file = env[`${name}_FILE`];
+    if (file !== undefined && file !== '') {
+      if (v !== undefined && v !== '') {
+        problems.push(`${name} and ${name}_FILE are both set; set one`);
+        return v;
+      }
+      try {
+        const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+        return text === '' ? undefined : text;
+      } catch (err) {
+        problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+        return undefined;
+      }
+    }
     return v === undefined || v === '' ? undefined : v;
+  };
+  /**
+   * A URL setting: its scheme one of `schemes`, and parseable as a whole. The value is never repeated in the message,
+   * since it may carry a password; what usually breaks it is a reserved character in the user name or password.
+   */
+  const url = (name: string, schemes: string[]): string | undefined => {
+    const raw = str(name);
+    if (raw === undefined) return undefined;
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]?.toLowerCase();
+    const want = `${/^(http|smtp)/.test(schemes[0] ?? '') ? 'an' : 'a'} ${schemes.map((x) => `${x}://`).join(' or ')}`;
+    if (scheme === undefined || !schemes.includes(scheme)) problems.push(`${name} must be ${want} URL`);
+    else if (!URL.canParse(raw)) {
+      problems.push(
+        `${name} is not a valid URL (value not shown; it may hold a password): percent-encode reserved characters in ` +
+          'its user name and password, "/" as %2F, "@" as %40, ":" as %3A, "#" as %23, "?" as %3F',
+      );
+    }
+    return raw;
   };
   const int = (name: string, fallback: number, min: number, max: number) => {
     const raw = str(name);
@@ -172,14 +211,8 @@ export function loadConfig(env: Env = process.env): Config {
     return fallback;
   };
 
-  const databaseUrl = str('DATABASE_URL');
-  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
-  }
-  const redisUrl = str('REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
-  }
+  const databaseUrl = url('DATABASE_URL', ['postgres', 'postgresql']);
+  const redisUrl = url('REDIS_URL', ['redis', 'rediss']);
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -199,13 +232,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminEmail !== undefined && !EMAIL.test(adminEmail)) problems.push('ADMIN_EMAIL must be an e-mail address');
   if (adminPassword !== undefined && adminPassword.length < 8) problems.push('ADMIN_PASSWORD must be at least 8 characters');
 
-  const smtpUrl = str('SMTP_URL');
-  if (smtpUrl !== undefined && !/^smtps?:\/\/[^/\s]+/i.test(smtpUrl)) problems.push('SMTP_URL must be an smtp:// or smtps:// URL');
+  const smtpUrl = url('SMTP_URL', ['smtp', 'smtps']);
   const mailFromRaw = str('MAIL_FROM') ?? 'Showsuite <no-reply@localhost>';
   const mailFrom = parseMailbox(mailFromRaw);
   if (!mailFrom) problems.push(`MAIL_FROM must be an address or "Name <address>" (got "${mailFromRaw}")`);
-  const publicUrlRaw = str('PUBLIC_URL');
-  if (publicUrlRaw !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(publicUrlRaw)) problems.push('PUBLIC_URL must be an http:// or https:// URL');
+  const publicUrlRaw = url('PUBLIC_URL', ['http', 'https']);
   const pagesUrlRaw = str('PAGES_URL');
   if (pagesUrlRaw !== undefined && !/^https?:\/\/[^/\s?#]+\/?$/.test(pagesUrlRaw)) {
     problems.push('PAGES_URL must be an origin such as https://homes.example.com (http:// or https://, no path)');
@@ -215,21 +246,22 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
     problems.push('METRICS_TOKEN must be at least 16 characters with no spaces');
   }
-  const otlpEndpoint = str('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/+$/, '');
-  if (otlpEndpoint !== undefined && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(otlpEndpoint)) {
-    problems.push('OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL');
-  }
+  const otlpEndpoint = url('OTEL_EXPORTER_OTLP_ENDPOINT', ['http', 'https'])?.replace(/\/+$/, '');
 
   const dataDir = resolve(str('DATA_DIR') ?? './data');
   const media = readMediaConfig(str, int, bool, problems);
   const jwtSecretRaw = str('JWT_SECRET');
   if (jwtSecretRaw !== undefined && jwtSecretRaw.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
-  const secretKeyRaw = str('SECRET_KEY');
-  let secretKey: Buffer | undefined;
-  if (secretKeyRaw !== undefined) {
-    secretKey = parseKey(secretKeyRaw);
-    if (!secretKey) problems.push('SECRET_KEY must be 32 bytes, written as 64 hex characters or base64');
-  }
+  const previousJwtSecret = str('JWT_SECRET_PREVIOUS');
+  if (previousJwtSecret !== undefined && previousJwtSecret.length < 32) problems.push('JWT_SECRET_PREVIOUS must be at least 32 characters');
+  const key = (name: string) => {
+    const raw = str(name);
+    const parsed = raw === undefined ? undefined : parseKey(raw);
+    if (raw !== undefined && !parsed) problems.push(`${name} must be 32 bytes, written as 64 hex characters or base64`);
+    return parsed;
+  };
+  const secretKey = key('SECRET_KEY');
+  const previousSecretKey = key('SECRET_KEY_PREVIOUS');
 
   // WEBHOOK_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS (it now covers the inventory feeds too).
   const allowPrivateTargets = str('ALLOW_PRIVATE_TARGETS') !== undefined ? bool('ALLOW_PRIVATE_TARGETS', false) : bool('WEBHOOK_ALLOW_PRIVATE', false);
@@ -241,7 +273,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     mediaDir: resolve(str('MEDIA_DIR') ?? join(dataDir, 'media')),
     jwtSecret: jwtSecretRaw ?? '',
+    previousJwtSecret,
     secretKey: secretKey ?? Buffer.alloc(0),
+    previousSecretKey,
     cookieSecure: bool('COOKIE_SECURE', false),
     corsOrigins,
     redisUrl,

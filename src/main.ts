@@ -4,8 +4,10 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDb } from './db/db.ts';
 import { openFilesWarning, softOpenFileLimit } from './lib/open-files.ts';
 import { migrate } from './db/migrate.ts';
-import { checkSecretKey, KeyMismatchError } from './db/key-check.ts';
+import { checkKeys, KeyMismatchError } from './db/key-check.ts';
 import { seedDemo } from './seed/demo.ts';
+import { resealSecrets } from './db/reseal.ts';
+import { SecretBox } from './lib/secret-box.ts';
 
 /** The process: config, database, migrations, app, listen, graceful shutdown. */
 async function main() {
@@ -30,12 +32,16 @@ async function main() {
   app = await buildApp({ config, db });
   const applied = await migrate(db);
   if (applied.length) app.log.info({ applied }, 'applied migrations');
-  await checkSecretKey(db, config.secretKey).catch(async (err: unknown) => {
+  await checkKeys(db, config).catch(async (err: unknown) => {
     if (!(err instanceof KeyMismatchError)) throw err;
     console.error(err.message);
     await db.close();
     process.exit(2);
   });
+  if (config.previousSecretKey) {
+    const resealed = await resealSecrets(db, new SecretBox(config.secretKey, config.previousSecretKey));
+    app.log.info({ resealed }, 'SECRET_KEY_PREVIOUS is set: stored secrets sealed under it are now sealed under SECRET_KEY');
+  }
   await ensureAdmin(config, db, app.log);
   if (config.seedDemo) await seedDemo(db, app.log, config);
 
@@ -73,7 +79,24 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES' && code !== 'EADDRNOTAVAIL') throw err;
+    const why = {
+      EADDRINUSE: 'is already in use by another process',
+      EACCES: 'needs privileges this process lacks',
+      EADDRNOTAVAIL: 'is not an address of this machine',
+    }[code];
+    // One line naming the settings, not a stack: the operator's next step is to change PORT/HOST or stop the other process.
+    console.error(
+      `Cannot listen on ${config.host}:${config.port}: ${code === 'EADDRNOTAVAIL' ? `HOST ${config.host}` : `port ${config.port}`} ${why}; set PORT (and HOST) to a free one`,
+    );
+    await app.close().catch(() => undefined);
+    await db.close();
+    process.exit(2);
+  }
   app.log.info(
     { engine: db.engine, startToReadyMs: Math.round(performance.now() - startedAt) },
     `Showsuite ready on http://${config.host}:${config.port} (docs at /docs): console and API at ${config.mail.publicUrl}, buyer's pages at ${config.pagesUrl}`,

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import type { Config } from '../src/config.ts';
 import { openDb, type Db } from '../src/db/db.ts';
-import { checkSecretKey, KeyMismatchError } from '../src/db/key-check.ts';
+import { checkKey, KeyMismatchError } from '../src/db/key-check.ts';
 import { SecretBox } from '../src/lib/secret-box.ts';
 import {
   createFloor,
@@ -67,7 +67,7 @@ describe(`backup and restore (${ENGINE})`, { skip: ENGINE !== 'postgres' && 'pg_
     source = await openTestDb();
     // The keys an operator keeps with the backup (set, or generated into DATA_DIR/secrets.json).
     config = testConfig({ MEDIA_DIR: join(tempDir(), 'media'), WEBHOOK_ALLOW_PRIVATE: 'true', OUTBOX_POLL_MS: '0' });
-    await checkSecretKey(source.db, config.secretKey);
+    await checkKey(source.db, 'SECRET_KEY', config.secretKey);
     app = await buildApp({ config, db: source.db, logger: false });
     await app.ready();
     const user = await createUser(source.db);
@@ -131,9 +131,12 @@ describe(`backup and restore (${ENGINE})`, { skip: ENGINE !== 'postgres' && 'pg_
 
       restored = await openDb({ databaseUrl: target.url, poolSize: 4 });
       // Started with another SECRET_KEY, the service refuses: the stored check value names the key it was started with.
-      await assert.rejects(checkSecretKey(restored, randomBytes(32)), (err: unknown) => err instanceof KeyMismatchError && /SECRET_KEY/.test(err.message));
+      await assert.rejects(
+        checkKey(restored, 'SECRET_KEY', randomBytes(32)),
+        (err: unknown) => err instanceof KeyMismatchError && /SECRET_KEY/.test(err.message),
+      );
       // With the kept keys it starts, and nothing waits to be migrated.
-      await checkSecretKey(restored, config.secretKey);
+      await checkKey(restored, 'SECRET_KEY', config.secretKey);
       const keptConfig: Config = { ...config, mediaDir };
       restoredApp = await buildApp({ config: keptConfig, db: restored, logger: false });
       await restoredApp.ready();

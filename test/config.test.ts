@@ -89,6 +89,13 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAIL: 'root', ADMIN_PASSWORD: 'long enough' }, 'ADMIN_EMAIL'],
     [{ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ SMTP_URL: 'smtp://user:pa#ss@mail:25' }, 'SMTP_URL'],
+    [{ PUBLIC_URL: 'https://exa mple.com' }, 'PUBLIC_URL'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ SECRET_KEY_PREVIOUS: 'too-short' }, 'SECRET_KEY_PREVIOUS'],
+    [{ JWT_SECRET_PREVIOUS: 'short' }, 'JWT_SECRET_PREVIOUS'],
+    [{ JWT_SECRET: 'j'.repeat(40), JWT_SECRET_FILE: '/dev/null' }, 'JWT_SECRET_FILE'],
+    [{ SECRET_KEY_FILE: '/nonexistent/secret-key' }, 'SECRET_KEY_FILE'],
     [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],
     [{ CORS_ORIGINS: 'https://example.com/path' }, 'CORS_ORIGINS'],
     [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
@@ -153,5 +160,49 @@ describe('loadConfig', () => {
     const c = loadConfig({ DATA_DIR: dir, JWT_SECRET: 'e'.repeat(40) });
     assert.equal(c.jwtSecret, 'e'.repeat(40));
     assert.deepEqual(c.secretKey, generated.secretKey, 'the unset one still comes from the file');
+  });
+
+  test('a URL setting that does not parse is named, with the fix, and its password is never repeated', () => {
+    // Generated base64 passwords hold "/": the URL then reads as a host with a bad port.
+    const err = configError({ DATABASE_URL: 'postgres://app:ab/c+d=@db:5432/showsuite' });
+    assert.equal(err.problems.length, 1, err.message);
+    assert.match(err.message, /DATABASE_URL is not a valid URL/);
+    assert.match(err.message, /"\/" as %2F/);
+    assert.doesNotMatch(err.message, /ab\/c\+d/, 'the password is not in the message');
+    // Percent-encoded, the same password is fine.
+    assert.equal(
+      loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://app:ab%2Fc+d=@db:5432/showsuite' }).databaseUrl,
+      'postgres://app:ab%2Fc+d=@db:5432/showsuite',
+    );
+  });
+
+  test('every setting may come from a file named by <NAME>_FILE (one trailing line break dropped)', () => {
+    const dir = dataDir();
+    const file = (name: string, text: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, text);
+      return path;
+    };
+    const c = loadConfig({
+      DATA_DIR: dir,
+      JWT_SECRET_FILE: file('jwt', `${'f'.repeat(40)}\n`),
+      SECRET_KEY_FILE: file('key', 'ab'.repeat(32)),
+      DATABASE_URL_FILE: file('db', 'postgres://u:p@db/showsuite\n'),
+      METRICS_TOKEN_FILE: file('metrics', 'm'.repeat(20)),
+    });
+    assert.equal(c.jwtSecret, 'f'.repeat(40));
+    assert.equal(c.secretKey.toString('hex'), 'ab'.repeat(32));
+    assert.equal(c.databaseUrl, 'postgres://u:p@db/showsuite');
+    // A value from a file is validated like one from the environment.
+    assert.match(configError({ JWT_SECRET_FILE: file('short', 'short\n') }).message, /JWT_SECRET must be at least 32 characters/);
+  });
+
+  test('the retiring keys of a key change are read and typed', () => {
+    const c = loadConfig({ DATA_DIR: dataDir(), JWT_SECRET_PREVIOUS: 'p'.repeat(40), SECRET_KEY_PREVIOUS: 'cd'.repeat(32) });
+    assert.equal(c.previousJwtSecret, 'p'.repeat(40));
+    assert.equal(c.previousSecretKey?.toString('hex'), 'cd'.repeat(32));
+    const none = loadConfig({ DATA_DIR: dataDir() });
+    assert.equal(none.previousJwtSecret, undefined);
+    assert.equal(none.previousSecretKey, undefined);
   });
 });

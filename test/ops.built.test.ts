@@ -36,7 +36,7 @@ function start(env: Record<string, string>): Run {
   return { child, output: () => output, exited };
 }
 
-describe(`the built server: metrics, traces, the SECRET_KEY check (${ENGINE})`, () => {
+describe(`the built server: metrics, traces, the key checks (${ENGINE})`, () => {
   let testDb: TestDb | undefined;
   let receiver: Server;
   const spans: Span[] = [];
@@ -128,5 +128,11 @@ describe(`the built server: metrics, traces, the SECRET_KEY check (${ENGINE})`, 
     const wrong = start({ ...env, SECRET_KEY: randomBytes(32).toString('hex'), METRICS_TOKEN: '', OTEL_EXPORTER_OTLP_ENDPOINT: '' });
     assert.equal(await wrong.exited, 2, wrong.output());
     assert.match(wrong.output(), /SECRET_KEY is not the key this database was first started with/);
+  });
+
+  test('a start with another JWT_SECRET on the same database refuses, naming JWT_SECRET', async () => {
+    const wrong = start({ ...env, JWT_SECRET: randomBytes(32).toString('hex'), METRICS_TOKEN: '', OTEL_EXPORTER_OTLP_ENDPOINT: '' });
+    assert.equal(await wrong.exited, 2, wrong.output());
+    assert.match(wrong.output(), /JWT_SECRET is not the key this database was first started with/);
   });
 });

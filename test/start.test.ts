@@ -17,10 +17,11 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
   let port: number;
   let output = '';
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  let env: Record<string, string>;
 
   before(async () => {
     port = await freePort();
-    const env: Record<string, string> = {
+    env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       PORT: String(port),
@@ -76,6 +77,19 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
     );
     // The console's and the API's host by default (127.0.0.1 serves the buyer's pages).
     assert.equal((await fetch(`http://localhost:${port}/openapi.json`)).status, 200);
+  });
+
+  test('a second start on the busy port says so in one line naming PORT and exits 2', async () => {
+    const second = spawn('npm', ['start'], { env: { ...env, DATA_DIR: tempDir() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    second.stdout!.on('data', (d) => (text += d));
+    second.stderr!.on('data', (d) => (text += d));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', (c) => resolve(c)));
+    assert.equal(code, 2, text);
+    const lines = text.split('\n').filter((l) => /in use/.test(l));
+    assert.equal(lines.length, 1, text);
+    assert.match(lines[0]!, new RegExp(`Cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is already in use by another process; set PORT`));
+    assert.doesNotMatch(text, /^\s+at /m, 'no stack trace');
   });
 
   test('SIGTERM to the npm process: the request in flight is answered, then the server and npm exit 0', async () => {

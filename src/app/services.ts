@@ -48,7 +48,7 @@ export async function buildServices(config: Config, db: Db, clock: Clock, log: F
     clock,
   );
   const passwords = new Passwords(config.argon2);
-  const secrets = new SecretBox(config.secretKey);
+  const secrets = new SecretBox(config.secretKey, config.previousSecretKey);
   // Kinds are registered here and by route plugins; the worker starts when the app is ready (after migrations).
   const outbox = new Outbox(db, clock, { ...config.outbox, log });
   const mailer = new Mailer(config, log);

@@ -82,16 +82,29 @@ export class Auth {
     private readonly clock: Clock,
   ) {
     this.#sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256', iss: ISSUER, aud: AUDIENCE });
-    this.#verify = createVerifier({
-      key: config.jwtSecret,
-      algorithms: ['HS256'],
-      allowedIss: ISSUER,
-      allowedAud: AUDIENCE,
-      // allowedIss/allowedAud only judge claims that are present: a token without them must fail too.
-      requiredClaims: ['iss', 'aud', 'sub', 'sid', 'exp', 'iat', 'jti'],
-      cache: 10_000,
-      clockTimestamp: undefined,
-    }) as (token: string) => AccessClaims;
+    const verifier = (key: string) =>
+      createVerifier({
+        key,
+        algorithms: ['HS256'],
+        allowedIss: ISSUER,
+        allowedAud: AUDIENCE,
+        // allowedIss/allowedAud only judge claims that are present: a token without them must fail too.
+        requiredClaims: ['iss', 'aud', 'sub', 'sid', 'exp', 'iat', 'jti'],
+        cache: 10_000,
+        clockTimestamp: undefined,
+      }) as (token: string) => AccessClaims;
+    const current = verifier(config.jwtSecret);
+    // During a key change tokens signed under the retiring JWT_SECRET still verify; new ones are signed with the new.
+    const previous = config.previousJwtSecret === undefined ? undefined : verifier(config.previousJwtSecret);
+    this.#verify = previous
+      ? (token) => {
+          try {
+            return current(token);
+          } catch {
+            return previous(token);
+          }
+        }
+      : current;
   }
 
   signAccess(userId: string, sid: string, role: string): string {

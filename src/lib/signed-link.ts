@@ -7,18 +7,23 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export class LinkSigner {
   readonly #key: Buffer;
+  /** During a key change, links signed under the retiring SECRET_KEY still verify. */
+  readonly #previous: Buffer | undefined;
 
   constructor(
     secretKey: Buffer,
     private readonly purpose: string,
+    previousKey?: Buffer,
   ) {
-    this.#key = createHmac('sha256', secretKey).update(`showsuite signed link: ${purpose}`).digest();
+    const derive = (k: Buffer) => createHmac('sha256', k).update(`showsuite signed link: ${purpose}`).digest();
+    this.#key = derive(secretKey);
+    this.#previous = previousKey && derive(previousKey);
   }
 
   /** A token for `subject`, good until `expiresAtMs` (rounded down to the second). */
   sign(subject: string, expiresAtMs: number): string {
     const exp = Math.floor(expiresAtMs / 1000);
-    return `${exp}.${this.#mac(subject, exp)}`;
+    return `${exp}.${this.#mac(this.#key, subject, exp)}`;
   }
 
   /** Whether `token` was signed for `subject` and has not expired at `nowMs`. */
@@ -27,12 +32,15 @@ export class LinkSigner {
     if (!m) return false;
     const exp = Number(m[1]);
     if (exp * 1000 <= nowMs) return false;
-    const want = Buffer.from(this.#mac(subject, exp));
     const got = Buffer.from(m[2] ?? '');
-    return want.length === got.length && timingSafeEqual(want, got);
+    return [this.#key, this.#previous].some((key) => {
+      if (!key) return false;
+      const want = Buffer.from(this.#mac(key, subject, exp));
+      return want.length === got.length && timingSafeEqual(want, got);
+    });
   }
 
-  #mac(subject: string, exp: number): string {
-    return createHmac('sha256', this.#key).update(`${this.purpose}.${subject}.${exp}`).digest('base64url');
+  #mac(key: Buffer, subject: string, exp: number): string {
+    return createHmac('sha256', key).update(`${this.purpose}.${subject}.${exp}`).digest('base64url');
   }
 }

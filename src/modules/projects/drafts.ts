@@ -19,7 +19,8 @@ export const isPublished = (data: Record<string, unknown>) => data.published !==
 export const publishedSql = (alias: string): RawBuilder<boolean> => sql<boolean>`(${sql.ref(`${alias}.data`)}->'published') is distinct from 'false'::jsonb`;
 
 /** Signs and checks preview tokens (the project id is what is signed, so a renamed namespace keeps its links). */
-export const previewSigner = (config: Pick<Config, 'secretKey'>) => new LinkSigner(config.secretKey, 'project-preview');
+export const previewSigner = (config: Pick<Config, 'secretKey' | 'previousSecretKey'>) =>
+  new LinkSigner(config.secretKey, 'project-preview', config.previousSecretKey);
 
 /** Whether a request may see this project: published, or a draft opened with a good preview token. */
 export function visible(signer: LinkSigner, project: { id: string; data: Record<string, unknown> }, token: string | undefined, now: number) {
@@ -38,7 +39,7 @@ export const PREVIEW_PARAM = {
  * with a token good for PREVIEW_HOURS. A project with neither has no page to open: 409.
  */
 export function previewLink(
-  config: Pick<Config, 'secretKey' | 'pagesUrl'>,
+  config: Pick<Config, 'secretKey' | 'previousSecretKey' | 'pagesUrl'>,
   project: { id: string; namespace: string | null; host_name: string | null },
   now: number,
 ): { url: string; expiresAt: string } {
