@@ -21,6 +21,8 @@ export interface Config {
   cookieSecure: boolean;
   corsOrigins: string[];
   redisUrl: string | undefined;
+  /** Put before every key this service writes in Redis, so several services can share one. */
+  redisPrefix: string;
   logLevel: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -213,6 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const databaseUrl = url('DATABASE_URL', ['postgres', 'postgresql']);
   const redisUrl = url('REDIS_URL', ['redis', 'rediss']);
+  const redisPrefix = str('REDIS_PREFIX') ?? 'showsuite:';
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be up to 64 letters, digits and : . _ -');
   const logLevel = str('LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "${logLevel}")`);
@@ -279,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecure: bool('COOKIE_SECURE', false),
     corsOrigins,
     redisUrl,
+    redisPrefix,
     logLevel,
     adminEmail,
     adminPassword,

@@ -5,6 +5,7 @@ import * as argon2 from '@node-rs/argon2';
 import { Redis } from 'ioredis';
 import type { LightMyRequestResponse } from 'fastify';
 import { Passwords } from '../src/lib/passwords.ts';
+import { redisKeyDigest } from '../src/http/counters.ts';
 import {
   accessClaims,
   buildTestApp,
@@ -582,8 +583,11 @@ describe(`login rate limits (${ENGINE})`, () => {
     }
   });
 
-  test('with REDIS_URL the failure lockout lives in Redis and is shared by every node', async () => {
-    const env = { REDIS_URL, LOGIN_RATE_PER_MINUTE: '100000' };
+  test('with REDIS_URL the failure lockout lives in Redis under REDIS_PREFIX, keyed by digests, shared by every node', async () => {
+    // Every node of a deployment has the same SECRET_KEY (the key check holds them to it), so the same digests.
+    const secretKey = randomBytes(32);
+    const prefix = `test-${randomBytes(4).toString('hex')}:`;
+    const env = { REDIS_URL, LOGIN_RATE_PER_MINUTE: '100000', SECRET_KEY: secretKey.toString('hex'), REDIS_PREFIX: prefix };
     const testDb = await openTestDb();
     const nodeA = await buildTestApp({ env, testDb });
     const nodeB = await buildTestApp({ env, testDb });
@@ -591,9 +595,14 @@ describe(`login rate limits (${ENGINE})`, () => {
     try {
       const u = await createUser(testDb.db, { username: `redis-${randomBytes(6).toString('hex')}@example.com` });
       for (let i = 0; i < 10; i++) assertProblem(await attempt(i % 2 ? nodeA : nodeB, u.username, 'wrong password'), 401);
-      const key = `showsuite:rl:login-fail:127.0.0.1:${u.username}`;
+      const key = `${prefix}rl:${redisKeyDigest(secretKey)(`login-fail:127.0.0.1:${u.username}`)}`;
       assert.equal(await redis.get(key), '10');
       assert.ok((await redis.pttl(key)) > 0);
+      // No key of this service names the address or the e-mail, and every one is under the prefix.
+      const keys = await redis.keys(`${prefix}*`);
+      assert.ok(keys.length >= 2, keys.join(', ')); // the lockout and the per-route limit of the login route
+      for (const k of keys) assert.doesNotMatch(k, /127\.0\.0\.1|@|redis-/, k);
+      assert.deepEqual(await redis.keys(`*${u.username}*`), []);
       for (const node of [nodeA, nodeB]) {
         const res = await attempt(node, u.username, u.password);
         assertProblem(res, 429, 'rate_limited');
@@ -602,6 +611,8 @@ describe(`login rate limits (${ENGINE})`, () => {
       await redis.del(key);
       assert.equal((await attempt(nodeB, u.username, u.password)).statusCode, 200);
     } finally {
+      const left = await redis.keys(`${prefix}*`);
+      if (left.length) await redis.del(...left);
       redis.disconnect();
       await nodeA.close();
       await nodeB.close();

@@ -108,6 +108,10 @@ describe(`GET /metrics with METRICS_TOKEN (${ENGINE})`, () => {
       assert.ok(n !== undefined && n >= 0, `showsuite_db_pool_connections{state="${state}"}`);
     }
     assert.equal(sample(text, 'showsuite_sse_streams'), 0);
+    // An idle node has no waiters: the scrape's own query is not counted as one.
+    for (let i = 0; i < 3; i++) {
+      assert.equal(sample((await scrape(t, `Bearer ${TOKEN}`)).body, 'showsuite_db_pool_connections', { state: 'waiting' }), 0, `scrape ${i}`);
+    }
     for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
       assert.ok(sample(text, name) !== undefined, name);
     }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { TSchema } from '@sinclair/typebox';
@@ -8,6 +8,7 @@ import { clientErrorHandler, frameworkErrors } from '../http/client-errors.ts';
 import { jsonWithEmptyAsNone, notModifiedOnMatch } from '../http/conditional.ts';
 import { optionsRoute, registerCors } from '../http/cors.ts';
 import { csrfGuard } from '../http/csrf.ts';
+import { redisKeyDigest } from '../http/counters.ts';
 import { AppError, errorHandler, problem, sendProblem } from '../http/errors.ts';
 import { parseQuery } from '../http/input-guard.ts';
 import { lazySerializers } from '../http/lazy-compilers.ts';
@@ -63,6 +64,12 @@ export function createServer(config: Config, moduleSchemas: readonly TSchema[], 
   return app;
 }
 
+/** The rate-limit key of a request in Redis: the client address's digest, never the address. */
+function clientDigest(config: Config) {
+  const digest = redisKeyDigest(config.secretKey);
+  return (request: FastifyRequest) => digest(`ip:${request.ip}`);
+}
+
 /** Every request's guards, before any route: security headers, the pages host, CORS, rate limits, the CSRF check. */
 export async function registerGuards(app: FastifyInstance, config: Config, redis: Redis | undefined): Promise<void> {
   registerSecurityHeaders(app, apiSecurityHeaders(config.cookieSecure));
@@ -73,7 +80,8 @@ export async function registerGuards(app: FastifyInstance, config: Config, redis
     global: false,
     // Redis down: the per-minute limit lets requests through; the login-failure counters answer 503 instead.
     skipOnError: true,
-    ...(redis ? { redis, nameSpace: 'showsuite:rl:route:' } : {}),
+    // In Redis a client's address is kept only as its digest (redisKeyDigest), under REDIS_PREFIX.
+    ...(redis ? { redis, nameSpace: `${config.redisPrefix}rl:route:`, keyGenerator: clientDigest(config) } : {}),
     errorResponseBuilder: (_request, context) => {
       const err = new AppError(429, 'rate_limited', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`);
       return Object.assign(err, { statusCode: 429 });

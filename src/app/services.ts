@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Ctx } from '../context.ts';
 import type { Db } from '../db/db.ts';
 import { Auth } from '../http/auth.ts';
-import { connectRedis, MemoryCounters, RedisCounters, type Counters } from '../http/counters.ts';
+import { connectRedis, MemoryCounters, RedisCounters, redisKeyDigest, type Counters } from '../http/counters.ts';
 import type { Clock } from '../lib/clock.ts';
 import { Passwords } from '../lib/passwords.ts';
 import { SecretBox } from '../lib/secret-box.ts';
@@ -36,7 +36,9 @@ export interface Services {
 /** The node's services, wired together: the context route plugins receive, and what its jobs run. */
 export async function buildServices(config: Config, db: Db, clock: Clock, log: FastifyBaseLogger): Promise<Services> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, log) : undefined;
-  const counters: Counters = redis ? new RedisCounters(redis) : new MemoryCounters(() => clock.now());
+  const counters: Counters = redis
+    ? new RedisCounters(redis, `${config.redisPrefix}rl:`, redisKeyDigest(config.secretKey))
+    : new MemoryCounters(() => clock.now());
   // http/ knows no module: the session and API-token look-ups are handed in here.
   const auth = new Auth(
     config,

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { commonJs } from '../lib/cjs.ts';
@@ -68,20 +69,42 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs =
 
 const storeDown = () => new AppError(503, 'rate_limit_unavailable', 'The rate-limit store is unavailable; retry shortly');
 
+/**
+ * What a Redis key says of a person: nothing. A counter's key (`login-fail:<address>:<e-mail>`) is stored as its purpose
+ * and an HMAC of the rest, under a key derived from SECRET_KEY, so neither a dump of Redis nor a guess at an address
+ * turns back into one; the same input gives the same key on every node. A key change starts the counters afresh.
+ */
+export function redisKeyDigest(secretKey: Buffer): (key: string) => string {
+  const k = createHmac('sha256', secretKey).update('showsuite redis keys v1').digest();
+  return (key) => {
+    const cut = key.indexOf(':');
+    const [purpose, rest] = cut < 0 ? ['', key] : [`${key.slice(0, cut)}:`, key.slice(cut + 1)];
+    return purpose + createHmac('sha256', k).update(rest).digest('base64url').slice(0, 27);
+  };
+}
+
 export class RedisCounters implements Counters {
+  /**
+   * `prefix` is REDIS_PREFIX followed by `rl:`; `digest` (redisKeyDigest) turns a counter's key into the stored one.
+   */
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'showsuite:rl:',
+    private readonly prefix: string,
+    private readonly digest: (key: string) => string,
   ) {}
+  #key(key: string) {
+    return this.prefix + this.digest(key);
+  }
   async hit(key: string, windowMs: number) {
-    const [count, ttl] = (await this.redis.eval(HIT, 1, this.prefix + key, windowMs).catch(() => Promise.reject(storeDown()))) as [number, number];
+    const [count, ttl] = (await this.redis.eval(HIT, 1, this.#key(key), windowMs).catch(() => Promise.reject(storeDown()))) as [number, number];
     return { count, resetMs: Math.max(ttl, 0) };
   }
   async peek(key: string) {
-    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]).catch(() => Promise.reject(storeDown()));
+    const stored = this.#key(key);
+    const [count, ttl] = await Promise.all([this.redis.get(stored), this.redis.pttl(stored)]).catch(() => Promise.reject(storeDown()));
     return { count: Number(count ?? 0), resetMs: Math.max(ttl, 0) };
   }
   async clear(key: string) {
-    await this.redis.del(this.prefix + key).catch(() => Promise.reject(storeDown()));
+    await this.redis.del(this.#key(key)).catch(() => Promise.reject(storeDown()));
   }
 }

@@ -30,6 +30,9 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
   const { Registry, Gauge, collectDefaultMetrics } = commonJs(await import('prom-client'));
 
   const registry = new Registry();
+  // The pool as it stood when the scrape arrived: read while the scrape's own outbox count waits for its connection,
+  // it would count that query as a waiter on every scrape of an idle node.
+  let poolAtScrape: ConnectionCounts | undefined;
   collectDefaultMetrics({ register: registry });
   const duration = new DurationHistogram();
   new Gauge({
@@ -61,7 +64,7 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     labelNames: ['state'],
     registers: [registry],
     collect() {
-      const c = sources.dbConnections();
+      const c = poolAtScrape ?? sources.dbConnections();
       this.set({ state: 'active' }, c.total - c.idle);
       this.set({ state: 'idle' }, c.idle);
       this.set({ state: 'waiting' }, c.waiting);
@@ -80,7 +83,8 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     if (given === undefined || !timingSafeEqual(digest(given), expected)) {
       throw new AppError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
-    const body = duration.text() + (await registry.metrics());
+    poolAtScrape = sources.dbConnections();
+    const body = duration.text() + (await registry.metrics().finally(() => (poolAtScrape = undefined)));
     return reply.header('cache-control', 'no-store').type(registry.contentType).send(body);
   });
 }
