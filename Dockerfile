@@ -1,9 +1,12 @@
 # syntax=docker/dockerfile:1
 # Showsuite as shipped: `docker build -t showsuite .` from the repository root; see docs/deploy.md.
 
+# One Node.js for every stage: 22 LTS, an exact release (bump it deliberately, with the test suite run on it).
+ARG NODE_IMAGE=node:22.13.1-bookworm-slim
+
 # 1. Build: every dependency (esbuild, the page's and the console's bundler), then `npm run build`, which writes the
 #    server to dist/ (with the migrations and the embedded database's template) and the page and console to public-build/.
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -12,13 +15,13 @@ RUN npm run build
 
 # 2. Production dependencies only: what dist/ loads at run time (native addons such as argon2 and sharp, PGlite's
 #    WebAssembly, the docs page's files) and nothing the build needed.
-FROM node:20-bookworm-slim AS deps
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # 3. The image: plain node on the built server, as the unprivileged `node` user of the base image.
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

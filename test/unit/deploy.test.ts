@@ -76,6 +76,32 @@ describe('deploy/compose.yaml', () => {
   });
 });
 
+describe('deploy/compose.yaml, what a restart may change', () => {
+  const top = parse(read('deploy/compose.yaml'), { merge: true }) as { volumes?: Record<string, unknown> };
+
+  test('every image from a registry is an exact release, never a floating tag', () => {
+    for (const [name, s] of services) {
+      if (s.build !== undefined) continue;
+      const image = s.image ?? '';
+      const tag = image.includes('@sha256:') ? 'digest' : (image.split(':')[1] ?? '');
+      assert.ok(tag === 'digest' || /^(\d+\.\d+\.\d+|\d+\.\d+-|RELEASE\.)/.test(tag), `${name}: ${image} floats`);
+    }
+  });
+
+  test('state lives in named volumes declared at the top, one per node for its DATA_DIR', () => {
+    for (const [name, s] of services) {
+      for (const v of s.volumes ?? []) {
+        const source = v.split(':')[0]!;
+        if (source.startsWith('./')) continue; // a file of deploy/, mounted read-only
+        assert.ok(top.volumes && source in top.volumes, `${name}: ${v} is not a named volume`);
+      }
+    }
+    const dataVolumes = showsuiteNodes.map(([, s]) => (s.volumes ?? []).find((v) => v.endsWith(':/data'))?.split(':')[0]);
+    assert.ok(dataVolumes.every(Boolean), 'each node mounts a named volume at /data');
+    assert.equal(new Set(dataVolumes).size, showsuiteNodes.length, 'one per node');
+  });
+});
+
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const lines = dockerfile.split('\n').filter((l) => !l.trimStart().startsWith('#'));
@@ -90,6 +116,12 @@ describe('Dockerfile', () => {
     assert.doesNotMatch(last, /npm (ci|install)/, 'nothing installed in the final stage');
     assert.match(dockerfile, /npm ci[^\n]*--omit=dev/);
     assert.match(dockerfile, /npm run build/);
+  });
+
+  test('every stage on one exact Node.js 22 LTS release', () => {
+    const base = /^ARG NODE_IMAGE=node:(\d+)\.\d+\.\d+-/m.exec(dockerfile);
+    assert.equal(base?.[1], '22', 'ARG NODE_IMAGE names an exact node:22 release');
+    for (const stage of stages) assert.match(stage, /^FROM \$\{NODE_IMAGE\}/, stage);
   });
 
   test('runs as a non-root user, checks /ready, starts plain node on dist/main.js', () => {
