@@ -127,6 +127,21 @@ describe('drafts', () => {
     assert.equal(conflict.json().errors[0].path, '/namespace');
   });
 
+  test('a published project in previewMode: its page and its bundle ask robots not to index; without it neither does', async () => {
+    const { p, namespace } = await project({ published: true });
+    const before = await page(`/p/${namespace}`);
+    assert.equal(before.statusCode, 200, before.body);
+    assert.doesNotMatch(before.body, /<meta name="robots"/);
+    assert.equal(before.headers['x-robots-tag'], undefined);
+    assert.equal((await call('PATCH', `/project/${p._id}`, { previewMode: true })).statusCode, 200);
+    const opened = await page(`/p/${namespace}`);
+    assert.equal(opened.statusCode, 200, opened.body);
+    assert.match(opened.body, /<meta name="robots" content="noindex">/);
+    assert.equal(opened.headers['x-robots-tag'], 'noindex');
+    assert.doesNotMatch(opened.body, /class="draft-banner"/, 'a published project is no draft');
+    assert.equal((await anon('GET', `/public/projects/${namespace}`)).headers['x-robots-tag'], 'noindex');
+  });
+
   test('the preview link opens the draft page with a banner, its bundle with the same token, not cached or indexed; forms and holds stay closed', async () => {
     const { p, namespace, unit } = await project({ published: false });
     const { url } = (await call('GET', `/projects/${p._id}/preview-link`)).json();

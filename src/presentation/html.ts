@@ -130,6 +130,8 @@ export interface PageInput {
   unit?: (Data & { _id: string; name: string }) | undefined;
   /** A draft opened through its preview link: a banner says so, and robots are asked to stay away. */
   draft?: boolean | undefined;
+  /** Robots are asked not to index the page (a draft, or a project in `previewMode`). */
+  noindex?: boolean | undefined;
 }
 
 /** Shown at the top of a draft opened through its preview link. */
@@ -174,7 +176,7 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(description)}">
 <link rel="canonical" href="${escapeHtml(input.url)}">
-${input.draft ? '<meta name="robots" content="noindex">\n' : ''}${shareTags}<link rel="icon" href="data:,">
+${input.draft || input.noindex ? '<meta name="robots" content="noindex">\n' : ''}${shareTags}<link rel="icon" href="data:,">
 ${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}"${sized(hero, origin, '100vw', 'imagesrcset', 'imagesizes')} fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
 ${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>

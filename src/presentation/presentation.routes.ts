@@ -84,12 +84,12 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
 
   async function projectPage(request: FastifyRequest, reply: FastifyReply, by: BundleKey, unitId?: string) {
     const token = (request.query as { preview?: string }).preview;
-    const { namespace, draft, project, unit } = await pages.projectPage(by, token, unitId);
+    const { namespace, draft, noindex, project, unit } = await pages.projectPage(by, token, unitId);
     const bundlePath = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
     // The draft's page reads its bundle with the same token.
     const bundleUrl = draft ? `${bundlePath}?preview=${encodeURIComponent(token ?? '')}` : bundlePath;
     const path = pathOf(request.url);
-    if (draft) reply.header('X-Robots-Tag', 'noindex');
+    if (noindex) reply.header('X-Robots-Tag', 'noindex');
     return send(
       request,
       reply,
@@ -104,6 +104,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         origin: origin(request),
         unit,
         draft,
+        noindex,
       }),
       draft,
     );

@@ -36,7 +36,9 @@ export class PresentationService {
       // A sold unit the project hides answers as an unknown one: its name would be in the title and card tags.
       if (hiddenSold(head.data, unit?.availability)) throw notFound('Unit');
     }
-    return { namespace: head.namespace ?? '', draft, project, unit };
+    // A draft, or a project in preview mode: no search engine is to index its page (the bundle says the same).
+    const noindex = draft || head.data.previewMode === true;
+    return { namespace: head.namespace ?? '', draft, noindex, project, unit };
   }
 
   /** A group's page: the group and a card for each of its public projects. */
