@@ -256,6 +256,35 @@ describe('the presentation page, as served', () => {
     }
   });
 
+  test("the group's own switches govern its page (showPrices, showAvailability); its hostName serves the group page at /", async () => {
+    const gns = `gh-${newObjectId().slice(-8)}`;
+    const groupHost = `${gns}.homes.example`;
+    const g = await createGroup(t.app, owner.auth, { name: 'Switch Homes', query: { namespace: gns, hostName: groupHost } });
+    const set = async (body: Record<string, unknown>) => {
+      const res = await t.app.inject({ method: 'PATCH', url: `/groups/${g._id}`, headers: owner.auth, payload: body });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    await set({ projects: [projectId] });
+    const byHost = async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/', headers: { host: `${groupHost.toUpperCase()}:8443` } });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.body;
+    };
+    const shown = await byHost();
+    assert.match(shown, /<title>Switch Homes<\/title>/);
+    assert.match(shown, /<span class="count">\d+ available<\/span> · <span class="price">From \$/);
+    await set({ showPrices: false });
+    const noPrices = await byHost();
+    assert.match(noPrices, /<span class="count">\d+ available<\/span><\/p>/);
+    assert.doesNotMatch(noPrices, /class="price"/);
+    await set({ showPrices: true, showAvailability: false });
+    const noCounts = await byHost();
+    assert.doesNotMatch(noCounts, /class="count"|available/);
+    assert.match(noCounts, /<p class="summary"><span class="price">From \$/);
+    // A host that is neither a project's nor a group's is still a 404.
+    assert.equal((await t.app.inject({ method: 'GET', url: '/', headers: { host: `no-${groupHost}` } })).statusCode, 404);
+  });
+
   test('hideSold: the bundle keeps a sold unit out of the units and names it nowhere; its floor keeps the shape only', async () => {
     await patchUnit('C4', { availability: 'sold' });
     await patchProject({ hideSold: true });

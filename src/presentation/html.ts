@@ -200,7 +200,8 @@ export interface GroupCard {
   namespace: string;
   image?: string | undefined;
   address?: string | undefined;
-  available: number;
+  /** Left out when the group or the project hides availability. */
+  available?: number | undefined;
   lowestPrice?: number | undefined;
   currency: string;
 }
@@ -244,13 +245,20 @@ export function renderGroupPage(
         ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.' }
         : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.' };
   const description = `${group.name}: ${projects.map((p) => p.name).join(', ') || words.none}`;
+  const summary = (p: GroupCard) => {
+    const parts = [
+      ...(p.available !== undefined ? [`<span class="count">${p.available} ${words.available}</span>`] : []),
+      ...(p.lowestPrice !== undefined ? [`<span class="price">${words.from} ${escapeHtml(money(p.lowestPrice, p.currency))}</span>`] : []),
+    ];
+    return parts.length ? `<p class="summary">${parts.join(' · ')}</p>` : '';
+  };
   const cards = projects
     .map((p) => {
       const href = `/p/${encodeURIComponent(p.namespace)}`;
       const img = safeHref(p.image, origin);
       return `<li class="card">
 ${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${href}">${escapeHtml(p.name)}</a></h2>
-${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}<p class="summary"><span class="count">${p.available} ${words.available}</span>${p.lowestPrice !== undefined ? ` · <span class="price">${words.from} ${escapeHtml(money(p.lowestPrice, p.currency))}</span>` : ''}</p>
+${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}${summary(p)}
 <a class="primary" href="${href}" aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
 </li>`;
     })

@@ -15,6 +15,15 @@ export function findGroupByNamespace(db: Q, namespace: string): Promise<{ id: st
   return db.selectFrom('groups').select(['id', 'name', 'data']).where('namespace', '=', namespace).executeTakeFirst();
 }
 
+/** The group whose `hostName` is this host (any case). */
+export function findGroupByHost(db: Q, hostName: string): Promise<{ id: string; name: string; data: Record<string, unknown> } | undefined> {
+  return db
+    .selectFrom('groups')
+    .select(['id', 'name', 'data'])
+    .where(sql`lower(host_name)`, '=', hostName.toLowerCase())
+    .executeTakeFirst();
+}
+
 export interface GroupCardRow {
   name: string;
   namespace: string;

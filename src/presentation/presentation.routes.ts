@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { chosenEncoding, sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
-import { notFound } from '../http/errors.ts';
+import { AppError, notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
 import type { BundleKey } from '../public/bundle.service.ts';
 import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
@@ -82,6 +82,11 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     return reply.send(page.html);
   }
 
+  async function groupPage(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
+    const { group, cards } = await pages.groupPage(by);
+    return send(request, reply, renderGroupPage(group, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css));
+  }
+
   async function projectPage(request: FastifyRequest, reply: FastifyReply, by: BundleKey, unitId?: string) {
     const token = (request.query as { preview?: string }).preview;
     const { namespace, draft, noindex, project, unit } = await pages.projectPage(by, token, unitId);
@@ -147,13 +152,22 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     {
       schema: {
         tags: ['public'],
-        summary: "The presentation page, for a request whose Host is a project's host name",
+        summary: "The presentation page, for a request whose Host is a project's host name (else a group's: its group page)",
         security: [],
         querystring: PageQuery,
         response: htmlPage,
       },
     },
-    async (request, reply) => projectPage(request, reply, { hostName: (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase() }),
+    async (request, reply) => {
+      const hostName = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+      try {
+        return await projectPage(request, reply, { hostName });
+      } catch (err) {
+        // No project on this host: a group's page may be.
+        if (!(err instanceof AppError) || err.status !== 404) throw err;
+        return await groupPage(request, reply, { hostName }).catch(() => Promise.reject(err));
+      }
+    },
   );
 
   app.get(
@@ -170,10 +184,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         response: htmlPage,
       },
     },
-    async (request, reply) => {
-      const { group, cards } = await pages.groupPage(request.params.namespace);
-      return send(request, reply, renderGroupPage(group, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css));
-    },
+    async (request, reply) => groupPage(request, reply, { namespace: request.params.namespace }),
   );
 
   app.get('/p/assets/:file', { schema: { hide: true, params: AssetParams } }, async (request, reply) => {

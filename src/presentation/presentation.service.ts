@@ -5,7 +5,7 @@ import type { BundleKey } from '../public/bundle.service.ts';
 import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
 import type { GroupCard } from './html.ts';
-import { findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
+import { findGroupByHost, findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 
@@ -41,12 +41,15 @@ export class PresentationService {
     return { namespace: head.namespace ?? '', draft, noindex, project, unit };
   }
 
-  /** A group's page: the group and a card for each of its public projects. */
-  async groupPage(namespace: string) {
+  /** A group's page, by its namespace or (`/` on its own host) its `hostName`: the group and a card per public project. */
+  async groupPage(by: { namespace: string } | { hostName: string }) {
     const db = this.ctx.db.kysely;
-    const group = await findGroupByNamespace(db, namespace);
+    const group = 'namespace' in by ? await findGroupByNamespace(db, by.namespace) : await findGroupByHost(db, by.hostName);
     if (!group) throw notFound('Group');
     const rows = await listGroupCards(db, group.id, this.ctx.clock.now());
+    // The group's own switches govern its page; a price or a count a project hides on its own page stays hidden here.
+    const showPrices = group.data.showPrices !== false;
+    const showAvailability = group.data.showAvailability !== false;
     const cards: GroupCard[] = rows.map((r) => {
       const d = r.data;
       const cover: unknown = Array.isArray(d.alternativeCovers) ? (d.alternativeCovers as unknown[])[0] : undefined;
@@ -61,8 +64,8 @@ export class PresentationService {
         namespace: r.namespace,
         image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
         address: typeof d.address === 'string' ? d.address : undefined,
-        available: r.available,
-        lowestPrice: d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
+        available: showAvailability && d.showAvailability !== false ? r.available : undefined,
+        lowestPrice: showPrices && d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
         currency,
       };
     });
