@@ -30,6 +30,8 @@ import { ApiTokenSchema } from './modules/tokens/tokens.schemas.ts';
 import { authRoutes } from './modules/users/auth.routes.ts';
 import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { accountRoutes } from './modules/users/accounts.routes.ts';
+import { AccountSchema } from './modules/users/accounts.schemas.ts';
 import { InviteSchema, UserSchema } from './modules/users/users.schemas.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { WEBHOOK_SCHEMAS } from './modules/webhooks/webhooks.schemas.ts';
@@ -80,7 +82,7 @@ export interface AppModule {
  */
 export const MODULES: readonly AppModule[] = [
   { name: 'health', public: [healthRoutes] },
-  { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes], schemas: [UserSchema, InviteSchema] },
+  { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes, accountRoutes], schemas: [UserSchema, InviteSchema, AccountSchema] },
   { name: 'tokens', authenticated: [apiTokenRoutes], schemas: [ApiTokenSchema] },
   { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },
   { name: 'floors', authenticated: [floorRoutes], schemas: FLOOR_SCHEMAS },

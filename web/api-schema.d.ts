@@ -425,7 +425,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Every account, with its projects and roles (service administrators only)
+     * @description Sorted by e-mail address. `filters[q]` matches part of the e-mail or the name, any case; `filters[active]=false` lists deactivated accounts. `options[skip]` ≥ 0 (0), `options[limit]` 1–500 (100); `X-Total-Count` holds the count before paging.
+     */
+    get: operations['listAccounts'];
     put?: never;
     /** Create a user (platform administrators only) */
     post: operations['createUser'];
@@ -454,6 +458,46 @@ export interface paths {
      * @description Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. A password change ends every session of the user, this one included: log in again.
      */
     patch: operations['updateCurrentUser'];
+    trace?: never;
+  };
+  '/users/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Deactivate or reactivate an account (service administrators only)
+     * @description `{ "active": false }` deactivates: the account cannot sign in (403 saying so), every session of it ends and every node stops trusting it at once, and its API tokens are refused. `{ "active": true }` lets it sign in again. Deactivating your own account → 409.
+     */
+    patch: operations['updateAccount'];
+    trace?: never;
+  };
+  '/users/{id}/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail an account a link to choose a new password (service administrators only)
+     * @description The same mail and link (1 hour, once) as a forgotten-password request, in the language of `Accept-Language`; a deactivated account → 409.
+     */
+    post: operations['requestAccountPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/users/me/tokens': {
@@ -1661,6 +1705,42 @@ export interface components {
        * @description When the invitation link stops working
        */
       expiresAt?: string;
+    };
+    Account: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
+      readonly __v: number;
+      /** @description The account's e-mail address */
+      username: string;
+      /** @description Its role in the service: user, admin (a service administrator) or integration */
+      role: 'user' | 'admin' | 'integration';
+      name?: string;
+      lastName?: string;
+      /** @description false once an administrator deactivated it: it cannot sign in, and its sessions and API tokens are refused */
+      active: boolean;
+      /**
+       * Format: date-time
+       * @description When it was deactivated
+       */
+      deactivatedAt?: string;
+      /**
+       * Format: date-time
+       * @description Its most recent sign-in
+       */
+      lastSignInAt?: string;
+      /** @description The projects it owns or is a member of, oldest first, with its role in each */
+      projects: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+        /** @description Its role in that project */
+        role: 'owner' | 'administrator' | 'editor';
+      }[];
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
     };
     /** @description An API token, without its secret */
     ApiToken: {
@@ -6307,6 +6387,119 @@ export interface operations {
       };
     };
   };
+  listAccounts: {
+    parameters: {
+      query?: {
+        /** @description Part of the e-mail address or the name, any case */
+        'filters[q]'?: string;
+        /** @description true: active accounts only; false: deactivated ones only */
+        'filters[active]'?: boolean;
+        /** @description Accounts to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most accounts to return, 1–500 (default 100) */
+        'options[limit]'?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "username": "ana@example.com",
+           *         "role": "user",
+           *         "name": "Tower A",
+           *         "lastName": "Ruiz",
+           *         "active": true,
+           *         "projects": [
+           *           {
+           *             "_id": "65f0c0ffee00000000000001",
+           *             "name": "Tower A",
+           *             "role": "owner"
+           *           }
+           *         ],
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Account'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   createUser: {
     parameters: {
       query?: never;
@@ -6712,6 +6905,311 @@ export interface operations {
       };
       /** @description Body larger than 1 MiB */
       413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateAccount: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "active": true
+         *     }
+         */
+        'application/json': {
+          /** @description false deactivates the account (at once, on every node); true reactivates it */
+          active: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "__v": 1,
+           *       "username": "ana@example.com",
+           *       "role": "user",
+           *       "name": "Tower A",
+           *       "lastName": "Ruiz",
+           *       "active": true,
+           *       "projects": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "role": "owner"
+           *         }
+           *       ],
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "updatedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  requestAccountPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "message": "Is the corner unit still available?"
+           *     }
+           */
+          'application/json': {
+            /** @description Says the link was mailed to the account */
+            message: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -4,6 +4,7 @@ import { InsightsSchedule } from '../modules/insights/insights.schedule.ts';
 import { registerReports } from '../modules/insights/report.ts';
 import { sweepOnce } from '../public/hold-sweeper.ts';
 import type { LiveFeed } from '../public/live-feed.ts';
+import { SESSIONS_CHANNEL } from '../modules/users/sessions.repo.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -18,6 +19,29 @@ export function registerJobs(app: FastifyInstance, services: Services, feed: Liv
   app.addHook('onReady', () => feed.start());
   // Open streams would keep the server from closing.
   app.addHook('preClose', () => feed.stop());
+
+  // A deactivated account: every node stops trusting the sessions it cached for it at once (not after SESSION_CACHE_SEC).
+  // After a lost connection, notices sent meanwhile are gone: every cached session is checked again.
+  let stopSessions: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopSessions = await db
+      .listen(
+        SESSIONS_CHANNEL,
+        (userId) => {
+          ctx.auth.forgetUser(userId);
+        },
+        () => {
+          ctx.auth.forgetAllSessions();
+        },
+      )
+      .catch((err: unknown) => {
+        app.log.warn({ err }, 'not listening for ended sessions (database unavailable?); cached sessions still expire within SESSION_CACHE_SEC');
+        return undefined;
+      });
+  });
+  app.addHook('preClose', async () => {
+    await stopSessions?.();
+  });
 
   // Lapsed holds already read as available; the sweeper makes the stored rows agree (one node per interval).
   const sweepHolds = async () => {

@@ -14,6 +14,7 @@ export interface UsersTable {
   version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  deactivated_at: Generated<Date | null>;
 }
 
 export interface SessionsTable {

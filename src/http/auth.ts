@@ -161,6 +161,10 @@ export class Auth {
   forgetAllSessions() {
     this.#sessions.clear();
   }
+  /** Stops trusting every cached session of one user (a deactivated account), so its next request is checked again. */
+  forgetUser(userId: string) {
+    for (const [sid, entry] of this.#sessions) if (entry.principal?.id === userId) this.#sessions.delete(sid);
+  }
 
   /** The bearer header wins over the cookie. */
   static tokenFrom(request: FastifyRequest): { token: string; via: 'header' | 'cookie' } | undefined {

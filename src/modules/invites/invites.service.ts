@@ -6,7 +6,7 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { inviteMail, langOf } from '../../mail/templates.ts';
 import { authorize } from '../shared/access.ts';
 import { findMemberships, findUserById, findUserByUsername, insertUser, toUser, type UserRow } from '../users/users.repo.ts';
-import type { Issued } from '../users/auth.service.ts';
+import { deactivated, type Issued } from '../users/auth.service.ts';
 import type { User } from '../users/users.schemas.ts';
 import { addProjectMember, listProjectInvite, unlistProjectInvite } from '../projects/projects.repo.ts';
 import { addGroupMember, listGroupInvite, unlistGroupInvite } from '../groups/groups.repo.ts';
@@ -131,6 +131,7 @@ export class InviteService {
         // The same failure counter as login: an invitation is no way around the lockout.
         if (!(await this.ctx.authService.checkPassword(first.email, password, ip)))
           throw new AppError(401, 'invalid_credentials', 'This address has an account: send its password, or sign in first');
+        if (existing.deactivated_at) throw deactivated();
         userId = existing.id;
       } else {
         const profile: Record<string, unknown> = {};

@@ -69,6 +69,7 @@ export function findApiTokenPrincipal(db: Q, tokenHash: string, now: Date): Prom
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select(['t.id as tokenId', 't.scope', 't.last_used_at as lastUsedAt', 'u.id', 'u.username', 'u.role'])
     .where('t.token_hash', '=', tokenHash)
+    .where('u.deactivated_at', 'is', null)
     .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', now)]))
     .executeTakeFirst();
 }

@@ -39,6 +39,8 @@ export class AuthService {
 
     const user = await this.checkPassword(input.username, input.password, input.ip);
     if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    // Said only to whoever knows the password: the account exists and an administrator turned it off.
+    if (user.deactivated_at) throw deactivated();
     return { user, issued: await this.#startSession(user, null) };
   }
 
@@ -66,6 +68,7 @@ export class AuthService {
 
   /** A new session for a user who proved who they are another way (an accepted invitation). */
   signIn(user: UserRow): Promise<Issued> {
+    if (user.deactivated_at) throw deactivated();
     return this.#startSession(user, null);
   }
 
@@ -73,6 +76,7 @@ export class AuthService {
     if (actor.role !== 'admin') throw new AppError(403, 'forbidden', 'Only platform administrators may log in as another user');
     const user = await findUserByUsername(this.db.kysely, username);
     if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    if (user.deactivated_at) throw deactivated();
     const issued = await this.#startSession(user, actor.id);
     await recordAudit(this.db.kysely, { actorId: actor.id, action: 'impersonate', subjectId: user.id });
     return { user, issued };
@@ -149,6 +153,9 @@ export class AuthService {
     ]);
   }
 }
+
+/** The answer to a deactivated account's sign-in, by password, as another user or by an invitation. */
+export const deactivated = () => new AppError(403, 'forbidden', 'This account has been deactivated; ask an administrator of this service to reactivate it');
 
 function tooManyFailures(resetMs: number) {
   const retry = Math.max(1, Math.ceil(resetMs / 1000));

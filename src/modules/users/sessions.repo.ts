@@ -18,6 +18,7 @@ export function findSessionPrincipal(db: Q, sid: string): Promise<SessionPrincip
     .select(['u.id', 'u.username', 'u.role'])
     .where('s.id', '=', sid)
     .where('s.revoked_at', 'is', null)
+    .where('u.deactivated_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .executeTakeFirst();
 }
@@ -69,4 +70,12 @@ export async function extendSession(db: Q, sid: string, expiresAt: Date) {
 
 export function findRefreshToken(db: Q, tokenHash: string) {
   return db.selectFrom('refresh_tokens').select(['session_id', 'used_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** The channel on which a node says "forget the sessions you trust for this user" to every node (payload: the user id). */
+export const SESSIONS_CHANNEL = 'showsuite_sessions';
+
+/** Tells every node, once the transaction commits, to stop trusting its cached sessions of this user. */
+export async function notifySessionsEnded(db: Q, userId: string) {
+  await sql`select pg_notify(${SESSIONS_CHANNEL}, ${userId})`.execute(db);
 }

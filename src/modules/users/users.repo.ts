@@ -6,7 +6,7 @@ import type { Role, User } from './users.schemas.ts';
 type Q = Kysely<Database>;
 export type UserRow = Omit<Selectable<UsersTable>, 'secrets'>;
 
-const COLUMNS = ['id', 'username', 'password_hash', 'role', 'profile', 'version', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'username', 'password_hash', 'role', 'profile', 'version', 'created_at', 'updated_at', 'deactivated_at'] as const;
 
 export function toUser(row: UserRow, memberships: { projects: string[]; groups: string[] } = { projects: [], groups: [] }): User {
   const profile = row.profile;
@@ -74,4 +74,52 @@ export async function findMemberships(db: Q, userId: string): Promise<{ projects
     select (select array_agg(id::text order by created_at, id) from projects where ${member}) as projects,
            (select array_agg(id::text order by created_at, id) from groups where ${member}) as groups`.execute(db);
   return { projects: rows[0]?.projects ?? [], groups: rows[0]?.groups ?? [] };
+}
+
+/** One account as the administrators' list shows it: the user, when it last signed in, and its projects with its role. */
+export interface AccountRow {
+  id: string;
+  username: string;
+  role: string;
+  profile: Record<string, unknown>;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  deactivated_at: Date | null;
+  last_sign_in_at: Date | null;
+  projects: { _id: string; name: string; role: 'owner' | 'administrator' | 'editor' }[];
+  total: string;
+}
+
+/**
+ * A page of accounts, by e-mail (then id), each with its projects and role in each; `q` matches the e-mail or the name
+ * (case-insensitive, as a substring), `active` keeps active or deactivated ones, `id` one account. One statement, the total
+ * before paging.
+ */
+export async function listAccounts(
+  db: Q,
+  f: { id?: string; q?: string | undefined; active?: boolean | undefined; skip: number; limit: number },
+): Promise<AccountRow[]> {
+  const like = f.q === undefined ? null : `%${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const me = sql`array[u.id]::char(24)[]`;
+  const { rows } = await sql<AccountRow>`
+    select u.id, u.username, u.role, u.profile, u.version, u.created_at, u.updated_at, u.deactivated_at,
+           (select max(s.created_at) from sessions s where s.user_id = u.id) as last_sign_in_at,
+           coalesce((select json_agg(json_build_object('_id', p.id, 'name', p.name, 'role',
+                       case when p.user_id = u.id then 'owner' when p.administrators @> ${me} then 'administrator' else 'editor' end)
+                     order by p.created_at, p.id)
+                     from projects p where p.user_id = u.id or p.administrators @> ${me} or p.editors @> ${me}), '[]'::json) as projects,
+           count(*) over () as total
+    from users u
+    where (${f.id ?? null}::text is null or u.id = ${f.id ?? null})
+      and (${like}::text is null or lower(u.username) like ${like} or lower(coalesce(u.profile->>'name', '') || ' ' || coalesce(u.profile->>'lastName', '')) like ${like})
+      and (${f.active ?? null}::boolean is null or (u.deactivated_at is null) = ${f.active ?? null}::boolean)
+    order by lower(u.username), u.id
+    limit ${f.limit} offset ${f.skip}`.execute(db);
+  return rows;
+}
+
+/** Deactivates (at `at`) or reactivates an account, as a versioned write; false when the row moved past `ifVersion`. */
+export function setAccountActive(db: Q, id: string, active: boolean, at: Date, ifVersion?: number): Promise<boolean> {
+  return versionedUpdate(db, 'users', id, { deactivated_at: active ? null : at }, ifVersion);
 }

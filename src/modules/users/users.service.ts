@@ -105,7 +105,9 @@ export class UserService {
     const now = this.ctx.clock.now();
     const { mail } = this.ctx.config;
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      const user = await findUserByUsername(trx, username);
+      const found = await findUserByUsername(trx, username);
+      // A deactivated account gets no link: it could not sign in with the password it chose.
+      const user = found?.deactivated_at ? undefined : found;
       if ((await countResetsSince(trx, username, new Date(now - 60 * 60 * 1000))) >= mail.resetsPerHour) return;
       await insertPasswordReset(trx, {
         tokenHash: hashToken(token),
