@@ -31,6 +31,8 @@ import { authRoutes } from './modules/users/auth.routes.ts';
 import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { accountRoutes } from './modules/users/accounts.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { AuditEntrySchema } from './modules/audit/audit.schemas.ts';
 import { AccountSchema } from './modules/users/accounts.schemas.ts';
 import { InviteSchema, UserSchema } from './modules/users/users.schemas.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -84,6 +86,7 @@ export const MODULES: readonly AppModule[] = [
   { name: 'health', public: [healthRoutes] },
   { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes, accountRoutes], schemas: [UserSchema, InviteSchema, AccountSchema] },
   { name: 'tokens', authenticated: [apiTokenRoutes], schemas: [ApiTokenSchema] },
+  { name: 'audit', authenticated: [auditRoutes], schemas: [AuditEntrySchema] },
   { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },
   { name: 'floors', authenticated: [floorRoutes], schemas: FLOOR_SCHEMAS },
   { name: 'units', authenticated: [unitRoutes, unitBulkRoutes], schemas: UNIT_SCHEMAS },

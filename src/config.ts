@@ -21,6 +21,8 @@ export interface Config {
   cookieSecure: boolean;
   corsOrigins: string[];
   redisUrl: string | undefined;
+  /** Audit log entries older than this many days are forgotten. */
+  auditRetentionDays: number;
   /** Put before every key this service writes in Redis, so several services can share one. */
   redisPrefix: string;
   logLevel: string;
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     cookieSecure: bool('COOKIE_SECURE', false),
     corsOrigins,
     redisUrl,
+    auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1, 3650),
     redisPrefix,
     logLevel,
     adminEmail,

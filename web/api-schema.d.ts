@@ -541,6 +541,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The audit log: sign-ins, tokens, members and roles, accounts, exports, erasures, settings changed
+     * @description Newest first. A service administrator reads every entry; anyone else the entries about projects they own. `filters[actor]` (a user id), `filters[action]`, `filters[project]`, `filters[from]` and `filters[to]` (ISO 8601, from inclusive, to exclusive); `options[skip]` ≥ 0, `options[limit]` 1–500 (100); `X-Total-Count` holds the count before paging. Entries are kept AUDIT_RETENTION_DAYS (365).
+     */
+    get: operations['listAuditEntries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/projects': {
     parameters: {
       query?: never;
@@ -1756,6 +1776,48 @@ export interface components {
       expiresAt: string | null;
       /** @description The last request it authenticated, to the minute; null: never used */
       lastUsedAt: string | null;
+    };
+    AuditEntry: {
+      /** @description The entry, in the order entries were written */
+      _id: string;
+      /** Format: date-time */
+      at: string;
+      /** @description What happened */
+      action:
+        | 'sign_in'
+        | 'sign_in_failed'
+        | 'impersonate'
+        | 'password_changed'
+        | 'password_reset'
+        | 'password_reset_sent'
+        | 'api_token_created'
+        | 'api_token_revoked'
+        | 'account_deactivated'
+        | 'account_reactivated'
+        | 'members_changed'
+        | 'member_invited'
+        | 'member_joined'
+        | 'invite_revoked'
+        | 'settings_changed'
+        | 'leads_exported'
+        | 'buyer_data_exported'
+        | 'buyer_data_erased';
+      /** @description Who did it; null for a failed sign-in */
+      actor: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        username?: string;
+      } | null;
+      /** @description The client address it came from */
+      address: string | null;
+      /** @description The id of the account, token, invitation or project it was about */
+      subject: string | null;
+      /** @description The project it concerned, when one did */
+      project: string | null;
+      /** @description Field names, roles, counts; never a value of a secret */
+      detail: {
+        [key: string]: unknown;
+      };
     };
     Project: {
       /** @description Unique identifier (24 lower-case hex characters), set by the server */
@@ -7562,6 +7624,125 @@ export interface operations {
       };
       /** @description Body is not application/json */
       415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listAuditEntries: {
+    parameters: {
+      query?: {
+        /** @description 24-character lower-case hex identifier */
+        'filters[actor]'?: string;
+        'filters[action]'?:
+          | 'sign_in'
+          | 'sign_in_failed'
+          | 'impersonate'
+          | 'password_changed'
+          | 'password_reset'
+          | 'password_reset_sent'
+          | 'api_token_created'
+          | 'api_token_revoked'
+          | 'account_deactivated'
+          | 'account_reactivated'
+          | 'members_changed'
+          | 'member_invited'
+          | 'member_joined'
+          | 'invite_revoked'
+          | 'settings_changed'
+          | 'leads_exported'
+          | 'buyer_data_exported'
+          | 'buyer_data_erased';
+        /** @description 24-character lower-case hex identifier */
+        'filters[project]'?: string;
+        /** @description Entries at or after this time */
+        'filters[from]'?: string;
+        /** @description Entries before this time */
+        'filters[to]'?: string;
+        'options[skip]'?: number;
+        'options[limit]'?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "at": "2026-03-01T09:30:00.000Z",
+           *         "action": "sign_in",
+           *         "actor": {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "username": "ana@example.com"
+           *         },
+           *         "address": "example",
+           *         "subject": "example",
+           *         "project": "65f0c0ffee00000000000001",
+           *         "detail": {}
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['AuditEntry'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

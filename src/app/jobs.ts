@@ -5,6 +5,7 @@ import { registerReports } from '../modules/insights/report.ts';
 import { sweepOnce } from '../public/hold-sweeper.ts';
 import type { LiveFeed } from '../public/live-feed.ts';
 import { SESSIONS_CHANNEL } from '../modules/users/sessions.repo.ts';
+import { AuditService } from '../modules/audit/audit.service.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -103,7 +104,20 @@ export function registerJobs(app: FastifyInstance, services: Services, feed: Liv
     insightsSchedule.start();
   });
 
+  // The audit log keeps AUDIT_RETENTION_DAYS: every node prunes hourly (the same delete twice deletes nothing more).
+  const audit = new AuditService(ctx);
+  const auditPruner = setInterval(
+    () => {
+      audit.prune().catch((err: unknown) => {
+        app.log.warn({ err }, 'audit log prune failed');
+      });
+    },
+    60 * 60 * 1000,
+  );
+  auditPruner.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(auditPruner);
     insightsSchedule.stop();
     mediaSweeper.stop();
     feedScheduler.stop();

@@ -52,6 +52,8 @@ export interface AuditLogTable {
   action: string;
   subject_id: string | null;
   detail: Json;
+  address: string | null;
+  project_id: string | null;
 }
 
 type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;

@@ -25,6 +25,8 @@ export interface Principal {
   sid: string;
   /** Set when the caller sent an API token instead of a session's JWT. */
   apiToken?: { id: string; scope: 'read' | 'write' };
+  /** The client address of this request (what the audit log records beside the actor). */
+  address?: string;
 }
 
 /** An API token's last use is written at most once per this interval (docs/authentication.md). */
@@ -194,7 +196,8 @@ export class Auth {
     if (principal.apiToken?.scope === 'read' && !READ_METHODS.has(request.method)) {
       throw new AppError(403, 'forbidden', 'This API token has read scope: only GET and HEAD');
     }
-    request.principal = principal;
+    // A copy: the cached principal is shared by every request of the session.
+    request.principal = { ...principal, address: request.ip };
   };
 }
 

@@ -61,7 +61,7 @@ const WRITTEN_IN: Record<string, string> = {
   sessions: 'modules/users/',
   refresh_tokens: 'modules/users/',
   password_resets: 'modules/users/',
-  audit_log: 'modules/users/',
+  audit_log: 'modules/audit/',
   api_tokens: 'modules/tokens/',
   idempotency_keys: 'modules/shared/idempotency',
   inventory_syncs: 'modules/inventory/',

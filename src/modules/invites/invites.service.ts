@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { inviteMail, langOf } from '../../mail/templates.ts';
 import { authorize } from '../shared/access.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
 import { findMemberships, findUserById, findUserByUsername, insertUser, toUser, type UserRow } from '../users/users.repo.ts';
 import { deactivated, type Issued } from '../users/auth.service.ts';
 import type { User } from '../users/users.schemas.ts';
@@ -59,6 +60,14 @@ export class InviteService {
       });
       const invite = toInvite(row);
       await LISTS[kind].listInvite(trx, id, invite);
+      await recordAudit(trx, {
+        actor: principal,
+        action: 'member_invited',
+        subjectId: row.id,
+        projectId: kind === 'project' ? id : null,
+        detail: { kind, targetId: id, level: row.level },
+        at: new Date(now),
+      });
       const settings = target.data;
       await this.ctx.mail.queue(
         trx,
@@ -84,6 +93,14 @@ export class InviteService {
       authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
       if (!(await revokeInvite(trx, kind, id, inviteId, new Date(this.ctx.clock.now())))) throw notFound('Invite');
       await LISTS[kind].unlistInvite(trx, id, inviteId);
+      await recordAudit(trx, {
+        actor: principal,
+        action: 'invite_revoked',
+        subjectId: inviteId,
+        projectId: kind === 'project' ? id : null,
+        detail: { kind, targetId: id },
+        at: new Date(this.ctx.clock.now()),
+      });
     });
   }
 
@@ -160,6 +177,14 @@ export class InviteService {
       await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level);
       await LISTS[invite.target_kind].unlistInvite(trx, invite.target_id, invite.id);
       await markAccepted(trx, invite.id, row.id, new Date(this.ctx.clock.now()));
+      await recordAudit(trx, {
+        actor: { id: row.id, address: ip },
+        action: 'member_joined',
+        subjectId: invite.id,
+        projectId: invite.target_kind === 'project' ? invite.target_id : null,
+        detail: { kind: invite.target_kind, targetId: invite.target_id, level: invite.level },
+        at: new Date(this.ctx.clock.now()),
+      });
       return row;
     });
     const issued = await this.ctx.authService.signIn(user);

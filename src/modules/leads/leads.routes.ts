@@ -65,6 +65,7 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       });
       reply.header('X-Total-Count', String(total));
       const name = `leads-${project ?? 'all'}`;
+      if (xlsx || csv) await service.exported(principalOf(request), project, xlsx ? 'xlsx' : 'csv', leads.length);
       if (xlsx) return sendXlsx(reply, `${name}.xlsx`, await toXlsx('Leads', LEAD_COLUMNS, leads));
       if (csv) return sendCsv(reply, `${name}.csv`, toCsv(leads, LEAD_COLUMNS));
       return leads;

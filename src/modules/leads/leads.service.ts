@@ -7,6 +7,7 @@ import { authorize } from '../shared/access.ts';
 import { totalOf, type Page } from '../shared/list.ts';
 import { changedFields, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { rerankLead } from '../priority/waiting-list.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
 import { findLead, findLeadWithTeam, listLeads, toLead, updateLead, type LeadFilters, type LeadRow } from './leads.repo.ts';
 
 /** What PATCH /leads/{id} may change. */
@@ -19,6 +20,18 @@ export interface LeadPatch {
 /** Leads, for a project's owner and administrators: listed, filtered, and worked (status, notes, assignee). */
 export class LeadService {
   constructor(private readonly ctx: Ctx) {}
+
+  /** A spreadsheet of leads left the service: who took it, of which project (or all theirs), how many rows. */
+  async exported(principal: Principal, projectId: string | undefined, format: 'csv' | 'xlsx', count: number): Promise<void> {
+    await recordAudit(this.ctx.db.kysely, {
+      actor: principal,
+      action: 'leads_exported',
+      projectId: projectId ?? null,
+      subjectId: projectId ?? null,
+      detail: { format, count },
+      at: new Date(this.ctx.clock.now()),
+    });
+  }
 
   /**
    * One page of leads and the count before paging: of `project` (404 for a stranger, 403 for an editor), or without

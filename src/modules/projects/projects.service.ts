@@ -8,6 +8,7 @@ import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/ac
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
 import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
 import { deleteProject, findProject, insertProject, listProjects, updateProject, type ProjectChange, type ProjectListParams } from './projects.repo.ts';
 import { ALLOCATION_SECRET_PREFIX, secretName, toProject, type ProjectRow } from './projects.record.ts';
@@ -138,8 +139,27 @@ export class ProjectService {
         changes: logged,
         now: this.ctx.clock.now(),
       });
+      await this.#audit(trx, principal, row.id, changes, allocationsChanged, newFloorOrder !== undefined);
     });
     return this.#reread(row.id);
+  }
+
+  /**
+   * The audit log's part of a PATCH: the names of the settings changed (never their values), and the member lists as
+   * they now stand when they changed.
+   */
+  async #audit(trx: Kysely<Database>, principal: Principal, projectId: string, changes: Record<string, unknown>, allocations: boolean, floors: boolean) {
+    const at = new Date(this.ctx.clock.now());
+    const fields = [...Object.keys(changes), ...(allocations ? ['allocations'] : []), ...(floors ? ['floors'] : [])].sort();
+    const isMembers = (f: string) => f === 'administrators' || f === 'editors';
+    const members = fields.filter(isMembers);
+    const settings = fields.filter((f) => !isMembers(f));
+    if (settings.length)
+      await recordAudit(trx, { actor: principal, action: 'settings_changed', subjectId: projectId, projectId, detail: { fields: settings }, at });
+    if (members.length) {
+      const detail = Object.fromEntries(members.map((m) => [m, changes[m]]));
+      await recordAudit(trx, { actor: principal, action: 'members_changed', subjectId: projectId, projectId, detail, at });
+    }
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Ctx } from '../../context.ts';
 import { hashToken, type Principal } from '../../http/auth.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { recordAudit } from '../users/users.repo.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
 import { newApiTokenSecret } from '../../lib/api-token.ts';
 import { countApiTokens, deleteApiToken, insertApiToken, listApiTokens, lockUser, toApiToken } from './tokens.repo.ts';
 import { MAX_API_TOKENS, type ApiToken, type CreateApiTokenBody, type CreatedApiToken } from './tokens.schemas.ts';
@@ -32,7 +32,13 @@ export class ApiTokenService {
         createdAt: new Date(now),
         expiresAt: body.expiresInDays === undefined ? null : new Date(now + body.expiresInDays * DAY_MS),
       });
-      await recordAudit(trx, { actorId: principal.id, action: 'api_token_created', subjectId: principal.id, detail: auditDetail(inserted) });
+      await recordAudit(trx, {
+        actor: principal,
+        action: 'api_token_created',
+        subjectId: inserted.id,
+        detail: auditDetail(inserted),
+        at: new Date(this.ctx.clock.now()),
+      });
       return inserted;
     });
     return { ...toApiToken(row), token };
@@ -48,7 +54,13 @@ export class ApiTokenService {
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
       const row = await deleteApiToken(trx, principal.id, id);
       if (!row) throw notFound('API token');
-      await recordAudit(trx, { actorId: principal.id, action: 'api_token_revoked', subjectId: principal.id, detail: auditDetail(row) });
+      await recordAudit(trx, {
+        actor: principal,
+        action: 'api_token_revoked',
+        subjectId: row.id,
+        detail: auditDetail(row),
+        at: new Date(this.ctx.clock.now()),
+      });
     });
   }
 }

@@ -5,7 +5,8 @@ import type { Lang } from '../../mail/templates.ts';
 import { parseIfMatch, staleWrite } from '../shared/records.ts';
 import type { Account } from './accounts.schemas.ts';
 import { notifySessionsEnded, revokeUserSessions } from './sessions.repo.ts';
-import { findUserById, listAccounts, recordAudit, setAccountActive, type AccountRow } from './users.repo.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
+import { findUserById, listAccounts, setAccountActive, type AccountRow } from './users.repo.ts';
 import { UserService } from './users.service.ts';
 
 function toAccount(row: Omit<AccountRow, 'total'>): Account {
@@ -53,7 +54,7 @@ export class AccountService {
     await db.transaction().execute(async (trx) => {
       if ((row.deactivated_at === null) !== active) {
         if (!(await setAccountActive(trx, id, active, now, ifVersion))) throw staleWrite();
-        await recordAudit(trx, { actorId: admin.id, action: active ? 'account_reactivated' : 'account_deactivated', subjectId: id });
+        await recordAudit(trx, { actor: admin, action: active ? 'account_reactivated' : 'account_deactivated', subjectId: id, at: now });
       }
       if (!active) {
         await revokeUserSessions(trx, id);
@@ -70,7 +71,7 @@ export class AccountService {
     if (!row) throw notFound('Account');
     if (row.deactivated_at) throw new AppError(409, 'conflict', 'This account is deactivated: reactivate it before sending a reset link');
     await new UserService(this.ctx).requestPasswordReset(row.username, lang);
-    await recordAudit(this.ctx.db.kysely, { actorId: admin.id, action: 'password_reset_sent', subjectId: id });
+    await recordAudit(this.ctx.db.kysely, { actor: admin, action: 'password_reset_sent', subjectId: id, at: new Date(this.ctx.clock.now()) });
     return `A link to choose a new password was mailed to ${row.username}.`;
   }
 

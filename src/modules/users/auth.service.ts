@@ -9,7 +9,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import type { Passwords } from '../../lib/passwords.ts';
 import { consumeRefreshToken, createSession, extendSession, findRefreshToken, insertRefreshToken, revokeSession } from './sessions.repo.ts';
-import { findUserById, findUserByUsername, recordAudit, type UserRow } from './users.repo.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
+import { findUserById, findUserByUsername, type UserRow } from './users.repo.ts';
 
 export interface Issued {
   accessToken: string;
@@ -31,7 +32,7 @@ export class AuthService {
   async login(input: { username: string; password: string | undefined; ip: string; bearer: string | undefined }): Promise<{ user: UserRow; issued: Issued }> {
     const actor = input.bearer ? await this.auth.principalFromToken(input.bearer) : undefined;
     if (actor && actor.username.toLowerCase() !== input.username.toLowerCase()) {
-      return this.#impersonate(actor, input.username);
+      return this.#impersonate({ ...actor, address: input.ip }, input.username);
     }
     if (input.password === undefined) {
       throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
@@ -41,7 +42,9 @@ export class AuthService {
     if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
     // Said only to whoever knows the password: the account exists and an administrator turned it off.
     if (user.deactivated_at) throw deactivated();
-    return { user, issued: await this.#startSession(user, null) };
+    const issued = await this.#startSession(user, null);
+    await recordAudit(this.db.kysely, { actor: { id: user.id, address: input.ip }, action: 'sign_in', subjectId: user.id, at: new Date(this.clock.now()) });
+    return { user, issued };
   }
 
   /**
@@ -58,6 +61,15 @@ export class AuthService {
     const user = await findUserByUsername(this.db.kysely, username);
     const ok = await this.passwords.verify(user?.password_hash, password);
     if (!ok || !user) {
+      // Bounded like the attempts themselves: the lockout and the per-address login limit cap these rows.
+      await recordAudit(this.db.kysely, {
+        actor: null,
+        address: ip,
+        action: 'sign_in_failed',
+        subjectId: user?.id,
+        detail: { username },
+        at: new Date(this.clock.now()),
+      });
       const after = await this.counters.hit(failKey, loginFailureWindowSec * 1000);
       if (after.count > loginFailures) throw tooManyFailures(after.resetMs);
       return undefined;
@@ -72,13 +84,13 @@ export class AuthService {
     return this.#startSession(user, null);
   }
 
-  async #impersonate(actor: { id: string; role: string }, username: string) {
+  async #impersonate(actor: { id: string; role: string; address: string }, username: string) {
     if (actor.role !== 'admin') throw new AppError(403, 'forbidden', 'Only platform administrators may log in as another user');
     const user = await findUserByUsername(this.db.kysely, username);
     if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
     if (user.deactivated_at) throw deactivated();
     const issued = await this.#startSession(user, actor.id);
-    await recordAudit(this.db.kysely, { actorId: actor.id, action: 'impersonate', subjectId: user.id });
+    await recordAudit(this.db.kysely, { actor, action: 'impersonate', subjectId: user.id, at: new Date(this.clock.now()) });
     return { user, issued };
   }
 

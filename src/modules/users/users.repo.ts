@@ -59,13 +59,6 @@ export function setUserPassword(db: Q, id: string, passwordHash: string): Promis
   return versionedUpdate(db, 'users', id, { password_hash: passwordHash });
 }
 
-export async function recordAudit(db: Q, e: { actorId: string | null; action: string; subjectId: string | null; detail?: Record<string, unknown> }) {
-  await db
-    .insertInto('audit_log')
-    .values({ actor_id: e.actorId, action: e.action, subject_id: e.subjectId, detail: JSON.stringify(e.detail ?? {}) })
-    .execute();
-}
-
 /** Ids of the projects and groups the user owns or is an administrator or editor of, oldest first. One statement. */
 export async function findMemberships(db: Q, userId: string): Promise<{ projects: string[]; groups: string[] }> {
   const me = sql`array[${userId}]::char(24)[]`;

@@ -7,18 +7,9 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { resetMail, type Lang } from '../../mail/templates.ts';
 import { invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { claimPasswordReset, countResetsSince, insertPasswordReset, spendUserResets } from './password-reset.repo.ts';
+import { recordAudit } from '../audit/audit.repo.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
-import {
-  findMemberships,
-  findUserById,
-  findUserByUsername,
-  insertUser,
-  mergeUserProfile,
-  recordAudit,
-  setUserPassword,
-  toUser,
-  type UserRow,
-} from './users.repo.ts';
+import { findMemberships, findUserById, findUserByUsername, insertUser, mergeUserProfile, setUserPassword, toUser, type UserRow } from './users.repo.ts';
 import { SelfEditable, type CreateUserBody, type PatchMeBody, type User } from './users.schemas.ts';
 
 /** A reset link works once, for this long. */
@@ -86,7 +77,10 @@ export class UserService {
 
     const updated = await db.transaction().execute(async (trx) => {
       if (!(await mergeUserProfile(trx, row.id, patch, passwordHash, ifVersion))) throw staleWrite();
-      if (passwordHash) await revokeUserSessions(trx, row.id);
+      if (passwordHash) {
+        await revokeUserSessions(trx, row.id);
+        await recordAudit(trx, { actor: principal, action: 'password_changed', subjectId: row.id, at: new Date(this.ctx.clock.now()) });
+      }
       return findUserById(trx, row.id);
     });
     if (!updated) throw staleWrite();
@@ -132,7 +126,7 @@ export class UserService {
       await setUserPassword(trx, id, passwordHash);
       await spendUserResets(trx, id, now);
       await revokeUserSessions(trx, id);
-      await recordAudit(trx, { actorId: id, action: 'password_reset', subjectId: id });
+      await recordAudit(trx, { actor: { id }, action: 'password_reset', subjectId: id, at: now });
       return id;
     });
     if (!userId) throw new AppError(410, 'gone', 'This reset link was already used, has expired or is unknown; ask for a new one');
