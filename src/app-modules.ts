@@ -32,6 +32,7 @@ import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { accountRoutes } from './modules/users/accounts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { AuditEntrySchema } from './modules/audit/audit.schemas.ts';
 import { AccountSchema } from './modules/users/accounts.schemas.ts';
 import { InviteSchema, UserSchema } from './modules/users/users.schemas.ts';
@@ -84,7 +85,12 @@ export interface AppModule {
  */
 export const MODULES: readonly AppModule[] = [
   { name: 'health', public: [healthRoutes] },
-  { name: 'users', public: [authRoutes, passwordResetRoutes], authenticated: [userRoutes, accountRoutes], schemas: [UserSchema, InviteSchema, AccountSchema] },
+  {
+    name: 'users',
+    public: [authRoutes, passwordResetRoutes, ssoRoutes],
+    authenticated: [userRoutes, accountRoutes],
+    schemas: [UserSchema, InviteSchema, AccountSchema],
+  },
   { name: 'tokens', authenticated: [apiTokenRoutes], schemas: [ApiTokenSchema] },
   { name: 'audit', authenticated: [auditRoutes], schemas: [AuditEntrySchema] },
   { name: 'projects', authenticated: [projectRoutes], schemas: PROJECT_SCHEMAS },

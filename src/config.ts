@@ -21,6 +21,8 @@ export interface Config {
   cookieSecure: boolean;
   corsOrigins: string[];
   redisUrl: string | undefined;
+  /** OpenID Connect sign-in; undefined when OIDC_ISSUER is unset. */
+  oidc: { issuer: string; clientId: string; clientSecret: string; allowedDomains: string[] } | undefined;
   /** Audit log entries older than this many days are forgotten. */
   auditRetentionDays: number;
   /** Put before every key this service writes in Redis, so several services can share one. */
@@ -286,6 +288,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     redisUrl,
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1, 3650),
+    oidc: readOidc(str, url, problems),
     redisPrefix,
     logLevel,
     adminEmail,
@@ -416,6 +419,27 @@ function readMediaConfig(
     orphanDays,
     sweepMinutes,
   };
+}
+
+function readOidc(str: (name: string) => string | undefined, url: (name: string, schemes: string[]) => string | undefined, problems: string[]): Config['oidc'] {
+  const issuer = url('OIDC_ISSUER', ['https', 'http']);
+  const clientId = str('OIDC_CLIENT_ID');
+  const clientSecret = str('OIDC_CLIENT_SECRET');
+  const domains = (str('OIDC_ALLOWED_DOMAINS') ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  if (issuer === undefined) {
+    if (clientId !== undefined || clientSecret !== undefined) problems.push('OIDC_CLIENT_ID and OIDC_CLIENT_SECRET need OIDC_ISSUER');
+    return undefined;
+  }
+  if (clientId === undefined || clientSecret === undefined) problems.push('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
+  // Plain http only for a provider on this machine (a development or test provider): tokens never cross a network in clear.
+  if (/^http:/i.test(issuer) && URL.canParse(issuer) && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(issuer).hostname)) {
+    problems.push('OIDC_ISSUER must be an https:// URL (http:// only for localhost)');
+  }
+  for (const d of domains) if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) problems.push(`OIDC_ALLOWED_DOMAINS entry "${d}" must be a domain such as example.com`);
+  return { issuer, clientId: clientId ?? '', clientSecret: clientSecret ?? '', allowedDomains: domains };
 }
 
 function readCaFile(path: string | undefined, problems: string[]): string | undefined {

@@ -76,9 +76,9 @@ export function builtEnv(port: number): Record<string, string> {
 export const SHARED_SECRET_KEY = randomBytes(32).toString('hex');
 
 /** Starts one built node and waits until `/ready` answers 200 (or fails with its output if it exits first). */
-export async function startBuilt(opts: { env?: Record<string, string> } = {}): Promise<BuiltNode> {
+export async function startBuilt(opts: { env?: Record<string, string>; port?: number } = {}): Promise<BuiltNode> {
   await ensureBuilt();
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const child = spawn(process.execPath, ['--max-semi-space-size=8', 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...builtEnv(port), ...opts.env },

@@ -67,6 +67,18 @@ describe(`OpenAPI conventions (${ENGINE})`, () => {
     }
   });
 
+  test('every operation declares a 2xx answer, but the single sign-on callback (a redirect only, by nature)', () => {
+    for (const { method, path, op } of ops) {
+      const ok = Object.keys(op.responses).some((s) => /^2/.test(s));
+      if (method === 'GET' && path === '/auth/oidc/callback')
+        assert.deepEqual(
+          Object.keys(op.responses).filter((s) => /^[23]/.test(s)),
+          ['302'],
+        );
+      else assert.ok(ok, `${method} ${path} declares a 2xx answer`);
+    }
+  });
+
   test('no HTML routes; servers from PUBLIC_URL; info.description is the integrator’s guide', () => {
     for (const path of Object.keys(doc.paths)) assert.ok(!/^\/(p|g|admin)(\/|$)/.test(path) && path !== '/', `${path} is not an HTML page`);
     assert.deepEqual(

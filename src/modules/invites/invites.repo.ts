@@ -98,3 +98,16 @@ export async function revokeInvite(db: Q, kind: TargetKind, targetId: string, in
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** Whether an invitation to this address is still open (neither accepted, revoked nor expired at `now`). */
+export async function hasOpenInvite(db: Q, email: string, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('invites')
+    .select('id')
+    .where('email', '=', email.toLowerCase())
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
