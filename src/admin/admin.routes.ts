@@ -49,10 +49,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
   let features: string | undefined;
   /** Worked out on the first request, when every route of the app is registered. */
   const featureList = () =>
-    (features ??= Object.entries(FEATURE_PATHS)
-      .filter(([, paths]) => paths.every((url) => app.hasRoute({ method: 'GET', url })))
-      .map(([name]) => name)
-      .join(' '));
+    (features ??= [
+      ...Object.entries(FEATURE_PATHS)
+        .filter(([, paths]) => paths.every((url) => app.hasRoute({ method: 'GET', url })))
+        .map(([name]) => name),
+      // A setting, not a route: the routes are always there and answer 404 without a provider.
+      ...(ctx.config.oidc ? ['sso'] : []),
+    ].join(' '));
   const html = () => `<!doctype html>
 <html lang="en">
 <head>

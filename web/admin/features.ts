@@ -14,6 +14,8 @@ export const FEATURES = {
   history: names.has('history'),
   /** Webhooks and their deliveries. */
   webhooks: names.has('webhooks'),
+  /** Single sign-on through the company's OpenID Connect provider (configured on the server). */
+  sso: names.has('sso'),
 };
 
 /**

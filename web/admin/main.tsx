@@ -10,6 +10,7 @@ import { LeadsInbox } from './screens/leads.tsx';
 import { Holds } from './screens/holds.tsx';
 import { GroupList, GroupScreen } from './screens/groups.tsx';
 import { Profile } from './screens/profile.tsx';
+import { People } from './screens/people.tsx';
 import type { User } from './types.ts';
 import { FEATURES } from './features.ts';
 
@@ -32,6 +33,7 @@ function screenFor(pathname: string, path: string, user: User | null | undefined
   if (pathname === '/admin/holds') return <Holds />;
   if (pathname === '/admin/groups') return <GroupList />;
   if (pathname === '/admin/profile') return <Profile user={user} />;
+  if (pathname === '/admin/people' && user.role === 'admin') return <People me={user._id} />;
   if ((m = match('/admin/groups/:id', pathname))) return <GroupScreen id={m.id} user={user} />;
   return (
     <p>
@@ -96,6 +98,11 @@ function App() {
             <a href="/admin/groups" aria-current={current('groups')}>
               Groups
             </a>
+            {user.role === 'admin' && (
+              <a href="/admin/people" aria-current={current('people')}>
+                People
+              </a>
+            )}
           </nav>
         )}
         {user && !open && (

@@ -49,6 +49,13 @@ export function SignIn({ onSignedIn }: { onSignedIn: SignedIn }) {
           <a href="/admin/reset">Forgot your password?</a>
         </p>
       )}
+      {FEATURES.sso && (
+        <p>
+          <a class="button secondary" href="/auth/oidc/login">
+            Sign in with your company account
+          </a>
+        </p>
+      )}
     </form>
   );
 }
