@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
@@ -167,6 +168,60 @@ describe(`backup and restore (${ENGINE})`, { skip: ENGINE !== 'postgres' && 'pg_
         hooks.map((h) => box.open(h.secret)),
         [webhookSecret],
       );
+    } finally {
+      await restoredApp?.close();
+      await restored?.close();
+      await target.drop();
+    }
+  });
+
+  test('deploy/backup.sh and deploy/restore.sh, the compose recipe, run as written (RUN_IN=host, the database and the keys)', async () => {
+    const dir = tempDir('showsuite-compose-backup-');
+    const envFile = join(dir, '.env');
+    writeFileSync(envFile, `POSTGRES_PASSWORD=x\nJWT_SECRET=${config.jwtSecret}\nSECRET_KEY=${config.secretKey.toString('hex')}\n`);
+    const pgEnv = (url: string) => {
+      const u = new URL(url);
+      return { PGHOST: u.hostname, PGPORT: u.port || '5432', PGUSER: decodeURIComponent(u.username), PGDATABASE: u.pathname.slice(1) };
+    };
+    const sh = (script: string, arg: string, env: Record<string, string>) => {
+      const r = spawnSync('sh', [script, arg], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', RUN_IN: 'host', SKIP_MEDIA: '1', ENV_FILE: envFile, ...env },
+      });
+      return r;
+    };
+    const out = join(dir, 'backup');
+    const backedUp = sh('deploy/backup.sh', out, pgEnv(source.url!));
+    assert.equal(backedUp.status, 0, backedUp.stderr);
+    assert.equal(readFileSync(join(out, 'keys.env'), 'utf8'), `JWT_SECRET=${config.jwtSecret}\nSECRET_KEY=${config.secretKey.toString('hex')}\n`);
+    assert.equal(statSync(join(out, 'keys.env')).mode & 0o077, 0, 'the keys are readable by their owner only');
+
+    const target = await throwawayDatabase('showsuite_compose');
+    let restored: Db | undefined;
+    let restoredApp: FastifyInstance | undefined;
+    try {
+      // An env file without the backup's keys is refused before anything is written.
+      const otherEnv = join(dir, 'other.env');
+      writeFileSync(otherEnv, 'JWT_SECRET=another\n');
+      const refused = sh('deploy/restore.sh', out, { ...pgEnv(target.url), ENV_FILE: otherEnv });
+      assert.equal(refused.status, 2);
+      assert.match(refused.stderr, /lacks the backup's JWT_SECRET/);
+
+      const done = sh('deploy/restore.sh', out, pgEnv(target.url));
+      assert.equal(done.status, 0, done.stderr);
+      restored = await openDb({ databaseUrl: target.url, poolSize: 2 });
+      await checkKey(restored, 'SECRET_KEY', config.secretKey);
+      restoredApp = await buildApp({ config, db: restored, logger: false });
+      await restoredApp.ready();
+      for (const [url, body] of records) {
+        if (url.startsWith('/public')) continue;
+        const res: { statusCode: number; body: string; json(): unknown } = await restoredApp.inject({ method: 'GET', url, headers: auth });
+        assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
+        assert.deepEqual(res.json(), JSON.parse(body), url);
+      }
+      const row = await restored.kysely.selectFrom('projects').select('secrets').where('id', '=', projectId).executeTakeFirstOrThrow();
+      const box = new SecretBox(config.secretKey);
+      for (const [field, value] of Object.entries(secrets)) assert.equal(box.open((row.secrets as Record<string, string>)[field]!), value, field);
     } finally {
       await restoredApp?.close();
       await restored?.close();
