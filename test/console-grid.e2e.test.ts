@@ -119,6 +119,7 @@ describe(`the console's units grid while typing (${ENGINE})`, { skip }, () => {
     assert.equal(units.find((u) => u.name === 'U-01')!.price, 777777, 'the other writer’s price stands');
     assert.equal(await page.getByLabel('Price of U-01').inputValue(), '777777', 'the row shows the other writer’s version');
     const alerts = (await page.getByRole('alert').allTextContents()).join(' | ');
+    assert.match(alerts, /U-01 was changed by someone else meanwhile/, 'the conflict is still said after the next row’s saves');
     assert.doesNotMatch(alerts, /N-00|N-02|U-00|U-02/);
     await shotsAtBothSizes(page, 'console-grid-conflict', { desktop: { width: 1440, height: 900 } });
     assert.deepEqual(pageErrors, []);

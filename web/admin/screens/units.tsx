@@ -121,8 +121,9 @@ function useRowActions({ project, units, floorList, filter, setFilter, setNews, 
     latest.current = latest.current.map((u) => byId.get(u._id) ?? u);
     units.set(latest.current);
   };
-  const guard = async (work: () => Promise<void>) => {
-    setError(undefined);
+  // A cell's save (`keep`) leaves a standing alert alone: the next cell's save must not hide another row's conflict.
+  const guard = async (work: () => Promise<void>, keep = false) => {
+    if (!keep) setError(undefined);
     try {
       await work();
     } catch (err) {
@@ -146,7 +147,7 @@ function useRowActions({ project, units, floorList, filter, setFilter, setNews, 
           replace([await api.get(`/units/${u._id}`)]);
           throw new Error(`${current.name} was changed by someone else meanwhile; its row now shows their version.`);
         }
-      }),
+      }, true),
     );
     queues.current.set(u._id, run);
     return run;
