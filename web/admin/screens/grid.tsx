@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
 import type { RefObject } from 'preact';
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
 import { fieldText } from '../csv.ts';
@@ -56,7 +56,8 @@ export interface GridProps {
   manager: boolean;
   onToggle: (index: number, shift: boolean) => void;
   onToggleAll: () => void;
-  onSave: (u: Unit, key: Col['key'], v: string) => void;
+  /** Resolves once the save has landed (or failed and been said). */
+  onSave: (u: Unit, key: Col['key'], v: string) => Promise<void>;
   onAction: (action: 'details' | 'duplicate' | 'delete' | 'history', u: Unit) => void;
   onPaste: (text: string) => void;
   /** When this changes (a new filter), the grid goes back to its first row. */
@@ -117,10 +118,10 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
         </thead>
         <tbody>
           {top > 0 && <tr class="spacer" style={{ height: `${top}px` }} aria-hidden="true" />}
-          {/* Keyed by position: a filter re-uses the rows' elements (and their floor menus) instead of building new ones. */}
+          {/* Keyed by unit: a save that lands never rebuilds the row being typed in, nor moves a cell to another unit. */}
           {items.map((it) => (
             <Row
-              key={it.index}
+              key={rows[it.index]._id}
               unit={rows[it.index]}
               r={it.index}
               floors={floors}
@@ -232,15 +233,40 @@ function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
       </select>
     );
   }
-  const v = unit[col.key];
+  return <TextCell unit={unit} col={col} common={common} onSave={onSave} />;
+}
+
+type TextCellProps = Pick<CellProps, 'unit' | 'col' | 'onSave'> & {
+  common: { 'data-row': number; 'data-col': number; 'aria-label': string; onKeyDown: (e: KeyboardEvent) => void };
+};
+
+/**
+ * A typed cell keeps what was typed (`typed`) from the first key until its own save has landed and it is no longer
+ * focused; only then does it show the unit's saved value again. Answers to other cells' saves re-render the row
+ * without touching this text, and the input is never rebuilt, so focus and the caret stay where the person is.
+ */
+function TextCell({ unit, col, common, onSave }: TextCellProps) {
+  const [typed, setTyped] = useState<string | null>(null);
+  const el = useRef<HTMLInputElement>(null);
+  const keyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') setTyped(null);
+    common.onKeyDown(e);
+  };
+  const blur = (e: FocusEvent) => {
+    void onSave(unit, col.key, (e.target as HTMLInputElement).value).finally(() => {
+      if (document.activeElement !== el.current) setTyped(null);
+    });
+  };
   return (
     <input
       {...common}
-      key={`${unit._id}-${unit.__v}`}
+      ref={el}
+      onKeyDown={keyDown}
       class={col.kind === 'number' ? 'num' : ''}
       inputMode={col.kind === 'number' ? 'decimal' : undefined}
-      defaultValue={fieldText(v)}
-      onBlur={(e) => onSave(unit, col.key, (e.target as HTMLInputElement).value)}
+      value={typed ?? fieldText(unit[col.key])}
+      onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
+      onBlur={blur}
     />
   );
 }

@@ -113,32 +113,45 @@ type Ctx = {
 /** What a row can do: save a cell, be added, duplicated, deleted; each reported in the screen's status line. */
 function useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen }: Ctx) {
   const list = units.data ?? [];
+  // The list as the last answer left it, updated at once (not on the next render), so answers landing together merge.
+  const latest = useRef(list);
+  latest.current = list;
   const replace = (saved: Unit[]) => {
     const byId = new Map(saved.map((u) => [u._id, u]));
-    units.set(list.map((u) => byId.get(u._id) ?? u));
+    latest.current = latest.current.map((u) => byId.get(u._id) ?? u);
+    units.set(latest.current);
   };
-  const guard = async (work: () => Promise<void>) => {
-    setError(undefined);
+  // A cell's save (`keep`) leaves a standing alert alone: the next cell's save must not hide another row's conflict.
+  const guard = async (work: () => Promise<void>, keep = false) => {
+    if (!keep) setError(undefined);
     try {
       await work();
     } catch (err) {
       setError(err);
     }
   };
-  const onSave = (u: Unit, key: Col['key'], raw: string) =>
-    guard(async () => {
-      try {
-        const saved = await saveCell(u, key, raw);
-        if (saved) {
-          replace([saved]);
-          setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`);
+  // One queue per unit: a cell's save waits for the row's previous one and sends the version that one answered.
+  const queues = useRef(new Map<string, Promise<void>>());
+  const onSave = (u: Unit, key: Col['key'], raw: string) => {
+    const run = (queues.current.get(u._id) ?? Promise.resolve()).then(() =>
+      guard(async () => {
+        const current = latest.current.find((x) => x._id === u._id) ?? u;
+        try {
+          const saved = await saveCell(current, key, raw);
+          if (saved) {
+            replace([saved]);
+            setNews(`${saved.name}: ${COLS.find((c) => c.key === key)?.label ?? key} saved.`);
+          }
+        } catch (err) {
+          if (!(err instanceof ApiError && err.status === 412)) throw err;
+          replace([await api.get(`/units/${u._id}`)]);
+          throw new Error(`${current.name} was changed by someone else meanwhile; its row now shows their version.`);
         }
-      } catch (err) {
-        if (!(err instanceof ApiError && err.status === 412)) throw err;
-        replace([await api.get(`/units/${u._id}`)]);
-        throw new Error(`${u.name} was changed by someone else meanwhile; its row now shows their version.`);
-      }
-    });
+      }, true),
+    );
+    queues.current.set(u._id, run);
+    return run;
+  };
   const addRow = (from?: Unit) =>
     guard(async () => {
       const name = nextName(from?.name ?? `Unit ${list.length}`, new Set(list.map((u) => u.name)));
