@@ -25,7 +25,13 @@ describe(`OpenAPI document and reference page (${ENGINE})`, () => {
   });
 
   test('bearer and cookie security schemes, applied to the whole interface', () => {
-    assert.deepEqual(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    // The bearer is a session's JWT or an opaque API token: the format says both, not "JWT" alone.
+    assert.deepEqual(doc.components.securitySchemes.bearerAuth, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT or sst_ API token',
+      description: 'A session token from a login (a JWT) or an API token from POST /users/me/tokens (opaque, starting `sst_`)',
+    });
     assert.deepEqual(doc.components.securitySchemes.cookieAuth, { type: 'apiKey', in: 'cookie', name: 'service' });
     assert.deepEqual(doc.security, [{ bearerAuth: [] }, { cookieAuth: [] }]);
     // Operations reachable without a token say so.
