@@ -1,7 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { sql } from 'kysely';
 import {
@@ -17,6 +16,7 @@ import {
   type TestApp,
   type TestDb,
 } from './helpers.ts';
+import { Receiver } from './support/webhook-receiver.ts';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -25,46 +25,6 @@ async function userWithToken(t: TestApp) {
   const user = await createUser(t.db);
   const { token } = await sessionToken(t.db, user.id);
   return { ...user, auth: { authorization: `Bearer ${token}` } };
-}
-
-/** A real HTTP receiver on loopback: answers with what `answer` returns (a status, or 'hang' to never answer). */
-class Receiver {
-  readonly received: { headers: IncomingHttpHeaders; body: string }[] = [];
-  readonly server: Server;
-  readonly sockets = new Set<Socket>();
-  constructor(public answer: (n: number) => number | 'hang' = () => 200) {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        this.received.push({ headers: req.headers, body });
-        const a = this.answer(this.received.length);
-        if (a !== 'hang') res.writeHead(a).end();
-      });
-    });
-    this.server.on('connection', (s) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-  }
-  async listen(port = 0) {
-    await new Promise<void>((r) => this.server.listen(port, '127.0.0.1', r));
-    return this;
-  }
-  get port() {
-    return (this.server.address() as AddressInfo).port;
-  }
-  get url() {
-    return `http://127.0.0.1:${this.port}/hook`;
-  }
-  async close() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-  events() {
-    return this.received.map((r) => JSON.parse(r.body));
-  }
 }
 
 // The app's clock runs a day behind the database's: a retry it schedules "in 5 s" is already due for the queue

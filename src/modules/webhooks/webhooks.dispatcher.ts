@@ -13,6 +13,7 @@ import {
   findHeadPending,
   insertAttempt,
   insertDeliveries,
+  lockSubscribedWebhooks,
   lockWebhook,
   settleDelivery,
 } from './webhooks.repo.ts';
@@ -33,7 +34,8 @@ export interface WebhookJob {
 /**
  * Delivers events to webhooks through the outbox. A webhook's deliveries go out in `seq` order: only its oldest
  * pending delivery has a job; delivering it (or giving it up after 24 h) queues the next one in the same
- * transaction. The webhook's row lock orders that hand-over against events being appended, so none is lost.
+ * transaction. The webhook's row lock orders that hand-over against events being appended: each side reads whether
+ * a delivery is pending only once it holds the lock, so of the two, the later one always sees the other's work.
  */
 export class WebhookDispatcher {
   constructor(private readonly deps: { db: Q; clock: Clock; secrets: SecretBox; config: Config; outbox: Outbox; log: FastifyBaseLogger }) {}
@@ -52,10 +54,13 @@ export class WebhookDispatcher {
 
   /**
    * The deliveries of events just appended (`EventLog.deliverWith`), in their transaction: one per subscribed
-   * webhook, and a job for each that is its webhook's turn.
+   * webhook, and a job for each that is its webhook's turn. The webhooks' locks come first, in a statement of their
+   * own, so whether a webhook has a delivery pending is read after any hand-over of its turn has committed.
    */
   async deliver(trx: Q, projectId: string, events: readonly AppendedEvent[], at: Date) {
-    const heads = await insertDeliveries(trx, projectId, events, at);
+    if (!events.length) return;
+    const hooks = await lockSubscribedWebhooks(trx, projectId, [...new Set(events.map((e) => e.type))]);
+    const heads = await insertDeliveries(trx, hooks, events, at);
     if (heads.length) await this.enqueue(trx, heads);
   }
 

@@ -63,24 +63,37 @@ export async function deleteWebhook(db: Q, id: string, ifVersion?: number): Prom
   return Number((await q.executeTakeFirst()).numDeletedRows) === 1;
 }
 
+const subscribedTypes = (types: readonly string[]) =>
+  sql<boolean>`(w.events && array(select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb)) or '*' = any(w.events))`;
+
 /**
- * Queues the deliveries of events just appended, in their transaction, in one statement: one per subscribed
- * webhook and event (its id derived from both), the webhooks' rows locked so handing a webhook's turn to its next
- * delivery cannot race this insert. Returns the heads: of each webhook, its new delivery of lowest seq, when the
- * webhook had no pending delivery before this statement. They get their outbox job now; the others wait their turn.
+ * Locks, until the transaction ends, the rows of the project's webhooks subscribed to any of `types`, and answers
+ * their ids. A statement of its own, before `insertDeliveries`: under READ COMMITTED each statement reads a new
+ * snapshot, so the insert's "is a delivery pending" is read after the lock is held, and sees every hand-over of the
+ * webhook's turn that committed while this waited. Read in one statement with the lock, it would come from a snapshot
+ * taken before the wait, and a delivery settled meanwhile would still look pending: no job on either side, a stall.
  */
-export async function insertDeliveries(trx: Q, projectId: string, events: readonly AppendedEvent[], at: Date): Promise<string[]> {
-  if (!events.length) return [];
-  const types = [...new Set(events.map((e) => e.type))];
-  // `waiting` is read in the statement's snapshot, which does not hold the rows the statement inserts.
+export async function lockSubscribedWebhooks(trx: Q, projectId: string, types: readonly string[]): Promise<string[]> {
+  const r = await sql<{ id: string }>`
+    select w.id from webhooks w where w.project_id = ${projectId} and ${subscribedTypes(types)} order by w.id for update`.execute(trx);
+  return r.rows.map((row) => row.id);
+}
+
+/**
+ * Queues the deliveries of events just appended, in their transaction, in one statement: one per webhook of
+ * `webhookIds` (locked by `lockSubscribedWebhooks` just before) and event it subscribes to, its id derived from
+ * both. Returns the heads: of each webhook, its new delivery of lowest seq, when the webhook had no pending delivery
+ * before this statement. They get their outbox job now; the others wait their turn.
+ */
+export async function insertDeliveries(trx: Q, webhookIds: readonly string[], events: readonly AppendedEvent[], at: Date): Promise<string[]> {
+  if (!events.length || !webhookIds.length) return [];
+  // `waiting` is read in the statement's snapshot, taken after the webhooks' locks: it does not hold the rows the
+  // statement inserts, and it holds every settlement that committed before the locks were granted.
   const r = await sql<{ heads: string[] }>`
     with e as (
       select * from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as e(id text, seq bigint, type text)
     ), h as (
-      select w.id, w.events from webhooks w
-      where w.project_id = ${projectId}
-        and (w.events && array(select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb)) or '*' = any(w.events))
-      for update
+      select w.id, w.events from webhooks w where w.id in (select jsonb_array_elements_text(${JSON.stringify(webhookIds)}::jsonb))
     ), d as (
       insert into webhook_deliveries as wd (id, webhook_id, event_id, seq, created_at)
       select substr(md5(h.id || e.id), 1, 24), h.id, e.id, e.seq, ${at}
