@@ -168,11 +168,41 @@ describe('priority list: a unit that comes free goes down the waiting list, once
     assert.equal(offers.length, 4);
   });
 
+  test('a waitlist entry and a hold racing for an available unit: the hold always wins; the entry joins only a unit then held', async () => {
+    const owner = await userWithToken(a);
+    const namespace = slug('race');
+    const p = await createProject(a.app, owner.auth, {
+      body: { namespace, waitlistEnabled: true, onHoldExperienceEnabled: true, priorityList: true, enableForms: true },
+    });
+    const visitor = { firstName: 'Rae', lastName: 'Racer', email: 'rae@example.com', phone: '+1 555 0101' };
+    for (let i = 0; i < 12; i++) {
+      const unit = (await createUnit(a.app, owner.auth, p._id, { name: `R-${i}` }))._id;
+      const [entry, hold] = await Promise.all([
+        a.app.inject({
+          method: 'POST',
+          url: '/public/waitlist',
+          payload: { namespace, ...visitor, email: `w${i}@example.com`, unit },
+          remoteAddress: `198.51.100.${i + 1}`,
+        }),
+        b.app.inject({ method: 'POST', url: `/public/units/${unit}/hold`, payload: visitor, remoteAddress: `203.0.113.${i + 1}` }),
+      ]);
+      assert.equal(hold.statusCode, 200, `round ${i}: the hold on an available unit succeeds (${hold.body})`);
+      assert.ok(entry.statusCode === 201 || entry.statusCode === 409, `round ${i}: ${entry.statusCode} ${entry.body}`);
+      // Either way the unit is the holder's, and a waiting list never blocks a hold on a unit that is available.
+      const now = (await a.app.inject({ method: 'GET', url: `/units/${unit}`, headers: owner.auth })).json();
+      assert.equal(now.availability, 'on_hold');
+    }
+    // A unit that is simply available is held at once, whatever lists the project keeps.
+    const unit = (await createUnit(a.app, owner.auth, p._id, { name: 'R-free' }))._id;
+    const res = await b.app.inject({ method: 'POST', url: `/public/units/${unit}/hold`, payload: visitor, remoteAddress: '203.0.113.200' });
+    assert.equal(res.statusCode, 200, res.body);
+  });
+
   test('re-ranking needs specialRankEnabled (403) and a waitlist entry for a unit (400); editors and strangers cannot', async () => {
     const owner = await userWithToken(a);
     const namespace = slug('rank');
     const p = await createProject(a.app, owner.auth, { body: { namespace, waitlistEnabled: true, enableForms: true } });
-    const unit = (await createUnit(a.app, owner.auth, p._id, { name: 'X-1' }))._id;
+    const unit = (await createUnit(a.app, owner.auth, p._id, { name: 'X-1', body: { availability: 'sold' } }))._id;
     const join = await a.app.inject({
       method: 'POST',
       url: '/public/waitlist',

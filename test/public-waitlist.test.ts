@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { createProject, type LoggedIn, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
+import { createProject, createUnit, type LoggedIn, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
 
 /** POST /public/waitlist: a lead with source "waitlist", bounded, rate-limited and idempotent like enquiries. */
 let t: TestApp;
@@ -18,7 +18,7 @@ describe('POST /public/waitlist', () => {
   test('201 when waitlistEnabled, by namespace or id; stored as a lead with source "waitlist" (phone optional), seen in GET /leads', async () => {
     const namespace = `wait-${newObjectId().slice(-8)}`;
     const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { waitlistEnabled: true } });
-    const unit = newObjectId();
+    const unit = (await createUnit(t.app, owner.auth, p._id, { body: { availability: 'sold' } }))._id;
     const res = await post({ namespace, ...visitor, unit }, '192.0.2.10');
     assert.equal(res.statusCode, 201, res.body);
     const lead = res.json();
@@ -39,6 +39,30 @@ describe('POST /public/waitlist', () => {
         ['Wren', 'waitlist'],
       ],
     );
+  });
+
+  test("only a unit that is not free takes entries: an available one → 409 naming /unit, another project's → 400", async () => {
+    const namespace = `wait-${newObjectId().slice(-8)}`;
+    const p = await createProject(t.app, owner.auth, { query: { namespace }, body: { waitlistEnabled: true } });
+    const free = (await createUnit(t.app, owner.auth, p._id))._id;
+    const refused = await post({ namespace, ...visitor, unit: free }, '192.0.2.11');
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.deepEqual(
+      refused.json().errors.map((e: { path: string }) => e.path),
+      ['/unit'],
+    );
+    // A hold whose time has passed reads as available: no waiting list either.
+    const lapsed = (
+      await createUnit(t.app, owner.auth, p._id, { body: { availability: 'on_hold', onHoldExpiresAt: new Date(clock.now() + 60_000).toISOString() } })
+    )._id;
+    assert.equal((await post({ namespace, ...visitor, unit: lapsed }, '192.0.2.11')).statusCode, 201, 'held now: its list is open');
+    clock.advance(120_000);
+    assert.equal((await post({ namespace, ...visitor, unit: lapsed }, '192.0.2.12')).statusCode, 409, 'the hold lapsed');
+    const other = await createProject(t.app, owner.auth, { body: { waitlistEnabled: true } });
+    const elsewhere = (await createUnit(t.app, owner.auth, other._id, { body: { availability: 'sold' } }))._id;
+    const wrong = await post({ namespace, ...visitor, unit: elsewhere }, '192.0.2.12');
+    assert.equal(wrong.statusCode, 400);
+    assert.equal(wrong.json().errors[0].path, '/unit');
   });
 
   test('403 without waitlistEnabled (forms alone are not enough); 404 unknown project; 400 naming bad or over-long fields', async () => {

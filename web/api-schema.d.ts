@@ -349,7 +349,7 @@ export interface paths {
     put?: never;
     /**
      * Join a project's waitlist (when the project's waitlistEnabled is true)
-     * @description Name the project by `project` (id) or `namespace`; `unit` names the unit asked about. Stored as a lead with `source: "waitlist"`. Same bounds, per-address rate limit and `Idempotency-Key` behaviour as POST /public/leads.
+     * @description Name the project by `project` (id) or `namespace`; `unit` names the unit asked about, which must be one of the project's (else 400) and not free: a unit available to the public (or on a hold that has lapsed) → 409 naming `/unit` (hold it or enquire instead). Stored as a lead with `source: "waitlist"`. Same bounds, per-address rate limit and `Idempotency-Key` behaviour as POST /public/leads.
      */
     post: operations['joinWaitlist'];
     delete?: never;
@@ -5982,6 +5982,16 @@ export interface operations {
       };
       /** @description Not found, or not visible to the caller */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

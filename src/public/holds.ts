@@ -46,8 +46,11 @@ export async function placeHold(
   const viewer = await input.allocation?.verify(trx, unit.project_id);
   const owner = hasAllocations(settings) ? await findUnitAllocation(trx, unit.project_id, unit.id) : undefined;
   if (owner !== undefined && owner !== viewer) throw new AppError(409, 'conflict', 'This unit is not available');
-  // A unit with people waiting for it goes to them first, in rank (§18), even while a lapsed priority hold awaits the sweep.
-  if (await reservedForWaitingList(trx, settings, unit.project_id, unit.id)) throw new AppError(409, 'conflict', 'This unit goes to its waiting list first');
+  // A unit whose priority hold lapsed and awaits the sweep goes to the next person waiting, in rank, not to a visitor.
+  // A unit stored as available is anyone's: a waiting list holds only units that were not free when joined.
+  if (unit.availability !== 'available' && (await reservedForWaitingList(trx, settings, unit.project_id, unit.id))) {
+    throw new AppError(409, 'conflict', 'This unit goes to its waiting list first');
+  }
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
   await lockClientHolds(trx, input.client);

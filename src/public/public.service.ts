@@ -3,7 +3,10 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { Allocations } from '../modules/allocations/allocations.service.ts';
-import { lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
+import { lockUnitForWaitlist, lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
+import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
+import { holdLive } from '../modules/units/units.record.ts';
+import { hasAllocations } from './bundle.ts';
 import { offerToNext } from '../modules/priority/priority.service.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
@@ -11,7 +14,7 @@ import { queueLeadMail } from '../mail/lead-mail.ts';
 import { holdMail, type LeadForMail } from '../mail/templates.ts';
 import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
-import { etagOf } from '../modules/shared/records.ts';
+import { etagOf, invalid } from '../modules/shared/records.ts';
 import { extendHold, holdLink, readHold, releaseHold, type HoldView } from '../modules/holds/hold-tokens.ts';
 import { LEAD_KEPT, placeHold, type Visitor } from './holds.ts';
 import { runIdempotent, type Outcome } from '../modules/shared/idempotency.ts';
@@ -75,6 +78,17 @@ export class PublicService {
       // An entry for a unit is ranked by arrival (§18): the priority list offers a unit that comes free in rank order.
       let rank: number | undefined;
       if (typeof entry.unit === 'string' && entry.unit !== '') {
+        // The unit first, then its list: the order a unit coming free takes them in, so the two never deadlock.
+        const unit = await lockUnitForWaitlist(trx, target.id, entry.unit);
+        if (!unit) invalid([{ path: '/unit', message: 'is not a unit of this project' }]);
+        const free = unit.availability === 'available' || (unit.availability === 'on_hold' && !holdLive(unit, this.ctx.clock.now()));
+        // A free unit of a realtor's allocation reads unavailable to the public: its waiting list is open.
+        const allocated = free && hasAllocations(target.data) && (await findUnitAllocation(trx, target.id, entry.unit)) !== undefined;
+        if (free && !allocated) {
+          throw new AppError(409, 'conflict', 'This unit is available: hold it or enquire about it instead of joining its waiting list', [
+            { path: '/unit', message: 'is available now' },
+          ]);
+        }
         await lockWaitingList(trx, target.id, entry.unit);
         rank = await nextRank(trx, target.id, entry.unit);
       }

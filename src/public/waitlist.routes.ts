@@ -21,13 +21,14 @@ export const waitlistRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
         tags: ['public'],
         summary: "Join a project's waitlist (when the project's waitlistEnabled is true)",
         description:
-          'Name the project by `project` (id) or `namespace`; `unit` names the unit asked about. Stored as a lead with `source: "waitlist"`. ' +
+          "Name the project by `project` (id) or `namespace`; `unit` names the unit asked about, which must be one of the project's (else 400) and not " +
+          'free: a unit available to the public (or on a hold that has lapsed) → 409 naming `/unit` (hold it or enquire instead). Stored as a lead with `source: "waitlist"`. ' +
           'Same bounds, per-address rate limit and `Idempotency-Key` behaviour as POST /public/leads.',
         security: [],
         headers: IdempotencyHeaders,
         body: WaitlistBody,
         'x-requires-one-of': ['project', 'namespace'],
-        response: { 201: WaitlistLeadSchema, ...problems(400, 403, 404, 413, 415, 422, 429) },
+        response: { 201: WaitlistLeadSchema, ...problems(400, 403, 404, 409, 413, 415, 422, 429) },
       },
       config: { rateLimit: perMinute(ctx.config.limits.publicLeadsPerMinute) },
     },

@@ -77,3 +77,18 @@ export function findLeadForRank(db: Q, id: string) {
 export function findLeadRow(db: Q, id: string) {
   return db.selectFrom('leads as l').selectAll('l').where('l.id', '=', id).executeTakeFirst();
 }
+
+/**
+ * The unit a waitlist entry names, read under a share lock (none when it is not the project's): a hold's conditional
+ * UPDATE waits for the entry's transaction, and the entry sees a hold that committed first, so the two agree on
+ * whether the unit was free.
+ */
+export async function lockUnitForWaitlist(
+  db: Q,
+  projectId: string,
+  unitId: string,
+): Promise<{ availability: string; on_hold_expires_at: Date | null } | undefined> {
+  const { rows } = await sql<{ availability: string; on_hold_expires_at: Date | null }>`
+    select availability, on_hold_expires_at from units where id = ${unitId} and project_id = ${projectId} for share`.execute(db);
+  return rows[0];
+}
