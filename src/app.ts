@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/db.ts';
 import { noStore } from './http/csrf.ts';
+import { ConnectionLimits } from './http/connection-limits.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerTracing } from './http/tracing.ts';
@@ -32,6 +33,9 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     MODULES.flatMap((m) => m.schemas ?? []),
     logger,
   );
+  // Before the HTTP parser: an address holding idle connections cannot use up the node's file descriptors.
+  const connections = new ConnectionLimits(config.connections);
+  connections.install(app.server);
   const services = await buildServices(config, db, clock, app.log);
   const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000);
 
@@ -44,6 +48,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
       sseStreams: () => feed.streamCount,
       outboxJobs: () => services.ctx.outbox.counts(),
       dbConnections: () => db.connections(),
+      connections,
     });
   }
   const methods = recordMethods(app);

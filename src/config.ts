@@ -44,7 +44,14 @@ export interface Config {
   sseKeepAliveSec: number;
   /** Slow clients: headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
   requestTimeoutMs: number;
+  /** Headers alone must arrive within this (at most requestTimeoutMs). */
+  headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
+  /**
+   * Open connections per client address (the socket's peer; not applied with TRUST_PROXY, where every connection is
+   * the proxy's) and on this node.
+   */
+  connections: { perClient: number | undefined; max: number };
   /** Memory for serialised public bundles (MiB); 0 turns the cache off. */
   bundleCacheMb: number;
   limits: Limits;
@@ -274,6 +281,10 @@ export function loadConfig(env: Env = process.env): Config {
   // WEBHOOK_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS (it now covers the inventory feeds too).
   const allowPrivateTargets = str('ALLOW_PRIVATE_TARGETS') !== undefined ? bool('ALLOW_PRIVATE_TARGETS', false) : bool('WEBHOOK_ALLOW_PRIVATE', false);
 
+  const trustProxy = bool('TRUST_PROXY', false);
+  const requestTimeoutSec = int('REQUEST_TIMEOUT_SEC', 30, 1, 300);
+  const maxStreams = int('SSE_MAX_STREAMS', 5000, 1, 1_000_000);
+
   const config: Config = {
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST') ?? '127.0.0.1',
@@ -294,14 +305,20 @@ export function loadConfig(env: Env = process.env): Config {
     adminEmail,
     adminPassword,
     seedDemo: bool('SEED_DEMO', databaseUrl === undefined),
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy,
     sseKeepAliveSec: int('SSE_KEEPALIVE_SEC', 20, 1, 25),
     shutdownTimeoutSec: int('SHUTDOWN_TIMEOUT_SEC', 10, 1, 600),
-    requestTimeoutMs: int('REQUEST_TIMEOUT_SEC', 30, 1, 300) * 1000,
+    requestTimeoutMs: requestTimeoutSec * 1000,
+    headersTimeoutMs: Math.min(int('HEADERS_TIMEOUT_SEC', 10, 1, 300), requestTimeoutSec) * 1000,
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_SEC', 5, 1, 300) * 1000,
     bundleCacheMb: int('BUNDLE_CACHE_MB', 32, 0, 4096),
     allowPrivateTargets,
-    sse: { streamsPerClient: int('SSE_STREAMS_PER_CLIENT', 20, 1, 100_000), maxStreams: int('SSE_MAX_STREAMS', 5000, 1, 1_000_000) },
+    sse: { streamsPerClient: int('SSE_STREAMS_PER_CLIENT', 20, 1, 100_000), maxStreams },
+    connections: {
+      perClient: trustProxy ? undefined : int('CONNECTIONS_PER_CLIENT', 100, 1, 1_000_000),
+      // Room for every live-feed stream and as many connections again for everything else.
+      max: int('MAX_CONNECTIONS', maxStreams + 1000, 1, 10_000_000),
+    },
     webhooks: { allowPrivate: allowPrivateTargets, timeoutMs: int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000) },
     limits: {
       loginFailures: int('LOGIN_MAX_FAILURES', 10, 1, 1000),

@@ -30,15 +30,15 @@ export function createServer(config: Config, moduleSchemas: readonly TSchema[], 
     childLoggerFactory: requestLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    // Slow clients: headers and body within requestTimeoutMs, checked every second; idle
-    // keep-alive connections closed after keepAliveTimeoutMs.
+    // Slow clients: headers within headersTimeoutMs, headers and body within requestTimeoutMs, checked every
+    // second; idle keep-alive connections closed after keepAliveTimeoutMs.
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    http: { requestTimeout: config.requestTimeoutMs, headersTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    http: { requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
     frameworkErrors,
     routerOptions: { querystringParser: parseQuery },
     schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
-    clientErrorHandler: clientErrorHandler(config.requestTimeoutMs),
+    clientErrorHandler: clientErrorHandler(config.headersTimeoutMs, config.requestTimeoutMs),
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
   }).withTypeProvider<TypeBoxTypeProvider>();

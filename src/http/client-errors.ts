@@ -27,10 +27,11 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 
 /**
  * What Node's HTTP parser refuses before Fastify sees a request (malformed request line or headers, headers
- * too large, headers or body not complete within REQUEST_TIMEOUT_SEC), answered as problem+json on the raw
- * socket, which is then closed. A client that reset its connection is logged at debug: it is not our fault.
+ * too large, headers not complete within HEADERS_TIMEOUT_SEC or the whole request within REQUEST_TIMEOUT_SEC),
+ * answered as problem+json on the raw socket, which is then closed. A client that reset its connection is
+ * logged at debug: it is not our fault.
  */
-export function clientErrorHandler(requestTimeoutMs: number) {
+export function clientErrorHandler(headersTimeoutMs: number, requestTimeoutMs: number) {
   return function (this: { log: FastifyBaseLogger }, err: NodeJS.ErrnoException, socket: Socket) {
     const log = this.log;
     if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || socket.destroyed) {
@@ -39,7 +40,11 @@ export function clientErrorHandler(requestTimeoutMs: number) {
     }
     const [status, code, detail]: [number, ErrorCode, string] =
       err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', `The request did not arrive in full within ${requestTimeoutMs / 1000} s`]
+        ? [
+            408,
+            'request_timeout',
+            `The request did not arrive in time (headers within ${headersTimeoutMs / 1000} s, all of it within ${requestTimeoutMs / 1000} s)`,
+          ]
         : err.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'headers_too_large', 'The request headers are too large']
           : [400, 'invalid_request', 'The request is not well-formed HTTP'];

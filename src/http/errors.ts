@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   upstream_failed: 'Upstream server failed',
   database_unavailable: 'Service unavailable',
   rate_limit_unavailable: 'Service unavailable',
+  too_many_connections: 'Service unavailable',
   starting: 'Service starting',
   internal: 'Internal server error',
 } as const;

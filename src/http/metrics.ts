@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionCounts } from '../db/db.ts';
+import type { ConnectionLimits } from './connection-limits.ts';
 import { commonJs } from '../lib/cjs.ts';
 import { DurationHistogram } from './duration-histogram.ts';
 import { AppError } from './errors.ts';
@@ -14,6 +15,8 @@ export interface MetricsSources {
   /** Outbox jobs by kind and state (one grouped count statement per scrape). */
   outboxJobs: () => Promise<{ kind: string; state: string; count: number }[]>;
   dbConnections: () => ConnectionCounts;
+  /** Open and refused client connections of this node. */
+  connections: Pick<ConnectionLimits, 'open' | 'refused'>;
 }
 
 /** The `route` label of a request no route matched: a fixed word, never the raw path (unbounded label values). */
@@ -27,7 +30,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  * prom-client is loaded here, not at every start.
  */
 export async function registerMetrics(app: FastifyInstance, sources: MetricsSources): Promise<void> {
-  const { Registry, Gauge, collectDefaultMetrics } = commonJs(await import('prom-client'));
+  const { Registry, Gauge, Counter, collectDefaultMetrics } = commonJs(await import('prom-client'));
 
   const registry = new Registry();
   // The pool as it stood when the scrape arrived: read while the scrape's own outbox count waits for its connection,
@@ -68,6 +71,27 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
       this.set({ state: 'active' }, c.total - c.idle);
       this.set({ state: 'idle' }, c.idle);
       this.set({ state: 'waiting' }, c.waiting);
+    },
+  });
+
+  new Gauge({
+    name: 'showsuite_connections',
+    help: 'Client connections open on this node (refused ones not counted)',
+    registers: [registry],
+    collect() {
+      this.set(sources.connections.open);
+    },
+  });
+  new Counter({
+    name: 'showsuite_connections_refused_total',
+    help: 'Client connections refused since the start: over CONNECTIONS_PER_CLIENT (client) or MAX_CONNECTIONS (node)',
+    labelNames: ['bound'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const { client, node } = sources.connections.refused;
+      this.inc({ bound: 'client' }, client);
+      this.inc({ bound: 'node' }, node);
     },
   });
 
