@@ -79,7 +79,7 @@ const CASES: Case[] = [
   {
     name: 'PATCH /project/{id} owner',
     request: (w) => ({ method: 'PATCH', url: `/project/${w.p}`, payload: { user: people.stranger.id } }),
-    expect: ALL(200, { administrator: 403, editor: 403 }),
+    expect: ALL(400, { administrator: 403, editor: 403 }),
   },
   { name: 'DELETE /project/{id}', request: (w) => ({ method: 'DELETE', url: `/project/${w.p}` }), expect: ALL(204, { administrator: 403, editor: 403 }) },
   { name: 'POST /floors', request: (w) => ({ method: 'POST', url: `/floors?project=${w.p}&name=New&position=9` }), expect: ALL(201) },
@@ -295,18 +295,22 @@ describe('more of the rules', () => {
     assert.equal((await ed('PATCH', `/project/${w.p}`, { srToken: null })).statusCode, 200);
   });
 
-  test('the owner may hand the project over; the old owner then sees nothing of it', async () => {
+  test('the owner cannot put the project in another account: one answer for an existing and an unknown id', async () => {
     const w = await world();
-    const newOwner = await userWithToken(t);
-    const res = await caller(t.app, people.owner.auth)('PATCH', `/project/${w.p}`, { user: newOwner.id });
-    assert.equal(res.statusCode, 200, res.body);
-    assert.equal(res.json().user, newOwner.id);
-    assert.equal((await caller(t.app, newOwner.auth)('GET', `/project/${w.p}`)).statusCode, 200);
-    assert.equal((await caller(t.app, newOwner.auth)('DELETE', `/floors/${w.f}`)).statusCode, 204);
-    assert.equal((await caller(t.app, people.owner.auth)('GET', `/project/${w.p}`)).statusCode, 404);
-    assert.equal((await caller(t.app, people.owner.auth)('GET', `/units/${w.u2}`)).statusCode, 404);
-    // Administrators and editors stay on it.
-    assert.equal((await caller(t.app, people.editor.auth)('GET', `/project/${w.p}`)).statusCode, 200);
+    const recipient = await userWithToken(t);
+    const own = caller(t.app, people.owner.auth);
+    const existing = await own('PATCH', `/project/${w.p}`, { user: recipient.id });
+    const unknown = await own('PATCH', `/project/${w.p}`, { user: 'ffffffffffffffffffffffff' });
+    assert.equal(existing.statusCode, 400, existing.body);
+    assert.deepEqual(existing.json().errors, [{ path: '/user', message: 'cannot be changed here: a project changes owner only when the recipient accepts' }]);
+    assert.equal(unknown.statusCode, existing.statusCode);
+    assert.deepEqual(unknown.json(), existing.json());
+    // Nothing moved: the owner keeps it, the would-be recipient does not see it.
+    const kept = await own('GET', `/project/${w.p}`);
+    assert.equal(kept.json().user, people.owner.id);
+    assert.equal((await caller(t.app, recipient.auth)('GET', `/project/${w.p}`)).statusCode, 404);
+    // Sending the current owner back is no change.
+    assert.equal((await own('PATCH', `/project/${w.p}`, { user: people.owner.id })).statusCode, 200);
   });
 
   test('ids in a body or query that point at records of a project the caller cannot see', async () => {

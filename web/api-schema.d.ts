@@ -1682,6 +1682,7 @@ export interface components {
         | 'upstream_failed'
         | 'database_unavailable'
         | 'rate_limit_unavailable'
+        | 'too_many_connections'
         | 'starting'
         | 'internal';
       /** @description The request path */
@@ -1864,7 +1865,7 @@ export interface components {
       readonly _id: string;
       /** @description Version of the record, raised by every change; the ETag is `"<__v>"`. Send it as If-Match on PATCH or DELETE. Ignored in bodies. */
       readonly __v: number;
-      /** @description The owning user (only the owner may change it) */
+      /** @description The owning user; a PATCH that sends another id is refused (400, the same for any id) */
       user: string;
       /** @description Name of the project */
       name: string;

@@ -296,7 +296,7 @@ const INTEGRATION_SETTINGS_TEXT = Object.fromEntries(
 
 /** What a Project's fields mean where the common words (shared/described.ts) say too little or not what the interface says. */
 const PROJECT_TEXT = {
-  user: 'The owning user (only the owner may change it)',
+  user: 'The owning user; a PATCH that sends another id is refused (400, the same for any id)',
   name: 'Name of the project',
   projectType: 'Kind of project (filters match it exactly)',
   formsRedirectURL: 'Redirect after form submission: where the page goes after a form is sent',
