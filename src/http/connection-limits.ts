@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientKey } from '../public/stream-limits.ts';
+import { clientKey } from '../lib/client-key.ts';
 import { problem, type ErrorCode } from './errors.ts';
 
 /** How long a refused client is asked to wait before connecting again. */
