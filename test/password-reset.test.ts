@@ -88,11 +88,20 @@ describe('password reset', () => {
     assert.ok(!jobDump.includes(token), 'nor readable in the queue (the message is sealed)');
   });
 
-  test('confirm → 204: the new password works, the old does not, every session ends; the token works once (410)', async () => {
+  test('confirm → 204: the new password works, the old does not, every session and API token ends; the token works once (410)', async () => {
     const user = await createUser(t.db);
     const from = nextIp();
     const s1 = await login(t.app, user);
     const s2 = await login(t.app, user);
+    const minted = await t.app.inject({
+      method: 'POST',
+      url: '/users/me/tokens',
+      headers: { authorization: `Bearer ${s1.token}` },
+      payload: { name: 'sync', scope: 'read' },
+    });
+    assert.equal(minted.statusCode, 201, minted.body);
+    const apiToken = { authorization: `Bearer ${minted.json().token as string}` };
+    assert.equal((await t.app.inject({ method: 'GET', url: '/users/me', headers: apiToken })).statusCode, 200);
     assert.equal((await request(user.username, from)).statusCode, 202);
     const [mail] = await deliver();
     const token = tokenIn(mail!.parsed.text)!;
@@ -110,6 +119,7 @@ describe('password reset', () => {
         'refresh token ended',
       );
     }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/users/me', headers: apiToken })).statusCode, 401, 'the API token ended');
     assert.equal(
       (await t.app.inject({ method: 'POST', url: '/users/login', payload: { username: user.username, password: TEST_PASSWORD }, remoteAddress: from }))
         .statusCode,

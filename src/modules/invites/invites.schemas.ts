@@ -16,7 +16,7 @@ export const InviteCreateBody = Type.Object(
     email: Type.String({ format: 'email', maxLength: 320, description: 'The address the invitation is mailed to; the account it creates or joins' }),
     firstName: Type.Optional(Type.String({ maxLength: 200, description: 'First name of the invitee, for the mail' })),
     lastName: Type.Optional(Type.String({ maxLength: 200, description: 'Last name of the invitee, for the mail' })),
-    level: Level('Where the invitee lands: `administrators` or `editors`'),
+    level: Level('The role the invitee gets: `administrator` (joins the `administrators` list) or `editor` (joins `editors`)'),
   },
   { additionalProperties: false },
 );

@@ -83,3 +83,9 @@ export async function touchApiToken(db: Q, id: string, now: Date, staleBefore: D
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
     .execute();
 }
+
+/** Every API token of a user deleted (a password reset): they stop working at once on every node. Answers how many. */
+export async function deleteUserApiTokens(db: Q, userId: string): Promise<number> {
+  const r = await db.deleteFrom('api_tokens').where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

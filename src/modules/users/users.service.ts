@@ -9,6 +9,7 @@ import { invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { claimPasswordReset, countResetsSince, insertPasswordReset, spendUserResets } from './password-reset.repo.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
+import { deleteUserApiTokens } from '../tokens/tokens.repo.ts';
 import { findMemberships, findUserById, findUserByUsername, insertUser, mergeUserProfile, setUserPassword, toUser, type UserRow } from './users.repo.ts';
 import { SelfEditable, type CreateUserBody, type PatchMeBody, type User } from './users.schemas.ts';
 
@@ -126,7 +127,9 @@ export class UserService {
       await setUserPassword(trx, id, passwordHash);
       await spendUserResets(trx, id, now);
       await revokeUserSessions(trx, id);
-      await recordAudit(trx, { actor: { id }, action: 'password_reset', subjectId: id, at: now });
+      // Whoever needed a reset may have lost more than the password: the account's API tokens end with it.
+      const tokens = await deleteUserApiTokens(trx, id);
+      await recordAudit(trx, { actor: { id }, action: 'password_reset', subjectId: id, detail: { apiTokensRevoked: tokens }, at: now });
       return id;
     });
     if (!userId) throw new AppError(410, 'gone', 'This reset link was already used, has expired or is unknown; ask for a new one');
