@@ -13527,7 +13527,7 @@ export interface operations {
           firstName?: string;
           /** @description Last name of the invitee, for the mail */
           lastName?: string;
-          /** @description Where the invitee lands: `administrators` or `editors` */
+          /** @description The role the invitee gets: `administrator` (joins the `administrators` list) or `editor` (joins `editors`) */
           level: 'administrator' | 'editor';
         };
       };
@@ -13817,7 +13817,7 @@ export interface operations {
           firstName?: string;
           /** @description Last name of the invitee, for the mail */
           lastName?: string;
-          /** @description Where the invitee lands: `administrators` or `editors` */
+          /** @description The role the invitee gets: `administrator` (joins the `administrators` list) or `editor` (joins `editors`) */
           level: 'administrator' | 'editor';
         };
       };
