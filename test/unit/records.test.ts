@@ -6,18 +6,25 @@ import { canonicalJson } from '../../src/modules/shared/idempotency.ts';
 
 const is412 = (e: unknown) => e instanceof AppError && e.status === 412 && e.code === 'precondition_failed';
 
-test('parseIfMatch: no header → undefined; * or a listed ETag (weak or strong, among others) → the current version; else 412', () => {
+const is400 = (e: unknown) => e instanceof AppError && e.status === 400 && e.errors?.[0]?.path === '/if-match';
+
+test('parseIfMatch: no header → undefined; * or the current ETag listed (strong comparison) → the current version; a weak or other tag → 412; no tag at all → 400', () => {
   assert.equal(parseIfMatch(undefined, 3), undefined);
   assert.equal(parseIfMatch('*', 3), 3);
   assert.equal(parseIfMatch(' * ', 3), 3);
   assert.equal(parseIfMatch('"3"', 3), 3);
-  assert.equal(parseIfMatch('W/"3"', 3), 3);
   assert.equal(parseIfMatch('"1", "3"', 3), 3);
-  assert.equal(parseIfMatch('"1",W/"3"', 3), 3);
+  assert.equal(parseIfMatch('"1",W/"3",  "3"', 3), 3);
+  assert.throws(
+    () => parseIfMatch('W/"3"', 3),
+    (e) => is412(e) && /weak tag/.test((e as AppError).detail),
+    'a weak tag never matches a write',
+  );
   assert.throws(() => parseIfMatch('"2"', 3), is412);
-  assert.throws(() => parseIfMatch('3', 3), is412, 'an unquoted version is not an ETag');
   assert.throws(() => parseIfMatch('"1", "2"', 3), is412);
-  assert.throws(() => parseIfMatch('', 3), is412);
+  assert.throws(() => parseIfMatch('3', 3), is400, 'an unquoted version is not an ETag');
+  assert.throws(() => parseIfMatch('"3', 3), is400);
+  assert.throws(() => parseIfMatch('', 3), is400);
 });
 
 test('changedFields: only sent fields that differ; server-kept and undefined ignored; nested values compared by value', () => {
