@@ -26,6 +26,7 @@ describe('POST /public/waitlist', () => {
     assert.equal(lead.source, 'waitlist');
     assert.equal(lead.unit, unit);
     assert.equal(lead.phone, undefined);
+    assert.equal(lead.createdAt, new Date(clock.now()).toISOString(), "stamped by the service's clock, not the database's");
     const byId = await post({ project: p._id, ...visitor, firstName: 'Second', phone: '+1 555 0100', source: 'other' }, '192.0.2.10');
     assert.equal(byId.statusCode, 400, "source is the server's to set");
     assert.equal(byId.json().errors[0].path, '/source');

@@ -73,6 +73,7 @@ export async function placeHold(
   const lead = await insertLead(trx, {
     id: newObjectId(input.now),
     projectId: unit.project_id,
+    createdAt: new Date(input.now),
     data: {
       ...input.visitor,
       unit: unit.id,

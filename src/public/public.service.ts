@@ -49,7 +49,7 @@ export class PublicService {
       if (!target) throw notFound('Project');
       if (target.data.enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
       const now = this.ctx.clock.now();
-      const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead } });
+      const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead }, createdAt: new Date(now) });
       const record = toLead(row);
       // The sales team's notice and the visitor's confirmation commit with the lead, or not at all.
       await queueLeadMail(trx, this.ctx.mail, target.id, record as unknown as LeadForMail, now);
@@ -93,7 +93,8 @@ export class PublicService {
         rank = await nextRank(trx, target.id, entry.unit);
       }
       const data = { ...entry, source: 'waitlist', ...(rank !== undefined ? { rank } : {}) };
-      const row = await insertLead(trx, { id: newObjectId(this.ctx.clock.now()), projectId: target.id, data });
+      const now = this.ctx.clock.now();
+      const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data, createdAt: new Date(now) });
       return { status: 201, body: toLead(row) };
     });
   }

@@ -88,6 +88,7 @@ export function listLeads(db: Q, scope: { project: string } | { principal: Princ
   return q.orderBy(column, direction).orderBy('l.id', direction).offset(page.skip).limit(page.limit).execute();
 }
 
+/** A new lead. The service stamps `createdAt` from its clock; the database's clock is only a fallback for fixtures. */
 export async function insertLead(db: Q, lead: { id: string; projectId: string; data: Record<string, unknown>; createdAt?: Date }): Promise<LeadRow> {
   return db
     .insertInto('leads')
