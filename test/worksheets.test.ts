@@ -127,6 +127,11 @@ describe('worksheets', () => {
     const w = (await submit(north, { buyer, choices: [units['C-1'], units['A-2']] })).json();
     assert.equal((await call('PATCH', `/worksheets/${w._id}`, { status: 'accepted', unit: units['C-1'] })).statusCode, 409);
     assert.equal((await call('PATCH', `/worksheets/${w._id}`, { status: 'accepted', unit: units['A-2'] })).statusCode, 200);
+    // The realtor's hold ended with the acceptance, and its record says when.
+    const holds = await t.db.kysely.selectFrom('holds').select(['unit_id', 'released_at']).where('unit_id', 'in', [units['A-2']!, units['C-1']!]).execute();
+    const byUnit = Object.fromEntries(holds.map((h) => [h.unit_id, h.released_at]));
+    assert.equal(byUnit[units['A-2']!]?.getTime(), clock.now(), 'the accepted unit’s hold is released');
+    assert.equal(byUnit[units['C-1']!], null, 'the visitor’s hold stays');
   });
 
   test('owner and administrators only: an editor → 403, a stranger → 404; editors do not see worksheet events', async () => {

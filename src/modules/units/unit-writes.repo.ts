@@ -230,13 +230,18 @@ export function reserveUnit(
   projectId: string,
   heldByAllocation: boolean,
   now: number,
-): Promise<(UnitRow & { before: string }) | undefined> {
+): Promise<(UnitRow & { before: string; held_before: string | null }) | undefined> {
   return db
     .updateTable('units as u')
     .set({ availability: 'reserved', ...HOLD_CLEARED, version: sql`u.version + 1`, updated_at: sql`now()` })
     .where('u.id', '=', unitId)
     .where('u.project_id', '=', projectId)
     .where((eb) => eb.or([unitFreeSql(now, 'u'), ...(heldByAllocation ? [holdLiveSql(now, 'u')] : [])]))
-    .returning([...UNIT_COLUMNS, sql<string>`(select availability from units b where b.id = u.id)`.as('before')])
+    .returning([
+      ...UNIT_COLUMNS,
+      sql<string>`(select availability from units b where b.id = u.id)`.as('before'),
+      // The hold the reservation ends (the realtor's own), so its record can say it was released.
+      sql<string | null>`(select held_by from units b where b.id = u.id)`.as('held_before'),
+    ])
     .executeTakeFirst();
 }

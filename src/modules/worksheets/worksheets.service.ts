@@ -21,6 +21,7 @@ import {
 } from './worksheets.repo.ts';
 import type { WorksheetPatch, WorksheetSubmit } from './worksheets.schemas.ts';
 import { reserveUnit } from '../units/unit-writes.repo.ts';
+import { markHoldReleased } from '../holds/holds.repo.ts';
 
 const KEPT = ['_id', '__v', 'project', 'createdAt', 'updatedAt'] as const;
 const noToken = () => new AppError(401, 'unauthorized', 'X-Allocation-Token is required: open the allocation first');
@@ -99,6 +100,8 @@ export class WorksheetService {
         const owner = await findUnitAllocation(trx, ws.project_id, unitId);
         const unit = await reserveUnit(trx, unitId, ws.project_id, owner === ws.allocation, now);
         if (!unit) throw new AppError(409, 'conflict', 'That unit is no longer available (reserved, sold, or held by someone else)');
+        // The realtor's hold on it ends here: its record says so, as a release by its holder would.
+        if (unit.before === 'on_hold' && unit.held_before) await markHoldReleased(trx, unit.held_before, now);
         const changes: Changes = { availability: [unit.before, 'reserved'] };
         await this.ctx.events.append(trx, { projectId: ws.project_id, type: 'unit.updated', actor, subjectId: unitId, changes, now });
       }
