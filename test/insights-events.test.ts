@@ -121,12 +121,25 @@ describe('POST /public/events', () => {
   });
 
   test('eventsBlockList: listed addresses, IPv4 and IPv6 ranges (and IPv4-mapped IPv6) are accepted but not counted', async () => {
-    const p = await projectWithUnit({ eventsBlockList: '203.0.113.7, 10.1.0.0/16 ,2001:db8:abcd::/48, *@example.com, junk' });
+    const p = await projectWithUnit({ eventsBlockList: '203.0.113.7, 10.1.0.0/16 ,2001:db8:abcd::/48, *@example.com' });
     const sendFrom = (address: string) => beacon({ namespace: p.namespace, type: 'page_view' }, address);
     for (const a of ['203.0.113.7', '10.1.200.3', '::ffff:10.1.2.3', '2001:db8:abcd:12::1']) assert.equal((await sendFrom(a)).statusCode, 202);
     assert.equal(await rawCount(p.id), 0);
     for (const a of ['203.0.113.8', '10.2.0.1', '2001:db8:abce::1']) assert.equal((await sendFrom(a)).statusCode, 202);
     assert.equal(await rawCount(p.id), 3);
+  });
+
+  test('eventsBlockList: a save naming an entry it cannot act on → 400 naming the field and the entry; nothing is written', async () => {
+    const p = await projectWithUnit({ eventsBlockList: '203.0.113.7' });
+    for (const bad of ['203.0.113.7, junk', '10.0.0.0/40', 'a@b@c', '999.1.1.1']) {
+      const res = await t.app.inject({ method: 'PATCH', url: `/project/${p.id}`, headers: owner.auth, payload: { eventsBlockList: bad } });
+      assert.equal(res.statusCode, 400, bad);
+      assert.equal(res.json().errors[0].path, '/eventsBlockList');
+    }
+    const kept = (await t.app.inject({ method: 'GET', url: `/project/${p.id}`, headers: owner.auth })).json();
+    assert.equal(kept.eventsBlockList, '203.0.113.7');
+    const created = await t.app.inject({ method: 'POST', url: '/projects?name=Bad', headers: owner.auth, payload: { eventsBlockList: 'nonsense' } });
+    assert.equal(created.statusCode, 400);
   });
 
   test('the project named by a namespace that was never one: 404 even with a valid unit id', async () => {

@@ -116,6 +116,8 @@ function sample(s: S, key: string): unknown {
       s.anyOf.find((x) => x.type !== 'null')!,
       key,
     );
+  // A block list holds only what it can act on.
+  if (key === 'eventsBlockList') return '203.0.113.7, *@example.com';
   if (s.$ref === 'Invite') return { firstName: 'Ana', lastName: 'Ruiz', email: `${key.toLowerCase()}@example.com`, level: 'editor' };
   switch (s.type) {
     case 'string':
@@ -720,6 +722,7 @@ describe('projects: create, fields, fetch', () => {
     for (const [k, s] of Object.entries(props)) {
       if (skip.has(k)) continue;
       if (s.format === 'email' || s.format === 'email-list') body[k] = `${k.toLowerCase()}@example.com`;
+      else if (k === 'eventsBlockList') body[k] = '203.0.113.7, *@example.com';
       else if (s.type === 'string') body[k] = `value of ${k}`;
       else if (s.type === 'number') body[k] = 7.5;
       else if (s.type === 'boolean') body[k] = true;

@@ -24,6 +24,18 @@ export class EventsBlockList {
     }
   }
 
+  /** The entries of `text` that are none of an address, a CIDR range or an e-mail pattern (what a save refuses). */
+  static unreadable(text: string): string[] {
+    const bad: string[] = [];
+    for (const raw of text.split(/[,\s]+/)) {
+      const entry = raw.trim();
+      if (!entry) continue;
+      const one = new EventsBlockList(entry);
+      if (one.empty || (entry.includes('@') && !/^[^@\s]+@[^@\s]+$/.test(entry))) bad.push(entry);
+    }
+    return bad;
+  }
+
   get empty(): boolean {
     return !this.#hasAddresses && this.#emails.length === 0;
   }

@@ -17,6 +17,7 @@ import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './project
 import { unitIdsInProject } from '../units/units.repo.ts';
 import { touchGroupsListing } from '../groups/groups.repo.ts';
 import { feedHost } from '../inventory/feed.ts';
+import { EventsBlockList } from '../insights/blocklist.ts';
 import { RefusedTarget, resolveTarget } from '../../lib/outbound.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
@@ -59,6 +60,7 @@ export class ProjectService {
     const id = newObjectId(this.ctx.clock.now());
     // A new project has no units yet, so any unit named here is another project's.
     await this.#checkOwnUnits(db, id, fields.commercialSpaces);
+    checkBlockList(fields.eventsBlockList);
     await this.#checkFeedTarget(fields.ftpUrl);
     const change = this.#toChange({ ...PROJECT_DEFAULTS, ...fields }, {});
     return insertProject(db, {
@@ -120,6 +122,7 @@ export class ProjectService {
       allocations !== undefined && !this.#sameAllocations(allocations as AllocationIn[], current.allocations as AllocationIn[] | undefined);
     this.#checkLevel(level, Object.keys(changes), allocationsChanged);
     await this.#checkOwnUnits(this.ctx.db.kysely, row.id, changes.commercialSpaces);
+    checkBlockList(changes.eventsBlockList);
 
     const newFloorOrder = childOrder(floors as string[] | undefined, row.floor_ids, 'floors', 'is not a floor of this project');
 
@@ -270,5 +273,19 @@ export class ProjectService {
       for (const key of Object.keys(currentSecrets)) if (key.startsWith(ALLOCATION_SECRET_PREFIX) && !keep.has(key)) change.secretsRemove.push(key);
     }
     return change;
+  }
+}
+
+/** `eventsBlockList` holds only what it can act on: a save naming anything else is refused, naming each entry. */
+function checkBlockList(value: unknown) {
+  if (typeof value !== 'string') return;
+  const bad = EventsBlockList.unreadable(value);
+  if (bad.length) {
+    invalid([
+      {
+        path: '/eventsBlockList',
+        message: `holds entries that are neither an address, a CIDR range nor an e-mail pattern: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}`,
+      },
+    ]);
   }
 }
