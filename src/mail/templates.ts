@@ -27,7 +27,7 @@ const WORDS = {
     },
     replyHint: 'Reply to this message to answer the visitor.',
     thanks: (p: string) => `Thank you for your enquiry: ${p}`,
-    hello: (n: string) => `Hello ${n},`,
+    hello: (n: string) => (n ? `Hello ${n},` : 'Hello,'),
     inviteSubject: (p: string) => `You are invited to ${p}`,
     inviteBody: (who: string, p: string, level: string) => `${who} invited you to join ${p} on Showsuite as ${level}.`,
     levels: { administrator: 'an administrator', editor: 'an editor' },
@@ -61,7 +61,7 @@ const WORDS = {
     },
     replyHint: 'Répondez à ce message pour écrire au visiteur.',
     thanks: (p: string) => `Merci pour votre demande : ${p}`,
-    hello: (n: string) => `Bonjour ${n},`,
+    hello: (n: string) => (n ? `Bonjour ${n},` : 'Bonjour,'),
     inviteSubject: (p: string) => `Invitation : ${p}`,
     inviteBody: (who: string, p: string, level: string) => `${who} vous invite à rejoindre ${p} sur Showsuite en tant ${level}.`,
     levels: { administrator: "qu'administrateur", editor: "qu'éditeur" },
@@ -95,7 +95,7 @@ const WORDS = {
     },
     replyHint: 'Responda a este mensaje para escribir al visitante.',
     thanks: (p: string) => `Gracias por su consulta: ${p}`,
-    hello: (n: string) => `Hola ${n}:`,
+    hello: (n: string) => (n ? `Hola ${n}:` : 'Hola:'),
     inviteSubject: (p: string) => `Invitación: ${p}`,
     inviteBody: (who: string, p: string, level: string) => `${who} le invita a unirse a ${p} en Showsuite como ${level}.`,
     levels: { administrator: 'administrador', editor: 'editor' },
@@ -208,8 +208,8 @@ export function visitorConfirmation(project: ProjectForMail, lead: LeadForMail, 
     fromName,
     replyTo: replyTo || undefined,
     subject: w.thanks(project.name),
-    text: `${w.hello(lead.firstName)}\n\n${message}\n`,
-    html: page(lang, `<p>${escapeHtml(w.hello(lead.firstName))}</p>${paragraphs(message)}`),
+    text: `${w.hello(greetingName(lead.firstName))}\n\n${message}\n`,
+    html: page(lang, `<p>${escapeHtml(w.hello(greetingName(lead.firstName)))}</p>${paragraphs(message)}`),
     date: now,
   };
 }
@@ -249,6 +249,16 @@ export function resetMail(input: { to: string; lang: Lang; link: string; now: nu
 const instant = (at: Date, lang: Lang) => `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
 
 /** The holder's notice of a hold: until when, and the page's link that shows it (extend once, release). */
+/**
+ * The name a mail to a visitor greets: what they typed when it reads as a name (letters, spaces, `-`, `'`, `.`; at most
+ * 40 characters), else none. Anyone may type any address into a form, so the greeting must not carry a sender's own
+ * words (a link, a sentence) into mail the service sends there.
+ */
+export function greetingName(typed: string | undefined): string {
+  const name = (typed ?? '').trim().replace(/\s+/g, ' ');
+  return name.length <= 40 && /^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u.test(name) ? name : '';
+}
+
 export function holdMail(input: {
   project: ProjectForMail;
   unitName: string;
@@ -262,7 +272,7 @@ export function holdMail(input: {
   const w = WORDS[lang];
   const body = w.holdBody(input.project.name, input.unitName, instant(input.until, lang));
   const fromName = fromNameOf(input.project.settings);
-  const hello = w.hello(input.firstName);
+  const hello = w.hello(greetingName(input.firstName));
   return {
     to: [input.to],
     fromName,
