@@ -107,6 +107,10 @@ describe('POST /public/units/{id}/hold', () => {
     assert.equal(other.json().code, 'idempotency_key_reused');
     const leads = await t.db.kysely.selectFrom('leads').select('id').where('project_id', '=', p).execute();
     assert.equal(leads.length, 1);
+    // The same key from another address replays nothing (no token leaks): it is a new request there, and the unit is taken.
+    const stranger = await hold(u, key, visitor, '192.0.2.51');
+    assert.equal(stranger.statusCode, 409, stranger.body);
+    assert.ok(!stranger.body.includes(String(first.json().holdToken)));
   });
 
   test('the sweeper runs on one node per interval: while another holds the lock it skips', async (ctx) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { publicUnit } from './bundle.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context.ts';
@@ -107,7 +108,9 @@ export class PublicService {
     const allocation = { verify: async (trx: Kysely<Database>, projectId: string) => (await this.#allocations.verify(trx, token, projectId))?.name };
     const outcome = await runIdempotent(
       this.ctx.db.kysely,
-      `public-hold:${unitId}`,
+      // Per client as well: the stored answer carries the hold's token, so the same key from another address must not
+      // replay it (it is decided afresh there). The address is kept only as a digest.
+      `public-hold:${unitId}:${createHash('sha256').update(client).digest('base64url').slice(0, 22)}`,
       key,
       visitor,
       async (trx) => {
