@@ -32,6 +32,8 @@ import { passwordResetRoutes } from './modules/users/password-reset.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { accountRoutes } from './modules/users/accounts.routes.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { privacyRoutes } from './modules/privacy/privacy.routes.ts';
+import { BuyerDataSchema, ErasureSchema } from './modules/privacy/privacy.schemas.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { AuditEntrySchema } from './modules/audit/audit.schemas.ts';
 import { AccountSchema } from './modules/users/accounts.schemas.ts';
@@ -102,6 +104,7 @@ export const MODULES: readonly AppModule[] = [
   { name: 'public', public: [publicRoutes, waitlistRoutes], schemas: PUBLIC_SCHEMAS },
   { name: 'presentation', public: [presentationRoutes] },
   { name: 'leads', authenticated: [leadRoutes], schemas: [LeadSchema, LeadInputSchema] },
+  { name: 'privacy', authenticated: [privacyRoutes], schemas: [BuyerDataSchema, ErasureSchema] },
   { name: 'media', public: [mediaFileRoutes], authenticated: [mediaUploadRoutes] },
   { name: 'stream', public: [streamRoutes] },
   { name: 'admin', public: [adminRoutes] },

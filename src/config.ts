@@ -25,6 +25,8 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string; allowedDomains: string[] } | undefined;
   /** Audit log entries older than this many days are forgotten. */
   auditRetentionDays: number;
+  /** Leads older than this many months are erased hourly; 0 keeps them. */
+  leadsRetentionMonths: number;
   /** Put before every key this service writes in Redis, so several services can share one. */
   redisPrefix: string;
   logLevel: string;
@@ -299,6 +301,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     redisUrl,
     auditRetentionDays: int('AUDIT_RETENTION_DAYS', 365, 1, 3650),
+    leadsRetentionMonths: int('LEADS_RETENTION_MONTHS', 0, 0, 1200),
     oidc: readOidc(str, url, problems),
     redisPrefix,
     logLevel,

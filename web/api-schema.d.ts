@@ -590,7 +590,7 @@ export interface paths {
     };
     /**
      * The audit log: sign-ins, tokens, members and roles, accounts, exports, erasures, settings changed
-     * @description Newest first. A service administrator reads every entry; anyone else the entries about projects they own. `filters[actor]` (a user id), `filters[action]`, `filters[project]`, `filters[from]` and `filters[to]` (ISO 8601, from inclusive, to exclusive); `options[skip]` ≥ 0, `options[limit]` 1–500 (100); `X-Total-Count` holds the count before paging. Entries are kept AUDIT_RETENTION_DAYS (365).
+     * @description Newest first. A service administrator reads every entry; anyone else the entries about projects they own and their own actions. `filters[actor]` (a user id), `filters[action]`, `filters[project]`, `filters[from]` and `filters[to]` (ISO 8601, from inclusive, to exclusive); `options[skip]` ≥ 0, `options[limit]` 1–500 (100); `X-Total-Count` holds the count before paging. Entries are kept AUDIT_RETENTION_DAYS (365).
      */
     get: operations['listAuditEntries'];
     put?: never;
@@ -1047,7 +1047,11 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a lead (owner and administrators; editors → 403)
+     * @description The lead goes with its ended holds (a running hold keeps its unit until it ends); its change-log events are redacted as by an erasure. Logged in the audit log. `If-Match` with a stale ETag → 412 and nothing is deleted.
+     */
+    delete: operations['deleteLead'];
     options?: never;
     head?: never;
     /**
@@ -1055,6 +1059,46 @@ export interface paths {
      * @description Changes only the fields sent; the visitor's own fields cannot change. `assignee` must be the project's owner, one of its administrators or editors (else 400). Appends `lead.updated` to the project's change log (and sends it to webhooks). `If-Match` with a stale ETag → 412.
      */
     patch: operations['updateLead'];
+    trace?: never;
+  };
+  '/privacy/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Everything held about a buyer’s e-mail address, as one JSON file
+     * @description Leads, waitlist entries, holds, worksheets, stored mail, change-log events naming them and their webhook deliveries; sent as an attachment (`buyer-data.json`). By the owner or an administrator of the projects the address was left with (editors → 403 with `project`); without `project` it covers every project whose leads the caller may read (a service administrator: all). Logged in the audit log with a keyed digest of the address, never the address.
+     */
+    post: operations['exportBuyerData'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/privacy/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase everything held about a buyer’s e-mail address
+     * @description In one transaction: leads and waitlist entries deleted (with their ended holds), worksheets deleted, change-log events about them redacted (their changes keep only status, assignee, unit and the like; a webhook delivery not yet sent sends the redacted event), stored mail deleted (a queued message is never sent) and stored answers of public forms forgotten. Insights hold no address and are unchanged. Erasing again finds nothing (all counts 0). By the owner or an administrator of the projects the address was left with (editors → 403 with `project`); without `project` it covers every project whose leads the caller may read (a service administrator: all). Logged in the audit log with a keyed digest of the address, never the address.
+     */
+    post: operations['eraseBuyerData'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/media': {
@@ -1842,7 +1886,9 @@ export interface components {
         | 'settings_changed'
         | 'leads_exported'
         | 'buyer_data_exported'
-        | 'buyer_data_erased';
+        | 'buyer_data_erased'
+        | 'lead_deleted'
+        | 'leads_expired';
       /** @description Who did it; null for a failed sign-in */
       actor: {
         /** @description 24-character lower-case hex identifier */
@@ -2832,6 +2878,83 @@ export interface components {
        * @description Equal to createdAt: a lead never changes
        */
       updatedAt?: string;
+    };
+    /** @description Everything the service holds about one e-mail address */
+    BuyerData: {
+      /** @description The address, lower-cased */
+      email: string;
+      /** Format: date-time */
+      exportedAt: string;
+      /** @description Enquiries and hold leads left with the address */
+      leads: components['schemas']['Lead'][];
+      /** @description Waitlist entries (leads with source "waitlist") */
+      waitlist: components['schemas']['Lead'][];
+      /** @description Holds placed with those leads */
+      holds: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        /** @description 24-character lower-case hex identifier */
+        project: string;
+        /** @description 24-character lower-case hex identifier */
+        unit: string;
+        lead: string | null;
+        /** Format: date-time */
+        createdAt: string;
+        extendedAt: string | null;
+        releasedAt: string | null;
+      }[];
+      /** @description Worksheets realtors submitted for the buyer */
+      worksheets: components['schemas']['Worksheet'][];
+      /** @description Mail to or about the buyer the service still keeps (queued, or sent within the last 7 days) */
+      mail: {
+        /** @description The message id (stable across retries) */
+        _id: string;
+        /** @description Where the message is: created or retry (queued), active, completed (sent or given up), failed… */
+        state: string;
+        to: string[];
+        subject: string;
+        /** Format: date-time */
+        date: string;
+        /** @description The plain-text body */
+        text: string;
+      }[];
+      /** @description Change-log events naming the buyer's leads and worksheets */
+      events: components['schemas']['Event'][];
+      /** @description Webhook deliveries of those events (their payload is the event) */
+      webhookDeliveries: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        /** @description 24-character lower-case hex identifier */
+        webhook: string;
+        /** @description 24-character lower-case hex identifier */
+        event: string;
+        seq: number;
+        status: string;
+        /** Format: date-time */
+        createdAt: string;
+        deliveredAt: string | null;
+      }[];
+    };
+    /** @description What an erasure removed, by kind */
+    Erasure: {
+      erased: {
+        /** @description Enquiries and hold leads deleted */
+        leads: number;
+        /** @description Waitlist entries deleted */
+        waitlist: number;
+        /** @description Holds unlinked from the buyer (ended ones deleted; a running hold keeps its unit until it ends) */
+        holds: number;
+        /** @description Worksheets deleted */
+        worksheets: number;
+        /** @description Change-log events redacted (only impersonal changes such as status remain) */
+        events: number;
+        /** @description Webhook deliveries whose payload is now the redacted event */
+        webhookDeliveries: number;
+        /** @description Stored messages deleted (queued ones are never sent) */
+        mail: number;
+        /** @description Stored answers of public forms (kept for retries) forgotten */
+        storedAnswers: number;
+      };
     };
     EventActor: {
       /** @description user: a signed-in account (id), also for an uploaded import; public: an anonymous visitor; sync: an inventory feed pull; system: the service itself (hold expiry) */
@@ -7950,7 +8073,9 @@ export interface operations {
           | 'settings_changed'
           | 'leads_exported'
           | 'buyer_data_exported'
-          | 'buyer_data_erased';
+          | 'buyer_data_erased'
+          | 'lead_deleted'
+          | 'leads_expired';
         /** @description 24-character lower-case hex identifier */
         'filters[project]'?: string;
         /** @description Entries at or after this time */
@@ -14208,6 +14333,137 @@ export interface operations {
       };
     };
   };
+  deleteLead: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /**
+         * @description 24-character lower-case hex identifier
+         * @example 65f0c0ffee00000000000001
+         */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No content */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   updateLead: {
     parameters: {
       query?: never;
@@ -14335,6 +14591,370 @@ export interface operations {
       };
       /** @description A path segment is longer than 100 characters */
       414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  exportBuyerData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "project": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description The buyer’s e-mail address (any case)
+           */
+          email: string;
+          /** @description Only this project (its owner or administrators); without it every project the caller may read leads of */
+          project?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Everything the service holds about one e-mail address */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "email": "ana@example.com",
+           *       "exportedAt": "2026-03-01T09:30:00.000Z",
+           *       "leads": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "__v": 1,
+           *           "project": "65f0c0ffee00000000000001",
+           *           "firstName": "Ana",
+           *           "lastName": "Ruiz",
+           *           "email": "ana@example.com",
+           *           "phone": "+1 555 0100",
+           *           "message": "Is the corner unit still available?",
+           *           "source": "presentation",
+           *           "status": "new",
+           *           "assignee": "65f0c0ffee00000000000001",
+           *           "notes": "example",
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "updatedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "waitlist": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "__v": 1,
+           *           "project": "65f0c0ffee00000000000001",
+           *           "firstName": "Ana",
+           *           "lastName": "Ruiz",
+           *           "email": "ana@example.com",
+           *           "phone": "+1 555 0100",
+           *           "message": "Is the corner unit still available?",
+           *           "source": "presentation",
+           *           "status": "new",
+           *           "assignee": "65f0c0ffee00000000000001",
+           *           "notes": "example",
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "updatedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "holds": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "project": "65f0c0ffee00000000000001",
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "lead": "65f0c0ffee00000000000001",
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "extendedAt": "2026-03-01T09:30:00.000Z",
+           *           "releasedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "worksheets": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "__v": 1,
+           *           "project": "65f0c0ffee00000000000001",
+           *           "status": "submitted",
+           *           "allocation": "example",
+           *           "buyer": {
+           *             "firstName": "Ana",
+           *             "lastName": "Ruiz",
+           *             "email": "ana@example.com",
+           *             "phone": "+1 555 0100"
+           *           },
+           *           "choices": [
+           *             "65f0c0ffee00000000000001"
+           *           ],
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "updatedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "mail": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "state": "example",
+           *           "to": [
+           *             "example"
+           *           ],
+           *           "subject": "example",
+           *           "date": "2026-03-01T09:30:00.000Z",
+           *           "text": "example"
+           *         }
+           *       ],
+           *       "events": [
+           *         {
+           *           "id": "65f0c0ffee00000000000001",
+           *           "seq": 1,
+           *           "type": "project.updated",
+           *           "projectId": "65f0c0ffee00000000000001",
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "actor": {
+           *             "kind": "user"
+           *           },
+           *           "data": {
+           *             "_id": "65f0c0ffee00000000000001"
+           *           }
+           *         }
+           *       ],
+           *       "webhookDeliveries": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "webhook": "65f0c0ffee00000000000001",
+           *           "event": "65f0c0ffee00000000000001",
+           *           "seq": 1,
+           *           "status": "ok",
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "deliveredAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['BuyerData'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  eraseBuyerData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ana@example.com",
+         *       "project": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          /**
+           * Format: email
+           * @description The buyer’s e-mail address (any case)
+           */
+          email: string;
+          /** @description Only this project (its owner or administrators); without it every project the caller may read leads of */
+          project?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What an erasure removed, by kind */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "erased": {
+           *         "leads": 1,
+           *         "waitlist": 1,
+           *         "holds": 1,
+           *         "worksheets": 1,
+           *         "events": 1,
+           *         "webhookDeliveries": 1,
+           *         "mail": 1,
+           *         "storedAnswers": 1
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['Erasure'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -5,6 +5,7 @@ import { registerReports } from '../modules/insights/report.ts';
 import { sweepOnce } from '../public/hold-sweeper.ts';
 import type { LiveFeed } from '../public/live-feed.ts';
 import { SESSIONS_CHANNEL } from '../modules/users/sessions.repo.ts';
+import { PrivacyService } from '../modules/privacy/privacy.service.ts';
 import { AuditService } from '../modules/audit/audit.service.ts';
 import type { Services } from './services.ts';
 
@@ -106,10 +107,15 @@ export function registerJobs(app: FastifyInstance, services: Services, feed: Liv
 
   // The audit log keeps AUDIT_RETENTION_DAYS: every node prunes hourly (the same delete twice deletes nothing more).
   const audit = new AuditService(ctx);
+  // Leads older than LEADS_RETENTION_MONTHS go the same way, hourly on every node (docs/privacy.md).
+  const privacy = new PrivacyService(ctx);
   const auditPruner = setInterval(
     () => {
       audit.prune().catch((err: unknown) => {
         app.log.warn({ err }, 'audit log prune failed');
+      });
+      privacy.pruneLeads().catch((err: unknown) => {
+        app.log.warn({ err }, 'leads retention pass failed');
       });
     },
     60 * 60 * 1000,

@@ -109,6 +109,8 @@ export const OPERATION_VERBS = [
   'release',
   'extend',
   'duplicate',
+  'export',
+  'erase',
 ];
 
 const header = (description: string, schema: Schema = { type: 'string' }): Header => ({ description, schema });

@@ -20,11 +20,11 @@ export async function queueLeadMail(trx: Transaction<Database>, mail: MailQueue,
   const target = { name: project.name, settings };
   let queued = 0;
   if (sendTo.length) {
-    await mail.queue(trx, leadNotification(target, lead, unitName, sendTo, now));
+    await mail.queue(trx, { ...leadNotification(target, lead, unitName, sendTo, now), project: projectId });
     queued++;
   }
   if (confirm) {
-    await mail.queue(trx, visitorConfirmation(target, lead, now));
+    await mail.queue(trx, { ...visitorConfirmation(target, lead, now), project: projectId });
     queued++;
   }
   return queued;

@@ -15,6 +15,8 @@ export interface Mail {
   html: string;
   /** When the message was made (ms since epoch): its Date header. */
   date: number;
+  /** The project whose visitor or lead the message is about: what a buyer's data export or erasure finds it by. Not sent. */
+  project?: string | undefined;
   /** Files sent with the message (text: a report's CSV). */
   attachments?: { filename: string; content: string; contentType: string }[] | undefined;
 }

@@ -261,6 +261,8 @@ export function greetingName(typed: string | undefined): string {
 
 export function holdMail(input: {
   project: ProjectForMail;
+  /** The project's id, kept with the queued message (not sent). */
+  projectId: string;
   unitName: string;
   to: string;
   firstName: string;
@@ -280,5 +282,6 @@ export function holdMail(input: {
     text: `${hello}\n\n${body}\n` + (input.link ? `\n${w.holdAction}: ${input.link}\n\n${w.holdClosing}\n` : ''),
     html: page(lang, `<p>${escapeHtml(hello)}</p><p>${escapeHtml(body)}</p>${input.link ? linkBlock(input.link, w.holdAction, w.holdClosing) : ''}`),
     date: input.now,
+    project: input.projectId,
   };
 }

@@ -122,6 +122,7 @@ export class PublicService {
           trx,
           holdMail({
             project: { name: target.project_name, settings: target.settings },
+            projectId: held.lead.project_id,
             unitName: target.name,
             to: visitor.email,
             firstName: visitor.firstName,

@@ -9,6 +9,7 @@ test('a visitor mail greets a typed name only when it reads as a name: never a s
   }
   const mail = holdMail({
     project: { name: 'Harbour Lofts', settings: {} } as Parameters<typeof holdMail>[0]['project'],
+    projectId: '0123456789abcdef01234567',
     unitName: 'A-101',
     to: 'someone@example.com',
     firstName: 'Your account is suspended, log in at https://evil.test to keep it',

@@ -47,7 +47,8 @@ export interface AuditRow {
 }
 
 /**
- * A page of the log, newest first. `ownerId` set: only entries about projects that user owns (a project owner's view);
+ * A page of the log, newest first. `ownerId` set: only entries about projects that user owns, and what they did themselves
+ * (a project owner's view);
  * unset: every entry (a service administrator's). One statement, the total before paging.
  */
 export async function listAudit(
@@ -68,7 +69,7 @@ export async function listAudit(
            count(*) over () as total
     from audit_log a
     left join users u on u.id = a.actor_id
-    where (${f.ownerId ?? null}::text is null or a.project_id in (select id from projects where user_id = ${f.ownerId ?? null}))
+    where (${f.ownerId ?? null}::text is null or a.actor_id = ${f.ownerId ?? null} or a.project_id in (select id from projects where user_id = ${f.ownerId ?? null}))
       and (${f.actor ?? null}::text is null or a.actor_id = ${f.actor ?? null})
       and (${f.action ?? null}::text is null or a.action = ${f.action ?? null})
       and (${f.projectId ?? null}::text is null or a.project_id = ${f.projectId ?? null})

@@ -20,7 +20,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         tags: ['users'],
         summary: 'The audit log: sign-ins, tokens, members and roles, accounts, exports, erasures, settings changed',
         description:
-          'Newest first. A service administrator reads every entry; anyone else the entries about projects they own. `filters[actor]` (a user id), ' +
+          'Newest first. A service administrator reads every entry; anyone else the entries about projects they own and their own actions. `filters[actor]` (a user id), ' +
           '`filters[action]`, `filters[project]`, `filters[from]` and `filters[to]` (ISO 8601, from inclusive, to exclusive); `options[skip]` ≥ 0, ' +
           '`options[limit]` 1–500 (100); `X-Total-Count` holds the count before paging. Entries are kept AUDIT_RETENTION_DAYS (365).',
         querystring: AuditListQuery,

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   'leads_exported',
   'buyer_data_exported',
   'buyer_data_erased',
+  'lead_deleted',
+  'leads_expired',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -18,7 +18,7 @@ function toEntry(row: AuditRow): AuditEntryRecord {
   };
 }
 
-/** Reading the audit log: a service administrator reads every entry; anyone else the entries about projects they own. */
+/** Reading the audit log: a service administrator reads every entry; anyone else the entries about projects they own and their own actions. */
 export class AuditService {
   constructor(private readonly ctx: Pick<Ctx, 'db' | 'clock' | 'config'>) {}
 

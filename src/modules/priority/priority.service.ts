@@ -67,6 +67,7 @@ export async function offerToNext(trx: Transaction<Database>, deps: PriorityDeps
     trx,
     holdMail({
       project: { name: target.project_name, settings: target.settings },
+      projectId: target.project_id,
       unitName: target.name,
       to: data.email,
       firstName: data.firstName,
