@@ -18,7 +18,20 @@ import { sql } from 'kysely';
 import { openDb, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { APPEND_BATCH, appendEvents } from '../src/modules/events/events.repo.ts';
-import { BENCH_JWT_SECRET, createBenchDb, fmt, machine, onCleanup, pinSelfToLoadCore, runMain, serviceEnv, startNode, table, tempDir, writeResults } from './harness.ts';
+import {
+  BENCH_JWT_SECRET,
+  createBenchDb,
+  fmt,
+  machine,
+  onCleanup,
+  pinSelfToLoadCore,
+  runMain,
+  serviceEnv,
+  startNode,
+  table,
+  tempDir,
+  writeResults,
+} from './harness.ts';
 import { signAccess } from './jwt.ts';
 
 const { values } = parseArgs({
@@ -227,7 +240,11 @@ async function engine(name: 'postgres' | 'pglite') {
   await migrate(db);
   const s = await seed(db);
   await db.close();
-  const node = await startNode('service', 'src/main.ts', serviceEnv({ ...env, HOLD_SWEEP_SEC: '0', INVENTORY_SYNC_MINUTES: '0', ...(values.replays ? { SSE_REPLAYS: values.replays } : {}) }));
+  const node = await startNode(
+    'service',
+    'src/main.ts',
+    serviceEnv({ ...env, HOLD_SWEEP_SEC: '0', INVENTORY_SYNC_MINUTES: '0', ...(values.replays ? { SSE_REPLAYS: values.replays } : {}) }),
+  );
   onCleanup(node.stop);
   console.log(`${name}: ${EVENTS} events in the log; ${STREAMS} replaying streams; ${PHASE_MS / 1000} s a phase`);
   const results: PhaseResult[] = [];
@@ -267,9 +284,24 @@ await runMain(async () => {
   });
   console.log(
     table(
-      ['engine', 'phase', '/health p50 ms', 'p99 ms', 'write→stream p50 ms', 'p99 ms', 'health p99 ×quiet', 'write p99 ×quiet', 'writes', 'streams opened', 'refetches', 'events replayed'],
+      [
+        'engine',
+        'phase',
+        '/health p50 ms',
+        'p99 ms',
+        'write→stream p50 ms',
+        'p99 ms',
+        'health p99 ×quiet',
+        'write p99 ×quiet',
+        'writes',
+        'streams opened',
+        'refetches',
+        'events replayed',
+      ],
       rows,
     ),
   );
-  console.log(`results: ${writeResults('replay', { machine: machine(), streams: STREAMS, events: EVENTS, phaseMs: PHASE_MS, reopenMs: REOPEN_MS, results: all })}`);
+  console.log(
+    `results: ${writeResults('replay', { machine: machine(), streams: STREAMS, events: EVENTS, phaseMs: PHASE_MS, reopenMs: REOPEN_MS, results: all })}`,
+  );
 });
