@@ -324,6 +324,7 @@ export class LiveFeed {
   /** Tells the stream to fetch the bundle again and goes on live from its cursor (dropping any replay under way). */
   #refetch(stream: Stream) {
     stream.replay = undefined;
+    if (stream.res.destroyed || stream.res.writableEnded) return;
     this.#refetches += 1;
     this.#write(stream, refetchMessage(stream.cursor));
   }
