@@ -37,7 +37,8 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const connections = new ConnectionLimits(config.connections);
   connections.install(app.server);
   const services = await buildServices(config, db, clock, app.log);
-  const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000);
+  const { replayMaxEvents, replayBudgetMs, replays } = config.sse;
+  const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000, { maxEvents: replayMaxEvents, budgetMs: replayBudgetMs, concurrent: replays });
 
   // Operations (docs/deploy.md): each is loaded, and hooks into requests, only when its setting is present.
   const { metricsToken, otlpEndpoint } = config.observability;
@@ -46,6 +47,7 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
     await registerMetrics(app, {
       token: metricsToken,
       sseStreams: () => feed.streamCount,
+      sseReplays: () => feed.replays,
       outboxJobs: () => services.ctx.outbox.counts(),
       dbConnections: () => db.connections(),
       connections,

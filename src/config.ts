@@ -41,7 +41,11 @@ export interface Config {
   /** SIGTERM: how long the process may take to drain requests, end streams, finish or requeue outbox attempts and exit. */
   shutdownTimeoutSec: number;
   /** Live-feed streams open at once: per client address, and on this node. */
-  sse: { streamsPerClient: number; maxStreams: number };
+  /**
+   * Live-feed bounds: streams per client address and per node; a resumed stream replays at most `replayMaxEvents`
+   * missed events within `replayBudgetMs`, at most `replays` replays reading at once on this node (else `refetch`).
+   */
+  sse: { streamsPerClient: number; maxStreams: number; replayMaxEvents: number; replayBudgetMs: number; replays: number };
   /** Seconds between keep-alive comments on live-feed streams. */
   sseKeepAliveSec: number;
   /** Slow clients: headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
@@ -316,7 +320,13 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_SEC', 5, 1, 300) * 1000,
     bundleCacheMb: int('BUNDLE_CACHE_MB', 32, 0, 4096),
     allowPrivateTargets,
-    sse: { streamsPerClient: int('SSE_STREAMS_PER_CLIENT', 20, 1, 100_000), maxStreams },
+    sse: {
+      streamsPerClient: int('SSE_STREAMS_PER_CLIENT', 20, 1, 100_000),
+      maxStreams,
+      replayMaxEvents: int('SSE_REPLAY_MAX_EVENTS', 1000, 0, 100_000),
+      replayBudgetMs: int('SSE_REPLAY_BUDGET_MS', 2000, 100, 60_000),
+      replays: int('SSE_REPLAYS', 2, 1, 64),
+    },
     connections: {
       perClient: trustProxy ? undefined : int('CONNECTIONS_PER_CLIENT', 100, 1, 1_000_000),
       // Room for every live-feed stream and as many connections again for everything else.

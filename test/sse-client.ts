@@ -2,6 +2,8 @@ import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 
 export interface SseMessage {
   id?: string;
+  /** The `event:` field of a named event (`refetch`); absent for a plain message. */
+  event?: string;
   data: string;
 }
 
@@ -12,6 +14,7 @@ export class SseClient {
   status = 0;
   headers: IncomingMessage['headers'] = {};
   #req: ClientRequest | undefined;
+  #res: IncomingMessage | undefined;
   #buffer = '';
   #waiters: (() => void)[] = [];
 
@@ -20,6 +23,7 @@ export class SseClient {
     const client = new SseClient();
     return new Promise((resolve, reject) => {
       const req = request(url, { headers: { accept: 'text/event-stream', ...headers }, ...opts }, (res) => {
+        client.#res = res;
         client.status = res.statusCode ?? 0;
         client.headers = res.headers;
         res.setEncoding('utf8');
@@ -54,6 +58,7 @@ export class SseClient {
       for (const line of block.split('\n')) {
         if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
         else if (line.startsWith('id: ')) msg.id = line.slice(4);
+        else if (line.startsWith('event: ')) msg.event = line.slice(7);
         else if (line.startsWith('data: ')) {
           msg.data += line.slice(6);
           isMessage = true;
@@ -85,6 +90,15 @@ export class SseClient {
 
   json<T = any>(): T[] {
     return this.messages.map((m) => JSON.parse(m.data) as T);
+  }
+
+  /** Stops reading (the server's writes back up, as for a client that reads slowly), until `resume`. */
+  pause() {
+    this.#res?.pause();
+  }
+
+  resume() {
+    this.#res?.resume();
   }
 
   close() {

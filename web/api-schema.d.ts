@@ -387,7 +387,7 @@ export interface paths {
     };
     /**
      * Live changes of a presentation (Server-Sent Events)
-     * @description A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), each as `id: <seq>` and `data: {"seq","type","_id"?,"changes"?}` (no `_id` or `changes` for a sold unit of a project with `hideSold`). Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. A comment line comes at least every 20 s. At most 20 streams per client address and 5000 per node are open at once; past either → 429 with `Retry-After`. A draft answers 404 unless `preview` carries its preview token. See docs/events.md.
+     * @description A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), each as `id: <seq>` and `data: {"seq","type","_id"?,"changes"?}` (no `_id` or `changes` for a sold unit of a project with `hideSold`). Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. A stream more than 1000 events behind, or whose catching up takes over 2000 ms, is sent one `event: refetch` (`id: <seq>`, `data: {"seq","type":"refetch"}`) instead of what it missed: fetch the bundle again; live changes after that seq follow. A comment line comes at least every 20 s. At most 20 streams per client address and 5000 per node are open at once; past either → 429 with `Retry-After`. A draft answers 404 unless `preview` carries its preview token. See docs/events.md.
      */
     get: operations['streamPresentationChanges'];
     put?: never;

@@ -1,7 +1,7 @@
 /**
  * Keeping the bundle current, in one place. The page follows the presentation's live feed (Server-Sent Events,
- * /public/projects/{namespace}/events): each change there triggers one revalidation of the bundle with
- * If-None-Match. While the feed is not open — no EventSource, the server refusing it, a dropped connection being
+ * /public/projects/{namespace}/events): each change there, and each `refetch` (sent instead of a long replay of what
+ * a reconnecting page missed), triggers one revalidation of the bundle with If-None-Match. While the feed is not open — no EventSource, the server refusing it, a dropped connection being
  * re-established — it polls every few seconds instead, and stops polling once the feed is open again.
  * `body[data-live]` says which: `open`, `connecting` or `polling`; `?live=0` on the page's address polls only.
  */
@@ -67,6 +67,8 @@ export function startLive(url: string, handlers: { onBundle(bundle: Bundle, etag
       changed();
     };
     source.onmessage = changed;
+    // The server did not replay what the page missed (too much, or too slow): the bundle says where things stand.
+    source.addEventListener('refetch', changed);
     source.onerror = () => {
       streaming = false;
       // CLOSED: refused for good (an error answer), the browser will not retry: polling carries on alone.

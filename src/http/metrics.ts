@@ -12,6 +12,8 @@ export interface MetricsSources {
   token: string;
   /** Live-feed streams open on this node now. */
   sseStreams: () => number;
+  /** Resumed streams catching up on this node now, and `refetch` events sent since the start. */
+  sseReplays: () => { running: number; refetches: number };
   /** Outbox jobs by kind and state (one grouped count statement per scrape). */
   outboxJobs: () => Promise<{ kind: string; state: string; count: number }[]>;
   dbConnections: () => ConnectionCounts;
@@ -44,6 +46,23 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     registers: [registry],
     collect() {
       this.set(sources.sseStreams());
+    },
+  });
+  new Gauge({
+    name: 'showsuite_sse_replays',
+    help: 'Resumed live-feed streams replaying what they missed on this node now',
+    registers: [registry],
+    collect() {
+      this.set(sources.sseReplays().running);
+    },
+  });
+  new Counter({
+    name: 'showsuite_sse_refetches_total',
+    help: 'Live-feed refetch events sent since the start (a stream too far behind, or a replay past its budget)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sources.sseReplays().refetches);
     },
   });
   new Gauge({

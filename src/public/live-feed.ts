@@ -8,12 +8,17 @@ import { PUBLIC_EVENT_TYPES } from '../modules/events/events.schemas.ts';
 import { findLastEventSeq, listEventsAfter } from './public.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 import { allocatedAvailability } from '../modules/allocations/allocated.ts';
+import { Semaphore } from '../lib/semaphore.ts';
 
 /** Unit fields a visitor may see change (price only while the project shows prices). */
 const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
 /** Types whose public changes are sent (the others only name what changed). */
 const CHANGING_TYPES = ['unit.updated', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended'];
 const PAGE = 500;
+/** A replay reads this many events per turn, then lets the next replay in line have one. */
+const REPLAY_PAGE = 100;
+/** A replay reads its next page only once the client has taken the last ones down to this. */
+const REPLAY_BUFFERED = 64 * 1024;
 /** A client this far behind (slow reader) is dropped; its EventSource reconnects and resumes with Last-Event-ID. */
 const MAX_BUFFERED = 1024 * 1024;
 
@@ -49,14 +54,26 @@ interface Stream {
   res: ServerResponse;
   /** Last seq this stream has been sent (or was told it has). */
   cursor: number;
+  /** While the stream catches up on what it missed: the live messages that came meanwhile, sent once it has. */
+  replay?: { held: string[] } | undefined;
 }
 
 interface Channel {
   streams: Set<Stream>;
   /** Last seq read from the log for this project. */
   cursor: number;
-  /** Work on one project's streams runs one step at a time, so a resume and a live change cannot interleave. */
+  /** Work on one project's streams runs one step at a time: registering a stream and fanning out live changes. */
   queue: Promise<void>;
+}
+
+/** How far back a resumed stream is replayed, and how much replaying one node does at once (docs/events.md). */
+export interface ReplayBounds {
+  /** A stream further behind than this many events gets `refetch` instead (0: always). */
+  maxEvents: number;
+  /** A replay not done this long after the stream opened ends with `refetch` (waiting for a turn counts). */
+  budgetMs: number;
+  /** Replays reading the log at once on this node; the others wait their turn, one page at a time. */
+  concurrent: number;
 }
 
 /** The public part of one event, or undefined when a visitor would see nothing change. */
@@ -77,32 +94,77 @@ function visibleChange(row: { seq: string | number; type: string; data: Record<s
   return out;
 }
 
+/** Whether `res` has at most REPLAY_BUFFERED bytes waiting for its client by `deadline` (false: past it, or closed). */
+function drained(res: ServerResponse, deadline: number): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  if (res.writableLength <= REPLAY_BUFFERED) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => {
+      done(true);
+    };
+    const onClose = () => {
+      done(false);
+    };
+    const timer = setTimeout(
+      () => {
+        done(false);
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}
+
 export const sseMessage = (c: PublicChange) => `id: ${c.seq}\ndata: ${JSON.stringify(c)}\n\n`;
+
+/**
+ * "Fetch the bundle again": the stream does not replay what was missed (too much, or too slow) and goes on live from
+ * `seq`. A named event, so a client that only handles `message` is not handed a change without `_id`; it carries
+ * `id:` so a reconnect resumes from there, and data because EventSource drops an event without.
+ */
+export const refetchMessage = (seq: number) => `event: refetch\nid: ${seq}\ndata: ${JSON.stringify({ seq, type: 'refetch' })}\n\n`;
 
 /**
  * The node's side of the public live feed: one LISTEN connection for the whole process; each committed event
  * (from any node) wakes the project's channel, which reads the new events once and writes them to every open
- * stream of that project. Streams resume from Last-Event-ID by reading the log.
+ * stream of that project. Streams resume from Last-Event-ID by reading the log, off that path (see `#replay`).
  */
 export class LiveFeed {
   readonly #channels = new Map<string, Channel>();
   /** Streams open on this node (see `streamCount`). */
   #open = 0;
+  #replaying = 0;
+  #refetches = 0;
   #stopListening: (() => Promise<void>) | undefined;
   #keepAlive: NodeJS.Timeout | undefined;
   readonly #db: Kysely<Database>;
+  readonly #replays: Semaphore;
 
   constructor(
     private readonly store: Db,
     private readonly log: FastifyBaseLogger,
     private readonly keepAliveMs: number,
+    private readonly bounds: ReplayBounds,
   ) {
     this.#db = store.kysely;
+    this.#replays = new Semaphore(bounds.concurrent);
   }
 
   /** Streams open on this node, from `open` until their connection closes (also while they catch up). */
   get streamCount() {
     return this.#open;
+  }
+
+  /** Streams replaying what they missed now, and `refetch` events sent since the start (GET /metrics). */
+  get replays() {
+    return { running: this.#replaying, refetches: this.#refetches };
   }
 
   async start() {
@@ -143,25 +205,35 @@ export class LiveFeed {
     return findLastEventSeq(this.#db, projectId);
   }
 
-  /** Adds an open response to a project's streams; with `lastEventId`, first sends what it missed. */
+  /**
+   * Adds an open response to a project's streams; with `lastEventId`, first sends what it missed: replayed from the
+   * log when that is at most `maxEvents` events, else one `refetch`. The stream joins the live fan-out at once (a
+   * cheap step); its replay runs beside it, so one client's catching up never delays another's live changes.
+   */
   open(projectId: string, res: ServerResponse, lastEventId: number | undefined) {
     let channel = this.#channels.get(projectId);
     if (!channel) {
       channel = { streams: new Set(), cursor: -1, queue: Promise.resolve() };
       this.#channels.set(projectId, channel);
     }
-    const stream: Stream = { res, cursor: lastEventId ?? -1 };
+    const stream: Stream = { res, cursor: -1 };
     const ch = channel;
+    const deadline = performance.now() + this.bounds.budgetMs;
     this.#open += 1;
     this.#run(projectId, ch, async () => {
       if (ch.cursor < 0) ch.cursor = await findLastEventSeq(this.#db, projectId);
-      if (stream.cursor < 0 || stream.cursor > ch.cursor) stream.cursor = ch.cursor;
-      while (stream.cursor < ch.cursor && !res.destroyed) {
-        const page = await this.#read(projectId, stream.cursor, ch.cursor);
-        for (const c of page.changes) this.#write(stream, sseMessage(c));
-        stream.cursor = page.last ?? ch.cursor;
+      if (res.destroyed) return;
+      const head = ch.cursor;
+      // Live changes after `head` come through the fan-out; what the stream missed up to `head` is replayed.
+      stream.cursor = head;
+      const from = lastEventId === undefined || lastEventId > head ? head : lastEventId;
+      if (head - from > this.bounds.maxEvents) this.#refetch(stream);
+      else if (from < head) {
+        const replay = { held: [] };
+        stream.replay = replay;
+        void this.#replay(projectId, stream, replay, from, head, deadline);
       }
-      if (!res.destroyed) ch.streams.add(stream);
+      ch.streams.add(stream);
     });
     res.on('close', () => {
       this.#open -= 1;
@@ -189,16 +261,88 @@ export class LiveFeed {
       if (page.last === undefined) return;
       channel.cursor = page.last;
       for (const s of channel.streams) {
-        for (const c of page.changes) if (c.seq > s.cursor) this.#write(s, sseMessage(c));
+        for (const c of page.changes) if (c.seq > s.cursor) this.#send(s, sseMessage(c));
         s.cursor = channel.cursor;
       }
       if (page.count < PAGE) return;
     }
   }
 
+  /**
+   * Sends a stream the public changes in (`from`, `upTo`], a page at a time, each page a turn of the node's replay
+   * semaphore (so replays take turns and at most `concurrent` read at once), then what came live meanwhile. A replay
+   * that runs past its deadline, fails, or falls too far behind the live changes it holds ends with `refetch`.
+   */
+  async #replay(projectId: string, stream: Stream, replay: { held: string[] }, from: number, upTo: number, deadline: number) {
+    let after = from;
+    this.#replaying += 1;
+    try {
+      while (after < upTo) {
+        // A client that reads the replay slowly is waited for (within the budget) rather than dropped as a slow reader.
+        if (!(await drained(stream.res, deadline))) {
+          if (stream.replay === replay) this.#refetch(stream);
+          return;
+        }
+        const release = await this.#replays.acquire(deadline - performance.now());
+        if (stream.replay !== replay || stream.res.destroyed) {
+          release?.();
+          return;
+        }
+        if (!release) {
+          this.#refetch(stream);
+          return;
+        }
+        let page;
+        try {
+          page = await this.#read(projectId, after, upTo, REPLAY_PAGE);
+        } finally {
+          release();
+        }
+        if (stream.replay !== replay) return;
+        for (const c of page.changes) this.#write(stream, sseMessage(c));
+        after = page.last ?? upTo;
+        if (after < upTo && performance.now() > deadline) {
+          this.#refetch(stream);
+          return;
+        }
+        // Let the event loop take new connections, /health and the live fan-out before this replay's next turn: the
+        // embedded database answers within the process, so back-to-back pages would otherwise never yield to them.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (err) {
+      this.log.warn({ err, projectId }, 'live feed replay failed');
+      if (stream.replay === replay) this.#refetch(stream);
+      return;
+    } finally {
+      this.#replaying -= 1;
+    }
+    if (stream.replay !== replay) return;
+    stream.replay = undefined;
+    for (const m of replay.held) this.#write(stream, m);
+  }
+
+  /** Tells the stream to fetch the bundle again and goes on live from its cursor (dropping any replay under way). */
+  #refetch(stream: Stream) {
+    stream.replay = undefined;
+    if (stream.res.destroyed || stream.res.writableEnded) return;
+    this.#refetches += 1;
+    this.#write(stream, refetchMessage(stream.cursor));
+  }
+
+  /** A live message: written now, or held while the stream's replay has not reached it (a bounded number). */
+  #send(stream: Stream, message: string) {
+    const replay = stream.replay;
+    if (!replay) {
+      this.#write(stream, message);
+      return;
+    }
+    if (replay.held.length < Math.max(this.bounds.maxEvents, REPLAY_PAGE)) replay.held.push(message);
+    else this.#refetch(stream);
+  }
+
   /** Public changes after `after` (up to `upTo`), and the last seq read. */
-  async #read(projectId: string, after: number, upTo?: number) {
-    const rows = await listEventsAfter(this.#db, projectId, after, upTo, PAGE);
+  async #read(projectId: string, after: number, upTo?: number, limit = PAGE) {
+    const rows = await listEventsAfter(this.#db, projectId, after, upTo, limit);
     const changes: PublicChange[] = [];
     for (const r of rows) {
       if (!PUBLIC_EVENT_TYPES.has(r.type)) continue;

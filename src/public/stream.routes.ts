@@ -21,6 +21,8 @@ export const streamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; feed: LiveFeed;
         description:
           'A `text/event-stream` of the public part of unit changes (availability, hold expiry, price while `showPrices`; floors and units added or removed), ' +
           'each as `id: <seq>` and `data: {"seq","type","_id"?,"changes"?}` (no `_id` or `changes` for a sold unit of a project with `hideSold`). Send `Last-Event-ID` (browsers do on reconnect) or `?lastEventId=` to resume after that seq. ' +
+          `A stream more than ${ctx.config.sse.replayMaxEvents} events behind, or whose catching up takes over ${ctx.config.sse.replayBudgetMs} ms, is sent one ` +
+          '`event: refetch` (`id: <seq>`, `data: {"seq","type":"refetch"}`) instead of what it missed: fetch the bundle again; live changes after that seq follow. ' +
           `A comment line comes at least every ${ctx.config.sseKeepAliveSec} s. ` +
           `At most ${ctx.config.sse.streamsPerClient} streams per client address and ${ctx.config.sse.maxStreams} per node are open at once; ` +
           'past either → 429 with `Retry-After`. A draft answers 404 unless `preview` carries its preview token. See docs/events.md.',
