@@ -169,7 +169,7 @@ const CASES: Case[] = [
   {
     name: 'PATCH /groups/{id} owner',
     request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { user: people.stranger.id } }),
-    expect: ALL(200, { administrator: 403, editor: 403 }),
+    expect: ALL(400, { administrator: 403, editor: 403 }),
   },
   { name: 'PATCH /groups/{id} projects', request: (w) => ({ method: 'PATCH', url: `/groups/${w.g}`, payload: { projects: [] } }), expect: ALL(200) },
 ];
@@ -302,7 +302,9 @@ describe('more of the rules', () => {
     const existing = await own('PATCH', `/project/${w.p}`, { user: recipient.id });
     const unknown = await own('PATCH', `/project/${w.p}`, { user: 'ffffffffffffffffffffffff' });
     assert.equal(existing.statusCode, 400, existing.body);
-    assert.deepEqual(existing.json().errors, [{ path: '/user', message: 'cannot be changed here: a project changes owner only when the recipient accepts' }]);
+    assert.deepEqual(existing.json().errors, [
+      { path: '/user', message: 'cannot be changed here: send an invitation with level "owner"; the project changes owner when it is accepted' },
+    ]);
     assert.equal(unknown.statusCode, existing.statusCode);
     assert.deepEqual(unknown.json(), existing.json());
     // Nothing moved: the owner keeps it, the would-be recipient does not see it.

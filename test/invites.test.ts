@@ -12,7 +12,10 @@ describe('invitations to projects and groups', () => {
   let owner: Awaited<ReturnType<typeof userWithToken>>;
   before(async () => {
     smtp = await startSmtp();
-    t = await buildTestApp({ clock, env: { SMTP_URL: smtp.url, OUTBOX_POLL_MS: '0', PUBLIC_URL: 'https://app.showsuite.test/' } });
+    t = await buildTestApp({
+      clock,
+      env: { SMTP_URL: smtp.url, OUTBOX_POLL_MS: '0', PUBLIC_URL: 'https://app.showsuite.test/', ACCOUNT_REQUESTS_PER_MINUTE: '60' },
+    });
     owner = await userWithToken(t);
   });
   after(async () => {
@@ -109,6 +112,49 @@ describe('invitations to projects and groups', () => {
     assert.equal((await caller(t.app, invitee.auth)('GET', `/groups/${g._id}`)).statusCode, 200);
   });
 
+  test('a change of owner is an invitation (level owner) the recipient accepts: only the owner sends it; the old owner stays as an administrator', async () => {
+    const administrator = await userWithToken(t);
+    const recipient = await userWithToken(t);
+    const p = await createProject(t.app, owner.auth, { name: 'Harbour Lofts', body: { administrators: [administrator.id], editors: [recipient.id] } });
+    const asOwner = caller(t.app, owner.auth);
+    // Administrators manage members but cannot hand the project over.
+    const byAdmin = await caller(t.app, administrator.auth)('POST', `/projects/${p._id}/invites`, { email: recipient.username, level: 'owner' });
+    assert.equal(byAdmin.statusCode, 403);
+    const res = await asOwner('POST', `/projects/${p._id}/invites`, { email: recipient.username, level: 'owner' });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().level, 'owner');
+    const { token, mail } = await mailedToken(recipient.username);
+    assert.ok((mail.parsed.text ?? '').includes(`${owner.username} invited you to join Harbour Lofts on Showsuite as its owner`), mail.parsed.text);
+    // Until it is accepted nothing moves: the project is still the owner's.
+    assert.equal((await asOwner('GET', `/projects/${p._id}`)).json().user, owner.id);
+    assert.equal((await caller(t.app)('GET', `/invites/${token}`)).json().level, 'owner');
+
+    const ok = await caller(t.app, recipient.auth)('POST', `/invites/${token}/accept`, {});
+    assert.equal(ok.statusCode, 200, ok.body);
+    const after = (await caller(t.app, recipient.auth)('GET', `/projects/${p._id}`)).json();
+    assert.equal(after.user, recipient.id);
+    assert.deepEqual(after.administrators, [administrator.id, owner.id]);
+    assert.deepEqual(after.editors, []);
+    assert.deepEqual(after.invites, []);
+    // The old owner is now an administrator: may manage, may not delete or hand it over again.
+    assert.equal((await asOwner('DELETE', `/project/${p._id}`)).statusCode, 403);
+    assert.equal((await asOwner('POST', `/projects/${p._id}/invites`, { email: administrator.username, level: 'owner' })).statusCode, 403);
+    const audit = (await caller(t.app, recipient.auth)('GET', `/audit?filters[action]=owner_changed&filters[project]=${p._id}`)).json();
+    assert.deepEqual(audit[0].detail, { kind: 'project', targetId: p._id, from: owner.id, to: recipient.id });
+
+    // A group the same way; PATCH { user } stays refused with one answer for any id.
+    const g = await createGroup(t.app, owner.auth, { name: 'Coast Group' });
+    const direct = await asOwner('PATCH', `/groups/${g._id}`, { user: recipient.id });
+    const unknown = await asOwner('PATCH', `/groups/${g._id}`, { user: 'ffffffffffffffffffffffff' });
+    assert.equal(direct.statusCode, 400);
+    assert.deepEqual(unknown.json(), direct.json());
+    assert.equal((await asOwner('POST', `/groups/${g._id}/invites`, { email: recipient.username, level: 'owner' })).statusCode, 201);
+    const groupInvite = await mailedToken(recipient.username);
+    assert.equal((await caller(t.app, recipient.auth)('POST', `/invites/${groupInvite.token}/accept`, {})).statusCode, 200);
+    const group = (await caller(t.app, recipient.auth)('GET', `/groups/${g._id}`)).json();
+    assert.deepEqual([group.user, group.administrators], [recipient.id, [owner.id]]);
+  });
+
   test('an existing account that is not signed in accepts with its own password (wrong one → 401)', async () => {
     const p = await createProject(t.app, owner.auth);
     const existing = await createUser(t.db);
@@ -153,7 +199,7 @@ describe('invitations to projects and groups', () => {
     assert.equal((await caller(t.app, editor.auth)('POST', `/projects/${p._id}/invites`, body)).statusCode, 403);
     assert.equal((await caller(t.app, stranger.auth)('POST', `/projects/${p._id}/invites`, body)).statusCode, 404);
     assert.equal((await caller(t.app)('POST', `/projects/${p._id}/invites`, body)).statusCode, 401);
-    const bad = await caller(t.app, owner.auth)('POST', `/projects/${p._id}/invites`, { email: 'nope', level: 'owner' });
+    const bad = await caller(t.app, owner.auth)('POST', `/projects/${p._id}/invites`, { email: 'nope', level: 'superuser' });
     assert.equal(bad.statusCode, 400);
     assert.deepEqual(
       bad

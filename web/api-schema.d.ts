@@ -1888,7 +1888,8 @@ export interface components {
         | 'buyer_data_exported'
         | 'buyer_data_erased'
         | 'lead_deleted'
-        | 'leads_expired';
+        | 'leads_expired'
+        | 'owner_changed';
       /** @description Who did it; null for a failed sign-in */
       actor: {
         /** @description 24-character lower-case hex identifier */
@@ -4581,7 +4582,7 @@ export interface operations {
             /** @description The invited address */
             email: string;
             /** @description Where the invitee lands once they accept */
-            level: 'administrator' | 'editor';
+            level: 'administrator' | 'editor' | 'owner';
             /** @description First name of the invitee */
             firstName?: string;
             /** @description Last name of the invitee */
@@ -8075,7 +8076,8 @@ export interface operations {
           | 'buyer_data_exported'
           | 'buyer_data_erased'
           | 'lead_deleted'
-          | 'leads_expired';
+          | 'leads_expired'
+          | 'owner_changed';
         /** @description 24-character lower-case hex identifier */
         'filters[project]'?: string;
         /** @description Entries at or after this time */
@@ -13652,8 +13654,8 @@ export interface operations {
           firstName?: string;
           /** @description Last name of the invitee, for the mail */
           lastName?: string;
-          /** @description The role the invitee gets: `administrator` (joins the `administrators` list) or `editor` (joins `editors`) */
-          level: 'administrator' | 'editor';
+          /** @description The role the invitee gets: `administrator` (joins the `administrators` list), `editor` (joins `editors`), or `owner` (the record is handed to them when they accept; the current owner becomes an administrator; only the owner may send it) */
+          level: 'administrator' | 'editor' | 'owner';
         };
       };
     };
@@ -13686,7 +13688,7 @@ export interface operations {
             /** @description Last name of the invitee */
             lastName?: string;
             /** @description Where the invitee lands once they accept */
-            level: 'administrator' | 'editor';
+            level: 'administrator' | 'editor' | 'owner';
             /**
              * Format: date-time
              * @description When the invitation was made
@@ -13942,8 +13944,8 @@ export interface operations {
           firstName?: string;
           /** @description Last name of the invitee, for the mail */
           lastName?: string;
-          /** @description The role the invitee gets: `administrator` (joins the `administrators` list) or `editor` (joins `editors`) */
-          level: 'administrator' | 'editor';
+          /** @description The role the invitee gets: `administrator` (joins the `administrators` list), `editor` (joins `editors`), or `owner` (the record is handed to them when they accept; the current owner becomes an administrator; only the owner may send it) */
+          level: 'administrator' | 'editor' | 'owner';
         };
       };
     };
@@ -13976,7 +13978,7 @@ export interface operations {
             /** @description Last name of the invitee */
             lastName?: string;
             /** @description Where the invitee lands once they accept */
-            level: 'administrator' | 'editor';
+            level: 'administrator' | 'editor' | 'owner';
             /**
              * Format: date-time
              * @description When the invitation was made

@@ -25,6 +25,24 @@ export async function unlistInvite(db: Kysely<Database>, table: MemberTable, id:
     where id = ${id} and jsonb_typeof(data->'invites') = 'array'`.execute(db);
 }
 
+/**
+ * Hands the record to `userId` (an accepted ownership invitation): they leave `administrators` and `editors`, and the
+ * previous owner becomes an administrator (the new owner may remove them). Nothing changes when they already own it.
+ */
+export async function transferOwner(db: Kysely<Database>, table: MemberTable, id: string, userId: string): Promise<string | undefined> {
+  const user = sql`${userId}::char(24)`;
+  const { rows } = await sql<{ previous: string }>`
+    update ${sql.table(table)} t
+    set user_id = ${userId},
+        administrators = array_append(array_remove(array_remove(t.administrators, ${user}), t.user_id), t.user_id),
+        editors = array_remove(array_remove(t.editors, ${user}), t.user_id),
+        version = t.version + 1, updated_at = now()
+    from (select id, user_id as previous from ${sql.table(table)} where id = ${id} for update) old
+    where t.id = old.id and t.user_id <> ${userId}
+    returning old.previous`.execute(db);
+  return rows[0]?.previous;
+}
+
 /** Puts the user in `administrators` or `editors` (and out of the other list). The owner stays the owner. */
 export async function addMember(db: Kysely<Database>, table: MemberTable, id: string, userId: string, level: MemberLevel): Promise<void> {
   const admin = level === 'administrator';

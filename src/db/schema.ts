@@ -197,7 +197,7 @@ export interface InvitesTable {
   email: string;
   first_name: string | null;
   last_name: string | null;
-  level: 'administrator' | 'editor';
+  level: 'administrator' | 'editor' | 'owner';
   invited_by: string | null;
   created_at: Timestamp;
   expires_at: Timestamp;

@@ -30,7 +30,7 @@ const WORDS = {
     hello: (n: string) => (n ? `Hello ${n},` : 'Hello,'),
     inviteSubject: (p: string) => `You are invited to ${p}`,
     inviteBody: (who: string, p: string, level: string) => `${who} invited you to join ${p} on Showsuite as ${level}.`,
-    levels: { administrator: 'an administrator', editor: 'an editor' },
+    levels: { administrator: 'an administrator', editor: 'an editor', owner: 'its owner' },
     inviteAction: 'Accept the invitation',
     inviteExpiry: 'This link works once, for 7 days.',
     resetSubject: 'Reset your Showsuite password',
@@ -64,7 +64,7 @@ const WORDS = {
     hello: (n: string) => (n ? `Bonjour ${n},` : 'Bonjour,'),
     inviteSubject: (p: string) => `Invitation : ${p}`,
     inviteBody: (who: string, p: string, level: string) => `${who} vous invite à rejoindre ${p} sur Showsuite en tant ${level}.`,
-    levels: { administrator: "qu'administrateur", editor: "qu'éditeur" },
+    levels: { administrator: "qu'administrateur", editor: "qu'éditeur", owner: 'que propriétaire' },
     inviteAction: "Accepter l'invitation",
     inviteExpiry: 'Ce lien fonctionne une seule fois, pendant 7 jours.',
     resetSubject: 'Réinitialiser votre mot de passe Showsuite',
@@ -98,7 +98,7 @@ const WORDS = {
     hello: (n: string) => (n ? `Hola ${n}:` : 'Hola:'),
     inviteSubject: (p: string) => `Invitación: ${p}`,
     inviteBody: (who: string, p: string, level: string) => `${who} le invita a unirse a ${p} en Showsuite como ${level}.`,
-    levels: { administrator: 'administrador', editor: 'editor' },
+    levels: { administrator: 'administrador', editor: 'editor', owner: 'propietario' },
     inviteAction: 'Aceptar la invitación',
     inviteExpiry: 'Este enlace funciona una sola vez, durante 7 días.',
     resetSubject: 'Restablecer su contraseña de Showsuite',
@@ -219,7 +219,7 @@ export function inviteMail(input: {
   lang: Lang;
   inviter: string;
   targetName: string;
-  level: 'administrator' | 'editor';
+  level: 'administrator' | 'editor' | 'owner';
   link: string;
   now: number;
 }): Mail {

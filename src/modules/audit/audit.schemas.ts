@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'buyer_data_erased',
   'lead_deleted',
   'leads_expired',
+  'owner_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

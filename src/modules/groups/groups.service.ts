@@ -84,6 +84,10 @@ export class GroupService {
     const changes = changedFields(body, toGroup(row));
     const keys = Object.keys(changes);
     if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
+    // As for a project: a group changes owner only through an ownership invitation its recipient accepts (one answer for any id).
+    if (keys.includes('user')) {
+      invalid([{ path: '/user', message: 'cannot be changed here: send an invitation with level "owner"; the group changes owner when it is accepted' }]);
+    }
     const managed = keys.filter((k) => MANAGED.includes(k));
     if (managed.length && !can(level, 'manage')) throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);
     if (keys.length) {

@@ -46,7 +46,7 @@ export function insertInvite(
     email: string;
     firstName?: string | undefined;
     lastName?: string | undefined;
-    level: 'administrator' | 'editor';
+    level: 'administrator' | 'editor' | 'owner';
     invitedBy: string;
     createdAt: Date;
     expiresAt: Date;

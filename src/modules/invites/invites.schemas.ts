@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, ObjectId } from '../../http/schemas.ts';
 
 /** The levels an invitation may give: the lists of the project or group the invitee joins. */
-export const INVITE_LEVELS = ['administrator', 'editor'] as const;
+export const INVITE_LEVELS = ['administrator', 'editor', 'owner'] as const;
 
 const Level = (description: string) =>
   Type.Union(
@@ -16,7 +16,9 @@ export const InviteCreateBody = Type.Object(
     email: Type.String({ format: 'email', maxLength: 320, description: 'The address the invitation is mailed to; the account it creates or joins' }),
     firstName: Type.Optional(Type.String({ maxLength: 200, description: 'First name of the invitee, for the mail' })),
     lastName: Type.Optional(Type.String({ maxLength: 200, description: 'Last name of the invitee, for the mail' })),
-    level: Level('The role the invitee gets: `administrator` (joins the `administrators` list) or `editor` (joins `editors`)'),
+    level: Level(
+      'The role the invitee gets: `administrator` (joins the `administrators` list), `editor` (joins `editors`), or `owner` (the record is handed to them when they accept; the current owner becomes an administrator; only the owner may send it)',
+    ),
   },
   { additionalProperties: false },
 );

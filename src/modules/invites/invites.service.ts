@@ -11,18 +11,21 @@ import { deactivated, type Issued } from '../users/auth.service.ts';
 import type { User } from '../users/users.schemas.ts';
 import { addProjectMember, listProjectInvite, unlistProjectInvite } from '../projects/projects.repo.ts';
 import { addGroupMember, listGroupInvite, unlistGroupInvite } from '../groups/groups.repo.ts';
+import { transferOwner } from '../../db/member-lists.repo.ts';
 import { findInviteByToken, findTarget, insertInvite, markAccepted, revokeInvite, toInvite, type InviteRow, type TargetKind } from './invites.repo.ts';
 
 /** An invitation link works for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export type Level = 'administrator' | 'editor';
+export type Level = 'administrator' | 'editor' | 'owner';
 
 /** The writes of an invited record's lists, each in its record's module. */
 const LISTS = {
   project: { listInvite: listProjectInvite, unlistInvite: unlistProjectInvite, addMember: addProjectMember },
   group: { listInvite: listGroupInvite, unlistInvite: unlistGroupInvite, addMember: addGroupMember },
 } as const;
+
+const TABLES = { project: 'projects', group: 'groups' } as const;
 
 const what = (kind: TargetKind) => (kind === 'project' ? 'Project' : 'Group');
 
@@ -43,7 +46,8 @@ export class InviteService {
     const token = randomBytes(32).toString('base64url');
     const now = this.ctx.clock.now();
     const invite = await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      const { row: target } = authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
+      // Handing the record over is the owner's alone; inviting members is for its managers.
+      const { row: target } = authorize(principal, await findTarget(trx, kind, id), body.level === 'owner' ? 'own' : 'manage', what(kind));
       const row = await insertInvite(trx, {
         id: newObjectId(now),
         tokenHash: hashToken(token),
@@ -174,9 +178,21 @@ export class InviteService {
         row = await findUserById(trx, userId);
       }
       if (!row) throw new AppError(401, 'unauthorized', 'The signed-in user no longer exists');
-      await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level);
+      let previousOwner: string | undefined;
+      if (invite.level === 'owner') previousOwner = await transferOwner(trx, TABLES[invite.target_kind], invite.target_id, row.id);
+      else await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level);
       await LISTS[invite.target_kind].unlistInvite(trx, invite.target_id, invite.id);
       await markAccepted(trx, invite.id, row.id, new Date(this.ctx.clock.now()));
+      if (previousOwner) {
+        await recordAudit(trx, {
+          actor: { id: row.id, address: ip },
+          action: 'owner_changed',
+          subjectId: invite.target_id,
+          projectId: invite.target_kind === 'project' ? invite.target_id : null,
+          detail: { kind: invite.target_kind, targetId: invite.target_id, from: previousOwner, to: row.id },
+          at: new Date(this.ctx.clock.now()),
+        });
+      }
       await recordAudit(trx, {
         actor: { id: row.id, address: ip },
         action: 'member_joined',

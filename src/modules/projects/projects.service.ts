@@ -214,7 +214,8 @@ export class ProjectService {
     if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
     // Handing a project to someone would put it in their console unasked, and answering by whether the id exists would
     // tell which ids are accounts: any other id gets this one answer, before any look-up.
-    if (keys.includes('user')) invalid([{ path: '/user', message: 'cannot be changed here: a project changes owner only when the recipient accepts' }]);
+    if (keys.includes('user'))
+      invalid([{ path: '/user', message: 'cannot be changed here: send an invitation with level "owner"; the project changes owner when it is accepted' }]);
     const managed = keys.filter((k) => MANAGED.has(k) || SECRET.has(k) || isIntegrationField(k) || PROJECT_GUARDED_FIELDS.has(k));
     if (allocationsChanged) managed.push('allocations');
     if (managed.length && !can(level, 'manage')) {

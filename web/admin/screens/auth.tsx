@@ -182,8 +182,8 @@ export function AcceptInvite({ token, user, onSignedIn }: { token: string; user:
     <form class="card narrow" onSubmit={submit}>
       <PageTitle>Join {target?.name ?? 'the team'}</PageTitle>
       <p>
-        You are invited as {inv.level === 'administrator' ? 'an administrator' : 'an editor'} of <strong>{target?.name}</strong>, as{' '}
-        <strong>{inv.email}</strong>.
+        You are invited as {inv.level === 'owner' ? 'the owner' : inv.level === 'administrator' ? 'an administrator' : 'an editor'} of{' '}
+        <strong>{target?.name}</strong>, as <strong>{inv.email}</strong>.
       </p>
       <ErrorNotice error={error} />
       {sameUser ? (

@@ -45,7 +45,17 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
         <Members list="editors" title="Editors" record={record} user={user} manager={manager} onRemove={removeMember} />
       </div>
       <p class="muted small">Administrators may change integrations and the team, delete floors and units, and read leads; editors change content.</p>
-      {FEATURES.mail && <Invitations base={base} record={record} manager={manager} onNews={setNews} onError={setError} onChange={onChange} />}
+      {FEATURES.mail && (
+        <Invitations
+          base={base}
+          record={record}
+          manager={manager}
+          owner={user.role === 'admin' || record.user === user._id}
+          onNews={setNews}
+          onError={setError}
+          onChange={onChange}
+        />
+      )}
     </section>
   );
 }
@@ -95,13 +105,15 @@ interface InvitationsProps {
   base: `/${'projects' | 'groups'}/${string}`;
   record: Membership;
   manager: boolean;
+  /** May hand the record over (an invitation as owner). */
+  owner: boolean;
   onNews: (news: string) => void;
   onError: (err: unknown) => void;
   onChange: (r: Membership) => void;
 }
 
 /** Invitations waiting for an answer, and a new one (where the service sends mail). */
-function Invitations({ base, record, manager, onNews, onError, onChange }: InvitationsProps) {
+function Invitations({ base, record, manager, owner, onNews, onError, onChange }: InvitationsProps) {
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState<Level>('editor');
   const invite = async (e: Event) => {
@@ -157,6 +169,8 @@ function Invitations({ base, record, manager, onNews, onError, onChange }: Invit
             options={[
               ['editor', 'Editor'],
               ['administrator', 'Administrator'],
+              // The record changes hands only when the recipient accepts; the current owner stays as an administrator.
+              ...(owner ? ([['owner', 'New owner (transfer)']] as [Level, string][]) : []),
             ]}
             onValue={setLevel}
           />
