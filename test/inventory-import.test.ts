@@ -224,6 +224,28 @@ describe('inventory import', () => {
     assert.deepEqual(later.json().changes[0].fields, { availability: ['available', 'sold'] });
   });
 
+  test('a unit the import makes available goes to its waiting list first (priority list): held for the first in rank, who is mailed', async () => {
+    const { p, a } = await tower();
+    const on = { waitlistEnabled: true, onHoldExperienceEnabled: true, priorityList: true };
+    assert.equal((await call('PATCH', `/project/${p._id}`, on)).statusCode, 200);
+    assert.equal((await call('PATCH', `/units/${a._id}`, { availability: 'sold' })).statusCode, 200);
+    const joined = await t.app.inject({
+      method: 'POST',
+      url: '/public/waitlist',
+      payload: { project: p._id, firstName: 'Wren', lastName: 'Waiting', email: 'wren@example.com', unit: a._id },
+      remoteAddress: '192.0.2.77',
+    });
+    assert.equal(joined.statusCode, 201, joined.body);
+    const res = await upload(p._id, 'name,availability\nA1,available\n');
+    assert.equal(res.statusCode, 200, res.body);
+    const after = await byName(p._id);
+    assert.equal(after.A1.availability, 'on_hold', 'held for the person waiting, not open to everyone');
+    const [entry] = (await call('GET', `/units/${a._id}/waitlist`)).json();
+    assert.ok(entry.offeredAt, 'the entry is offered (spent)');
+    const jobs = await t.app.outbox.jobs('mail');
+    assert.ok(jobs.length >= 1);
+  });
+
   test('a semicolon-separated, BOM-prefixed UTF-8 spreadsheet export with accented names and decimal commas', async () => {
     const p = await createProject(t.app, owner.auth);
     const file =

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../context.ts';
+import { offerToNext, priorityOn } from '../priority/priority.service.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { ifMatchAllows } from '../../http/conditional.ts';
@@ -136,7 +137,9 @@ export class InventoryService {
       return { status: 200, etag: inventoryEtag(state), answer: answerOf(plan, true) };
     }
 
+    let offered = 0;
     const outcome = await db.transaction().execute(async (trx): Promise<ImportOutcome> => {
+      offered = 0;
       if (!(await lockProject(trx, req.projectId))) throw new AppError(404, 'not_found', 'Project not found');
       const state = await loadInventory(trx, req.projectId, true);
       const etag = inventoryEtag(state);
@@ -175,8 +178,16 @@ export class InventoryService {
         ...written.map((e) => ({ ...e, projectId: req.projectId, actor, batch: sync, now })),
         { projectId: req.projectId, type: 'inventory.imported', actor, subjectId: sync, changes: imported, now },
       ]);
+      // A unit the import makes available goes to its waiting list first, as when staff do it by hand (§18).
+      const availableNow = written.filter((e) => e.type === 'unit.updated' && e.changes?.availability?.[1] === 'available');
+      if (availableNow.length && priorityOn((await findProjectMembership(trx, req.projectId))?.data ?? {})) {
+        for (const e of availableNow) {
+          if (await offerToNext(trx, this.ctx, e.subjectId, now)) offered++;
+        }
+      }
       return { status: 200, etag, answer };
     });
+    if (offered) this.ctx.mail.wake();
     // A feed whose file has row errors is a failed pull: kept, so the team sees why nothing changed.
     if (outcome.status === 400 && req.source === 'ftp') {
       await this.recordFailure(req.projectId, 'ftp', startedAt, outcome.answer.summary, outcome.answer.errors, req.userId);
