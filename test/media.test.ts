@@ -230,6 +230,23 @@ describe(`POST /media and GET /media/<name> (${ENGINE})`, () => {
     assert.deepEqual(leftovers, []);
   });
 
+  test('temporary files a crash left mid-upload are swept (older than an hour); a fresh one, and stored files, are kept', async () => {
+    const { mkdirSync, writeFileSync, utimesSync, readdirSync } = await import('node:fs');
+    const stored = await uploadOk(png());
+    const dir = join(t.config.dataDir, 'media');
+    mkdirSync(dir, { recursive: true });
+    const old = join(dir, '.upload-0123456789abcdef');
+    writeFileSync(old, 'half an upload');
+    const twoHoursAgo = (Date.now() - 2 * 60 * 60 * 1000) / 1000;
+    utimesSync(old, twoHoursAgo, twoHoursAgo);
+    writeFileSync(join(dir, '.upload-fedcba9876543210'), 'an upload arriving now');
+    assert.equal(await t.app.mediaSweeper.sweepTemporary(), 1);
+    const left = readdirSync(dir);
+    assert.ok(!left.includes('.upload-0123456789abcdef'));
+    assert.ok(left.includes('.upload-fedcba9876543210'));
+    assert.equal((await fetchMedia(stored.url)).statusCode, 200);
+  });
+
   test('not multipart → 415; no part named file, or two parts → 400 naming file; no token → 401', async () => {
     const asJson = await t.app.inject({ method: 'POST', url: '/media', payload: { file: 'x' }, headers: auth });
     assertProblem(asJson, 415, 'unsupported_media_type');

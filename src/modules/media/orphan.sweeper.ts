@@ -1,3 +1,5 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { repeatWithoutOverlap } from '../../lib/repeat.ts';
@@ -7,6 +9,8 @@ import type { MediaStore } from './media.store.ts';
 import { VARIANT_KEY } from './variants.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A temporary upload file older than this was left by an interrupted upload. */
+const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
 
 export type OrphanSweepResult =
   | { ran: false }
@@ -84,11 +88,44 @@ export class OrphanSweeper {
     return { ran: true, unreferenced: unreferenced.length, deleted, variantsDeleted };
   }
 
+  /**
+   * Deletes this node's temporary upload files (`.upload-*` in the store's temporary directory) older than an hour:
+   * what a crash or a kill left mid-upload. An upload in progress is bounded by REQUEST_TIMEOUT_SEC, far less than
+   * that, so none is touched. Runs on every node (the directory may be the node's own), at start and each interval.
+   */
+  async sweepTemporary(): Promise<number> {
+    const dir = this.store.tempDir;
+    const cutoff = this.ctx.clock.now() - TEMP_MAX_AGE_MS;
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.startsWith('.upload-')) continue;
+      const path = join(dir, name);
+      const st = await stat(path).catch(() => undefined);
+      if (!st?.isFile() || st.mtimeMs > cutoff) continue;
+      await rm(path, { force: true });
+      removed++;
+    }
+    if (removed) this.log.info({ removed, dir }, 'deleted temporary upload files left by an interrupted upload');
+    return removed;
+  }
+
   start() {
+    this.sweepTemporary().catch((err: unknown) => {
+      this.log.warn({ err }, 'temporary upload sweep failed');
+    });
     if (this.intervalMs <= 0) return;
     this.#repeat = repeatWithoutOverlap(
       this.intervalMs,
-      () => this.tick(),
+      async () => {
+        await this.sweepTemporary();
+        return this.tick();
+      },
       (err: unknown) => {
         this.log.warn({ err }, 'media orphan sweep failed');
       },
