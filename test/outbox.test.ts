@@ -350,3 +350,57 @@ describe(`outbox: a stop waits for attempts in flight, then puts the unfinished 
     }
   });
 });
+
+describe(`outbox: a hung attempt holds its own slot only (${ENGINE})`, () => {
+  test('while one mail hangs, the rest of its kind and every other kind are sent and marked done', async () => {
+    const { Outbox } = await import('../src/outbox/outbox.ts');
+    const testDb = await openTestDb();
+    const quiet = { warn() {}, error() {}, info() {}, debug() {} } as unknown as ConstructorParameters<typeof Outbox>[2]['log'];
+    const outbox = new Outbox(testDb.db, { now: () => Date.now() }, { pollMs: 0, concurrency: 2, log: quiet });
+    let release: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    let hangStarted = false;
+    outbox.register<{ hang: boolean }>({
+      name: 'lane-mail',
+      retryDelaysSec: [30],
+      timeoutSec: 600,
+      async handle(payload) {
+        if (!payload.hang) return;
+        hangStarted = true;
+        await hanging;
+      },
+    });
+    outbox.register<object>({ name: 'lane-hook', retryDelaysSec: [30], async handle() {} });
+    try {
+      await outbox.start();
+      await testDb.db.kysely.transaction().execute(async (trx) => {
+        await outbox.enqueue(trx, 'lane-mail', { hang: true }, { key: 'hangs' });
+        for (let i = 0; i < 6; i++) await outbox.enqueue(trx, 'lane-mail', { hang: false }, { key: `quick-${i}` });
+        await outbox.enqueue(trx, 'lane-hook', {}, { key: 'hook' });
+      });
+      const pass = outbox.drain();
+      const states = async (kind: string) => (await outbox.jobs(kind)).map((j) => [j.key, j.state] as const);
+      // Six quick messages through one free slot, and the other kind, all done while the hung attempt still runs.
+      for (;;) {
+        const mail = await states('lane-mail');
+        const quickDone = mail.filter(([k, st]) => k.startsWith('quick-') && st === 'completed').length;
+        const hook = await states('lane-hook');
+        if (quickDone === 6 && hook.every(([, st]) => st === 'completed')) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(hangStarted);
+      assert.deepEqual(
+        (await states('lane-mail')).filter(([k]) => k === 'hangs').map(([, st]) => st),
+        ['active'],
+        'the hung one is still running',
+      );
+      release();
+      assert.equal(await pass, 8);
+      assert.ok((await states('lane-mail')).every(([, st]) => st === 'completed'));
+    } finally {
+      release();
+      await outbox.stop(100);
+      await testDb.drop();
+    }
+  });
+});

@@ -116,7 +116,7 @@ export class Outbox {
   readonly #kinds = new Map<string, JobKind>();
   /** Attempts in flight, with the job each runs (a stop puts back those it cannot wait for). */
   readonly #running = new Map<Promise<unknown>, { kind: string; id: string }>();
-  /** Attempts that succeeded while others of their batch still run: marked done with the batch, or by a stop. */
+  /** Attempts that succeeded and are not yet marked done (their lane marks them at its next turn, or a stop does). */
   readonly #succeeded = new Map<string, { kind: string; id: string }>();
   #timer: NodeJS.Timeout | undefined;
   #started = false;
@@ -306,41 +306,74 @@ export class Outbox {
     }
   }
 
+  /** One pass: every kind's lane at once, so a kind whose attempts hang (a mail server that does not answer) delays no other. */
   async #passOnce(): Promise<{ ran: number; ok: number }> {
     const run = async () => {
-      let ran = 0;
-      let ok = 0;
-      for (const kind of this.#kinds.values()) {
-        if (this.#stopping) break;
-        const batchSize = kind.concurrency ?? this.opts.concurrency;
-        const jobs = await this.#boss.fetch<Envelope>(kind.name, { batchSize, includeMetadata: true });
-        const attempts = jobs.map((job) => {
-          const running = { kind: kind.name, id: job.id };
-          const attempt = this.#attempt(kind, job);
-          this.#running.set(attempt, running);
-          return attempt
-            .then((succeeded) => {
-              if (succeeded) this.#succeeded.set(job.id, running);
-              return succeeded;
-            })
-            .finally(() => this.#running.delete(attempt));
-        });
-        const outcomes = await Promise.all(attempts);
-        for (const job of jobs) this.#succeeded.delete(job.id);
-        ran += jobs.length;
-        // Successes of one batch are marked done in one statement (one round trip instead of one each).
-        const done = jobs.filter((_, i) => outcomes[i]).map((j) => j.id);
-        if (done.length) {
-          const marked = await this.#complete(kind.name, done);
-          if (marked.affected < done.length)
-            this.opts.log.warn({ kind: kind.name, late: done.length - marked.affected }, 'outbox jobs finished after their lease ran out; they may run again');
-        }
-        ok += done.length;
-      }
-      return { ran, ok };
+      const lanes = await Promise.all([...this.#kinds.values()].map((kind) => this.#lane(kind)));
+      return lanes.reduce((a, b) => ({ ran: a.ran + b.ran, ok: a.ok + b.ok }), { ran: 0, ok: 0 });
     };
     const pass = (this.#pass = run().finally(() => (this.#pass = undefined)));
     return pass;
+  }
+
+  /**
+   * One kind's lane: keeps up to its concurrency attempts in flight, taking more due jobs as each slot frees, until
+   * none are due and every attempt has ended. A slow or hung attempt holds its own slot only: the others go on being
+   * fetched and marked done. Successes that end together are marked done in one statement.
+   */
+  async #lane(kind: JobKind): Promise<{ ran: number; ok: number }> {
+    const limit = kind.concurrency ?? this.opts.concurrency;
+    const inFlight = new Set<Promise<void>>();
+    let finished: { kind: string; id: string }[] = [];
+    let ran = 0;
+    let ok = 0;
+    let due = true;
+    const markDone = async () => {
+      if (!finished.length) return;
+      const batch = finished;
+      finished = [];
+      const marked = await this.#complete(
+        kind.name,
+        batch.map((j) => j.id),
+      );
+      for (const j of batch) this.#succeeded.delete(j.id);
+      if (marked.affected < batch.length)
+        this.opts.log.warn({ kind: kind.name, late: batch.length - marked.affected }, 'outbox jobs finished after their lease ran out; they may run again');
+      ok += batch.length;
+    };
+    for (;;) {
+      if (due && !this.#stopping && inFlight.size < limit) {
+        const jobs = await this.#boss.fetch<Envelope>(kind.name, { batchSize: limit - inFlight.size, includeMetadata: true });
+        if (!jobs.length) due = false;
+        for (const job of jobs) {
+          ran++;
+          const running = { kind: kind.name, id: job.id };
+          const attempt = this.#attempt(kind, job);
+          this.#running.set(attempt, running);
+          const settled: Promise<void> = attempt
+            .then((succeeded) => {
+              // A failure ends this lane's fetching: a retry may be due at once (by an injected clock), and a server
+              // that is down must not be hammered; the next pass (the worker's next turn) takes what is due.
+              if (!succeeded) {
+                due = false;
+                return;
+              }
+              this.#succeeded.set(job.id, running);
+              finished.push(running);
+            })
+            .finally(() => {
+              this.#running.delete(attempt);
+              inFlight.delete(settled);
+            });
+          inFlight.add(settled);
+        }
+      }
+      if (!inFlight.size) break;
+      await Promise.race(inFlight);
+      await markDone();
+    }
+    await markDone();
+    return { ran, ok };
   }
 
   /** One attempt; true when the handler succeeded (the caller marks it done). A failure is handled here. */
