@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { buildTestApp, caller, createProject, type LoggedIn, type TestApp, userWithToken } from './helpers.ts';
 
 /**
@@ -13,7 +13,7 @@ let owner: LoggedIn;
 let base: string;
 
 before(async () => {
-  t = await buildTestApp({ env: { INVENTORY_MAX_ROWS: '1500', INVENTORY_MAX_FILE_MB: '2', INVENTORY_IMPORTS_AT_ONCE: '1' } });
+  t = await buildTestApp({ env: { INVENTORY_MAX_ROWS: '1500', INVENTORY_MAX_FILE_MB: '2', INVENTORY_IMPORTS_AT_ONCE: '1', ALLOW_PRIVATE_TARGETS: 'true' } });
   owner = await userWithToken(t);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -123,30 +123,67 @@ describe('import bounds', () => {
     assert.equal(few.json().changes.length, 3);
   });
 
-  test('past INVENTORY_IMPORTS_AT_ONCE running imports → 429 with Retry-After, uploads and pulls alike; the place comes back', async () => {
+  test('uploads trickling in a byte at a time hold no place: another import runs meanwhile', async () => {
     const p = await createProject(t.app, owner.auth);
-    // Two uploads whose bodies are still arriving: whichever comes second finds the node's one place taken.
-    const a = streamingUpload(p._id);
-    const b = streamingUpload(p._id);
-    a.write('name,price\nA,1\n');
-    b.write('name,price\nB,1\n');
-    const refused = await Promise.race([a.answer, b.answer]);
-    assert.equal(refused.status, 429, refused.body);
-    assert.equal(refused.headers['retry-after'], '5');
-    assert.equal(JSON.parse(refused.body).code, 'rate_limited');
-    assert.match(JSON.parse(refused.body).detail, /INVENTORY_IMPORTS_AT_ONCE/);
-    const first = (await Promise.race([a.answer.then(() => b), b.answer.then(() => a)])) as ReturnType<typeof streamingUpload>;
-    const second = await upload(p._id, csv(2));
-    assert.equal(second.statusCode, 429, second.body);
-    const pull = await caller(t.app, owner.auth)('POST', `/projects/${p._id}/inventory/sync`);
-    assert.equal(pull.statusCode, 429);
-    first.end();
-    assert.equal((await first.answer).status, 200);
-    // The place comes back when the first answer's connection has finished with it.
-    const yieldToIo = () => new Promise((resolve) => setImmediate(resolve));
-    let third;
-    do third = (await yieldToIo(), await upload(p._id, csv(2)));
-    while (third.statusCode === 429);
-    assert.equal(third.statusCode, 200);
+    const slow = [streamingUpload(p._id), streamingUpload(p._id)];
+    for (const u of slow) u.write('name,price\n');
+    // Both bodies still arriving, a little at a time, while another owner imports (the node's one place is free).
+    const other = await userWithToken(t);
+    const theirs = await createProject(t.app, other.auth);
+    for (let i = 0; i < 5; i++) {
+      for (const u of slow) u.write(`S${i}`);
+      // The place of the previous answer comes back once its connection is done with it: a few turns of I/O at most
+      // (a place held by the trickling uploads would never come back, and this would end in 429).
+      const theirImport = () =>
+        t.app.inject({
+          method: 'POST',
+          url: `/projects/${theirs._id}/inventory/import?dryRun=true`,
+          headers: { ...other.auth, 'content-type': 'text/csv' },
+          payload: csv(2),
+        });
+      let res = await theirImport();
+      for (let tries = 0; res.statusCode === 429 && tries < 100; tries++) {
+        await new Promise((r) => setTimeout(r, 5));
+        res = await theirImport();
+      }
+      assert.equal(res.statusCode, 200, `${res.body} ${JSON.stringify(res.headers)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Once a body has arrived it takes the place (one at a time here: the node has one).
+    for (const u of slow) {
+      u.write(',1\n');
+      u.end();
+      assert.equal((await u.answer).status, 200);
+      await new Promise((r) => setTimeout(r, 100)); // its connection finishes with the place
+    }
+  });
+
+  test('past INVENTORY_IMPORTS_AT_ONCE running imports → 429 with Retry-After, uploads and pulls alike; the place comes back', async () => {
+    // A feed server that accepts the connection and never answers: the pull holds the node's one place meanwhile.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const p = await createProject(t.app, owner.auth, { body: { ftpUrl: `ftp://127.0.0.1:${port}`, ftpFileName: 'inventory.csv' } });
+      const pulling = caller(t.app, owner.auth)('POST', `/projects/${p._id}/inventory/sync?dryRun=true`);
+      while (!sockets.length) await new Promise((r) => setTimeout(r, 10));
+      const refused = await upload(p._id, csv(2));
+      assert.equal(refused.statusCode, 429, refused.body);
+      assert.equal(refused.headers['retry-after'], '5');
+      assert.equal(refused.json().code, 'rate_limited');
+      assert.match(refused.json().detail, /INVENTORY_IMPORTS_AT_ONCE/);
+      assert.equal((await caller(t.app, owner.auth)('POST', `/projects/${p._id}/inventory/sync`)).statusCode, 429);
+      for (const socket of sockets) socket.destroy();
+      assert.equal((await pulling).statusCode, 502);
+      // The place comes back when the pull's answer has been sent.
+      const yieldToIo = () => new Promise((resolve) => setImmediate(resolve));
+      let again;
+      do again = (await yieldToIo(), await upload(p._id, csv(2)));
+      while (again.statusCode === 429);
+      assert.equal(again.statusCode, 200);
+    } finally {
+      silent.close();
+    }
   });
 });

@@ -61,10 +61,12 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     tables.set(request, await readCsv(payload, { maxRows, maxBytes: bodyLimit }));
     return '';
   });
-  // A workbook is a zip: read whole (within the same byte limit), then its first sheet, its inflated size capped.
-  app.addContentTypeParser(XLSX_TYPE, { parseAs: 'buffer', bodyLimit }, async (request: FastifyRequest, body: Buffer) => {
-    tables.set(request, await readXlsx(body, { maxRows, maxBytes: bodyLimit }));
-    return '';
+  // A workbook is a zip: read whole (within the same byte limit); its first sheet is parsed by the handler once the
+  // caller's access is checked and a place is taken, its inflated size capped.
+  const workbooks = new WeakMap<FastifyRequest, Buffer>();
+  app.addContentTypeParser(XLSX_TYPE, { parseAs: 'buffer', bodyLimit }, (request: FastifyRequest, body: Buffer, done) => {
+    workbooks.set(request, body);
+    done(null, '');
   });
 
   /** A place among the imports running on this node (429 when none is free), held until the answer is sent. */
@@ -99,9 +101,9 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     '/projects/:id/inventory/import',
     {
       bodyLimit,
-      // Before the body is read: the place, then (JSON) the row count as the bytes pass.
-      preParsing: async (request, reply, payload) => {
-        takePlace(reply);
+      // While the body arrives (JSON) the row count as the bytes pass. The place is taken only once the body has
+      // arrived, so an upload trickling in a byte at a time holds none.
+      preParsing: async (request, _reply, payload) => {
         return /^application\/json/i.test(request.headers['content-type'] ?? '') ? payload.pipe(jsonRowCounter(maxRows)) : payload;
       },
       schema: {
@@ -134,6 +136,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     },
     async (request, reply) => {
       const tableOf = () => {
+        const workbook = workbooks.get(request);
+        if (workbook) return readXlsx(workbook, { maxRows, maxBytes: bodyLimit });
         const body = request.body as Static<typeof ImportJsonBody> | string | Record<string, never>;
         // Fastify validates a body by its content type: one sent with none (or none at all) arrives unvalidated as {}.
         if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
@@ -142,7 +146,18 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
         if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or .xlsx, or the rows as application/json');
         return table;
       };
-      return send(reply, await service.upload(principalOf(request), request.params.id, optionsOf(request), tableOf));
+      return send(
+        reply,
+        await service.upload(
+          principalOf(request),
+          request.params.id,
+          optionsOf(request),
+          () => {
+            takePlace(reply);
+          },
+          tableOf,
+        ),
+      );
     },
   );
 

@@ -75,9 +75,20 @@ export class InventoryService {
    * An upload by a manager of the project: access first (404, 403), then the table (`tableOf` refuses a missing or
    * unreadable body: 400, 415), then the import.
    */
-  async upload(principal: Principal, projectId: string, options: ImportOptions, tableOf: () => ImportRequest['table']): Promise<ImportOutcome> {
+  /**
+   * An upload whose body has arrived: access first (404, 403), then `takePlace` (429 when none is free), then the
+   * table is read (a workbook is parsed only now, inside the place) and imported.
+   */
+  async upload(
+    principal: Principal,
+    projectId: string,
+    options: ImportOptions,
+    takePlace: () => void,
+    tableOf: () => ImportRequest['table'] | Promise<ImportRequest['table']>,
+  ): Promise<ImportOutcome> {
     const project = await this.#managed(principal, projectId);
-    const table = tableOf();
+    takePlace();
+    const table = await tableOf();
     return this.import({ projectId: project.id, settings: project.data, table, source: 'upload', ...options, userId: principal.id });
   }
 
