@@ -140,6 +140,12 @@ describe('.xlsx imports', () => {
     assert.equal(inflated.statusCode, 413, inflated.body);
     assert.match(inflated.json().detail, /inflates/);
 
+    // A sheet of thousands of rows is refused while it inflates, before any parser holds it (rows counted as they pass).
+    const rowsXml = `<worksheet><sheetData>${'<row r="1"><c><v>1</v></c></row>'.repeat(5000)}</sheetData></worksheet>`;
+    const longSheet = await upload(p._id, zipOf('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.from(rowsXml))), XLSX_TYPE, '');
+    assert.equal(longSheet.statusCode, 413, longSheet.body);
+    assert.equal(longSheet.json().code, 'too_many_rows');
+
     for (const junk of [Buffer.from('name\r\nA\r\n'), zipOf('hello.txt', deflateRawSync(Buffer.from('hi')))]) {
       const res = await upload(p._id, junk, XLSX_TYPE, '');
       assert.equal(res.statusCode, 400, res.body);

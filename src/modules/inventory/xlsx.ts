@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
 import { AppError } from '../../http/errors.ts';
 import { commonJs } from '../../lib/cjs.ts';
 import type { ParsedTable } from './csv.ts';
@@ -14,8 +14,15 @@ import { fileTooLarge, tooManyRows, type ReadLimits } from './import.bounds.ts';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** A workbook inflates to at most this many times the file limit (real workbooks are 5–10 times their size). */
+/**
+ * A workbook inflates to at most 20 times the file limit (real workbooks are 5–10 times their size), and never past
+ * 64 MiB of XML whatever the file limit: a sheet at the row bound with thirty columns is about 25 MiB, and what
+ * exceljs holds grows with it (bench/import-bounds.ts).
+ */
 const INFLATE_RATIO = 20;
+const MAX_INFLATED = 64 * 1024 * 1024;
+/** Rows a sheet may hold before parsing: twice the data rows allowed plus this many (headers, formatted empty rows). */
+const SPARE_ROWS = 1000;
 /** Parts a workbook may have: real ones have tens. */
 const MAX_ENTRIES = 2000;
 
@@ -26,17 +33,19 @@ const inflatesTooLarge = (max: number) =>
   new AppError(
     413,
     'payload_too_large',
-    `The workbook inflates to more than ${Math.round(max / 1024 / 1024)} MiB of XML, the most one import may (${INFLATE_RATIO} times INVENTORY_MAX_FILE_MB)`,
+    `The workbook inflates to more than ${Math.round(max / 1024 / 1024)} MiB of XML, the most one import may`,
     [{ path: '/', message: `inflates to more than ${max} bytes` }],
     undefined,
     { maxBytes: max },
   );
 
 /**
- * Inflates every part of the zip (central directory entries, stored or deflated) with the running total capped:
- * the real sizes, not the sizes the directory claims. Zip64, encryption and other methods are refused.
+ * Inflates every part of the zip (central directory entries, stored or deflated) as a stream, keeping nothing: the
+ * running total of the real sizes (not the sizes the directory claims) is capped at `maxInflated`, and the `<row`
+ * elements of every sheet are counted, so a bomb or a sheet of millions of rows is refused before any parser holds
+ * it. Zip64, encryption and other methods are refused.
  */
-export function checkZipBounds(file: Buffer, maxInflated: number): void {
+export async function checkZipBounds(file: Buffer, maxInflated: number, maxSheetRows: number): Promise<void> {
   const eocd = file.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   if (eocd < 0 || eocd + 22 > file.length) throw notXlsx('no zip directory');
   const entries = file.readUInt16LE(eocd + 10);
@@ -55,26 +64,68 @@ export function checkZipBounds(file: Buffer, maxInflated: number): void {
     const extraLength = file.readUInt16LE(at + 30);
     const commentLength = file.readUInt16LE(at + 32);
     const local = file.readUInt32LE(at + 42);
+    const name = file.toString('utf8', at + 46, at + 46 + nameLength);
     at += 46 + nameLength + extraLength + commentLength;
     if (flags & 0x1) throw notXlsx('encrypted parts are not supported');
     if (local + 30 > file.length || file.readUInt32LE(local) !== 0x04034b50) throw notXlsx('damaged zip entry');
     const start = local + 30 + file.readUInt16LE(local + 26) + file.readUInt16LE(local + 28);
     if (start + compressed > file.length) throw notXlsx('damaged zip entry');
     const data = file.subarray(start, start + compressed);
-    const left = maxInflated - total;
+    const rows = /^xl\/worksheets\/[^/]+\.xml$/i.test(name) ? new RowCounter() : undefined;
     if (method === 0) {
       total += data.length;
+      rows?.add(data);
     } else if (method === 8) {
-      try {
-        total += inflateRawSync(data, { maxOutputLength: Math.max(1, left) + 1 }).length;
-      } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw inflatesTooLarge(maxInflated);
-        throw notXlsx('a part does not inflate');
-      }
+      total = await inflateCounting(data, total, maxInflated, rows);
     } else {
       throw notXlsx(`compression method ${method} is not supported`);
     }
     if (total > maxInflated) throw inflatesTooLarge(maxInflated);
+    if (rows && rows.count > maxSheetRows) throw tooManyRows(Math.floor((maxSheetRows - SPARE_ROWS) / 2));
+  }
+}
+
+/** Inflates `data` chunk by chunk, adding each chunk's size to `total` and dropping it; stops past `max`. */
+function inflateCounting(data: Buffer, total: number, max: number, rows: RowCounter | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
+    let sum = total;
+    let over = false;
+    inflater.on('data', (chunk: Buffer) => {
+      sum += chunk.length;
+      rows?.add(chunk);
+      if (sum > max && !over) {
+        over = true;
+        inflater.destroy();
+        resolve(sum);
+      }
+    });
+    inflater.on('error', () => {
+      if (!over) reject(notXlsx('a part does not inflate'));
+    });
+    inflater.on('end', () => {
+      resolve(sum);
+    });
+    inflater.end(data);
+  });
+}
+
+/** Counts `<row` elements across chunks (a tag split between two chunks counts once). */
+class RowCounter {
+  count = 0;
+  #tail = '';
+  add(chunk: Buffer) {
+    const text = this.#tail + chunk.toString('latin1');
+    let from = 0;
+    for (;;) {
+      const i = text.indexOf('<row', from);
+      if (i < 0) break;
+      const next = text[i + 4];
+      if (next === undefined) break; // decided by the next chunk
+      if (next === ' ' || next === '>' || next === '/' || next === '\t' || next === '\n' || next === '\r') this.count++;
+      from = i + 4;
+    }
+    this.#tail = text.slice(Math.max(from, text.length - 4));
   }
 }
 
@@ -97,7 +148,7 @@ function cellValue(value: unknown): unknown {
  */
 export async function readXlsx(file: Buffer, limits: ReadLimits): Promise<ParsedTable> {
   if (file.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes);
-  checkZipBounds(file, limits.maxBytes * INFLATE_RATIO);
+  await checkZipBounds(file, Math.min(MAX_INFLATED, limits.maxBytes * INFLATE_RATIO), limits.maxRows * 2 + SPARE_ROWS);
   const { Workbook } = commonJs(await import('exceljs'));
   const workbook = new Workbook();
   try {
