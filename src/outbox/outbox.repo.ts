@@ -55,3 +55,35 @@ export async function releaseJobs(db: Kysely<Database>, kindName: string, ids: s
     where name = ${kindName} and id = any(${ids}::uuid[]) and state = 'active'`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+export interface StoredMail {
+  id: string;
+  key: string;
+  state: string;
+  sealed: string;
+  table: 'job' | 'archive';
+}
+
+/** One page of stored mail jobs (queued, sent or given up; live and archived), after `afterId`. */
+export async function mailJobsPage(db: Kysely<Database>, kind: string, afterId: string, limit: number): Promise<StoredMail[]> {
+  const { rows } = await sql<StoredMail>`
+    select * from (
+      select id::text as id, data->>'key' as key, state::text as state, data->'p'->>'sealed' as sealed, 'job' as "table"
+      from ${sql.table(`${QUEUE_SCHEMA}.job`)} where name = ${kind} and id::text > ${afterId}
+      union all
+      select id::text as id, data->>'key' as key, state::text as state, data->'p'->>'sealed' as sealed, 'archive' as "table"
+      from ${sql.table(`${QUEUE_SCHEMA}.archive`)} where name = ${kind} and id::text > ${afterId}
+    ) j order by j.id limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Deletes stored jobs (live and archived) by id: a queued one then never runs. */
+export async function deleteJobs(db: Kysely<Database>, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  let n = 0;
+  for (const table of ['job', 'archive']) {
+    const result = await sql`delete from ${sql.table(`${QUEUE_SCHEMA}.${table}`)} where id = any(${ids}::uuid[])`.execute(db);
+    n += Number(result.numAffectedRows ?? 0);
+  }
+  return n;
+}

@@ -194,3 +194,21 @@ export async function lastSeq(db: Q, projectId: string): Promise<number> {
   const row = await db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
   return row ? Number(row.last_seq) : 0;
 }
+
+/** Change keys that say nothing of a person: kept when an event about a buyer is redacted. */
+export const IMPERSONAL_CHANGE_KEYS = ['status', 'assignee', 'unit', 'source', 'rank', 'offeredAt', 'availability', 'choices', 'allocation'];
+
+/**
+ * Redacts events about these leads or worksheets in place: their `changes` keep only the impersonal keys (status,
+ * assignee, unit…), so the log keeps its sequence and a pending webhook delivery sends the redacted event.
+ */
+export async function redactPersonalEvents(db: Q, subjectIds: string[]): Promise<number> {
+  if (!subjectIds.length) return 0;
+  const result = await sql`
+    update events e set data = (e.data - 'changes') || coalesce((
+      select jsonb_build_object('changes', jsonb_object_agg(c.key, c.value))
+      from jsonb_each(e.data->'changes') c where c.key = any(${IMPERSONAL_CHANGE_KEYS}::text[])
+      having count(*) > 0), '{}'::jsonb)
+    where e.subject_id = any(${subjectIds}::text[]) and e.type = any(${[...PERSONAL_EVENT_TYPES]}::text[]) and e.data ? 'changes'`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

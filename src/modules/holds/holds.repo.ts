@@ -119,3 +119,10 @@ export async function trySweepLock(db: Q): Promise<boolean> {
   const lock = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${SWEEP_LOCK}) as locked`.execute(db);
   return lock.rows[0]?.locked === true;
 }
+
+/** Deletes the ended holds (released or spent) placed with these leads; running ones stay. */
+export async function deleteEndedLeadHolds(db: Kysely<Database>, leadIds: string[]): Promise<number> {
+  if (!leadIds.length) return 0;
+  const result = await db.deleteFrom('holds').where('lead_id', 'in', leadIds).where('released_at', 'is not', null).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -140,3 +140,10 @@ export async function markOffered(db: Q, leadId: string, now: number): Promise<b
     where id = ${leadId} and not (data ? 'offeredAt')`.execute(db);
   return Number(result.numAffectedRows ?? 0) === 1;
 }
+
+/** Deletes leads by id (their holds' `lead_id` is set null by the database); answers how many went. */
+export async function deleteLeads(db: Q, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db.deleteFrom('leads').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

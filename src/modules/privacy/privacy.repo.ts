@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { PERSONAL_EVENT_TYPES } from '../events/events.repo.ts';
-import { QUEUE_SCHEMA } from '../../outbox/outbox.repo.ts';
+import { PERSONAL_EVENT_TYPES, redactPersonalEvents } from '../events/events.repo.ts';
+import { deleteEndedLeadHolds } from '../holds/holds.repo.ts';
+import { deleteLeads } from '../leads/leads.repo.ts';
 import type { LeadRow } from '../leads/leads.repo.ts';
 import type { WorksheetRow } from '../worksheets/worksheets.repo.ts';
 
@@ -81,22 +82,9 @@ export function findEventDeliveries(db: Q, eventIds: string[]) {
     .execute();
 }
 
-/** Change keys that say nothing of a person: kept when an event about a buyer is redacted. */
-export const IMPERSONAL_CHANGE_KEYS = ['status', 'assignee', 'unit', 'source', 'rank', 'offeredAt', 'availability', 'choices', 'allocation'];
-
-/**
- * Redacts events about these leads or worksheets in place: their `changes` keep only the impersonal keys (status,
- * assignee, unit…), so the log keeps its sequence and a pending webhook delivery sends the redacted event.
- */
-export async function redactPersonalEvents(db: Q, subjectIds: string[]): Promise<number> {
-  if (!subjectIds.length) return 0;
-  const result = await sql`
-    update events e set data = (e.data - 'changes') || coalesce((
-      select jsonb_build_object('changes', jsonb_object_agg(c.key, c.value))
-      from jsonb_each(e.data->'changes') c where c.key = any(${IMPERSONAL_CHANGE_KEYS}::text[])
-      having count(*) > 0), '{}'::jsonb)
-    where e.subject_id = any(${subjectIds}::text[]) and e.type = any(${[...PERSONAL_EVENT_TYPES]}::text[]) and e.data ? 'changes'`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+/** Ids of leads created before `before`, oldest first, at most `limit`: what a retention pass erases. */
+export function findLeadsBefore(db: Q, before: Date, limit: number): Promise<{ id: string; project_id: string }[]> {
+  return db.selectFrom('leads').select(['id', 'project_id']).where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
 }
 
 /**
@@ -106,57 +94,7 @@ export async function redactPersonalEvents(db: Q, subjectIds: string[]): Promise
 export async function eraseLeads(db: Q, leadIds: string[]): Promise<{ leads: number; holds: number; events: number }> {
   if (!leadIds.length) return { leads: 0, holds: 0, events: 0 };
   const events = await redactPersonalEvents(db, leadIds);
-  const holds = await db.deleteFrom('holds').where('lead_id', 'in', leadIds).where('released_at', 'is not', null).executeTakeFirst();
-  const leads = await db.deleteFrom('leads').where('id', 'in', leadIds).executeTakeFirst();
-  return { leads: Number(leads.numDeletedRows), holds: Number(holds.numDeletedRows), events };
-}
-
-export async function deleteWorksheets(db: Q, ids: string[]): Promise<number> {
-  if (!ids.length) return 0;
-  const result = await db.deleteFrom('worksheets').where('id', 'in', ids).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Stored answers of public forms (kept for retries) that carry this address. */
-export async function forgetPublicAnswers(db: Q, email: string): Promise<number> {
-  const result = await sql`
-    delete from idempotency_keys where scope like 'public-%' and body is not null and strpos(lower(body::text), ${email}) > 0`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
-/** Ids of leads created before `before`, oldest first, at most `limit`: what a retention pass erases. */
-export function findLeadsBefore(db: Q, before: Date, limit: number): Promise<{ id: string; project_id: string }[]> {
-  return db.selectFrom('leads').select(['id', 'project_id']).where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
-}
-
-export interface StoredMail {
-  id: string;
-  key: string;
-  state: string;
-  sealed: string;
-  table: 'job' | 'archive';
-}
-
-/** One page of stored mail jobs (queued, sent or given up; live and archived), after `afterId`. */
-export async function mailJobsPage(db: Q, kind: string, afterId: string, limit: number): Promise<StoredMail[]> {
-  const { rows } = await sql<StoredMail>`
-    select * from (
-      select id::text as id, data->>'key' as key, state::text as state, data->'p'->>'sealed' as sealed, 'job' as "table"
-      from ${sql.table(`${QUEUE_SCHEMA}.job`)} where name = ${kind} and id::text > ${afterId}
-      union all
-      select id::text as id, data->>'key' as key, state::text as state, data->'p'->>'sealed' as sealed, 'archive' as "table"
-      from ${sql.table(`${QUEUE_SCHEMA}.archive`)} where name = ${kind} and id::text > ${afterId}
-    ) j order by j.id limit ${limit}`.execute(db);
-  return rows;
-}
-
-/** Deletes stored mail jobs (live and archived) by id: a queued one is then never sent. */
-export async function deleteMailJobs(db: Q, ids: string[]): Promise<number> {
-  if (!ids.length) return 0;
-  let n = 0;
-  for (const table of ['job', 'archive']) {
-    const result = await sql`delete from ${sql.table(`${QUEUE_SCHEMA}.${table}`)} where id = any(${ids}::uuid[])`.execute(db);
-    n += Number(result.numAffectedRows ?? 0);
-  }
-  return n;
+  const holds = await deleteEndedLeadHolds(db, leadIds);
+  const leads = await deleteLeads(db, leadIds);
+  return { leads, holds, events };
 }

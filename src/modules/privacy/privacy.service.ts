@@ -13,9 +13,11 @@ import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { parseIfMatch } from '../shared/records.ts';
 import { toWorksheet } from '../worksheets/worksheets.repo.ts';
+import { deleteJobs, mailJobsPage } from '../../outbox/outbox.repo.ts';
+import { redactPersonalEvents } from '../events/events.repo.ts';
+import { forgetPublicAnswers } from '../shared/idempotency.repo.ts';
+import { deleteWorksheets } from '../worksheets/worksheets.repo.ts';
 import {
-  deleteMailJobs,
-  deleteWorksheets,
   eraseLeads,
   findBuyerLeads,
   findBuyerWorksheets,
@@ -23,10 +25,7 @@ import {
   findLeadHolds,
   findLeadsBefore,
   findPersonalEvents,
-  forgetPublicAnswers,
   leadProjects,
-  mailJobsPage,
-  redactPersonalEvents,
   type ProjectScope,
 } from './privacy.repo.ts';
 
@@ -175,7 +174,7 @@ export class PrivacyService {
         leadIds,
         data.worksheets.map((w) => w.id),
       );
-      const mail = await deleteMailJobs(
+      const mail = await deleteJobs(
         trx,
         data.mail.map((m) => m.id),
       );

@@ -36,3 +36,10 @@ export async function forgetIdempotencyKeys(db: Q, before: Date): Promise<number
   const r = await db.deleteFrom('idempotency_keys').where('created_at', '<', before).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** Stored answers of public forms (kept for retries) that carry this address. */
+export async function forgetPublicAnswers(db: Q, email: string): Promise<number> {
+  const result = await sql`
+    delete from idempotency_keys where scope like 'public-%' and body is not null and strpos(lower(body::text), ${email}) > 0`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

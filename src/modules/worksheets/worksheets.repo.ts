@@ -102,3 +102,9 @@ export function decideWorksheet(db: Q, id: string, status: 'accepted' | 'decline
     .returning(COLUMNS)
     .executeTakeFirst();
 }
+
+export async function deleteWorksheets(db: Q, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db.deleteFrom('worksheets').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
