@@ -18,9 +18,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request, type IncomingMessage } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { BENCH_JWT_SECRET, createBenchDb, fmt, machine, onCleanup, runMain, startService, table, writeResults, type Child } from './harness.ts';
+import { BENCH_JWT_SECRET, cpuMs, createBenchDb, fmt, machine, onCleanup, runMain, startService, table, writeResults, type Child } from './harness.ts';
 import { seedDay, type DayProject, type StaffMember } from './day-seed.ts';
 
 const { values: args } = parseArgs({
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     buyers: { type: 'string', default: '2000' },
     projects: { type: 'string', default: '4' },
     ramp: { type: 'string', default: '30' },
+    'keep-alive': { type: 'string', default: '5' },
   },
 });
 const DURATION_MS = Number(args.duration) * 1000;
@@ -39,6 +41,9 @@ const PROJECTS = Number(args.projects);
 const RAMP_MS = Math.min(Number(args.ramp) * 1000, DURATION_MS / 2);
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RSS_LIMIT_MIB = 200;
+/** The nodes' KEEP_ALIVE_TIMEOUT_SEC; the load generator drops an idle connection a second before. */
+const KEEP_ALIVE_SEC = Number(args['keep-alive']);
+const NODE_ARGS = (process.env.DAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 /**
  * Answers that are part of a normal day, not errors: a returning visitor's bundle unchanged since its last visit
@@ -54,16 +59,18 @@ interface Op {
   errors: number;
 }
 const ops = new Map<string, Op>();
-const errorSamples: string[] = [];
 const opOf = (name: string) => ops.get(name) ?? ops.set(name, { ms: [], statuses: {}, errors: 0 }).get(name)!;
 
+/** Errors by operation and kind (status and the start of the answer, or the network failure), with a count. */
+const errorKinds = new Map<string, number>();
 function countError(name: string, what: string) {
   opOf(name).errors++;
-  if (errorSamples.length < 20) errorSamples.push(`${name}: ${what}`);
+  const kind = `${name}: ${what.slice(0, 160)}`;
+  errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
 }
 
-/** Keep-alive sockets pooled per (node, local address); dropped after 4 s idle, before the node's 5 s keep-alive ends. */
-const agent = new Agent({ keepAlive: true, timeout: 4_000 });
+/** Keep-alive sockets pooled per (node, local address), as a browser keeps them; dropped a second before the node would. */
+const agent = new Agent({ keepAlive: true, timeout: (KEEP_ALIVE_SEC - 1) * 1000 });
 
 interface Answer {
   status: number;
@@ -171,7 +178,7 @@ function openFeed(base: string, ns: string, address: string): Promise<{ close():
               });
             }
             const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (!data) continue;
+            if (!data?.includes('"price"')) continue;
             const change = JSON.parse(data) as { _id?: string; changes?: { price?: [unknown, unknown] } };
             const sent = change._id && change.changes?.price ? priceSent.get(`${change._id}:${String(change.changes.price[1])}`) : undefined;
             if (sent !== undefined) feedDelays.push(performance.now() - sent);
@@ -191,6 +198,14 @@ function openFeed(base: string, ns: string, address: string): Promise<{ close():
       countError('stream open', err.message);
       resolve(undefined);
     });
+    // As a page gives up on a feed that does not open (and the visit goes on without it).
+    setTimeout(() => {
+      if (opened || closing) return;
+      closing = true;
+      req.destroy();
+      countError('stream open', 'not open within 30 s');
+      resolve(undefined);
+    }, 30_000).unref();
     req.end();
   });
 }
@@ -216,6 +231,7 @@ async function buyer(i: number, nodes: Child[], projects: DayProject[]) {
     if (bundle?.status === 200) {
       etag = String(bundle.headers.etag);
       if (!availableByEtag.has(etag)) {
+        if (availableByEtag.size >= 100) availableByEtag.clear();
         const b = json(bundle) as { floors: { units: { _id: string; availability: string }[] }[] };
         availableByEtag.set(
           etag,
@@ -300,11 +316,11 @@ async function main() {
   const db = await createBenchDb();
   onCleanup(db.drop);
   const redisPrefix = `bench-day-${randomBytes(4).toString('hex')}:`;
-  const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: redisPrefix, INVENTORY_SYNC_MINUTES: '0' };
+  const env = { DATABASE_URL: db.url, REDIS_URL, REDIS_PREFIX: redisPrefix, INVENTORY_SYNC_MINUTES: '0', KEEP_ALIVE_TIMEOUT_SEC: String(KEEP_ALIVE_SEC) };
   // The first node migrates; the second starts on the migrated database.
-  const nodes = [await startService(env, [], false)];
+  const nodes = [await startService(env, [...NODE_ARGS], false)];
   onCleanup(nodes[0]!.stop);
-  nodes.push(await startService(env, [], false));
+  nodes.push(await startService(env, [...NODE_ARGS], false));
   onCleanup(nodes[1]!.stop);
   const { projects, staff } = await seedDay(db.url, { jwtSecret: BENCH_JWT_SECRET, projects: PROJECTS, floors: 10, unitsPerFloor: 30, staff: STAFF });
   console.log(
@@ -316,12 +332,21 @@ async function main() {
   stopAt = started + DURATION_MS;
   const peakRss = nodes.map(() => 0);
   const sampler = setInterval(() => nodes.forEach((n, k) => (peakRss[k] = Math.max(peakRss[k]!, vm(n.process.pid!, 'VmRSS')))), 1_000);
+  // The load generator's own delay: were it late, the latencies below would be its and not the nodes'.
+  const lag = monitorEventLoopDelay({ resolution: 20 });
+  lag.enable();
+  let lastCpu = nodes.map((n) => cpuMs(n.process.pid) ?? 0);
   const progress = setInterval(() => {
+    const cpu = nodes.map((n) => cpuMs(n.process.pid) ?? 0);
+    const share = cpu.map((c, k) => fmt((100 * (c - lastCpu[k]!)) / 30_000)).join(' / ');
+    lastCpu = cpu;
     const errors = [...ops.values()].reduce((s, o) => s + o.errors, 0);
     const requests = [...ops.values()].reduce((s, o) => s + o.ms.length, 0);
     console.log(
-      `  ${Math.round((performance.now() - started) / 1000)} s: ${requests} requests, ${openStreams.now} streams open, ${errors} errors, RSS ${nodes.map((n) => fmt(vm(n.process.pid!, 'VmRSS'))).join(' / ')} MiB`,
+      `  ${Math.round((performance.now() - started) / 1000)} s: ${requests} requests, ${openStreams.now} streams open, ${errors} errors, RSS ${nodes.map((n) => fmt(vm(n.process.pid!, 'VmRSS'))).join(' / ')} MiB, CPU ${share} % of a core; machine load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}; ` +
+        `load generator ${fmt(vm(process.pid, 'VmRSS'))} MiB, its event loop late by up to ${fmt(lag.max / 1e6)} ms, ${fmt(process.cpuUsage().user / 1e6)} s CPU`,
     );
+    lag.reset();
   }, 30_000);
   await Promise.all([...Array.from({ length: BUYERS }, (_, i) => buyer(i, nodes, projects)), ...staff.map((m, k) => staffMember(k, m, nodes))]);
   const elapsed = (performance.now() - started) / 1000;
@@ -342,7 +367,8 @@ async function main() {
       nodes.map((n, k) => [n.base, fmt(peakRss[k]!, 1), fmt(hwm[k]!, 1)]),
     )}`,
   );
-  console.log(`\nerrors: ${errors}${errorSamples.length ? `\n  ${errorSamples.join('\n  ')}` : ''}`);
+  const kinds = [...errorKinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} × ${k}`);
+  console.log(`\nerrors: ${errors}${kinds.length ? `\n  ${kinds.slice(0, 20).join('\n  ')}` : ''}`);
   for (const n of nodes) if (n.stderr().trim()) console.log(`${n.base} stderr:\n${n.stderr().trim().slice(-2000)}`);
   const overRss = peakRss.some((r) => r > RSS_LIMIT_MIB);
   console.log(`${errors === 0 ? 'ok  ' : 'FAIL'} no error\n${overRss ? 'FAIL' : 'ok  '} RSS per node under ${RSS_LIMIT_MIB} MiB`);
@@ -355,7 +381,7 @@ async function main() {
     peakRssMiB: peakRss,
     vmHwmMiB: hwm,
     errors,
-    errorSamples,
+    errorKinds: Object.fromEntries(errorKinds),
   });
   console.log(`results: ${file}`);
   if (errors > 0 || overRss) throw new Error('the day had errors or went over the memory bound');
