@@ -133,12 +133,20 @@ export function serviceEnv(extra: Record<string, string>): Record<string, string
 }
 
 /**
- * Spawns node on a script pinned to the server core and waits until GET /ready answers 200: a `.ts` script
- * through the tsx loader, a built `.js` one with plain node.
+ * Spawns node on a script pinned to the server core (unless `pin` is false: then on any core) and waits until
+ * GET /ready answers 200: a `.ts` script through the tsx loader, a built `.js` one with plain node.
  */
-export async function startNode(name: string, script: string, env: Record<string, string>, timeoutMs = 60_000, nodeArgs: string[] = []): Promise<Child> {
+export async function startNode(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  nodeArgs: string[] = [],
+  pin = true,
+): Promise<Child> {
   const port = Number(env.PORT ?? (await freePort()));
-  const [cmd, args] = pinned(SERVER_CORE, process.execPath, [...nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]);
+  const argv = [...nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script];
+  const [cmd, args] = pin ? pinned(SERVER_CORE, process.execPath, argv) : [process.execPath, argv];
   const started = performance.now();
   const child = spawn(cmd, args, {
     cwd: ROOT,
@@ -188,10 +196,13 @@ export async function startNode(name: string, script: string, env: Record<string
 export const START_FLAGS: string[] =
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--[a-z-]+=\S+/g) ?? [];
 
-/** The service as `npm start` runs it: `node <the start script's flags> dist/main.js` (built once per benchmark run). */
-export const startService = (env: Record<string, string>, nodeArgs: string[] = []) => {
+/**
+ * The service as `npm start` runs it: `node <the start script's flags> dist/main.js` (built once per benchmark run),
+ * pinned to the server core unless `pin` is false.
+ */
+export const startService = (env: Record<string, string>, nodeArgs: string[] = [], pin = true) => {
   buildOnce();
-  return startNode('service', 'dist/main.js', serviceEnv(env), 60_000, [...START_FLAGS, ...nodeArgs]);
+  return startNode('service', 'dist/main.js', serviceEnv(env), 60_000, [...START_FLAGS, ...nodeArgs], pin);
 };
 
 export const startBare = (databaseUrl: string, nodeArgs: string[] = []) =>

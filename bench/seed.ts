@@ -36,7 +36,7 @@ const PREFIXES = ['Tower', 'Harbour Lofts', 'Park Residences', 'The Quays', 'Riv
 const AVAILABILITY = ['available', 'available', 'available', 'available', 'reserved', 'sold', 'sold', 'leased', 'unavailable', 'on_hold'];
 
 /** Small deterministic PRNG so every run seeds the same shapes. */
-function prng(seed: number) {
+export function prng(seed: number) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -45,7 +45,7 @@ function prng(seed: number) {
   };
 }
 
-function unitData(rand: () => number, n: number) {
+export function unitData(rand: () => number, n: number) {
   const bedrooms = 1 + Math.floor(rand() * 4);
   const img = (k: number) => `https://cdn.example.com/showcase/units/${n}/image-${k}.jpg`;
   return {
@@ -71,7 +71,7 @@ function unitData(rand: () => number, n: number) {
   };
 }
 
-function projectData(rand: () => number, name: string) {
+export function projectData(rand: () => number, name: string) {
   return {
     websiteURL: `https://${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example.com`,
     accentColor: '#1f6feb',
