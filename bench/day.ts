@@ -21,7 +21,21 @@ import { Agent, request, type IncomingMessage } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { BENCH_JWT_SECRET, cpuMs, createBenchDb, fmt, machine, onCleanup, runMain, startService, table, writeResults, type Child } from './harness.ts';
+import {
+  BENCH_JWT_SECRET,
+  cpuMs,
+  createBenchDb,
+  fmt,
+  machine,
+  onCleanup,
+  quantile,
+  readSseBlocks,
+  runMain,
+  startService,
+  table,
+  writeResults,
+  type Child,
+} from './harness.ts';
 import { seedDay, type DayProject, type StaffMember } from './day-seed.ts';
 
 const { values: args } = parseArgs({
@@ -157,32 +171,24 @@ function openFeed(base: string, ns: string, address: string): Promise<{ close():
           res.resume();
           return resolve(undefined);
         }
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let i: number;
-          while ((i = buf.indexOf('\n\n')) >= 0) {
-            const block = buf.slice(0, i);
-            buf = buf.slice(i + 2);
-            if (!opened && block.includes(': open')) {
-              opened = true;
-              opOf('stream open').ms.push(performance.now() - started);
-              openStreams.peak = Math.max(openStreams.peak, ++openStreams.now);
-              resolve({
-                close: () => {
-                  closing = true;
-                  openStreams.now--;
-                  req.destroy();
-                },
-              });
-            }
-            const data = /^data: (.*)$/m.exec(block)?.[1];
-            if (!data?.includes('"price"')) continue;
-            const change = JSON.parse(data) as { _id?: string; changes?: { price?: [unknown, unknown] } };
-            const sent = change._id && change.changes?.price ? priceSent.get(`${change._id}:${String(change.changes.price[1])}`) : undefined;
-            if (sent !== undefined) feedDelays.push(performance.now() - sent);
+        readSseBlocks(res, (block) => {
+          if (!opened && block.includes(': open')) {
+            opened = true;
+            opOf('stream open').ms.push(performance.now() - started);
+            openStreams.peak = Math.max(openStreams.peak, ++openStreams.now);
+            resolve({
+              close: () => {
+                closing = true;
+                openStreams.now--;
+                req.destroy();
+              },
+            });
           }
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (!data?.includes('"price"')) return;
+          const change = JSON.parse(data) as { _id?: string; changes?: { price?: [unknown, unknown] } };
+          const sent = change._id && change.changes?.price ? priceSent.get(`${change._id}:${String(change.changes.price[1])}`) : undefined;
+          if (sent !== undefined) feedDelays.push(performance.now() - sent);
         });
         res.on('error', () => {});
         res.on('close', () => {
@@ -306,11 +312,6 @@ async function staffMember(k: number, m: StaffMember, nodes: Child[]) {
 
 const vm = (pid: number, field: 'VmRSS' | 'VmHWM') =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const pct = (xs: number[], q: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
 
 async function main() {
   const db = await createBenchDb();
@@ -356,8 +357,24 @@ async function main() {
 
   const rows = [...ops.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, o]) => [name, o.ms.length, fmt(pct(o.ms, 0.5), 1), fmt(pct(o.ms, 0.95), 1), fmt(pct(o.ms, 0.99), 1), o.errors, JSON.stringify(o.statuses)]);
-  rows.push(['live feed delay', feedDelays.length, fmt(pct(feedDelays, 0.5), 1), fmt(pct(feedDelays, 0.95), 1), fmt(pct(feedDelays, 0.99), 1), 0, '']);
+    .map(([name, o]) => [
+      name,
+      o.ms.length,
+      fmt(quantile(o.ms, 0.5), 1),
+      fmt(quantile(o.ms, 0.95), 1),
+      fmt(quantile(o.ms, 0.99), 1),
+      o.errors,
+      JSON.stringify(o.statuses),
+    ]);
+  rows.push([
+    'live feed delay',
+    feedDelays.length,
+    fmt(quantile(feedDelays, 0.5), 1),
+    fmt(quantile(feedDelays, 0.95), 1),
+    fmt(quantile(feedDelays, 0.99), 1),
+    0,
+    '',
+  ]);
   const errors = [...ops.values()].reduce((s, o) => s + o.errors, 0);
   console.log(`\n${elapsed.toFixed(0)} s; peak ${openStreams.peak} live feeds open at once\n`);
   console.log(table(['operation', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'statuses'], rows));

@@ -26,6 +26,8 @@ import {
   table,
   writeResults,
   type Child,
+  quantile,
+  readSseBlocks,
 } from './harness.ts';
 import { signAccess } from './jwt.ts';
 
@@ -82,18 +84,10 @@ function openStream(url: string, localAddress?: string): Promise<{ arrivals: Map
     const arrivals = new Map<number, number>();
     const req = request(url, { headers: { accept: 'text/event-stream' }, agent: false, ...(localAddress ? { localAddress } : {}) }, (res: IncomingMessage) => {
       if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const id = /^id: (\d+)$/m.exec(block)?.[1];
-          if (id) arrivals.set(Number(id), performance.now());
-        }
-        if (chunk.includes(': open')) resolve({ arrivals, close: () => req.destroy() });
+      readSseBlocks(res, (block) => {
+        const id = /^id: (\d+)$/m.exec(block)?.[1];
+        if (id) arrivals.set(Number(id), performance.now());
+        if (block.includes(': open')) resolve({ arrivals, close: () => req.destroy() });
       });
       res.on('error', () => {});
     });
@@ -106,11 +100,6 @@ function openStream(url: string, localAddress?: string): Promise<{ arrivals: Map
 const visitorAddress = (i: number) => {
   const n = Math.floor(i / 20);
   return `127.1.${Math.floor(n / 250)}.${(n % 250) + 1}`;
-};
-
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 
 async function liveFeed(node: Child, s: Seed, change: (i: number) => Promise<number>) {

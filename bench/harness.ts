@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -343,4 +344,25 @@ export async function serviceWithProject(
   const created = (await (await fetch(`${service.base}/projects?${qs}`, { method: 'POST', headers: auth })).json()) as { _id: string };
   const importUrl = (q = '') => `${service.base}/projects/${created._id}/inventory/import${q}`;
   return { db, service, pid: service.process.pid!, auth, project: created, importUrl };
+}
+
+/** The value at quantile `q` (0–1) of `xs`, by nearest rank; NaN for none. */
+export function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+/** Reads a text/event-stream response, handing `onBlock` each event block (the lines before a blank line) as it arrives. */
+export function readSseBlocks(res: IncomingMessage, onBlock: (block: string) => void): void {
+  let buf = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    buf += chunk;
+    let i: number;
+    while ((i = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      onBlock(block);
+    }
+  });
 }

@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { cleanupOnSignals, createBenchDb, fmt, machine, onCleanup, runCleanups, startService, table, writeResults } from './harness.ts';
+import { cleanupOnSignals, createBenchDb, fmt, machine, onCleanup, quantile, runCleanups, startService, table, writeResults } from './harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -75,11 +75,6 @@ async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Pr
   );
 }
 
-const pct = (xs: number[], q: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
 const person = (i: number) => ({ firstName: `Buyer${i}`, lastName: 'Bench', email: `buyer${i}@example.com`, phone: '+1 555 0100' });
 
 async function main() {
@@ -239,7 +234,7 @@ async function main() {
   };
   const rows = Object.entries(latencies)
     .filter(([k]) => k !== 'setup')
-    .map(([k, xs]) => [k, xs.length, fmt(pct(xs, 0.5), 1), fmt(pct(xs, 0.99), 1), JSON.stringify(statuses[k])]);
+    .map(([k, xs]) => [k, xs.length, fmt(quantile(xs, 0.5), 1), fmt(quantile(xs, 0.99), 1), JSON.stringify(statuses[k])]);
   console.log(`\n${elapsed.toFixed(1)} s from the first request to the last\n`);
   console.log(table(['request', 'count', 'p50 ms', 'p99 ms', 'statuses'], rows));
   console.log(`\n${JSON.stringify(counts)}`);

@@ -31,6 +31,8 @@ import {
   table,
   tempDir,
   writeResults,
+  quantile,
+  readSseBlocks,
 } from './harness.ts';
 import { signAccess } from './jwt.ts';
 
@@ -100,17 +102,9 @@ function openStream(url: string, headers: Record<string, string>, localAddress: 
   let req: ClientRequest | undefined;
   const closed = new Promise<void>((resolve) => {
     req = request(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false, localAddress }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const id = /^id: (\d+)$/m.exec(block)?.[1];
-          if (id) onBlock(Number(id), /^event: (\w+)$/m.exec(block)?.[1]);
-        }
+      readSseBlocks(res, (block) => {
+        const id = /^id: (\d+)$/m.exec(block)?.[1];
+        if (id) onBlock(Number(id), /^event: (\w+)$/m.exec(block)?.[1]);
       });
       res.on('close', resolve);
       res.on('error', () => resolve());
@@ -121,10 +115,6 @@ function openStream(url: string, headers: Record<string, string>, localAddress: 
   return { closed, stop: () => req?.destroy() };
 }
 
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface PhaseResult {
