@@ -50,6 +50,14 @@ export interface LeadFilters {
 /** `text` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The ids of the projects whose leads a user (not a service administrator) may read: owned or administered. */
+export function leadReadableProjects(db: Q, userId: string) {
+  return db
+    .selectFrom('projects as p')
+    .select('p.id')
+    .where(sql<boolean>`(p.user_id = ${userId} or p.administrators @> array[${userId}]::char(24)[])`);
+}
+
 /**
  * One page of leads, newest first unless sorted otherwise (`_id` breaks ties so pages are stable); rows carry the count
  * before paging. `project` names one project (its access checked by the caller); without it, the leads of every
@@ -59,13 +67,7 @@ export function listLeads(db: Q, scope: { project: string } | { principal: Princ
   let q = db.selectFrom('leads as l').select([...COLUMNS, windowTotal]);
   if ('project' in scope) q = q.where('l.project_id', '=', scope.project);
   else if (scope.principal.role !== 'admin') {
-    const me = scope.principal.id;
-    q = q.where('l.project_id', 'in', (sub) =>
-      sub
-        .selectFrom('projects as p')
-        .select('p.id')
-        .where(sql<boolean>`(p.user_id = ${me} or p.administrators @> array[${me}]::char(24)[])`),
-    );
+    q = q.where('l.project_id', 'in', leadReadableProjects(db, scope.principal.id));
   }
   if (page.updatedSince) q = q.where('l.updated_at', '>=', new Date(page.updatedSince));
   if (page.q) {

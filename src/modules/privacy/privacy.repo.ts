@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { PERSONAL_EVENT_TYPES, redactPersonalEvents } from '../events/events.repo.ts';
 import { deleteEndedLeadHolds } from '../holds/holds.repo.ts';
-import { deleteLeads } from '../leads/leads.repo.ts';
+import { deleteLeads, leadReadableProjects } from '../leads/leads.repo.ts';
 import type { LeadRow } from '../leads/leads.repo.ts';
 import type { WorksheetRow } from '../worksheets/worksheets.repo.ts';
 
@@ -15,12 +15,7 @@ const inScope = (column: string, scope: ProjectScope) => ('all' in scope ? sql<b
 
 /** The projects whose leads a user may read (owned or administered): what an owner's request about a buyer covers. */
 export async function leadProjects(db: Q, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('projects as p')
-    .select('p.id')
-    .where(sql<boolean>`(p.user_id = ${userId} or p.administrators @> array[${userId}]::char(24)[])`)
-    .execute();
-  return rows.map((r) => r.id);
+  return (await leadReadableProjects(db, userId).execute()).map((r) => r.id);
 }
 
 /** Leads (enquiries, hold leads and waitlist entries) left with this address, oldest first. */
