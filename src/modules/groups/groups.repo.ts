@@ -3,7 +3,7 @@ import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { namedStatement } from '../../db/prepared.ts';
-import { addMember, listInvite, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
+import { addMember, listInvite, transferOwner, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 
 type Q = Kysely<Database>;
@@ -132,4 +132,9 @@ export function unlistGroupInvite(db: Q, id: string, inviteId: string): Promise<
 /** Puts the user in the group's `administrators` or `editors` (and out of the other); its owner stays the owner. */
 export function addGroupMember(db: Q, id: string, userId: string, level: MemberLevel): Promise<void> {
   return addMember(db, 'groups', id, userId, level);
+}
+
+/** Hands the group to `userId` (an accepted ownership invitation); answers the previous owner, if it changed. */
+export function transferGroupOwner(db: Q, id: string, userId: string): Promise<string | undefined> {
+  return transferOwner(db, 'groups', id, userId);
 }

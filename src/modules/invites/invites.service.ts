@@ -9,9 +9,8 @@ import { recordAudit } from '../audit/audit.repo.ts';
 import { findMemberships, findUserById, findUserByUsername, insertUser, toUser, type UserRow } from '../users/users.repo.ts';
 import { deactivated, type Issued } from '../users/auth.service.ts';
 import type { User } from '../users/users.schemas.ts';
-import { addProjectMember, listProjectInvite, unlistProjectInvite } from '../projects/projects.repo.ts';
-import { addGroupMember, listGroupInvite, unlistGroupInvite } from '../groups/groups.repo.ts';
-import { transferOwner } from '../../db/member-lists.repo.ts';
+import { addProjectMember, listProjectInvite, transferProjectOwner, unlistProjectInvite } from '../projects/projects.repo.ts';
+import { addGroupMember, listGroupInvite, transferGroupOwner, unlistGroupInvite } from '../groups/groups.repo.ts';
 import { findInviteByToken, findTarget, insertInvite, markAccepted, revokeInvite, toInvite, type InviteRow, type TargetKind } from './invites.repo.ts';
 
 /** An invitation link works for this long. */
@@ -21,11 +20,9 @@ export type Level = 'administrator' | 'editor' | 'owner';
 
 /** The writes of an invited record's lists, each in its record's module. */
 const LISTS = {
-  project: { listInvite: listProjectInvite, unlistInvite: unlistProjectInvite, addMember: addProjectMember },
-  group: { listInvite: listGroupInvite, unlistInvite: unlistGroupInvite, addMember: addGroupMember },
+  project: { listInvite: listProjectInvite, unlistInvite: unlistProjectInvite, addMember: addProjectMember, transferOwner: transferProjectOwner },
+  group: { listInvite: listGroupInvite, unlistInvite: unlistGroupInvite, addMember: addGroupMember, transferOwner: transferGroupOwner },
 } as const;
-
-const TABLES = { project: 'projects', group: 'groups' } as const;
 
 const what = (kind: TargetKind) => (kind === 'project' ? 'Project' : 'Group');
 
@@ -179,7 +176,7 @@ export class InviteService {
       }
       if (!row) throw new AppError(401, 'unauthorized', 'The signed-in user no longer exists');
       let previousOwner: string | undefined;
-      if (invite.level === 'owner') previousOwner = await transferOwner(trx, TABLES[invite.target_kind], invite.target_id, row.id);
+      if (invite.level === 'owner') previousOwner = await LISTS[invite.target_kind].transferOwner(trx, invite.target_id, row.id);
       else await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level);
       await LISTS[invite.target_kind].unlistInvite(trx, invite.target_id, invite.id);
       await markAccepted(trx, invite.id, row.id, new Date(this.ctx.clock.now()));

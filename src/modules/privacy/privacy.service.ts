@@ -7,16 +7,14 @@ import { notFound } from '../../http/errors.ts';
 import type { Mail } from '../../mail/mailer.ts';
 import { MAIL_KIND } from '../../mail/mail.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
-import { toEvent, type EventRow } from '../events/events.repo.ts';
+import { redactPersonalEvents, toEvent, type EventRow } from '../events/events.repo.ts';
 import { findLeadWithTeam, toLead } from '../leads/leads.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { parseIfMatch } from '../shared/records.ts';
-import { toWorksheet } from '../worksheets/worksheets.repo.ts';
+import { deleteWorksheets, toWorksheet } from '../worksheets/worksheets.repo.ts';
 import { deleteJobs, mailJobsPage } from '../../outbox/outbox.repo.ts';
-import { redactPersonalEvents } from '../events/events.repo.ts';
 import { forgetPublicAnswers } from '../shared/idempotency.repo.ts';
-import { deleteWorksheets } from '../worksheets/worksheets.repo.ts';
 import {
   eraseLeads,
   findBuyerLeads,

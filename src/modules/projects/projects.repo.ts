@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
 import { namedStatement } from '../../db/prepared.ts';
-import { addMember, listInvite, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
+import { addMember, listInvite, transferOwner, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
 import { FLOOR_IDS_SQL, PROJECT_RECORD_SQL, type ProjectRow } from './projects.record.ts';
 
@@ -167,4 +167,9 @@ export function unlistProjectInvite(db: Q, id: string, inviteId: string): Promis
 /** Puts the user in the project's `administrators` or `editors` (and out of the other); its owner stays the owner. */
 export function addProjectMember(db: Q, id: string, userId: string, level: MemberLevel): Promise<void> {
   return addMember(db, 'projects', id, userId, level);
+}
+
+/** Hands the project to `userId` (an accepted ownership invitation); answers the previous owner, if it changed. */
+export function transferProjectOwner(db: Q, id: string, userId: string): Promise<string | undefined> {
+  return transferOwner(db, 'projects', id, userId);
 }
