@@ -73,6 +73,24 @@ describe('import bounds', () => {
     assert.equal(json.statusCode, 200, 'objects inside a row or inside strings are not rows');
   });
 
+  test('more cells than 48 a row allowed (a few rows hundreds of columns wide) → 413 naming the bound; a full-width file passes', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const wide = (columns: number, rows: number) =>
+      [
+        ['name', ...Array.from({ length: columns - 1 }, (_, i) => `extra${i}`)].join(','),
+        ...Array.from({ length: rows }, (_, r) => [`W-${r}`, ...Array(columns - 1).fill('x')].join(',')),
+      ].join('\n');
+    // 1,501 × 48 = 72,048 cells: 300 columns × 241 rows (with the header) is past it, 45 columns × 1,500 rows is not.
+    const refused = await upload(p._id, wide(300, 240));
+    assert.equal(refused.statusCode, 413, refused.body);
+    assert.equal(refused.json().code, 'payload_too_large');
+    assert.equal(refused.json().maxCells, 72048);
+    assert.match(refused.json().detail, /more than 72048 cells/);
+    const full = await upload(p._id, wide(45, 1500));
+    assert.equal(full.statusCode, 200, full.body);
+    assert.equal(full.json().summary.created, 1500);
+  });
+
   test('the row count refuses the file while it is still arriving, before the whole of it is held', async () => {
     const p = await createProject(t.app, owner.auth);
     const up = streamingUpload(p._id);

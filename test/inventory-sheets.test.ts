@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { XLSX_TYPE } from '../src/modules/inventory/xlsx.ts';
 import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
+import { zipOf } from './zip.ts';
 
 /** Imports in the sales team's words: the column names of CONTRACT §17, .xlsx workbooks (bounded), and the template that imports back unchanged. */
 let t: TestApp;
@@ -123,7 +124,28 @@ describe('.xlsx imports', () => {
     assert.deepEqual(listed.map((u: { name: string }) => u.name).sort(), ['D1', 'D2']);
   });
 
-  test('bounds: too many rows → 413, too large → 413, a zip that inflates past the cap → 413, not a workbook → 400; nothing written', async () => {
+  test('the first tab is read even when it is stored after another sheet', async () => {
+    const p = await createProject(t.app, owner.auth);
+    const { Workbook } = (await import('exceljs')).default;
+    const book = new Workbook();
+    const notes = book.addWorksheet('Notes');
+    notes.addRow(['Note']);
+    notes.addRow(['not a unit']);
+    const units = book.addWorksheet('Units');
+    units.addRow(['Name', 'Price']);
+    units.addRow(['T1', 1000]);
+    // exceljs writes the tabs in `orderNo` order (not in its types).
+    Object.assign(units, { orderNo: 0 });
+    Object.assign(notes, { orderNo: 1 });
+    const dry = await upload(p._id, Buffer.from(await book.xlsx.writeBuffer()), XLSX_TYPE);
+    assert.equal(dry.statusCode, 200, dry.body);
+    assert.deepEqual(
+      dry.json().changes.map((c: { fields: { name: [unknown, unknown] } }) => c.fields.name[1]),
+      ['T1'],
+    );
+  });
+
+  test('bounds: too many rows → 413, too large → 413, a zip that inflates past the cap → 413, too many cells → 413, not a workbook → 400; nothing written', async () => {
     const p = await createProject(t.app, owner.auth);
     const many = await workbook([['Name'], ...Array.from({ length: 51 }, (_, i) => [`U${i}`])]);
     const rows = await upload(p._id, many, XLSX_TYPE, '');
@@ -145,6 +167,14 @@ describe('.xlsx imports', () => {
     const longSheet = await upload(p._id, zipOf('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.from(rowsXml))), XLSX_TYPE, '');
     assert.equal(longSheet.statusCode, 413, longSheet.body);
     assert.equal(longSheet.json().code, 'too_many_rows');
+
+    // A few rows thousands of cells wide (2 × 1,300 > 48 a row for 51 rows): refused while it inflates, as rows are.
+    const wideRow = (r: number) => `<row r="${r}">${'<c t="n"><v>7</v></c>'.repeat(1300)}</row>`;
+    const wideXml = `<worksheet><sheetData>${wideRow(1)}${wideRow(2)}</sheetData></worksheet>`;
+    const wide = await upload(p._id, zipOf('xl/worksheets/sheet1.xml', deflateRawSync(Buffer.from(wideXml))), XLSX_TYPE, '');
+    assert.equal(wide.statusCode, 413, wide.body);
+    assert.equal(wide.json().code, 'payload_too_large');
+    assert.match(wide.json().detail, /more than 2448 cells/);
 
     for (const junk of [Buffer.from('name\r\nA\r\n'), zipOf('hello.txt', deflateRawSync(Buffer.from('hi')))]) {
       const res = await upload(p._id, junk, XLSX_TYPE, '');
@@ -208,32 +238,3 @@ describe('GET /projects/{id}/inventory/template', () => {
     assert.equal((await call('GET', `/projects/${p._id}/inventory/template?format=pdf`)).statusCode, 400);
   });
 });
-
-/** A zip of one deflated part, with its central directory. */
-function zipOf(name: string, deflated: Buffer): Buffer {
-  const n = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(0, 22);
-  local.writeUInt16LE(n.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(0, 24);
-  central.writeUInt16LE(n.length, 28);
-  central.writeUInt32LE(0, 42);
-  const dirAt = local.length + n.length + deflated.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + n.length, 12);
-  end.writeUInt32LE(dirAt, 16);
-  return Buffer.concat([local, n, deflated, central, n, end]);
-}

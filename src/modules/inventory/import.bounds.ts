@@ -25,6 +25,26 @@ export const tooManyRows = (maxRows: number) =>
     { maxRows },
   );
 
+/**
+ * Cells one import may keep per data row allowed: every column an import reads and an export writes (45), and a
+ * few more. A full export at the row bound passes; 20,000 rows five hundred columns wide (a 20 MB CSV of `x,`) do
+ * not, as they would hold half a gigabyte while the plan is made.
+ */
+export const CELLS_PER_ROW = 48;
+
+/** The cells an import of at most `maxRows` rows may keep: the header row's and the rows'. */
+export const maxCells = (maxRows: number) => (maxRows + 1) * CELLS_PER_ROW;
+
+export const tooManyCells = (max: number) =>
+  new AppError(
+    413,
+    'payload_too_large',
+    `The file holds more than ${max} cells (${CELLS_PER_ROW} for each row allowed), the most one import may keep; drop the columns it does not need`,
+    [{ path: '/', message: `has more than ${max} cells` }],
+    undefined,
+    { maxCells: max },
+  );
+
 export const fileTooLarge = (maxBytes: number) =>
   new AppError(
     413,
@@ -52,8 +72,8 @@ const HEAD_BYTES = 64 * 1024;
 
 /**
  * Reads a CSV file (UTF-8 with or without BOM; comma, semicolon or tab, picked from the header line) as it streams
- * in: header → text rows, blank rows skipped. More than `maxRows` data rows or `maxBytes` bytes stops the reading
- * at once with a 413 naming the limit; unreadable CSV is a 400; a file with no header line is a 400.
+ * in: header → text rows, blank rows skipped. More than `maxRows` data rows, `maxBytes` bytes or
+ * {@link maxCells} cells kept (each row keeps one per header) stops the reading at once with a 413 naming the limit; unreadable CSV is a 400; a file with no header line is a 400.
  */
 export function readCsv(source: Readable, limits: ReadLimits): Promise<ParsedTable> {
   return new Promise((resolve, reject) => {
@@ -83,6 +103,10 @@ export function readCsv(source: Readable, limits: ReadLimits): Promise<ParsedTab
       if (!record.some((c) => c.trim() !== '')) return;
       if (rows.length >= limits.maxRows) {
         fail(tooManyRows(limits.maxRows));
+        return;
+      }
+      if ((rows.length + 2) * headers.length > maxCells(limits.maxRows)) {
+        fail(tooManyCells(maxCells(limits.maxRows)));
         return;
       }
       const cells: Record<string, unknown> = {};

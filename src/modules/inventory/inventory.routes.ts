@@ -120,7 +120,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
           '(412 if any floor or unit changed since). ' +
           'Row errors apply nothing (400 with the same answer) unless `skipErrors=true`. A unit held right now keeps its ' +
           'availability (listed in `kept`). ' +
-          `At most ${maxRows} rows (413 \`too_many_rows\`, counted while the file is read) and ${Math.round(bodyLimit / 1048576)} MiB (413); ` +
+          `At most ${maxRows} rows (413 \`too_many_rows\`, counted while the file is read), ${Math.round(bodyLimit / 1048576)} MiB (413) and 48 cells a row allowed (413); ` +
           `at most ${ctx.config.inventory.importsAtOnce} imports run at once per node (429 with \`Retry-After\`). ` +
           '`changes` lists the first 1,000 rows (`truncated: true` when there are more; `summary` counts all). See docs/inventory.md.',
         params: IdParams,

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
 import { AppError } from '../../http/errors.ts';
 import { commonJs } from '../../lib/cjs.ts';
 import type { ParsedTable } from './csv.ts';
-import { fileTooLarge, tooManyRows, type ReadLimits } from './import.bounds.ts';
+import { fileTooLarge, maxCells, tooManyCells, tooManyRows, type ReadLimits } from './import.bounds.ts';
 
 /**
  * Excel workbooks (.xlsx) in and out, through exceljs, loaded on first use (the server starts without it; see
@@ -39,22 +40,41 @@ const inflatesTooLarge = (max: number) =>
     { maxBytes: max },
   );
 
+/** A part of the zip as stored: its name and its whole local record (header, data and any data descriptor). */
+interface ZipPart {
+  name: string;
+  record: Buffer;
+}
+
+/** What a workbook's sheets may hold before any parser sees them. */
+export interface SheetBounds {
+  /** `<row>` elements in one sheet, empty formatted rows included. */
+  rows: number;
+  /** Cells with a value (`<v>` or an inline string) in one sheet. */
+  cells: number;
+  /** The data rows allowed, for the 413's words. */
+  dataRows: number;
+}
+
 /**
  * Inflates every part of the zip (central directory entries, stored or deflated) as a stream, keeping nothing: the
- * running total of the real sizes (not the sizes the directory claims) is capped at `maxInflated`, and the `<row`
- * elements of every sheet are counted, so a bomb or a sheet of millions of rows is refused before any parser holds
- * it. Zip64, encryption and other methods are refused.
+ * running total of the real sizes (not the sizes the directory claims) is capped at `maxInflated`, and the rows and
+ * the cells with a value of every sheet are counted, so a bomb, a sheet of millions of rows or of a few rows a
+ * thousand columns wide is refused before any parser holds it. Zip64, encryption and other methods are refused.
+ * Answers the parts, for {@link readXlsx} to hand the parser only those it reads.
  */
-export async function checkZipBounds(file: Buffer, maxInflated: number, maxSheetRows: number): Promise<void> {
+export async function checkZipBounds(file: Buffer, maxInflated: number, bounds: SheetBounds): Promise<ZipPart[]> {
   const eocd = file.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
   if (eocd < 0 || eocd + 22 > file.length) throw notXlsx('no zip directory');
   const entries = file.readUInt16LE(eocd + 10);
   const dirSize = file.readUInt32LE(eocd + 12);
-  let at = file.readUInt32LE(eocd + 16);
-  if (entries === 0xffff || at === 0xffffffff) throw notXlsx('zip64 is not supported');
+  const dirStart = file.readUInt32LE(eocd + 16);
+  if (entries === 0xffff || dirStart === 0xffffffff) throw notXlsx('zip64 is not supported');
   if (entries > MAX_ENTRIES) throw notXlsx(`more than ${MAX_ENTRIES} parts`);
-  if (at + dirSize > eocd) throw notXlsx('damaged zip directory');
+  if (dirStart + dirSize > eocd) throw notXlsx('damaged zip directory');
+  let at = dirStart;
   let total = 0;
+  const parts: { name: string; local: number }[] = [];
   for (let i = 0; i < entries; i++) {
     if (at + 46 > file.length || file.readUInt32LE(at) !== 0x02014b50) throw notXlsx('damaged zip directory');
     const flags = file.readUInt16LE(at + 8);
@@ -67,33 +87,41 @@ export async function checkZipBounds(file: Buffer, maxInflated: number, maxSheet
     const name = file.toString('utf8', at + 46, at + 46 + nameLength);
     at += 46 + nameLength + extraLength + commentLength;
     if (flags & 0x1) throw notXlsx('encrypted parts are not supported');
-    if (local + 30 > file.length || file.readUInt32LE(local) !== 0x04034b50) throw notXlsx('damaged zip entry');
+    if (local + 30 > file.length || local >= dirStart || file.readUInt32LE(local) !== 0x04034b50) throw notXlsx('damaged zip entry');
     const start = local + 30 + file.readUInt16LE(local + 26) + file.readUInt16LE(local + 28);
-    if (start + compressed > file.length) throw notXlsx('damaged zip entry');
+    if (start + compressed > dirStart) throw notXlsx('damaged zip entry');
     const data = file.subarray(start, start + compressed);
-    const rows = /^xl\/worksheets\/[^/]+\.xml$/i.test(name) ? new RowCounter() : undefined;
+    const sheet = /^xl\/worksheets\/[^/]+\.xml$/i.test(name) ? new SheetCounter() : undefined;
     if (method === 0) {
       total += data.length;
-      rows?.add(data);
+      sheet?.add(data);
     } else if (method === 8) {
-      total = await inflateCounting(data, total, maxInflated, rows);
+      total = await inflateCounting(data, total, maxInflated, sheet);
     } else {
       throw notXlsx(`compression method ${method} is not supported`);
     }
     if (total > maxInflated) throw inflatesTooLarge(maxInflated);
-    if (rows && rows.count > maxSheetRows) throw tooManyRows(Math.floor((maxSheetRows - SPARE_ROWS) / 2));
+    if (sheet && sheet.rows > bounds.rows) throw tooManyRows(bounds.dataRows);
+    if (sheet && sheet.cells > bounds.cells) throw tooManyCells(bounds.cells);
+    parts.push({ name, local });
   }
+  // Each record runs to the next one's header (so a data descriptor stays with its part), the last to the directory.
+  const starts = [...new Set(parts.map((p) => p.local))].sort((a, b) => a - b);
+  return parts.map(({ name, local }) => {
+    const next = starts.find((s) => s > local) ?? dirStart;
+    return { name, record: file.subarray(local, next) };
+  });
 }
 
 /** Inflates `data` chunk by chunk, adding each chunk's size to `total` and dropping it; stops past `max`. */
-function inflateCounting(data: Buffer, total: number, max: number, rows: RowCounter | undefined): Promise<number> {
+function inflateCounting(data: Buffer, total: number, max: number, sheet: SheetCounter | undefined): Promise<number> {
   return new Promise((resolve, reject) => {
     const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
     let sum = total;
     let over = false;
     inflater.on('data', (chunk: Buffer) => {
       sum += chunk.length;
-      rows?.add(chunk);
+      sheet?.add(chunk);
       if (sum > max && !over) {
         over = true;
         inflater.destroy();
@@ -110,22 +138,36 @@ function inflateCounting(data: Buffer, total: number, max: number, rows: RowCoun
   });
 }
 
-/** Counts `<row` elements across chunks (a tag split between two chunks counts once). */
-class RowCounter {
-  count = 0;
+const TAG_END = new Set([' ', '>', '/', '\t', '\n', '\r']);
+
+/**
+ * Counts a sheet's `<row` elements and its cells with a value (`<v` and `<is`, the value and the inline string
+ * elements, found only inside a cell) across chunks; a tag split between two chunks counts once.
+ */
+class SheetCounter {
+  rows = 0;
+  cells = 0;
   #tail = '';
   add(chunk: Buffer) {
     const text = this.#tail + chunk.toString('latin1');
     let from = 0;
     for (;;) {
-      const i = text.indexOf('<row', from);
-      if (i < 0) break;
-      const next = text[i + 4];
-      if (next === undefined) break; // decided by the next chunk
-      if (next === ' ' || next === '>' || next === '/' || next === '\t' || next === '\n' || next === '\r') this.count++;
-      from = i + 4;
+      const i = text.indexOf('<', from);
+      if (i < 0) {
+        from = text.length;
+        break;
+      }
+      if (text.length - i < 5) {
+        from = i; // decided by the next chunk
+        break;
+      }
+      const first = text[i + 1];
+      if (first === 'r' && text[i + 2] === 'o' && text[i + 3] === 'w' && TAG_END.has(text[i + 4] ?? '')) this.rows++;
+      else if (first === 'v' && TAG_END.has(text[i + 2] ?? '')) this.cells++;
+      else if (first === 'i' && text[i + 2] === 's' && TAG_END.has(text[i + 3] ?? '')) this.cells++;
+      from = i + 1;
     }
-    this.#tail = text.slice(Math.max(from, text.length - 4));
+    this.#tail = text.slice(from);
   }
 }
 
@@ -141,43 +183,67 @@ function cellValue(value: unknown): unknown {
   return '';
 }
 
+/** The parts the reader needs, in the order it needs them: relations and sheet names, styles, shared strings, sheets. */
+const READ_ORDER = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/styles.xml', 'xl/sharedStrings.xml'];
+const SHEET_PART = /^xl\/worksheets\/sheet\d+\.xml$/;
+
 /**
  * The first sheet of a workbook as header → value rows, as `readCsv` gives a CSV's: the first non-empty row names
  * the columns, blank rows are skipped, more than `maxRows` data rows → 413. Numbers stay numbers (so `1250000` is
  * not read back through a locale), everything else is text.
+ *
+ * Read by exceljs's streaming reader, row by row, so what a workbook costs is the table it gives (as a CSV's), not
+ * exceljs's model of every cell. The reader is handed only the parts it reads, shared strings before the sheets
+ * (Excel stores them after), so it never parks a sheet in a temporary file.
  */
 export async function readXlsx(file: Buffer, limits: ReadLimits): Promise<ParsedTable> {
   if (file.length > limits.maxBytes) throw fileTooLarge(limits.maxBytes);
-  await checkZipBounds(file, Math.min(MAX_INFLATED, limits.maxBytes * INFLATE_RATIO), limits.maxRows * 2 + SPARE_ROWS);
-  const { Workbook } = commonJs(await import('exceljs'));
-  const workbook = new Workbook();
-  try {
-    await workbook.xlsx.load(file as unknown as ArrayBuffer);
-  } catch (err) {
-    throw notXlsx((err instanceof Error ? err.message : String(err)).slice(0, 200));
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw notXlsx('it has no sheet');
+  const parts = await checkZipBounds(file, Math.min(MAX_INFLATED, limits.maxBytes * INFLATE_RATIO), {
+    rows: limits.maxRows * 2 + SPARE_ROWS,
+    cells: maxCells(limits.maxRows),
+    dataRows: limits.maxRows,
+  });
+  const byName = new Map(parts.map((p) => [p.name, p.record]));
+  const records = [...READ_ORDER.flatMap((name) => byName.get(name) ?? []), ...parts.filter((p) => SHEET_PART.test(p.name)).map((p) => p.record)];
+  const ExcelJS = commonJs(await import('exceljs'));
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(records), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'ignore',
+  });
   let headers: string[] | undefined;
   const rows: ParsedTable['rows'] = [];
-  let failure: AppError | undefined;
-  sheet.eachRow({ includeEmpty: false }, (row) => {
-    if (failure) return;
-    const values = (row.values as unknown[]).slice(1).map(cellValue);
-    if (!values.some((v) => String(v).trim() !== '')) return;
-    if (headers === undefined) {
-      headers = values.map((v) => String(v).trim());
-      return;
+  let sheets = 0;
+  try {
+    for await (const sheet of reader) {
+      // The first tab in the workbook's order (its parts may be stored in another). A sheet the reader could not
+      // name (relations it does not follow, such as absolute targets) is read where it stands.
+      const tabs = (reader as unknown as { model?: { sheets?: { name: string }[] } }).model?.sheets ?? [];
+      const name = (sheet as unknown as { name: string }).name;
+      if (tabs.some((t) => t.name === name) && tabs[0]?.name !== name) continue;
+      sheets++;
+      for await (const row of sheet) {
+        const values = (row.values as unknown[]).slice(1).map(cellValue);
+        if (!values.some((v) => String(v).trim() !== '')) continue;
+        if (headers === undefined) {
+          headers = values.map((v) => String(v).trim());
+          continue;
+        }
+        if (rows.length >= limits.maxRows) throw tooManyRows(limits.maxRows);
+        if ((rows.length + 2) * headers.length > maxCells(limits.maxRows)) throw tooManyCells(maxCells(limits.maxRows));
+        const cells: Record<string, unknown> = {};
+        headers.forEach((h, j) => (cells[h] = values[j] ?? ''));
+        rows.push({ row: rows.length + 1, cells });
+      }
+      break;
     }
-    if (rows.length >= limits.maxRows) {
-      failure = tooManyRows(limits.maxRows);
-      return;
-    }
-    const cells: Record<string, unknown> = {};
-    headers.forEach((h, j) => (cells[h] = values[j] ?? ''));
-    rows.push({ row: rows.length + 1, cells });
-  });
-  if (failure) throw failure;
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw notXlsx((err instanceof Error ? err.message : String(err)).slice(0, 200));
+  }
+  if (sheets === 0) throw notXlsx('it has no sheet');
   if (headers === undefined || !headers.some((h) => h !== '')) {
     throw new AppError(400, 'invalid_body', 'The first sheet is empty: its first row must name the columns', [{ path: '/', message: 'is empty' }]);
   }
