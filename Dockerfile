@@ -42,4 +42,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The node flags of `npm start`; SIGTERM goes straight to node, which drains and exits 0.
-CMD ["node", "--max-semi-space-size=8", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=25", "dist/main.js"]

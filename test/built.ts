@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,7 @@ import { distIsStale } from '../scripts/dist-fresh.mjs';
 import { freePort, tempDir, TEST_JWT_SECRET, throwawayDatabase } from './helpers.ts';
 
 /**
- * The server as `npm start` runs it (what ships is what is tested): `node --max-semi-space-size=8 scripts/start.mjs`,
+ * The server as `npm start` runs it (what ships is what is tested): `node <npm start's flags> scripts/start.mjs`,
  * which loads dist/main.js with plain node, built by `npm run build` (esbuild) once per test process when the
  * sources are newer. A case for another lazily loaded dependency starts a node with the settings it needs:
  *
@@ -75,11 +76,15 @@ export function builtEnv(port: number): Record<string, string> {
 /** One SECRET_KEY for every node of a test process: nodes on one database must read each other's sealed secrets. */
 export const SHARED_SECRET_KEY = randomBytes(32).toString('hex');
 
+/** The V8 flags of `npm start` (package.json), so a built node runs as it does. */
+const START_FLAGS: string[] =
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--[a-z-]+=\S+/g) ?? [];
+
 /** Starts one built node and waits until `/ready` answers 200 (or fails with its output if it exits first). */
 export async function startBuilt(opts: { env?: Record<string, string>; port?: number } = {}): Promise<BuiltNode> {
   await ensureBuilt();
   const port = opts.port ?? (await freePort());
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...START_FLAGS, 'scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...builtEnv(port), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -516,6 +516,16 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await shots('team');
     await page.getByRole('button', { name: 'Revoke the invitation to wrong.person@example.com' }).click();
     await page.getByRole('status').filter({ hasText: 'Invitation to wrong.person@example.com revoked.' }).waitFor();
+    // The owner may hand the project over: the option is offered, the invitation says what it is, and it can be revoked.
+    const options = await page.getByLabel('As', { exact: true }).locator('option').allTextContents();
+    assert.deepEqual(options, ['Editor', 'Administrator', 'New owner (transfer)']);
+    await typeInto("Colleague's e-mail", 'next.owner@example.com', { clear: true });
+    await page.getByLabel('As', { exact: true }).selectOption('owner');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.locator('.people').getByText('next.owner@example.com as owner').waitFor();
+    await shots('team-transfer');
+    await page.getByRole('button', { name: 'Revoke the invitation to next.owner@example.com' }).click();
+    await page.getByRole('status').filter({ hasText: 'Invitation to next.owner@example.com revoked.' }).waitFor();
     const pending = ((await api('GET', `/projects/${projectId}`)).json().invites ?? []) as { email: string }[];
     assert.deepEqual(
       pending.map((i) => i.email),

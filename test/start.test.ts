@@ -66,8 +66,10 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
     const children = tree.split('\n').filter((l) => l.trim().split(/\s+/)[1] === String(npm.pid));
     assert.equal(children.length, 1, tree);
     assert.match(children[0]!, /node (--[a-z-]+=\S+ )*scripts\/start\.mjs/);
-    // The young-generation cap that keeps the peak RSS down (docs/decisions.md) is on the process that serves.
+    // The young-generation cap and the heap's growth factor that keep the peak RSS down (docs/decisions.md) are on
+    // the process that serves.
     assert.match(children[0]!, /--max-semi-space-size=\d+/);
+    assert.match(children[0]!, /--heap-growing-percent=\d+/);
     assert.doesNotMatch(
       tree
         .split('\n')

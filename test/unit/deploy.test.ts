@@ -131,4 +131,11 @@ describe('Dockerfile', () => {
     assert.match(dockerfile, /HEALTHCHECK[\s\S]*\/ready/);
     assert.match(dockerfile, /CMD \[[^\]]*"dist\/main\.js"\]/);
   });
+
+  test('the image starts node with the flags `npm start` uses', () => {
+    const flags = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start.match(/--[a-z-]+=\S+/g) ?? [];
+    assert.ok(flags.length >= 2, flags.join(' '));
+    const cmd = lines.find((l) => /^CMD \[/.test(l)) ?? '';
+    for (const flag of flags) assert.ok(cmd.includes(`"${flag}"`), `${flag} in ${cmd}`);
+  });
 });
