@@ -87,13 +87,22 @@ describe(`the console's settings and looks, as a Toronto project sets them (${EN
     await currency.selectOption({ label: 'Canadian dollar (CAD)' });
     const opensOn = page.getByLabel('Page opens on');
     const views = await opensOn.locator('option').allTextContents();
-    assert.deepEqual(views, ['The unit list', 'The building (floors to choose from)', 'The first floor plan']);
-    await opensOn.selectOption({ label: 'The building (floors to choose from)' });
+    assert.deepEqual(views, ['The unit list', 'The building, floor by floor', 'The first floor plan']);
+    await opensOn.selectOption({ label: 'The building, floor by floor' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await status('Saved 2 changes.');
     const saved = await json<{ chargeCurrency: string; initialView: string }>('GET', `/projects/${p._id}`);
     assert.equal(saved.chargeCurrency, 'cad');
     assert.equal(saved.initialView, 'Building');
+    const spilling = await page.locator('#set-general .field').evaluateAll((fields) =>
+      fields.flatMap((f) => {
+        const control = f.querySelector('select, input');
+        if (!control) return [];
+        const [c, box] = [control.getBoundingClientRect(), f.getBoundingClientRect()];
+        return c.right <= box.right + 0.5 ? [] : [`${f.querySelector('label')?.textContent ?? '?'}: ${Math.round(c.right - box.right)} px out`];
+      }),
+    );
+    assert.deepEqual(spilling, [], 'no setting spills out of its column');
     await page.locator('#set-general').scrollIntoViewIfNeeded();
     await shotsAtBothSizes(page, 'console-look-settings', { desktop: DESK, at: '#set-general' });
 

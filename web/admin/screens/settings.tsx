@@ -86,7 +86,7 @@ export const GROUPS: Group[] = [
           'select',
           [
             ['List', 'The unit list'],
-            ['Building', 'The building (floors to choose from)'],
+            ['Building', 'The building, floor by floor'],
             ['Plan', 'The first floor plan'],
           ],
         ],
@@ -178,6 +178,7 @@ export const GROUPS: Group[] = [
     title: 'Waitlist',
     settings: [
       b('waitlistEnabled', 'Visitors can join a waitlist'),
+      b('priorityList', 'A unit that frees up goes to its waiting list first', 'a priority hold for the first in line; with holds on'),
       b('specialRankEnabled', 'The team may reorder waiting lists', 'on the Launch tab; otherwise first come, first served'),
     ],
   },
