@@ -24,8 +24,46 @@ function seeded(seed: number) {
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
 }
-/** Pauses biased short: mostly none, sometimes long enough for the cell behind to be saved meanwhile. */
-const PAUSES = [0, 0, 0, 200, 200, 500, 1000];
+/**
+ * Pauses biased short: mostly none, sometimes long enough for the cell behind to be saved meanwhile, and full
+ * seconds (the issue's "Bedrooms 3, Tab, wait 1 s, 2"), so the test stays about half a minute.
+ */
+const PAUSES = [0, 0, 0, 0, 100, 200, 350, 500, 800, 1000];
+
+/**
+ * The network between the console and the service as a person has it: each unit save reaches the service after a
+ * seeded 0–600 ms, so answers land while the next cells are typed, in any order across rows. The requests go on to
+ * the real service unchanged.
+ */
+async function slowSaves(random: () => number) {
+  const sent = { saves: 0 };
+  await page.route(/\/units\/[0-9a-f]{24}$/, async (route) => {
+    if (route.request().method() === 'PATCH') {
+      sent.saves++;
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 600)));
+    }
+    await route.continue();
+  });
+  return sent;
+}
+
+/** What the grid shows for a row: every typed cell's text (prices with thousands separators). */
+const shown = async (name: string) => ({
+  name: await page.getByLabel(`Name of ${name}`).inputValue(),
+  price: await page.getByLabel(`Price of ${name}`).inputValue(),
+  bedrooms: await page.getByLabel(`Bedrooms of ${name}`).inputValue(),
+  bathrooms: await page.getByLabel(`Baths of ${name}`).inputValue(),
+  squareFeet: await page.getByLabel(`Area of ${name}`).inputValue(),
+  type: await page.getByLabel(`Type of ${name}`).inputValue(),
+});
+const asShown = (w: ReturnType<typeof wantOf>) => ({
+  name: w.name,
+  price: w.price.toLocaleString('en-US'),
+  bedrooms: w.bedrooms,
+  bathrooms: String(w.bathrooms),
+  squareFeet: String(w.squareFeet),
+  type: w.type,
+});
 
 const wantOf = (i: number) => ({
   name: `N-${String(i).padStart(2, '0')}`,
@@ -89,13 +127,16 @@ describe(`the console's units grid while typing (${ENGINE})`, { skip }, () => {
   test('10 rows × 6 cells typed key by key with pauses: every value is saved where it was typed, no conflict is said', async () => {
     const p = await gridProject('Typing Court', 10);
     const random = seeded(2026);
+    const sent = await slowSaves(seeded(34));
     const pause = () => new Promise<void>((r) => setTimeout(r, PAUSES[Math.floor(random() * PAUSES.length)]));
     for (let i = 0; i < 10; i++) await typeRow(i, pause);
     const want = Array.from({ length: 10 }, (_, i) => wantOf(i));
     const units = await settled(p._id, (us) => JSON.stringify(us.map(fields).sort((a, b) => a.name.localeCompare(b.name))) === JSON.stringify(want));
     assert.deepEqual(units.map(fields), want);
     assert.equal(await page.getByRole('alert').count(), 0, (await page.getByRole('alert').allTextContents()).join(' | '));
-    for (const w of want) assert.equal(await page.getByLabel(`Area of ${w.name}`).inputValue(), String(w.squareFeet));
+    for (const w of want) assert.deepEqual(await shown(w.name), asShown(w), `the grid shows ${w.name} as typed`);
+    assert.ok(sent.saves >= 50, `${sent.saves} saves went through the slow network (one per changed cell)`);
+    await page.unrouteAll({ behavior: 'wait' });
     await shotsAtBothSizes(page, 'console-grid-typed', { desktop: { width: 1440, height: 900 } });
     assert.deepEqual(pageErrors, []);
   });
@@ -117,7 +158,7 @@ describe(`the console's units grid while typing (${ENGINE})`, { skip }, () => {
     assert.deepEqual(fields(units.find((u) => u.name === 'N-00')!), wantOf(0));
     assert.deepEqual(fields(units.find((u) => u.name === 'N-02')!), wantOf(2));
     assert.equal(units.find((u) => u.name === 'U-01')!.price, 777777, 'the other writer’s price stands');
-    assert.equal(await page.getByLabel('Price of U-01').inputValue(), '777777', 'the row shows the other writer’s version');
+    assert.equal(await page.getByLabel('Price of U-01').inputValue(), '777,777', 'the row shows the other writer’s version');
     const alerts = (await page.getByRole('alert').allTextContents()).join(' | ');
     assert.match(alerts, /U-01 was changed by someone else meanwhile/, 'the conflict is still said after the next row’s saves');
     assert.doesNotMatch(alerts, /N-00|N-02|U-00|U-02/);

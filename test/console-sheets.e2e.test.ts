@@ -92,7 +92,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await page.locator('.paste').getByRole('button', { name: 'Apply 2 changes' }).click();
     await status('Imported: 1 created, 1 updated');
     await page.getByLabel('Price of G-10').waitFor();
-    assert.equal(await page.getByLabel('Price of G-01').inputValue(), '525000');
+    assert.equal(await page.getByLabel('Price of G-01').inputValue(), '525,000', 'prices with thousands separators');
 
     // With a header row in the sales team's words (CONTRACT §17).
     await page.getByLabel('Name of G-01').focus();

@@ -346,7 +346,7 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await page.getByRole('status').filter({ hasText: '2 prices changed.' }).waitFor();
     const units = (await api('GET', `/units?project=${projectId}`)).json() as { name: string; price: number }[];
     assert.deepEqual(Object.fromEntries(units.map((u) => [u.name, u.price])), { A1: 440000, A2: 550000 });
-    assert.equal(await price('A2').inputValue(), '550000');
+    assert.equal(await price('A2').inputValue(), '550,000');
 
     // Filters narrow the grid.
     await typeInto('Price from', '500000');

@@ -1,17 +1,13 @@
 /** Prices, areas and facts in the project's language, currency and area unit. */
 import { t } from './i18n.ts';
-import { englishInteger, englishMoney } from './numbers.ts';
+import { currencyOf, englishInteger, englishMoney } from './numbers.ts';
 import { flag, settings } from './state.ts';
 import type { Room } from './types.ts';
 
 const lang = () => document.documentElement.lang || 'en';
 
 /** The project's currency: its payment provider's, else its charge currency, else US dollars. */
-export function currency(): string {
-  const s = settings();
-  const pick = [s.payProviderCurrency, s.chargeCurrency].find((c) => typeof c === 'string' && /^[a-z]{3}$/i.test(c));
-  return typeof pick === 'string' ? pick.toUpperCase() : 'USD';
-}
+export const currency = (): string => currencyOf(settings());
 
 /**
  * One formatter per language and currency, kept: building an Intl formatter costs far more than using one (the

@@ -24,3 +24,12 @@ export function englishInteger(n: number): string | undefined {
   if (!Number.isInteger(n) || Math.abs(n) >= 1e21) return undefined;
   return `${sign(n)}${grouped(String(Math.abs(n)))}`;
 }
+
+/**
+ * The currency a project's prices are written in (upper case ISO 4217): its payment provider's, else its
+ * `chargeCurrency`, else US dollars. The page formats every price in it; the console shows and sets the same.
+ */
+export function currencyOf(s: Readonly<Record<string, unknown>>): string {
+  const pick = [s.payProviderCurrency, s.chargeCurrency].find((c) => typeof c === 'string' && /^[a-z]{3}$/i.test(c));
+  return typeof pick === 'string' ? pick.toUpperCase() : 'USD';
+}

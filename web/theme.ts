@@ -1,8 +1,12 @@
 /** The project's colours and font as CSS variables, kept readable whatever the project picks. */
 import { settings } from './state.ts';
+import { STATUS_COLOURS } from './status-colours.ts';
 
 export function applyTheme() {
   const s = settings();
+  const root = document.documentElement;
+  // The statuses' defaults come from the definition the console shares; the project's own colours follow.
+  for (const [status, colour] of Object.entries(STATUS_COLOURS)) root.style.setProperty(`--${status.replace('_', '-')}`, colour);
   const vars: Record<string, unknown> = {
     '--base': s.colorBase,
     '--accent': s.colorAccent ?? s.accentColor,
@@ -15,7 +19,6 @@ export function applyTheme() {
     '--sold': s.colorSold,
     '--reserved': s.colorReserved,
   };
-  const root = document.documentElement;
   for (const [k, v] of Object.entries(vars)) {
     if (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^rgba?\([\d\s.,%]+\)$/.test(v)) root.style.setProperty(k, v);
   }

@@ -7,7 +7,16 @@ export function navigate(to: string, opts: { replace?: boolean } = {}) {
   if (opts.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   for (const l of listeners) l();
-  window.scrollTo(0, 0);
+  const hash = to.includes('#') ? decodeURIComponent(to.slice(to.indexOf('#') + 1)) : '';
+  if (hash) scrollToWhenDrawn(hash);
+  else window.scrollTo(0, 0);
+}
+
+/** A link to a part of a screen (`…/settings#set-waitlist`): scrolled to once the screen has drawn it. */
+function scrollToWhenDrawn(id: string, frames = 60) {
+  const el = document.getElementById(id);
+  if (el) el.scrollIntoView({ block: 'start' });
+  else if (frames > 0) requestAnimationFrame(() => scrollToWhenDrawn(id, frames - 1));
 }
 
 export function usePath(): string {
@@ -33,7 +42,7 @@ export function interceptLinks() {
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || !url.pathname.startsWith('/admin')) return;
     e.preventDefault();
-    navigate(url.pathname + url.search);
+    navigate(url.pathname + url.search + url.hash);
   });
 }
 

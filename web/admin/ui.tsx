@@ -1,6 +1,7 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
+import { englishInteger, englishMoney } from '../numbers.ts';
 
 let idCounter = 0;
 export const useId = (prefix = 'f') => useRef(`${prefix}-${++idCounter}`).current;
@@ -104,7 +105,19 @@ export function Toggle({ label, checked, onChange, hint }: { label: string; chec
 }
 
 /** A choice among `options` (value, label); `onValue` gets one of their values (a field typed by the API keeps its type). */
-export function Select<V extends string>({ label, value, options, onValue }: { label: string; value: V; options: [V, string][]; onValue: (v: V) => void }) {
+export function Select<V extends string>({
+  label,
+  value,
+  options,
+  onValue,
+  hint,
+}: {
+  label: string;
+  value: V;
+  options: [V, string][];
+  onValue: (v: V) => void;
+  hint?: string | undefined;
+}) {
   const id = useId();
   const choose = (picked: string) => {
     const option = options.find(([v]) => v === picked);
@@ -113,13 +126,18 @@ export function Select<V extends string>({ label, value, options, onValue }: { l
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => choose(e.currentTarget.value)}>
+      <select id={id} value={value} onChange={(e) => choose(e.currentTarget.value)} aria-describedby={hint ? `${id}-d` : undefined}>
         {options.map(([v, l]) => (
           <option value={v} key={v}>
             {l}
           </option>
         ))}
       </select>
+      {hint && (
+        <small id={`${id}-d`} class="hint">
+          {hint}
+        </small>
+      )}
     </div>
   );
 }
@@ -128,7 +146,8 @@ export function Select<V extends string>({ label, value, options, onValue }: { l
 export function PageTitle({ children }: { children: ComponentChildren }) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    ref.current?.focus();
+    // A link to a part of the screen (`#set-waitlist`) keeps that part in view; the heading still takes focus.
+    ref.current?.focus({ preventScroll: location.hash !== '' });
     document.title = `${ref.current?.textContent ?? 'Console'} · Showsuite`;
   }, [typeof children === 'string' ? children : '']);
   return (
@@ -138,6 +157,18 @@ export function PageTitle({ children }: { children: ComponentChildren }) {
   );
 }
 
-export const money = (n: number | undefined) =>
-  typeof n === 'number' ? n.toLocaleString('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 0, maximumFractionDigits: 0 }) : '—';
+/** A price as the buyer's page writes it in English, in the project's currency (`currencyOf`, web/numbers.ts). */
+export function money(n: number | undefined, currency = 'USD'): string {
+  if (typeof n !== 'number') return '—';
+  const code = currency.toUpperCase();
+  const english = englishMoney(n, code);
+  if (english !== undefined) return english;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: code, maximumFractionDigits: 0 }).format(n);
+  } catch {
+    return new Intl.NumberFormat('en', { maximumFractionDigits: 0 }).format(n);
+  }
+}
+/** A whole number with thousands separators, as the grid's price cells show it ("1,250,000"). */
+export const grouped = (n: number) => englishInteger(n) ?? String(n);
 export const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');

@@ -69,10 +69,12 @@ type BulkProps = {
   onDone: (saved: Unit[], msg: string, last?: LastBulk) => void;
   onUndo: () => Promise<void>;
   onError: (e: unknown) => void;
+  /** The project's currency (`currencyOf`), for the example of a price change. */
+  currency: string;
 };
 
 /** Status or price for every selected unit, in a bar that stays in view; cleared after it applies; the last one undone. */
-export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
+export function Bulk({ units, last, onDone, onUndo, onError, currency }: BulkProps) {
   const [status, setStatus] = useState<Availability | ''>('');
   const [mode, setMode] = useState<'amount' | 'percent'>('percent');
   const [by, setBy] = useState('');
@@ -139,7 +141,7 @@ export function Bulk({ units, last, onDone, onUndo, onError }: BulkProps) {
       </div>
       {by && !Number.isNaN(n) && first && (
         <p class="muted small" aria-live="polite">
-          e.g. {first.name}: {money(first.price)} → {money(newPrice(first.price))}
+          e.g. {first.name}: {money(first.price, currency)} → {money(newPrice(first.price), currency)}
           {priced.length < units.length ? ` (${units.length - priced.length} without a price are left alone)` : ''}
         </p>
       )}

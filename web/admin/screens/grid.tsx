@@ -4,6 +4,7 @@ import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } 
 import { fieldText } from '../csv.ts';
 import { FEATURES } from '../features.ts';
 import { AVAILABILITY, availabilityLabel, type Floor, type Unit } from '../types.ts';
+import { grouped } from '../ui.tsx';
 
 /** The unit fields the grid shows and edits. */
 type GridKey = 'name' | 'floor' | 'availability' | 'price' | 'bedrooms' | 'bathrooms' | 'squareFeet' | 'type';
@@ -18,6 +19,9 @@ export const COLS: Col[] = [
   { key: 'squareFeet', label: 'Area', kind: 'number' },
   { key: 'type', label: 'Type', kind: 'text' },
 ];
+/** A cell's text: prices with thousands separators ("1,250,000"; the save reads the digits back), others as they are. */
+export const cellText = (u: Unit, key: GridKey) => (key === 'price' && typeof u.price === 'number' ? grouped(u.price) : fieldText(u[key]));
+
 /** Every row is this tall (CSS `table.grid tbody tr` says the same), so the grid never measures a row. */
 export const ROW_HEIGHT = 44;
 
@@ -60,12 +64,14 @@ export interface GridProps {
   onSave: (u: Unit, key: Col['key'], v: string) => Promise<void>;
   onAction: (action: 'details' | 'duplicate' | 'delete' | 'history', u: Unit) => void;
   onPaste: (text: string) => void;
+  /** Each status's colour, the buyer's page's (web/status-colours.ts, with the project's own). */
+  colours: Record<string, string>;
   /** When this changes (a new filter), the grid goes back to its first row. */
   scrollKey: string;
 }
 
 /** The units as a spreadsheet: a row per unit, a cell per field, arrows and Enter to move, paste rows to import. */
-export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAll, onSave, onAction, onPaste, scrollKey }: GridProps) {
+export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAll, onSave, onAction, onPaste, colours, scrollKey }: GridProps) {
   const box = useRef<HTMLDivElement>(null);
   const v = useRows(rows.length, box);
   useEffect(() => box.current?.scrollTo({ top: 0 }), [scrollKey]);
@@ -93,6 +99,9 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
     requestAnimationFrame(() => requestAnimationFrame(() => go(find())));
   };
   const onKey = (e: KeyboardEvent) => cellKey(e, rows, focusCell);
+  // The floor column is as wide as its longest name, so "Level 1" … "Level 5" never all read "Level".
+  const floorWidth = `calc(${Math.min(28, Math.max(4, ...floors.map((f) => f.name.length)))}ch + 2.75rem)`;
+  const look = { floorWidth, colours };
   // Rows copied from a spreadsheet arrive as tab-separated lines: they go to the import's dry run, not into one cell.
   const paste = (e: ClipboardEvent) => {
     const text = e.clipboardData?.getData('text/plain') ?? '';
@@ -131,6 +140,7 @@ export function UnitGrid({ rows, floors, selected, manager, onToggle, onToggleAl
               onSave={onSave}
               onAction={onAction}
               onKey={onKey}
+              look={look}
             />
           ))}
           {bottom > 0 && <tr class="spacer" style={{ height: `${bottom}px` }} aria-hidden="true" />}
@@ -154,7 +164,7 @@ function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: numbe
   else if (e.key === 'ArrowLeft' && (atStart || !isText)) to = [r, c - 1];
   else if (e.key === 'ArrowRight' && (atEnd || !isText)) to = [r, c + 1];
   else if (e.key === 'Escape' && isText) {
-    el.value = fieldText(rows[r][COLS[c].key]);
+    el.value = cellText(rows[r], COLS[c].key);
     return;
   }
   if (!to || to[1] < 0 || to[1] >= COLS.length || to[0] < 0 || to[0] >= rows.length) return;
@@ -163,12 +173,14 @@ function cellKey(e: KeyboardEvent, rows: Unit[], focusCell: (r: number, c: numbe
   focusCell(to[0], to[1]);
 }
 
-type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void } & Pick<
+/** How cells look: the floor column's width, the statuses' colours. */
+type Look = { floorWidth: string; colours: Record<string, string> };
+type RowProps = { unit: Unit; r: number; floors: Floor[]; on: boolean; manager: boolean; onKey: (e: KeyboardEvent) => void; look: Look } & Pick<
   GridProps,
   'onToggle' | 'onSave' | 'onAction'
 >;
 
-function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKey }: RowProps) {
+function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKey, look }: RowProps) {
   return (
     <tr aria-rowindex={r + 2} aria-selected={on} class={on ? 'selected' : ''}>
       <td class="pick">
@@ -176,7 +188,7 @@ function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKe
       </td>
       {COLS.map((c, ci) => (
         <td key={c.key} class={c.key === 'name' ? 'sticky-name' : `col-${c.key}`}>
-          <Cell unit={u} col={c} row={r} ci={ci} floors={floors} onSave={onSave} onKey={onKey} />
+          <Cell unit={u} col={c} row={r} ci={ci} floors={floors} onSave={onSave} onKey={onKey} look={look} />
         </td>
       ))}
       <td class="actions">
@@ -201,15 +213,25 @@ function Row({ unit: u, r, floors, on, manager, onToggle, onSave, onAction, onKe
   );
 }
 
-type CellProps = { unit: Unit; col: Col; row: number; ci: number; floors: Floor[]; onSave: GridProps['onSave']; onKey: (e: KeyboardEvent) => void };
+type CellProps = {
+  unit: Unit;
+  col: Col;
+  row: number;
+  ci: number;
+  floors: Floor[];
+  onSave: GridProps['onSave'];
+  onKey: (e: KeyboardEvent) => void;
+  look: Look;
+};
 
-function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
+function Cell({ unit, col, row, ci, floors, onSave, onKey, look }: CellProps) {
   const common = { 'data-row': row, 'data-col': ci, 'aria-label': `${col.label} of ${unit.name}`, onKeyDown: onKey };
   if (col.kind === 'availability') {
     return (
       <select
         {...common}
         class={`status s-${unit.availability}`}
+        style={{ '--status': look.colours[unit.availability] ?? look.colours.unavailable }}
         value={unit.availability}
         onChange={(e) => onSave(unit, col.key, (e.target as HTMLSelectElement).value)}
       >
@@ -223,7 +245,12 @@ function Cell({ unit, col, row, ci, floors, onSave, onKey }: CellProps) {
   }
   if (col.kind === 'floor') {
     return (
-      <select {...common} value={unit.floor ?? ''} onChange={(e) => onSave(unit, 'floor', (e.target as HTMLSelectElement).value)}>
+      <select
+        {...common}
+        style={{ minWidth: look.floorWidth }}
+        value={unit.floor ?? ''}
+        onChange={(e) => onSave(unit, 'floor', (e.target as HTMLSelectElement).value)}
+      >
         {!unit.floor && <option value="">—</option>}
         {floors.map((f) => (
           <option key={f._id} value={f._id}>
@@ -264,7 +291,7 @@ function TextCell({ unit, col, common, onSave }: TextCellProps) {
       onKeyDown={keyDown}
       class={col.kind === 'number' ? 'num' : ''}
       inputMode={col.kind === 'number' ? 'decimal' : undefined}
-      value={typed ?? fieldText(unit[col.key])}
+      value={typed ?? cellText(unit, col.key)}
       onInput={(e) => setTyped((e.target as HTMLInputElement).value)}
       onBlur={blur}
     />

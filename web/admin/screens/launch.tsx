@@ -175,7 +175,7 @@ function AllocationRow({ row: r, label, units, configured, set, remove }: Alloca
         <fieldset class="unit-picks">
           <legend class="sr-only">Units of {label}</legend>
           {units.map((u) => (
-            <label key={u._id} class="pick">
+            <label key={u._id} class="unit-pick">
               <input
                 type="checkbox"
                 checked={r.units.includes(u._id)}
@@ -350,7 +350,12 @@ function Waitlists({ project, units }: { project: Project; units: Unit[] }) {
           ))}
         </select>
       </div>
-      {!movable && <p class="muted small">Turn on special ranks in Settings to reorder a waiting list.</p>}
+      {!movable && (
+        <p class="muted small">
+          Waiting lists are first come, first served. To reorder them, turn on{' '}
+          <a href={`/admin/projects/${project._id}/settings#set-waitlist`}>“The team may reorder waiting lists” in Settings, under Waitlist</a>.
+        </p>
+      )}
       <ErrorNotice error={error ?? entries.error} />
       <Notice kind="ok">{news}</Notice>
       {entries.loading && !entries.data ? (

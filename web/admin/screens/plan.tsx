@@ -4,6 +4,7 @@ import type { Floor, Project, Unit } from '../types.ts';
 import { availabilityLabel } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Toggle, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
+import { statusColour } from '../../status-colours.ts';
 
 type Pt = [number, number];
 const W = 600;
@@ -13,26 +14,8 @@ export const PLAN_VIEWBOX = `0 0 ${W} ${H}`;
 const GRID = 10;
 const MAGNET = 8;
 
-const DEFAULT_COLOURS: Record<string, string> = {
-  available: '#2e7d32',
-  on_hold: '#8a5a00',
-  reserved: '#b45309',
-  sold: '#b71c1c',
-  leased: '#5b3f8c',
-  unavailable: '#5f6368',
-};
-const COLOUR_KEY: Partial<Record<string, 'colorAvailable' | 'colorReserved' | 'colorSold'>> = {
-  available: 'colorAvailable',
-  reserved: 'colorReserved',
-  sold: 'colorSold',
-};
-
-/** The page's colour for an availability: the project's own where it has one. */
-export function colourFor(project: Project, availability: string): string {
-  const key = COLOUR_KEY[availability];
-  const own = key && project[key];
-  return typeof own === 'string' && /^#[0-9a-f]{3,8}$/i.test(own) ? own : (DEFAULT_COLOURS[availability] ?? DEFAULT_COLOURS.unavailable);
-}
+/** The page's colour for an availability: the project's own where it has one (one definition: web/status-colours.ts). */
+export const colourFor = (project: Project, availability: string): string => statusColour(project, availability);
 
 /** `M x y L x y … Z` (absolute moves and lines only) → points; anything else cannot be edited point by point. */
 export function parsePath(d: string | undefined): Pt[] | undefined {

@@ -1,3 +1,4 @@
+import { STATUS_COLOURS } from '../../status-colours.ts';
 /** A small live picture of the buyer's page in the chosen colours (the page's defaults where none is set). */
 export const DEFAULTS: Record<string, string> = {
   colorBase: '#1f2a44',
@@ -6,9 +7,9 @@ export const DEFAULTS: Record<string, string> = {
   colorButton: '#1f2a44',
   colorButtonText: '#ffffff',
   colorText: '#1b1d21',
-  colorAvailable: '#2e7d32',
-  colorReserved: '#b45309',
-  colorSold: '#b71c1c',
+  colorAvailable: STATUS_COLOURS.available,
+  colorReserved: STATUS_COLOURS.reserved,
+  colorSold: STATUS_COLOURS.sold,
   colorFeatured: '#b3412c',
 };
 

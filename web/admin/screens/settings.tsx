@@ -26,6 +26,22 @@ interface Group {
   managers?: boolean;
 }
 
+/** The currencies a project's prices can be written in (ISO 4217, lower case as `chargeCurrency` keeps them). */
+const CURRENCIES: [string, string][] = [
+  ['usd', 'US dollar (USD)'],
+  ['cad', 'Canadian dollar (CAD)'],
+  ['eur', 'Euro (EUR)'],
+  ['gbp', 'Pound sterling (GBP)'],
+  ['aud', 'Australian dollar (AUD)'],
+  ['nzd', 'New Zealand dollar (NZD)'],
+  ['mxn', 'Mexican peso (MXN)'],
+  ['chf', 'Swiss franc (CHF)'],
+  ['aed', 'UAE dirham (AED)'],
+  ['sgd', 'Singapore dollar (SGD)'],
+  ['hkd', 'Hong Kong dollar (HKD)'],
+  ['jpy', 'Japanese yen (JPY)'],
+];
+
 const t = (key: Key, label: string, hint?: string): Setting => ({ key, label, kind: 'text', ...(hint ? { hint } : {}) });
 const b = (key: Key, label: string, hint?: string): Setting => ({ key, label, kind: 'bool', ...(hint ? { hint } : {}) });
 const c = (key: Key, label: string): Setting => ({ key, label, kind: 'color' });
@@ -57,12 +73,20 @@ export const GROUPS: Group[] = [
       t('propertyType', 'Property type'),
       t('areaUnit', 'Area unit', 'e.g. sq ft or m²'),
       {
+        key: 'chargeCurrency',
+        label: 'Currency',
+        kind: ['select', CURRENCIES],
+        hint: 'Every price on the page is written in it, and deposits are charged in it.',
+      },
+      {
         key: 'initialView',
         label: 'Page opens on',
+        // The page's own views (web/app.ts `defaults`): any other value opens on the building too.
         kind: [
           'select',
           [
             ['List', 'The unit list'],
+            ['Building', 'The building, floor by floor'],
             ['Plan', 'The first floor plan'],
           ],
         ],
@@ -149,7 +173,15 @@ export const GROUPS: Group[] = [
       b('lockScreenMessage', 'Ask for a message'),
     ],
   },
-  { id: 'waitlist', title: 'Waitlist', settings: [b('waitlistEnabled', 'Visitors can join a waitlist')] },
+  {
+    id: 'waitlist',
+    title: 'Waitlist',
+    settings: [
+      b('waitlistEnabled', 'Visitors can join a waitlist'),
+      b('priorityList', 'A unit that frees up goes to its waiting list first', 'a priority hold for the first in line; with holds on'),
+      b('specialRankEnabled', 'The team may reorder waiting lists', 'on the Launch tab; otherwise first come, first served'),
+    ],
+  },
   {
     id: 'sharing',
     title: 'Sharing',
@@ -302,7 +334,7 @@ function SettingGroup({ group: g, project, value, set, colours }: SettingGroupPr
           {g.settings.map((x) => (
             <SettingInput
               key={`${x.key}-${project.__v}`}
-              setting={x}
+              setting={x.key === 'chargeCurrency' ? { ...x, hint: currencyHint(project, value('chargeCurrency')) } : x}
               value={value(x.key)}
               configured={project.configuredSecrets.includes(x.key)}
               onValue={(v) => set(x.key, v)}
@@ -313,6 +345,14 @@ function SettingGroup({ group: g, project, value, set, colours }: SettingGroupPr
       </div>
     </fieldset>
   );
+}
+
+/** The currency setting's hint: where the payment provider's currency (set through the API) wins, it says so. */
+function currencyHint(project: Project, chosen: unknown): string {
+  const provider = project.payProviderCurrency;
+  if (typeof provider === 'string' && /^[a-z]{3}$/i.test(provider) && provider.toLowerCase() !== fieldText(chosen).toLowerCase())
+    return `The page writes prices in ${provider.toUpperCase()}, the payment provider's currency (payProviderCurrency), which comes first.`;
+  return 'Every price on the page is written in it, and deposits are charged in it.';
 }
 
 type SaveBarProps = { conflict: boolean; error: unknown; saved: string; changed: number; busy: boolean; onReload: () => void; onDiscard: () => void };
@@ -349,7 +389,12 @@ function SettingInput({ setting, value, configured, onValue }: { setting: Settin
   const id = useId();
   if (kind === 'bool') return <Toggle label={label} checked={value === true} onChange={onValue} {...(hint ? { hint } : {})} />;
   if (kind === 'long') return <TextArea label={label} value={value as string | undefined} onValue={onValue} />;
-  if (Array.isArray(kind)) return <Select label={label} value={fieldText(value ?? kind[1][0][0])} options={kind[1]} onValue={onValue} />;
+  if (Array.isArray(kind)) {
+    const v = fieldText(value ?? kind[1][0][0]);
+    // A value set through the API that the list does not name is shown as it is, not as the first choice.
+    const options = kind[1].some(([o]) => o === v) ? kind[1] : [...kind[1], [v, v] as [string, string]];
+    return <Select label={label} value={v} options={options} onValue={onValue} hint={hint} />;
+  }
   if (kind === 'number')
     return <Field label={label} type="number" value={value as number | undefined} onValue={(v) => onValue(v === '' ? undefined : Number(v))} />;
   if (kind === 'color') {

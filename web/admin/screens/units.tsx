@@ -6,6 +6,8 @@ import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from 
 import { Import } from './import.tsx';
 import { History } from './history.tsx';
 import { canManage } from '../access.ts';
+import { currencyOf } from '../../numbers.ts';
+import { statusColour } from '../../status-colours.ts';
 import { COLS, UnitGrid, type Col } from './grid.tsx';
 import { Bulk, undoBulk, type LastBulk } from './bulk.tsx';
 import { PasteImport } from './paste.tsx';
@@ -244,6 +246,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
   const manager = canManage(project, user);
   const floorList = useMemo(() => (floors.data ?? []).slice().sort((a, b) => a.position - b.position), [floors.data]);
   const rows = useMemo(() => (units.data ?? []).filter(matches(filter)), [units.data, filter]);
+  const colours = useMemo(() => Object.fromEntries(AVAILABILITY.map((a) => [a, statusColour(project, a)])), [project]);
   const { selected, onToggle, onToggleAll } = useSelection(rows);
   const { list, replace, onSave, addRow, onAction } = useRowActions({ project, units, floorList, filter, setFilter, setNews, setError, setOpen });
   if ((units.loading && !units.data) || (floors.loading && !floors.data)) return <Loading what="Loading units" />;
@@ -251,7 +254,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
     <section>
       <PageTitle>Units</PageTitle>
       <Filters filter={filter} floors={floorList} onFilter={setFilter} />
-      <BulkBar list={list} selected={selected} replace={replace} onNews={setNews} onError={setError} />
+      <BulkBar list={list} selected={selected} replace={replace} onNews={setNews} onError={setError} currency={currencyOf(project)} />
       <ErrorNotice error={error || units.error} />
       <Notice kind="ok">{news}</Notice>
       <div class="row wrap between">
@@ -289,6 +292,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         onSave={onSave}
         onAction={onAction}
         onPaste={setPasted}
+        colours={colours}
         scrollKey={JSON.stringify(filter)}
       />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
@@ -303,10 +307,11 @@ type BulkBarProps = {
   replace: (saved: Unit[]) => void;
   onNews: (news: string) => void;
   onError: (err: unknown) => void;
+  currency: string;
 };
 
 /** The bulk changes of the selected units, and the undo of the last one. */
-function BulkBar({ list, selected, replace, onNews, onError }: BulkBarProps) {
+function BulkBar({ list, selected, replace, onNews, onError, currency }: BulkBarProps) {
   const [last, setLast] = useState<LastBulk>();
   const undo = async () => {
     if (!last) return;
@@ -327,6 +332,7 @@ function BulkBar({ list, selected, replace, onNews, onError }: BulkBarProps) {
         }}
         onUndo={undo}
         onError={onError}
+        currency={currency}
       />
     </div>
   );
