@@ -146,7 +146,7 @@ describe(`a 50-unit, 5-floor building set up in the console (${ENGINE})`, { skip
         `layout ${t}`,
       );
       await card.getByRole('img', { name: `Layout of type ${t}` }).waitFor();
-      const photos = ['living', 'kitchen', 'view'].map((room, k) => ({ name: `${t}-${room}.png`, mimeType: 'image/png', buffer: Buffer.alloc(0) }));
+      const photos = ['living', 'kitchen', 'view'].map((room) => ({ name: `${t}-${room}.png`, mimeType: 'image/png', buffer: Buffer.alloc(0) }));
       for (const [k, p] of photos.entries()) p.buffer = await swatchPng(`#${(40 + k * 60).toString(16)}${t === 'A' ? '6080' : '8060'}`);
       await pick(card.getByLabel(`Photos of type ${t}`), photos, `photos ${t}`);
       await card.getByText('3 photos ready.').waitFor();

@@ -152,7 +152,10 @@ function RenameFloor({ floor, onDone }: { floor: Floor; onDone: (name?: string) 
   const save = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
-    if (name.trim() === floor.name) return onDone();
+    if (name.trim() === floor.name) {
+      onDone();
+      return;
+    }
     try {
       const saved = await api.patch(`/floors/${floor._id}`, { body: { name: name.trim() }, ifMatch: etagOf(floor) });
       onDone(saved.name);

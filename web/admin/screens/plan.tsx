@@ -4,6 +4,7 @@ import type { Floor, Project, Unit } from '../types.ts';
 import { availabilityLabel } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Toggle, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
+import { SuggestBar, SuggestedShapes, useSuggestions } from './plan-suggest.tsx';
 
 type Pt = [number, number];
 const W = 600;
@@ -102,17 +103,14 @@ function useOutline(drawing: boolean) {
 
 type Outline = ReturnType<typeof useOutline>;
 
-/** An outline proposed from the plan picture (GET /floors/{id}/outline-suggestions). */
-type Suggestion = { path: string; fill: number };
-
 function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: WorkspaceProps) {
-  const [suggestions, setSuggestions] = useState<Suggestion[]>();
   const [selected, setSelected] = useState<string>();
   const [snap, setSnap] = useState(true);
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const outline = useOutline(selected !== undefined);
   const unit = list.find((u) => u._id === selected);
+  const suggested = useSuggestions({ floor: f, list, setUnits, reloadUnits, setNews, setError });
 
   const choose = (u: Unit) => {
     const pts = parsePath(u.path);
@@ -139,41 +137,6 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
       if (err instanceof ApiError && err.status === 412) reloadUnits();
     }
   };
-  const suggest = async () => {
-    setError(undefined);
-    try {
-      const found = (await api.get(`/floors/${f._id}/outline-suggestions`)).suggestions;
-      setSuggestions(found);
-      setNews(
-        found.length
-          ? `${found.length} enclosed area${found.length === 1 ? '' : 's'} found on the plan, numbered in reading order. Check them, then use them, or pick a unit and click an area to give it that outline.`
-          : 'No enclosed areas found on this plan (it needs dark walls on a light ground, uploaded here); draw the outlines by hand.',
-      );
-    } catch (err) {
-      setError(err);
-    }
-  };
-  /** The suggestions in order to the units without an outline in plan order, in one all-or-nothing change. */
-  const acceptAll = async () => {
-    const undrawn = list.filter((u) => !u.path);
-    const pairs = undrawn.slice(0, suggestions?.length ?? 0).map((u, i) => {
-      const ifMatch = etagOf(u);
-      return { _id: u._id, path: suggestions?.[i]?.path ?? '', ...(ifMatch ? { ifMatch } : {}) };
-    });
-    if (!pairs.length) return;
-    setError(undefined);
-    try {
-      const saved = await api.patch('/units', { body: pairs });
-      const byId = new Map(saved.map((u) => [u._id, u]));
-      setUnits(list.map((u) => byId.get(u._id) ?? u));
-      setSuggestions(undefined);
-      setNews(`${saved.length} outline${saved.length === 1 ? '' : 's'} saved: ${saved.map((u) => u.name).join(', ')}. Click a unit on the plan to adjust it.`);
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 412 ? new Error('A unit changed meanwhile; reloaded — suggest again.') : err);
-      if (err instanceof ApiError && err.status === 412) reloadUnits();
-    }
-  };
-  const undrawnCount = list.filter((u) => !u.path).length;
   const added = (u: Unit) => {
     setUnits([...list, u]);
     choose(u);
@@ -190,7 +153,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
           <div class="plan-frame" data-drawing={unit ? 'true' : 'false'}>
             {f.floorplanUrl && <img {...sized(f.floorplanUrl, '(max-width: 720px) 100vw, 66vw')} src={f.floorplanUrl} alt="" />}
             <PlanCanvas project={project} floor={f} others={list.filter((u) => u._id !== selected)} unit={unit} outline={outline} snap={snap} choose={choose} />
-            {suggestions && <SuggestedShapes suggestions={suggestions} picking={unit !== undefined} onPick={(s) => outline.change(parsePath(s.path) ?? [])} />}
+            <SuggestedShapes viewBox={PLAN_VIEWBOX} suggested={suggested} picking={unit !== undefined} onPick={(d) => outline.change(parsePath(d) ?? [])} />
           </div>
           <Legend project={project} />
         </div>
@@ -212,24 +175,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
           ) : (
             <p class="muted">Choose a unit to draw its outline.</p>
           )}
-          <div class="row wrap suggest">
-            {f.floorplanUrl && (
-              <button type="button" class="secondary" onClick={suggest}>
-                Suggest outlines from the plan
-              </button>
-            )}
-            {suggestions && suggestions.length > 0 && undrawnCount > 0 && (
-              <button type="button" onClick={acceptAll}>
-                Use {Math.min(suggestions.length, undrawnCount)} suggestion{Math.min(suggestions.length, undrawnCount) === 1 ? '' : 's'} for the units without
-                an outline, in order
-              </button>
-            )}
-            {suggestions && (
-              <button type="button" class="secondary" onClick={() => setSuggestions(undefined)}>
-                Hide suggestions
-              </button>
-            )}
-          </div>
+          <SuggestBar floor={f} list={list} suggested={suggested} />
           <UnitPicks project={project} floor={f} list={list} selected={selected} choose={choose} added={added} failed={setError} />
         </div>
       </div>
@@ -353,28 +299,6 @@ function PlanCanvas({ project, floor: f, others, unit, outline, snap, choose }: 
           ))}
         </g>
       )}
-    </svg>
-  );
-}
-
-/**
- * The suggested areas over the plan, numbered in the order they would be given to units; while a unit is being drawn a
- * click on one makes it that unit's outline (then adjusted and saved as any).
- */
-function SuggestedShapes({ suggestions, picking, onPick }: { suggestions: Suggestion[]; picking: boolean; onPick: (s: Suggestion) => void }) {
-  return (
-    <svg viewBox={`0 0 ${W} ${H}`} class={`suggestions${picking ? ' picking' : ''}`} aria-label="Suggested outlines">
-      {suggestions.map((s, i) => {
-        const c = centre(parsePath(s.path) ?? [[0, 0]]);
-        return (
-          <g key={i} class="suggestion" onClick={() => picking && onPick(s)}>
-            <path d={s.path} />
-            <text x={c[0]} y={c[1]} text-anchor="middle" dominant-baseline="middle" class="shape-label">
-              {i + 1}
-            </text>
-          </g>
-        );
-      })}
     </svg>
   );
 }
