@@ -83,7 +83,7 @@ export function SuggestBar({ floor: f, list, suggested }: { floor: Floor; list: 
 }
 
 /**
- * The suggested areas over the plan, numbered in the order they would be given to units; while a unit is being drawn a
+ * The suggested areas over the plan, numbered in their top left corners (a plan's own labels sit in the middle) in the order they would be given to units; while a unit is being drawn a
  * click on one makes it that unit's outline (then adjusted and saved as any).
  */
 export function SuggestedShapes(props: { viewBox: string; suggested: Suggested; picking: boolean; onPick: (path: string) => void }) {
@@ -95,7 +95,7 @@ export function SuggestedShapes(props: { viewBox: string; suggested: Suggested; 
       {suggestions.map((s, i) => (
         <g key={i} class="suggestion" onClick={() => picking && onPick(s.path)}>
           <path d={s.path} />
-          <text x={s.box.x + s.box.width / 2} y={s.box.y + s.box.height / 2} text-anchor="middle" dominant-baseline="middle" class="shape-label">
+          <text x={s.box.x + 8} y={s.box.y + 8} dominant-baseline="hanging" class="shape-label">
             {i + 1}
           </text>
         </g>
