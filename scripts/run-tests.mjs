@@ -1,7 +1,7 @@
 // Runs the pure unit tests (test/unit/, no database) once, then the rest of the suite once per database engine
 // (embedded PGlite, then PostgreSQL), then the browser tests (*.e2e.test.ts) once, then the built-server tests
 // (*.built.test.ts: `npm start`'s dist/ with several nodes on one database) once on PostgreSQL, and prints one
-// closing line.
+// closing line. The two engines' runs go at the same time (their output printed whole as each ends).
 // TEST_DB=pglite or TEST_DB=postgres runs one engine only; extra arguments narrow the files. TEST_TIMEOUT_MS (default
 // 600000: a suite of browser tests or two processes takes minutes on a busy machine) is the per-test limit; raise it on a heavily loaded machine.
 import { spawn } from 'node:child_process';
@@ -30,21 +30,30 @@ let passed = 0;
 let failed = 0;
 const failedRuns = [];
 
-async function run(label, files, env) {
-  console.log(`\n=== ${label} ===\n`);
+/**
+ * Runs `files` in one node:test process. `quiet`: its output is kept and printed whole when it ends (runs going on at
+ * the same time would interleave), with a line every minute meanwhile.
+ */
+async function run(label, files, env, quiet = false) {
+  if (!quiet) console.log(`\n=== ${label} ===\n`);
+  const started = Date.now();
+  const heartbeat = quiet ? setInterval(() => console.log(`  … ${label}: ${Math.round((Date.now() - started) / 60000)} min`), 60_000) : undefined;
   const out = await new Promise((resolve) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', `--test-timeout=${process.env.TEST_TIMEOUT_MS ?? 600000}`, ...files],
-      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+      { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'] },
     );
     let text = '';
     child.stdout.on('data', (d) => {
-      process.stdout.write(d);
+      if (!quiet) process.stdout.write(d);
       text += d;
     });
+    child.stderr?.on('data', (d) => (text += d));
     child.on('close', (code) => resolve({ text, code }));
   });
+  clearInterval(heartbeat);
+  if (quiet) process.stdout.write(`\n=== ${label} (${Math.round((Date.now() - started) / 1000)} s) ===\n\n${out.text}`);
   const pass = Number(/ℹ pass (\d+)/.exec(out.text)?.[1] ?? 0);
   const fail = Number(/ℹ fail (\d+)/.exec(out.text)?.[1] ?? 0);
   passed += pass;
@@ -56,7 +65,13 @@ async function run(label, files, env) {
 }
 
 if (unitFiles.length) await run('unit tests (no database, run once)', unitFiles, {});
-if (engineFiles.length) for (const engine of engines) await run(`tests on ${engine}`, engineFiles, { TEST_DB: engine });
+// The engines' runs go side by side (each file makes its own database or data directory, ports are free ones, Redis
+// keys take a prefix of their own): TEST_ENGINES_AT_ONCE=1 runs them one after the other.
+if (engineFiles.length) {
+  const together = engines.length > 1 && process.env.TEST_ENGINES_AT_ONCE !== '1';
+  if (together) await Promise.all(engines.map((engine) => run(`tests on ${engine}`, engineFiles, { TEST_DB: engine }, true)));
+  else for (const engine of engines) await run(`tests on ${engine}`, engineFiles, { TEST_DB: engine });
+}
 if (browserFiles.length) await run(`browser tests (on ${engines[0]}, once)`, browserFiles, { TEST_DB: engines[0] });
 if (builtFiles.length) await run('built-server tests (npm start, on postgres, once)', builtFiles, { TEST_DB: 'postgres' });
 console.log(`\nengines: ${engines.join(', ')}${failedRuns.length ? ` (failing: ${failedRuns.join(', ')})` : ''}`);

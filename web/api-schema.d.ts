@@ -739,6 +739,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/floors/{id}/copy-outlines': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give this floor's units the outlines of their counterparts on another floor (owner, administrators, editors)
+     * @description Units are matched by the end of their numbers (the last two digits and any letters after them: 101 ↔ 201, 1204A ↔ 1304A) where each floor has that ending once, then the rest by their order on their floors. Only units without an outline get one unless `overwrite`. Written as one bulk unit update (PATCH /units): all or nothing, one `unit.updated` per unit changed. `unmatched` names the units still without an outline.
+     */
+    post: operations['copyFloorOutlines'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/floors/{id}/outline-suggestions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Outlines proposed from the floor's plan picture
+     * @description The light areas of `floorplanUrl` enclosed by dark walls (flood fill of the picture scaled to 400 pixels on its longer side), as outlines in the plan editor's drawing space; rooms open to each other by more than about 1 % of the picture's width come out as one. Nothing is written: a client offers them and saves the ones accepted as units' `path`. Empty when the plan is not an uploaded picture (`/media/…`, not a PDF). See docs/console.md.
+     */
+    get: operations['suggestFloorOutlines'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/floors/{id}': {
     parameters: {
       query?: never;
@@ -809,6 +849,26 @@ export interface paths {
      * @description Only the fields sent change. Changing `floor` moves the unit between floors of its project (both floors change in one transaction). `availability` is one of available, on_hold, reserved, sold, leased, unavailable (any case); leaving on_hold clears `onHoldExpiresAt`. `If-Match` with a stale ETag → 412.
      */
     patch: operations['updateUnit'];
+    trace?: never;
+  };
+  '/units/by-type': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Give every unit of a type the same layout and pictures
+     * @description Sets the fields sent (`layoutUrl`, `layoutGallery`, `images`, `unitImageUrl`) on every unit of `project` whose `type` is `type`, replacing what they had. Written as PATCH /units would write them (all or nothing, one `unit.updated` per unit changed, at most 1000 units); the answer is the units of the type, changed or already so, in floor order. A type no unit has → an empty list.
+     */
+    patch: operations['updateUnitsOfType'];
     trace?: never;
   };
   '/projects/{id}/inventory/import': {
@@ -10518,6 +10578,8 @@ export interface operations {
           unitNames?: {
             [key: string]: string;
           };
+          /** @description true: name the copy and its units by number instead of " (copy)": the floor's last number goes to the next one no floor of the project has ("Level 1" → "Level 2"), and each unit whose number starts with the floor's number has it replaced (101 → 201, A-1204 → A-1304). `name` and `unitNames` still win; a name without such a number keeps " (copy)". */
+          renumber?: boolean;
         };
       };
     };
@@ -10621,6 +10683,286 @@ export interface operations {
       };
       /** @description Idempotency-Key reused with another request */
       422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  copyFloorOutlines: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "from": "65f0c0ffee00000000000001"
+         *     }
+         */
+        'application/json': {
+          /** @description The floor of the same project whose units' outlines are copied */
+          from: string;
+          /** @description true: replace outlines drawn already (default: only units without one get one) */
+          overwrite?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "units": [
+           *         {
+           *           "_id": "65f0c0ffee00000000000001",
+           *           "__v": 1,
+           *           "project": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "position": 1,
+           *           "availability": "available",
+           *           "bedrooms": "2",
+           *           "squareFeet": 850,
+           *           "price": 450000,
+           *           "createdAt": "2026-03-01T09:30:00.000Z",
+           *           "updatedAt": "2026-03-01T09:30:00.000Z"
+           *         }
+           *       ],
+           *       "unmatched": [
+           *         "example"
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description The units of this floor that got an outline, updated */
+            units: components['schemas']['Unit'][];
+            /** @description Names of this floor's units left without an outline: no counterpart, or the counterpart has none */
+            unmatched: string[];
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  suggestFloorOutlines: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "suggestions": [
+           *         {
+           *           "path": "example",
+           *           "box": {
+           *             "x": 1,
+           *             "y": 1,
+           *             "width": 1,
+           *             "height": 1
+           *           },
+           *           "fill": 1
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description Enclosed light areas of the plan picture, in reading order (rows top to bottom, each left to right) */
+            suggestions: {
+              /** @description The outline, `M x y L x y … Z` in the drawing space (600 × 300, the plan drawn whole and centred), as a unit's `path` */
+              path: string;
+              /** @description The area's bounding box in the drawing space */
+              box: {
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+              };
+              /** @description How much of its box the area fills, 0–1 (1: a rectangle) */
+              fill: number;
+            }[];
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -12109,6 +12451,147 @@ export interface operations {
       };
       /** @description A path segment is longer than 100 characters */
       414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateUnitsOfType: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "project": "65f0c0ffee00000000000001",
+         *       "type": "2B-A",
+         *       "layoutUrl": "/media/2b-a-layout.png",
+         *       "images": [
+         *         "/media/2b-a-living.jpg"
+         *       ]
+         *     }
+         */
+        'application/json': {
+          /** @description The project whose units change */
+          project: string;
+          /** @description Every unit whose `type` is exactly this changes */
+          type: string;
+          layoutUrl?: string;
+          layoutGallery?: string[];
+          images?: string[];
+          unitImageUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "__v": 1,
+           *         "project": "65f0c0ffee00000000000001",
+           *         "name": "Tower A",
+           *         "position": 1,
+           *         "availability": "available",
+           *         "bedrooms": "2",
+           *         "squareFeet": 850,
+           *         "price": 450000,
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "updatedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Unit'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -109,6 +109,8 @@ export const OPERATION_VERBS = [
   'release',
   'extend',
   'duplicate',
+  'copy',
+  'suggest',
   'export',
   'erase',
 ];

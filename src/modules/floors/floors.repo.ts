@@ -109,3 +109,9 @@ export async function deleteFloor(db: Q, id: string, ifVersion?: number): Promis
 export function listFloorUnits(db: Q, floorId: string) {
   return db.selectFrom('units').select(['id', 'name', 'position', 'data']).where('floor_id', '=', floorId).orderBy(childOrderSql()).execute();
 }
+
+/** The names of a project's floors (a renumbered copy takes a number none of them has). */
+export async function floorNamesOf(db: Q, projectId: string): Promise<string[]> {
+  const rows = await db.selectFrom('floors').select('name').where('project_id', '=', projectId).execute();
+  return rows.map((r) => r.name);
+}

@@ -7,7 +7,17 @@ import { IdempotencyHeaders, IdParams, NoContent, problems } from '../../http/sc
 import { createRequestOf, sendCreated } from '../shared/idempotent.ts';
 import { LIST_TEXT, TotalHeader } from '../shared/list.ts';
 import { objectQuery } from '../shared/query.ts';
-import { FloorArray, FloorCreateBody, FloorCreateQuery, FloorDuplicateBody, FloorListQuery, FloorPatchSchema } from './floors.schemas.ts';
+import {
+  CopyOutlinesBody,
+  CopyOutlinesResult,
+  FloorArray,
+  FloorCreateBody,
+  FloorCreateQuery,
+  FloorDuplicateBody,
+  FloorListQuery,
+  FloorPatchSchema,
+  OutlineSuggestions,
+} from './floors.schemas.ts';
 import { FloorService } from './floors.service.ts';
 
 const Floor = Type.Ref('Floor');
@@ -61,6 +71,43 @@ export const floorRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
       const outcome = await floors.duplicate(principalOf(request), request.params.id, { ...request.body }, createRequestOf(request));
       return sendCreated(reply, outcome, locationOf(outcome.record._id));
     },
+  );
+
+  app.post(
+    '/floors/:id/copy-outlines',
+    {
+      schema: {
+        operationId: 'copyFloorOutlines',
+        tags: ['floors'],
+        summary: "Give this floor's units the outlines of their counterparts on another floor (owner, administrators, editors)",
+        description:
+          'Units are matched by the end of their numbers (the last two digits and any letters after them: 101 ↔ 201, 1204A ↔ 1304A) where each floor has that ' +
+          'ending once, then the rest by their order on their floors. Only units without an outline get one unless `overwrite`. Written as one bulk unit ' +
+          'update (PATCH /units): all or nothing, one `unit.updated` per unit changed. `unmatched` names the units still without an outline.',
+        params: IdParams,
+        body: CopyOutlinesBody,
+        response: { 200: CopyOutlinesResult, ...problems(400, 401, 403, 404, 412, 415) },
+      },
+    },
+    (request) => floors.copyOutlines(principalOf(request), request.params.id, request.body, ctx.clock.now()),
+  );
+
+  app.get(
+    '/floors/:id/outline-suggestions',
+    {
+      schema: {
+        operationId: 'suggestFloorOutlines',
+        tags: ['floors'],
+        summary: "Outlines proposed from the floor's plan picture",
+        description:
+          'The light areas of `floorplanUrl` enclosed by dark walls (flood fill of the picture scaled to 400 pixels on its longer side), as outlines in the ' +
+          "plan editor's drawing space; rooms open to each other by more than about 1 % of the picture's width come out as one. Nothing is written: a " +
+          "client offers them and saves the ones accepted as units' `path`. Empty when the plan is not an uploaded picture (`/media/…`, not a PDF). See docs/console.md.",
+        params: IdParams,
+        response: { 200: OutlineSuggestions, ...problems(400, 401, 404) },
+      },
+    },
+    (request) => floors.suggestOutlines(principalOf(request), request.params.id),
   );
 
   app.get(

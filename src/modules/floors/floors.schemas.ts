@@ -89,6 +89,56 @@ export const FloorDuplicateBody = Type.Object(
         description: 'New names of the copies, by the id of the unit copied; a unit not named here is copied as its name and " (copy)"',
       }),
     ),
+    renumber: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: name the copy and its units by number instead of " (copy)": the floor\'s last number goes to the next one no floor of the project has ' +
+          '("Level 1" → "Level 2"), and each unit whose number starts with the floor\'s number has it replaced (101 → 201, A-1204 → A-1304). ' +
+          '`name` and `unitNames` still win; a name without such a number keeps " (copy)".',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** POST /floors/{id}/copy-outlines. */
+export const CopyOutlinesBody = Type.Object(
+  {
+    from: { ...ObjectId, description: "The floor of the same project whose units' outlines are copied" },
+    overwrite: Type.Optional(Type.Boolean({ description: 'true: replace outlines drawn already (default: only units without one get one)' })),
+  },
+  { additionalProperties: false },
+);
+export type CopyOutlines = Static<typeof CopyOutlinesBody>;
+
+export const CopyOutlinesResult = Type.Object(
+  {
+    units: Type.Array(Type.Ref('Unit'), { description: 'The units of this floor that got an outline, updated' }),
+    unmatched: Type.Array(Type.String(), { description: "Names of this floor's units left without an outline: no counterpart, or the counterpart has none" }),
+  },
+  { additionalProperties: false },
+);
+
+const Box = Type.Object(
+  { x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() },
+  { additionalProperties: false, description: "The area's bounding box in the drawing space" },
+);
+
+export const OutlineSuggestions = Type.Object(
+  {
+    suggestions: Type.Array(
+      Type.Object(
+        {
+          path: Type.String({
+            description: "The outline, `M x y L x y … Z` in the drawing space (600 × 300, the plan drawn whole and centred), as a unit's `path`",
+          }),
+          box: Box,
+          fill: Type.Number({ description: 'How much of its box the area fills, 0–1 (1: a rectangle)' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'Enclosed light areas of the plan picture, in reading order (rows top to bottom, each left to right)' },
+    ),
   },
   { additionalProperties: false },
 );

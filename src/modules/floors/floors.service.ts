@@ -10,9 +10,24 @@ import { authorize } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import { pageOf, totalOf } from '../shared/list.ts';
 import { changedFields, checkBodyId, childOrder, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
-import { deleteFloor, findFloor, insertFloor, listFloorUnits, nextFloorPosition, pageFloors, toFloor, updateFloor, type FloorRow } from './floors.repo.ts';
-import type { FloorCreate, FloorDuplicate, FloorList, FloorPatch } from './floors.schemas.ts';
+import {
+  deleteFloor,
+  findFloor,
+  floorNamesOf,
+  insertFloor,
+  listFloorUnits,
+  nextFloorPosition,
+  pageFloors,
+  toFloor,
+  updateFloor,
+  type FloorRow,
+} from './floors.repo.ts';
+import type { CopyOutlines, FloorCreate, FloorDuplicate, FloorList, FloorPatch } from './floors.schemas.ts';
 import { insertUnits } from '../units/unit-writes.repo.ts';
+import { UnitService } from '../units/units.service.ts';
+import { matchUnits, nextFloorName, renumberUnit } from './renumber.ts';
+import { planPicture } from './plan-picture.ts';
+import { suggestOutlines, type Suggestion } from './outline-detect.ts';
 
 /** Reads and writes floors: each write checks access, finds what changed and writes it with its event in one transaction. */
 export class FloorService {
@@ -108,17 +123,18 @@ export class FloorService {
     const strays = Object.keys(body.unitNames ?? {}).filter((unitId) => !own.has(unitId));
     if (strays.length) invalid(strays.map((unitId) => ({ path: `/unitNames/${unitId}`, message: 'is not a unit of this floor' })));
     const now = this.ctx.clock.now();
+    const next = body.renumber ? nextFloorName(source.name, await floorNamesOf(db, source.project_id)) : undefined;
     const floor = {
       id: newObjectId(now),
       projectId: source.project_id,
-      name: body.name ?? `${source.name} (copy)`,
+      name: body.name ?? next?.name ?? `${source.name} (copy)`,
       position: body.position ?? (await nextFloorPosition(db, source.project_id)),
       data: source.data,
     };
     const copies = units.map((u) => ({
       id: newObjectId(now),
       floorId: floor.id,
-      name: body.unitNames?.[u.id] ?? `${u.name} (copy)`,
+      name: body.unitNames?.[u.id] ?? (next && renumberUnit(u.name, next.from, next.to)) ?? `${u.name} (copy)`,
       position: u.position,
       availability: 'available',
       data: u.data,
@@ -151,6 +167,40 @@ export class FloorService {
       ]);
       return created(await findFloor(trx, floor.id));
     });
+  }
+
+  /**
+   * Gives this floor's units the outlines of their counterparts on another floor of the project (matched by the end of
+   * their numbers, 101 ↔ 201, then by order), as one bulk unit update: all or nothing, one `unit.updated` each.
+   */
+  async copyOutlines(principal: Principal, id: string, body: CopyOutlines, now: number) {
+    const db = this.ctx.db.kysely;
+    const { row: target } = authorize(principal, await findFloor(db, id), 'edit', 'Floor');
+    const source = await findFloor(db, body.from);
+    if (!source || source.project_id !== target.project_id || source.id === target.id) {
+      invalid([{ path: '/from', message: "is not another floor of this floor's project" }]);
+    }
+    const [sources, targets] = await Promise.all([listFloorUnits(db, source.id), listFloorUnits(db, target.id)]);
+    const pairs = matchUnits(sources, targets);
+    const pathOf = (u: { data: Record<string, unknown> }) => (typeof u.data.path === 'string' && u.data.path ? u.data.path : undefined);
+    const items = targets.flatMap((u, i) => {
+      const from = sources[pairs.get(i) ?? -1];
+      const path = from && pathOf(from);
+      if (!path || (pathOf(u) && !body.overwrite) || pathOf(u) === path) return [];
+      return [{ _id: u.id, path }];
+    });
+    const changed = items.length ? await new UnitService(this.ctx).patchMany(principal, items, now) : [];
+    const given = new Set(items.map((i) => i._id));
+    const unmatched = targets.filter((u) => !given.has(u.id) && !pathOf(u)).map((u) => u.name);
+    return { units: changed, unmatched };
+  }
+
+  /** Outlines suggested from the floor's plan picture (an upload of this service: `/media/…`); none without one. */
+  async suggestOutlines(principal: Principal, id: string): Promise<{ suggestions: Suggestion[] }> {
+    const { row } = authorize(principal, await findFloor(this.ctx.db.kysely, id), 'read', 'Floor');
+    const url = row.data.floorplanUrl;
+    const picture = typeof url === 'string' ? await planPicture(this.ctx.media, url) : undefined;
+    return { suggestions: picture ? suggestOutlines(picture) : [] };
   }
 
   /** Deletes the floor and its units (ON DELETE CASCADE); it leaves the project's floors. */

@@ -103,7 +103,7 @@ export class VariantEncoder {
 }
 
 /** sharp has a native addon, so it stays outside the bundle; its function is the default export (or the module, if CommonJS). */
-async function loadSharp(): Promise<Sharp> {
+export async function loadSharp(): Promise<Sharp> {
   const m = (await import('sharp')) as unknown as { default?: Sharp };
   return m.default ?? (m as unknown as Sharp);
 }

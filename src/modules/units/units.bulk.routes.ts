@@ -3,7 +3,7 @@ import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
 import { problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
-import { availabilityInAnyCase, BulkUnitPatch, MAX_BULK_UNITS, UnitArray } from './units.schemas.ts';
+import { availabilityInAnyCase, BulkUnitPatch, MAX_BULK_UNITS, UnitArray, UnitsOfTypePatch } from './units.schemas.ts';
 import { UnitService } from './units.service.ts';
 
 export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -28,5 +28,23 @@ export const unitBulkRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (ap
       },
     },
     (request) => units.patchMany(principalOf(request), request.body, ctx.clock.now()),
+  );
+
+  app.patch(
+    '/units/by-type',
+    {
+      schema: {
+        operationId: 'updateUnitsOfType',
+        tags: ['units'],
+        summary: 'Give every unit of a type the same layout and pictures',
+        description:
+          'Sets the fields sent (`layoutUrl`, `layoutGallery`, `images`, `unitImageUrl`) on every unit of `project` whose `type` is `type`, replacing what they had. ' +
+          `Written as PATCH /units would write them (all or nothing, one \`unit.updated\` per unit changed, at most ${MAX_BULK_UNITS} units); the answer is the ` +
+          'units of the type, changed or already so, in floor order. A type no unit has → an empty list.',
+        body: UnitsOfTypePatch,
+        response: { 200: UnitArray, ...problems(400, 401, 404, 413, 415) },
+      },
+    },
+    (request) => units.patchType(principalOf(request), request.body, ctx.clock.now()),
   );
 };

@@ -1,5 +1,5 @@
 import { documentText } from '../../db/json-text.ts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { namedStatement } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
@@ -122,4 +122,17 @@ export async function unitIdsInProject(db: Q, projectId: string, ids: readonly s
     .where('id', 'in', [...ids])
     .execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** The ids of a project's units of one type, in floor and position order. */
+export async function unitIdsOfType(db: Q, projectId: string, type: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('units as u')
+    .select('u.id')
+    .where('u.project_id', '=', projectId)
+    .where(sql<string>`u.data->>'type'`, '=', type)
+    .orderBy('u.floor_id')
+    .orderBy(childOrderSql('u'))
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -236,6 +236,24 @@ export const UnitListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** PATCH /units/by-type: pictures given to every unit of a type. */
+export const UnitsOfTypePatch = Type.Object(
+  {
+    project: { ...ObjectId, description: 'The project whose units change' },
+    type: Type.String({ minLength: 1, maxLength: 300, description: 'Every unit whose `type` is exactly this changes' }),
+    layoutUrl: Type.Optional(Str),
+    layoutGallery: Type.Optional(Type.Array(Str, { maxItems: 1000 })),
+    images: Type.Optional(Type.Array(Str, { maxItems: 1000 })),
+    unitImageUrl: Type.Optional(Str),
+  },
+  {
+    additionalProperties: false,
+    minProperties: 3,
+    examples: [{ project: '65f0c0ffee00000000000001', type: '2B-A', layoutUrl: '/media/2b-a-layout.png', images: ['/media/2b-a-living.jpg'] }],
+  },
+);
+export type UnitsOfTypePatch = Static<typeof UnitsOfTypePatch>;
+
 /** The named schemas ($id) of this module: src/app-modules.ts adds them at the root, where every scope and /openapi.json see them. */
 export const UNIT_SCHEMAS = [UnitSchema];
 export type UnitList = Static<typeof UnitListQuery>;

@@ -13,10 +13,10 @@ import { pageOf, totalOf } from '../shared/list.ts';
 import { ifMatchAllows } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { holdExpiryErrors, planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
-import { findUnit, findUnitDocument, findUnitsByIds, listUnits, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
+import { findUnit, findUnitDocument, findUnitsByIds, listUnits, unitIdsOfType, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
 import { holdExpired, toUnit, unitJson, type UnitRow } from './units.record.ts';
 import { deleteUnit, insertUnit, releaseExpiredHold, updateUnit, updateUnits, type UnitSet } from './unit-writes.repo.ts';
-import { UNIT_DEFAULTS, type BulkUnitItem, type UnitCreate, type UnitList, type UnitPatch } from './units.schemas.ts';
+import { MAX_BULK_UNITS, UNIT_DEFAULTS, type BulkUnitItem, type UnitCreate, type UnitList, type UnitPatch, type UnitsOfTypePatch } from './units.schemas.ts';
 
 /** A bulk item that names a unit the caller can see, with what it changes (undefined: nothing). */
 interface CheckedItem {
@@ -229,6 +229,24 @@ export class UnitService {
     const ids = items.map((i) => i._id);
     const updated = new Map((await findUnitsByIds(db, ids)).map((r) => [r.id, r]));
     return items.map((item) => toUnit(found(updated.get(item._id)), now));
+  }
+
+  /** The same layout and pictures on every unit of a type (PATCH /units/by-type): one bulk update of those units. */
+  async patchType(principal: Principal, body: UnitsOfTypePatch, now: number): Promise<Record<string, unknown>[]> {
+    const { project, type, ...fields } = body;
+    const db = this.ctx.db.kysely;
+    authorize(principal, await findProjectMembership(db, project), 'edit');
+    const ids = await unitIdsOfType(db, project, type);
+    if (ids.length > MAX_BULK_UNITS) {
+      throw new AppError(413, 'payload_too_large', `More than ${MAX_BULK_UNITS} units have this type; change them by PATCH /units in parts`);
+    }
+    return ids.length
+      ? this.patchMany(
+          principal,
+          ids.map((_id) => ({ _id, ...fields })),
+          now,
+        )
+      : [];
   }
 
   /** Every item's checks, before anything is written: 400 naming each bad item (in index order), else the plans. */

@@ -3,7 +3,7 @@ import { all, api, ApiError, etagOf } from '../api.ts';
 import { sized } from '../media.ts';
 import { DropZone } from '../upload.tsx';
 import type { Floor, Project, User } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { canManage } from '../access.ts';
 
 export function Floors({ project, user, onProject }: { project: Project; user: User; onProject: (p: Project) => void }) {
@@ -31,7 +31,8 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
   const duplicate = async (f: Floor) => {
     setError(undefined);
     try {
-      const copy = await api.post(`/floors/${f._id}/duplicate`);
+      // Renumbered: "Level 1" → the next free level, its units 101 → 201 (names without such a number get " (copy)").
+      const copy = await api.post(`/floors/${f._id}/duplicate`, { body: { renumber: true } });
       setNews(`${f.name} duplicated as “${copy.name}” with its plan, shapes and ${copy.units.length} unit${copy.units.length === 1 ? '' : 's'}.`);
       onProject(await api.get(`/projects/${project._id}`));
     } catch (err) {
@@ -68,6 +69,8 @@ export function Floors({ project, user, onProject }: { project: Project; user: U
             onDuplicate={duplicate}
             onRemove={remove}
             onSaved={() => floors.reload()}
+            others={list.filter((o) => o._id !== f._id)}
+            onNews={setNews}
           />
         ))}
       </ol>
@@ -86,13 +89,28 @@ type CardProps = {
   onDuplicate: (f: Floor) => void;
   onRemove: (f: Floor) => void;
   onSaved: () => void;
+  /** The project's other floors, to copy outlines from. */
+  others: Floor[];
+  onNews: (news: string) => void;
 };
 
-function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicate, onRemove, onSaved }: CardProps) {
+function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicate, onRemove, onSaved, others, onNews }: CardProps) {
+  const [renaming, setRenaming] = useState(false);
   return (
     <li class="card floor">
       <div class="floor-head">
-        <strong>{f.name}</strong>
+        {renaming ? (
+          <RenameFloor
+            floor={f}
+            onDone={(name) => {
+              setRenaming(false);
+              if (name) onNews(`${f.name} renamed “${name}”.`);
+              onSaved();
+            }}
+          />
+        ) : (
+          <strong>{f.name}</strong>
+        )}
         <span class="muted small">
           {f.units.length} unit{f.units.length === 1 ? '' : 's'}
         </span>
@@ -103,6 +121,11 @@ function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicat
           <button type="button" class="secondary" id={`move-down-${f._id}`} disabled={last} onClick={() => onMove(1)} aria-label={`Move ${f.name} down`}>
             ↓
           </button>
+          {!renaming && (
+            <button type="button" class="secondary" onClick={() => setRenaming(true)} aria-label={`Rename ${f.name}`}>
+              Rename
+            </button>
+          )}
           <a class="button" href={`/admin/projects/${project._id}/floors/${f._id}`}>
             Draw units on {f.name}
           </a>
@@ -117,7 +140,74 @@ function FloorCard({ floor: f, project, first, last, manager, onMove, onDuplicat
         </div>
       </div>
       <FloorImage floor={f} onSaved={onSaved} />
+      {others.length > 0 && <CopyOutlines floor={f} others={others} onNews={onNews} onSaved={onSaved} />}
     </li>
+  );
+}
+
+/** The floor's name, changed in place (PATCH /floors/{id} with If-Match). */
+function RenameFloor({ floor, onDone }: { floor: Floor; onDone: (name?: string) => void }) {
+  const [name, setName] = useState(floor.name);
+  const [error, setError] = useState<unknown>();
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    if (name.trim() === floor.name) {
+      onDone();
+      return;
+    }
+    try {
+      const saved = await api.patch(`/floors/${floor._id}`, { body: { name: name.trim() }, ifMatch: etagOf(floor) });
+      onDone(saved.name);
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 412 ? new Error('This floor changed meanwhile; reloaded, try again.') : err);
+    }
+  };
+  return (
+    <form class="row wrap rename" onSubmit={save} aria-label={`Rename ${floor.name}`}>
+      <Field label={`New name for ${floor.name}`} required value={name} onValue={setName} autoFocus />
+      <button type="submit" class="align-end">
+        Save name
+      </button>
+      <button type="button" class="secondary align-end" onClick={() => onDone()}>
+        Cancel
+      </button>
+      <ErrorNotice error={error} />
+    </form>
+  );
+}
+
+/** Outlines taken from another floor's units: 101's for 201, 102's for 202 (POST /floors/{id}/copy-outlines). */
+function CopyOutlines({ floor, others, onNews, onSaved }: { floor: Floor; others: Floor[]; onNews: (news: string) => void; onSaved: () => void }) {
+  const [from, setFrom] = useState(others[0]?._id ?? '');
+  const [error, setError] = useState<unknown>();
+  const copy = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    try {
+      const chosen = others.some((o) => o._id === from) ? from : (others[0]?._id ?? '');
+      const done = await api.post(`/floors/${floor._id}/copy-outlines`, { body: { from: chosen } });
+      const source = others.find((o) => o._id === chosen)?.name ?? 'the other floor';
+      const left = done.unmatched.length ? ` Still without one: ${done.unmatched.join(', ')}.` : '';
+      onNews(`${done.units.length} outline${done.units.length === 1 ? '' : 's'} copied from ${source} to ${floor.name}.${left}`);
+      onSaved();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="row wrap copy-outlines" onSubmit={copy} aria-label={`Copy outlines to ${floor.name}`}>
+      <Select
+        label={`Copy outlines to ${floor.name} from`}
+        value={others.some((o) => o._id === from) ? from : (others[0]?._id ?? '')}
+        options={others.map((o): [string, string] => [o._id, o.name])}
+        onValue={setFrom}
+      />
+      <button type="submit" class="secondary align-end">
+        Copy outlines
+      </button>
+      <ErrorNotice error={error} />
+    </form>
   );
 }
 

@@ -5,6 +5,7 @@ import { availabilityLabel } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Toggle, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
 import { statusColour } from '../../status-colours.ts';
+import { SuggestBar, SuggestedShapes, useSuggestions } from './plan-suggest.tsx';
 
 type Pt = [number, number];
 const W = 600;
@@ -92,6 +93,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
   const [news, setNews] = useState('');
   const outline = useOutline(selected !== undefined);
   const unit = list.find((u) => u._id === selected);
+  const suggested = useSuggestions({ floor: f, list, setUnits, reloadUnits, setNews, setError });
 
   const choose = (u: Unit) => {
     const pts = parsePath(u.path);
@@ -134,6 +136,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
           <div class="plan-frame" data-drawing={unit ? 'true' : 'false'}>
             {f.floorplanUrl && <img {...sized(f.floorplanUrl, '(max-width: 720px) 100vw, 66vw')} src={f.floorplanUrl} alt="" />}
             <PlanCanvas project={project} floor={f} others={list.filter((u) => u._id !== selected)} unit={unit} outline={outline} snap={snap} choose={choose} />
+            <SuggestedShapes viewBox={PLAN_VIEWBOX} suggested={suggested} picking={unit !== undefined} onPick={(d) => outline.change(parsePath(d) ?? [])} />
           </div>
           <Legend project={project} />
         </div>
@@ -155,6 +158,7 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
           ) : (
             <p class="muted">Choose a unit to draw its outline.</p>
           )}
+          <SuggestBar floor={f} list={list} suggested={suggested} />
           <UnitPicks project={project} floor={f} list={list} selected={selected} choose={choose} added={added} failed={setError} />
         </div>
       </div>

@@ -11,6 +11,7 @@ import { statusColour } from '../../status-colours.ts';
 import { COLS, UnitGrid, type Col } from './grid.tsx';
 import { Bulk, undoBulk, type LastBulk } from './bulk.tsx';
 import { PasteImport } from './paste.tsx';
+import { TypeMedia } from './type-media.tsx';
 import { UnitSheet } from './unit-sheet.tsx';
 
 type Filter = { name: string; floor: string; availability: string; priceMin: string; priceMax: string };
@@ -294,6 +295,14 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         onPaste={setPasted}
         colours={colours}
         scrollKey={JSON.stringify(filter)}
+      />
+      <TypeMedia
+        project={project}
+        units={list}
+        onApplied={(msg) => {
+          setNews(msg);
+          void units.reload();
+        }}
       />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
       <UnitDialogs open={open} me={user._id} floorList={floorList} replace={replace} onNews={setNews} onClose={() => setOpen(undefined)} />
