@@ -102,7 +102,7 @@ async function main() {
     `Showsuite ready on http://${config.host}:${config.port} (docs at /docs): console and API at ${config.mail.publicUrl}, buyer's pages at ${config.pagesUrl}`,
   );
   const openFiles = softOpenFileLimit();
-  const warning = openFilesWarning(openFiles, config.sse.maxStreams);
+  const warning = openFilesWarning(openFiles, { maxConnections: config.connections.max, maxStreams: config.sse.maxStreams });
   if (warning) app.log.warn({ openFileLimit: openFiles, sseMaxStreams: config.sse.maxStreams }, warning);
 }
 

@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** Descriptors a node needs besides its live-feed streams: database pool, other requests, files, logs. */
-export const OPEN_FILES_HEADROOM = 1024;
+/** Descriptors a node needs besides its clients' connections: database pool, Redis, mail, files, logs. */
+export const OPEN_FILES_HEADROOM = 256;
 
-/** The open-file limit a node needs to serve `maxStreams` live-feed streams and everything else at once. */
-export const openFilesNeeded = (maxStreams: number) => maxStreams + OPEN_FILES_HEADROOM;
+/**
+ * The open-file limit a node needs to hold `maxConnections` client connections (MAX_CONNECTIONS, which counts the
+ * live-feed streams among them) and everything else at once.
+ */
+export const openFilesNeeded = (maxConnections: number) => maxConnections + OPEN_FILES_HEADROOM;
 
 /**
  * The process's soft limit on open files (RLIMIT_NOFILE): from /proc/self/limits on Linux, else what `ulimit -n`
@@ -29,12 +32,13 @@ export function softOpenFileLimit(): number | undefined {
   }
 }
 
-/** The start-up warning when the limit is below what the live-feed bound needs; undefined when it is enough. */
-export function openFilesWarning(limit: number | undefined, maxStreams: number): string | undefined {
-  const needed = openFilesNeeded(maxStreams);
+/** The start-up warning when the limit is below what the connection bound needs; undefined when it is enough. */
+export function openFilesWarning(limit: number | undefined, bounds: { maxConnections: number; maxStreams: number }): string | undefined {
+  const needed = openFilesNeeded(bounds.maxConnections);
   if (limit === undefined || limit >= needed) return undefined;
   return (
-    `the open-file limit (${limit}) is below the ${needed} this node needs for SSE_MAX_STREAMS=${maxStreams} live-feed streams and ` +
-    `${OPEN_FILES_HEADROOM} more: raise it (ulimit -n ${needed}, LimitNOFILE= in systemd, --ulimit nofile= in Docker) or lower SSE_MAX_STREAMS`
+    `the open-file limit (${limit}) is below the ${needed} this node needs for MAX_CONNECTIONS=${bounds.maxConnections} connections ` +
+    `(SSE_MAX_STREAMS=${bounds.maxStreams} live-feed streams among them) and ${OPEN_FILES_HEADROOM} more: raise it (ulimit -n ${needed}, ` +
+    'LimitNOFILE= in systemd, --ulimit nofile= in Docker) or lower MAX_CONNECTIONS'
   );
 }

@@ -16,11 +16,14 @@ test("softOpenFileLimit reads this process's soft RLIMIT_NOFILE (what a child sh
   assert.equal(child.stdout.trim(), '512', child.stderr);
 });
 
-test('openFilesWarning: below SSE_MAX_STREAMS + headroom → a warning naming the limit, the need and the setting', () => {
-  assert.equal(openFilesNeeded(5000), 6024);
-  assert.equal(openFilesWarning(1_048_576, 5000), undefined);
-  assert.equal(openFilesWarning(6024, 5000), undefined);
-  assert.equal(openFilesWarning(undefined, 5000), undefined, 'unknown: nothing to say');
-  const warning = openFilesWarning(1024, 5000);
-  assert.match(warning ?? '', /open-file limit \(1024\) is below the 6024 .*SSE_MAX_STREAMS=5000/);
+test('openFilesWarning: below MAX_CONNECTIONS + headroom → a warning naming the limit, the need and the settings', () => {
+  assert.equal(openFilesNeeded(6000), 6256);
+  const bounds = { maxConnections: 6000, maxStreams: 5000 };
+  assert.equal(openFilesWarning(1_048_576, bounds), undefined);
+  assert.equal(openFilesWarning(6256, bounds), undefined);
+  assert.equal(openFilesWarning(undefined, bounds), undefined, 'unknown: nothing to say');
+  const warning = openFilesWarning(6024, bounds);
+  assert.match(warning ?? '', /open-file limit \(6024\) is below the 6256 .*MAX_CONNECTIONS=6000 .*SSE_MAX_STREAMS=5000/);
+  // A lower MAX_CONNECTIONS needs fewer.
+  assert.equal(openFilesWarning(6024, { maxConnections: 5500, maxStreams: 5000 }), undefined);
 });
