@@ -2074,6 +2074,11 @@ export interface components {
        * @description E-mail addresses (comma-separated) reports are sent to
        */
       reportSendTo?: string;
+      /**
+       * Format: time-zone
+       * @description The project's time zone, an IANA name (America/Toronto): times in the project's mail (a hold's expiry) and in its hold leads read in it. Absent: UTC
+       */
+      timeZone?: string;
       /** @description How long a public hold lasts, in minutes (default 5) */
       onHoldMinsDuration?: number;
       /** @description Map layout width */
@@ -8402,6 +8407,8 @@ export interface operations {
            * @description One or more e-mail addresses separated by commas
            */
           reportSendTo?: string;
+          /** Format: time-zone */
+          timeZone?: string;
           onHoldMinsDuration?: number;
           mapLayoutWidth?: number;
           mapLayoutRotation?: number;
@@ -9200,6 +9207,8 @@ export interface operations {
            * @description One or more e-mail addresses separated by commas
            */
           reportSendTo?: string;
+          /** Format: time-zone */
+          timeZone?: string;
           onHoldMinsDuration?: number;
           mapLayoutWidth?: number;
           mapLayoutRotation?: number;
@@ -9897,6 +9906,8 @@ export interface operations {
            * @description One or more e-mail addresses separated by commas
            */
           reportSendTo?: string;
+          /** Format: time-zone */
+          timeZone?: string;
           onHoldMinsDuration?: number;
           mapLayoutWidth?: number;
           mapLayoutRotation?: number;

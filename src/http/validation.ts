@@ -22,6 +22,16 @@ export const splitEmailList = (value: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
+/** `time-zone`: an IANA zone name this runtime's Intl knows (`Europe/Paris`, `America/Toronto`, `UTC`). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The instants a `date-time` may name: what both JavaScript and the database hold (no year 0, none past 9999). */
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
@@ -46,6 +56,7 @@ function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
   withStorableDateTime(ajv);
   ajv.addFormat('email-list', { type: 'string', validate: isEmailList });
+  ajv.addFormat('time-zone', { type: 'string', validate: isTimeZone });
   return ajv;
 }
 
