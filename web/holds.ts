@@ -158,8 +158,11 @@ async function ask(token: string, linked?: string) {
       const body = res.body as unknown as HoldAnswer;
       if (project !== undefined && body.project._id !== project) return;
       keep({ unit: body.unit._id, project: body.project._id, token, expiresAt: body.expiresAt, extended: body.extended });
-    } else if ((res.status === 404 || res.status === 410) && known) forget(known.unit, endedNote(known));
-    else if (res.status === 404 || res.status === 410) {
+    } else if ((res.status === 404 || res.status === 410) && known) {
+      forget(known.unit, endedNote(known));
+      // The unit as it is now (available again, or taken by the sales team), for "Hold again".
+      void hooks.refresh();
+    } else if (res.status === 404 || res.status === 410) {
       dropStored(token);
       if (linked) holdNotes.set(linked, 'link-ended');
     } else return;

@@ -246,21 +246,31 @@ async function submit(e: Event) {
 
 /**
  * The hold went to someone else a moment before (409): the unit is fetched again, which turns the form to what the
- * unit is now open for (an enquiry, the waitlist), and the form says why at its top, in view, rather than changing
- * silently. With no form left to show, the sheet says it.
+ * unit is now open for (an enquiry, the waitlist) and says why (`sayLostRace`, from the sheet's redraw).
  */
 async function lostRace(unitId: string) {
   await hooks.stale();
+  sayLostRace(unitId, true);
+}
+
+/**
+ * Says, at the top of the form and in view, that the unit the visitor was holding went to someone else a moment
+ * before (their hold answered 409, or the live feed showed it held while they typed), rather than the form turning
+ * into an enquiry in silence. With no form left to show, the sheet says it. `focus` after a submission only: focus
+ * is never taken from a field being typed in.
+ */
+export function sayLostRace(unitId: string, focus: boolean) {
   const text = lostRaceText(mode === 'enquire');
   if (form.hidden || unit?._id !== unitId) {
     hooks.notice(unitId, text);
     return;
   }
   const notice = requireById('contact-notice');
+  if (!notice.hidden && notice.textContent === text) return;
   notice.textContent = text;
   notice.hidden = false;
   notice.scrollIntoView({ block: 'nearest' });
-  notice.focus({ preventScroll: true });
+  if (focus) notice.focus({ preventScroll: true });
 }
 
 function showErrorsById(errors: { path: string; message: string }[]) {

@@ -7,7 +7,7 @@ import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
-import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
+import { contactForm, contactMode, focusContact, sayLostRace, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './unit-parts.ts';
 import { holdKey, lapsedMine } from '../holds.ts';
 import { holdPanel } from './hold.ts';
@@ -170,7 +170,10 @@ export function renderDetail() {
   const m = contactMode();
   if ((m === 'hold' && (u.availability !== 'available' || mine)) || (m === 'waitlist' && u.availability === 'available')) {
     const next = defaultMode(u);
+    const holding = m === 'hold' && !mine && !requireById('contact-form').hidden;
     setContact(u, next ?? 'enquire', next !== undefined);
+    // Someone else held it while this visitor was filling in the hold form: said, not a silent change of form.
+    if (holding) sayLostRace(u._id, false);
   } else setContact(u, m, !requireById('contact-form').hidden);
 }
 
