@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { ProblemSchema } from './schemas.ts';
 import { inputErrors } from './input-guard.ts';
+import { isTimeZone } from '../lib/project-time.ts';
 
 /** Schemas referenced by $id from routes; registered with Fastify (serialisation, OpenAPI) and with Ajv. */
 // ajv-formats is CommonJS with a default export.
@@ -21,16 +22,6 @@ export const splitEmailList = (value: string) =>
     .split(',')
     .map((a) => a.trim())
     .filter(Boolean);
-
-/** `time-zone`: an IANA zone name this runtime's Intl knows (`Europe/Paris`, `America/Toronto`, `UTC`). */
-export function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The instants a `date-time` may name: what both JavaScript and the database hold (no year 0, none past 9999). */
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
@@ -56,6 +47,7 @@ function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
   withStorableDateTime(ajv);
   ajv.addFormat('email-list', { type: 'string', validate: isEmailList });
+  // `time-zone`: an IANA zone name this runtime's Intl knows (`Europe/Paris`, `America/Toronto`, `UTC`).
   ajv.addFormat('time-zone', { type: 'string', validate: isTimeZone });
   return ajv;
 }

@@ -1,4 +1,12 @@
-import { isTimeZone } from '../http/validation.ts';
+/** Whether this runtime's Intl knows `value` as a time zone (an IANA name: `Europe/Paris`, `America/Toronto`, `UTC`). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A project's time zone: its `timeZone` setting when this runtime knows it, else UTC (what projects without one read in). */
 export function projectZone(settings: Record<string, unknown>): string {
