@@ -204,11 +204,15 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     );
     await page.getByLabel('Visitors can send enquiries').check();
     await page.getByLabel('Visitors can hold a unit').check();
+    // The project's time zone (its mail and hold leads read in it): UTC until chosen.
+    assert.equal(await page.getByLabel('Time zone').inputValue(), 'UTC');
+    await page.getByLabel('Time zone').selectOption('America/Toronto');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved 3 changes' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved 4 changes' }).waitFor();
     const saved = (await api('GET', `/projects/${projectId}`)).json();
     assert.equal(saved.colorAvailable, '#0b6e4f');
     assert.equal(saved.enableForms, true);
+    assert.equal(saved.timeZone, 'America/Toronto');
 
     // A colleague changes the project meanwhile: saving says so and writes nothing.
     assert.equal((await api('PATCH', `/projects/${projectId}`, { address: '1 Quay Street' })).statusCode, 200);

@@ -355,6 +355,7 @@ async function fuzzAll(t: import('node:test').TestContext, ta: TestApp) {
   function stringOf(s: Schema): fc.Arbitrary<string> {
     if (s.format === 'email') return fc.emailAddress();
     if (s.format === 'email-list') return fc.array(fc.emailAddress(), { minLength: 1, maxLength: 3 }).map((a) => a.join(','));
+    if (s.format === 'time-zone') return fc.constantFrom('UTC', 'America/Toronto', 'Europe/Paris', 'Asia/Kolkata');
     if (s.format === 'date-time') return dateTime;
     if (s.pattern === '^[0-9a-f]{24}$') return fc.oneof(fc.constantFrom(...knownIds()), objectIdLike);
     if (s.pattern) {

@@ -122,6 +122,7 @@ function sample(s: S, key: string): unknown {
   switch (s.type) {
     case 'string':
       if (s.format === 'email' || s.format === 'email-list') return `${key.toLowerCase()}@example.com`;
+      if (s.format === 'time-zone') return 'America/Toronto';
       if (s.format === 'date-time') return new Date(Date.UTC(2031, 0, 2)).toISOString();
       if (s.pattern === '^[0-9a-f]{24}$') return newObjectId();
       return `value of ${key}`;
@@ -722,6 +723,7 @@ describe('projects: create, fields, fetch', () => {
     for (const [k, s] of Object.entries(props)) {
       if (skip.has(k)) continue;
       if (s.format === 'email' || s.format === 'email-list') body[k] = `${k.toLowerCase()}@example.com`;
+      else if (s.format === 'time-zone') body[k] = 'Europe/Paris';
       else if (k === 'eventsBlockList') body[k] = '203.0.113.7, *@example.com';
       else if (s.type === 'string') body[k] = `value of ${k}`;
       else if (s.type === 'number') body[k] = 7.5;

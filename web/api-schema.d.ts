@@ -2134,6 +2134,11 @@ export interface components {
        * @description E-mail addresses (comma-separated) reports are sent to
        */
       reportSendTo?: string;
+      /**
+       * Format: time-zone
+       * @description The project's time zone, an IANA name (America/Toronto): times in the project's mail (a hold's expiry) and in its hold leads read in it. Absent: UTC
+       */
+      timeZone?: string;
       /** @description How long a public hold lasts, in minutes (default 5) */
       onHoldMinsDuration?: number;
       /** @description Map layout width */
@@ -8462,6 +8467,8 @@ export interface operations {
            * @description One or more e-mail addresses separated by commas
            */
           reportSendTo?: string;
+          /** Format: time-zone */
+          timeZone?: string;
           onHoldMinsDuration?: number;
           mapLayoutWidth?: number;
           mapLayoutRotation?: number;
@@ -9260,6 +9267,8 @@ export interface operations {
            * @description One or more e-mail addresses separated by commas
            */
           reportSendTo?: string;
+          /** Format: time-zone */
+          timeZone?: string;
           onHoldMinsDuration?: number;
           mapLayoutWidth?: number;
           mapLayoutRotation?: number;
@@ -9957,6 +9966,8 @@ export interface operations {
            * @description One or more e-mail addresses separated by commas
            */
           reportSendTo?: string;
+          /** Format: time-zone */
+          timeZone?: string;
           onHoldMinsDuration?: number;
           mapLayoutWidth?: number;
           mapLayoutRotation?: number;

@@ -25,12 +25,18 @@ interface HoldAnswer {
   onHoldExpiresAt?: string;
 }
 
-export type HoldNote = 'released' | 'ended' | 'failed';
+/**
+ * What the page says after a hold: released by its holder; `expired`: its time ran out (with when, `holdEndedAt`);
+ * `ended`: the sales team ended it; `link-ended`: the e-mailed link of a hold that is over; `failed`: an action failed.
+ */
+export type HoldNote = 'released' | 'expired' | 'ended' | 'link-ended' | 'failed';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const mine = new Map<string, MyHold>();
 /** What the page last said about a unit's hold (released, ended…), shown in its sheet. */
 export const holdNotes = new Map<string, HoldNote>();
+/** When a unit's hold ran out, for its `expired` note. */
+export const holdEndedAt = new Map<string, string>();
 /** Tokens being asked about (one request each at a time). */
 const asking = new Set<string>();
 /** Units whose release or extension is on its way. */
@@ -74,14 +80,18 @@ function forget(unitId: string, note?: HoldNote) {
   mine.delete(unitId);
   state.holds.delete(unitId);
   if (note) holdNotes.set(unitId, note);
+  if (h && note === 'expired') holdEndedAt.set(unitId, h.expiresAt);
   if (h) save(h.project);
 }
+
+/** A hold the server says is over (410, 404): `expired` when its time has passed, else ended by the sales team. */
+const endedNote = (h: MyHold): HoldNote => (Date.parse(h.expiresAt) <= Date.now() ? 'expired' : 'ended');
 
 /** The visitor's hold on a unit, if they have one. */
 export const myHold = (unitId: string): MyHold | undefined => (mine.has(unitId) && state.holds.has(unitId) ? mine.get(unitId) : undefined);
 export const holdBusy = (unitId: string) => busy.has(unitId);
 /** What the sheet's hold panel shows, for knowing when to redraw it. */
-export const holdKey = (unitId: string) => [myHold(unitId)?.extended, holdNotes.get(unitId), busy.has(unitId)];
+export const holdKey = (unitId: string) => [myHold(unitId)?.extended, holdNotes.get(unitId), holdEndedAt.get(unitId), busy.has(unitId)];
 
 /** Takes `?hold=` from the address (and out of it) and asks the server about it. */
 export function startHolds(h: typeof hooks) {
@@ -92,7 +102,18 @@ export function startHolds(h: typeof hooks) {
   q.delete('hold');
   const rest = q.toString();
   history.replaceState(history.state, '', `${location.pathname}${rest ? `?${rest}` : ''}${location.hash}`);
-  if (TOKEN.test(token)) void ask(token);
+  // The mailed link names its unit: a hold that is over is said there, with "Hold again".
+  const linked = /\/units\/([0-9a-f]{24})$/.exec(location.pathname)?.[1];
+  if (TOKEN.test(token)) void ask(token, linked);
+}
+
+/**
+ * The visitor's countdown reached zero: the server is asked whether the hold is over (its clock decides; until it
+ * agrees the hold stays), so the page says it ended rather than only turning the badge Available.
+ */
+export function lapsedMine(unitId: string) {
+  const h = mine.get(unitId);
+  if (h && Date.parse(h.expiresAt) <= Date.now()) void ask(h.token);
 }
 
 /** A hold just placed: its token, from the hold answer. */
@@ -123,8 +144,11 @@ export function holdsFollow(bundle: Bundle) {
   }
 }
 
-/** Asks the server about a token: live → kept; ended or unknown → forgotten; a network failure changes nothing. */
-async function ask(token: string) {
+/**
+ * Asks the server about a token: live → kept; ended or unknown → forgotten, and said in the sheet of its unit (the
+ * kept hold's, or `linked`: the unit the mailed link names); a network failure changes nothing.
+ */
+async function ask(token: string, linked?: string) {
   if (asking.has(token)) return;
   asking.add(token);
   try {
@@ -134,9 +158,14 @@ async function ask(token: string) {
       const body = res.body as unknown as HoldAnswer;
       if (project !== undefined && body.project._id !== project) return;
       keep({ unit: body.unit._id, project: body.project._id, token, expiresAt: body.expiresAt, extended: body.extended });
-    } else if ((res.status === 404 || res.status === 410) && known) forget(known.unit);
-    else if (res.status === 404 || res.status === 410) dropStored(token);
-    else return;
+    } else if ((res.status === 404 || res.status === 410) && known) {
+      forget(known.unit, endedNote(known));
+      // The unit as it is now (available again, or taken by the sales team), for "Hold again".
+      void hooks.refresh();
+    } else if (res.status === 404 || res.status === 410) {
+      dropStored(token);
+      if (linked) holdNotes.set(linked, 'link-ended');
+    } else return;
     hooks.changed();
   } finally {
     asking.delete(token);
@@ -173,7 +202,7 @@ export const releaseMine = (unitId: string) =>
   act(unitId, async (h) => {
     const res = await holdRequest('DELETE', h.token);
     if (res.status === 204 || res.status === 404 || res.status === 410) {
-      forget(unitId, res.status === 204 ? 'released' : 'ended');
+      forget(unitId, res.status === 204 ? 'released' : endedNote(h));
       await hooks.refresh();
     } else holdNotes.set(unitId, 'failed');
   });
@@ -188,7 +217,7 @@ export const extendMine = (unitId: string) =>
       hooks.unit(body.unit);
     } else if (res.status === 409) keep({ ...h, extended: true });
     else if (res.status === 404 || res.status === 410) {
-      forget(unitId, 'ended');
+      forget(unitId, endedNote(h));
       await hooks.refresh();
     } else holdNotes.set(unitId, 'failed');
   });

@@ -116,7 +116,9 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldError[] {
           ? 'must be an e-mail address'
           : e.params.format === 'email-list'
             ? 'must be one or more e-mail addresses separated by commas'
-            : `must be a valid ${String(e.params.format)}`;
+            : e.params.format === 'time-zone'
+              ? 'must be an IANA time zone name, such as America/Toronto'
+              : `must be a valid ${String(e.params.format)}`;
     }
     if (!out.has(path)) out.set(path, { path: path || '/', message });
   }

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { ProblemSchema } from './schemas.ts';
 import { inputErrors } from './input-guard.ts';
+import { isTimeZone } from '../lib/project-time.ts';
 
 /** Schemas referenced by $id from routes; registered with Fastify (serialisation, OpenAPI) and with Ajv. */
 // ajv-formats is CommonJS with a default export.
@@ -46,6 +47,8 @@ function withFormats(ajv: Ajv): Ajv {
   addFormats(ajv);
   withStorableDateTime(ajv);
   ajv.addFormat('email-list', { type: 'string', validate: isEmailList });
+  // `time-zone`: an IANA zone name this runtime's Intl knows (`Europe/Paris`, `America/Toronto`, `UTC`).
+  ajv.addFormat('time-zone', { type: 'string', validate: isTimeZone });
   return ajv;
 }
 

@@ -1,3 +1,4 @@
+import { projectTime } from '../lib/project-time.ts';
 import type { Mail } from './mailer.ts';
 
 /** The languages mail is written in (like the presentation page); anything else reads as English. */
@@ -41,6 +42,12 @@ const WORDS = {
     holdBody: (p: string, u: string, until: string) => `Unit ${u} of ${p} is held for you until ${until}. After that it is open to everyone again.`,
     holdAction: 'See your hold: extend it once, or release it',
     holdClosing: 'Keep this link to yourself: whoever opens it can release the hold.',
+    endedSubject: (p: string, u: string) => `Your hold on unit ${u} has ended: ${p}`,
+    endedBody: (p: string, u: string, at: string) =>
+      `Your hold on unit ${u} of ${p} ended at ${at}. The home is open to everyone again; if it is still available, you can hold it again.`,
+    endedAction: 'Hold it again',
+    endedTeamSubject: (p: string, u: string) => `Hold on unit ${u} ended: ${p}`,
+    endedTeamBody: (p: string, u: string, who: string, at: string) => `The hold on unit ${u} of ${p} by ${who} ended at ${at}. The unit is available again.`,
   },
   fr: {
     newEnquiry: (p: string) => `Nouvelle demande : ${p}`,
@@ -75,6 +82,13 @@ const WORDS = {
     holdBody: (p: string, u: string, until: string) => `Le lot ${u} de ${p} vous est réservé jusqu’au ${until}. Ensuite, il sera de nouveau ouvert à tous.`,
     holdAction: 'Voir votre option : la prolonger une fois, ou la libérer',
     holdClosing: 'Gardez ce lien pour vous : quiconque l’ouvre peut libérer l’option.',
+    endedSubject: (p: string, u: string) => `Votre option sur le lot ${u} a pris fin : ${p}`,
+    endedBody: (p: string, u: string, at: string) =>
+      `Votre option sur le lot ${u} de ${p} a pris fin le ${at}. Le logement est de nouveau ouvert à tous ; s’il est encore disponible, vous pouvez le réserver à nouveau.`,
+    endedAction: 'Le réserver à nouveau',
+    endedTeamSubject: (p: string, u: string) => `Option sur le lot ${u} terminée : ${p}`,
+    endedTeamBody: (p: string, u: string, who: string, at: string) =>
+      `L’option de ${who} sur le lot ${u} de ${p} a pris fin le ${at}. Le lot est de nouveau disponible.`,
   },
   es: {
     newEnquiry: (p: string) => `Nueva consulta: ${p}`,
@@ -110,6 +124,13 @@ const WORDS = {
       `La unidad ${u} de ${p} está reservada para usted hasta el ${until}. Después volverá a estar abierta a todos.`,
     holdAction: 'Ver su reserva: prolongarla una vez o liberarla',
     holdClosing: 'Guarde este enlace para usted: quien lo abra puede liberar la reserva.',
+    endedSubject: (p: string, u: string) => `Su reserva de la unidad ${u} ha terminado: ${p}`,
+    endedBody: (p: string, u: string, at: string) =>
+      `Su reserva de la unidad ${u} de ${p} terminó el ${at}. La unidad vuelve a estar abierta a todos; si sigue disponible, puede reservarla de nuevo.`,
+    endedAction: 'Reservarla de nuevo',
+    endedTeamSubject: (p: string, u: string) => `Reserva de la unidad ${u} terminada: ${p}`,
+    endedTeamBody: (p: string, u: string, who: string, at: string) =>
+      `La reserva de ${who} de la unidad ${u} de ${p} terminó el ${at}. La unidad vuelve a estar disponible.`,
   },
 } as const;
 
@@ -245,9 +266,6 @@ export function resetMail(input: { to: string; lang: Lang; link: string; now: nu
   };
 }
 
-/** An instant as the holder reads it: date and time in the mail's language, in UTC (projects carry no time zone). */
-const instant = (at: Date, lang: Lang) => `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
-
 /** The holder's notice of a hold: until when, and the page's link that shows it (extend once, release). */
 /**
  * The name a mail to a visitor greets: what they typed when it reads as a name (letters, spaces, `-`, `'`, `.`; at most
@@ -272,7 +290,7 @@ export function holdMail(input: {
 }): Mail {
   const lang = langOf(input.project.settings.projectLang);
   const w = WORDS[lang];
-  const body = w.holdBody(input.project.name, input.unitName, instant(input.until, lang));
+  const body = w.holdBody(input.project.name, input.unitName, projectTime(input.until, input.project.settings, lang));
   const fromName = fromNameOf(input.project.settings);
   const hello = w.hello(greetingName(input.firstName));
   return {
@@ -281,6 +299,61 @@ export function holdMail(input: {
     subject: w.holdSubject(input.project.name, input.unitName),
     text: `${hello}\n\n${body}\n` + (input.link ? `\n${w.holdAction}: ${input.link}\n\n${w.holdClosing}\n` : ''),
     html: page(lang, `<p>${escapeHtml(hello)}</p><p>${escapeHtml(body)}</p>${input.link ? linkBlock(input.link, w.holdAction, w.holdClosing) : ''}`),
+    date: input.now,
+    project: input.projectId,
+  };
+}
+
+/** A lapsed hold, as its two mails tell it. */
+export interface EndedHoldForMail {
+  project: ProjectForMail;
+  projectId: string;
+  unitName: string;
+  /** When it lapsed. */
+  endedAt: Date;
+  holder: { firstName: string; lastName: string; email: string };
+  /** The unit's page (no token: the hold is over), where "Hold it again" leads. */
+  link: string | undefined;
+  now: number;
+}
+
+/** The holder's notice that their hold lapsed: when (in the project's time zone), and the unit's page to hold it again. */
+export function holdEndedMail(input: EndedHoldForMail): Mail {
+  const lang = langOf(input.project.settings.projectLang);
+  const w = WORDS[lang];
+  const body = w.endedBody(input.project.name, input.unitName, projectTime(input.endedAt, input.project.settings, lang));
+  const hello = w.hello(greetingName(input.holder.firstName));
+  const replyTo = typeof input.project.settings.formsSendTo === 'string' ? input.project.settings.formsSendTo.split(',')[0]?.trim() : undefined;
+  return {
+    to: [input.holder.email],
+    fromName: fromNameOf(input.project.settings),
+    replyTo: replyTo || undefined,
+    subject: w.endedSubject(input.project.name, input.unitName),
+    text: `${hello}\n\n${body}\n` + (input.link ? `\n${w.endedAction}: ${input.link}\n` : ''),
+    html: page(
+      lang,
+      `<p>${escapeHtml(hello)}</p><p>${escapeHtml(body)}</p>` +
+        (input.link ? `<p><a href="${escapeHtml(input.link)}">${escapeHtml(w.endedAction)}</a></p><p>${escapeHtml(input.link)}</p>` : ''),
+    ),
+    date: input.now,
+    project: input.projectId,
+  };
+}
+
+/** The sales team's notice that a hold lapsed with no decision: who held it, when it ended; Reply-To the holder. */
+export function holdEndedNotice(input: EndedHoldForMail, to: string[]): Mail {
+  const lang = langOf(input.project.settings.projectLang);
+  const w = WORDS[lang];
+  const name = `${input.holder.firstName} ${input.holder.lastName}`.trim();
+  const who = name ? `${name} (${input.holder.email})` : input.holder.email;
+  const body = w.endedTeamBody(input.project.name, input.unitName, who, projectTime(input.endedAt, input.project.settings, lang));
+  return {
+    to,
+    fromName: fromNameOf(input.project.settings),
+    replyTo: input.holder.email,
+    subject: w.endedTeamSubject(input.project.name, input.unitName),
+    text: `${body}\n` + (input.link ? `\n${input.link}\n` : ''),
+    html: page(lang, `<p>${escapeHtml(body)}</p>` + (input.link ? `<p><a href="${escapeHtml(input.link)}">${escapeHtml(input.link)}</a></p>` : '')),
     date: input.now,
     project: input.projectId,
   };

@@ -10,8 +10,10 @@ import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
 import { hasAllocations, hiddenSold, publicUnit } from './bundle.ts';
 import { holdMinutes, recordHold } from '../modules/holds/hold-tokens.ts';
 import { reservedForWaitingList } from '../modules/priority/priority.service.ts';
-import { countLiveHolds, findHoldTarget, lockClientHolds } from '../modules/holds/holds.repo.ts';
+import { countLiveHolds, findHoldTarget, lockClientHolds, lockUnitHold } from '../modules/holds/holds.repo.ts';
 import { holdUnit } from '../modules/units/unit-writes.repo.ts';
+import { projectTime } from '../lib/project-time.ts';
+import { langOf } from '../mail/templates.ts';
 
 export interface Visitor {
   firstName: string;
@@ -65,8 +67,14 @@ export async function placeHold(
 
   const expiresAt = new Date(input.now + holdMinutes(settings) * 60_000);
   const holdId = newObjectId(input.now);
+  // A hold that lapsed and was not yet swept ends here rather than in the sweep: its holder is told here (the caller).
+  const before = await lockUnitHold(trx, input.unitId);
   const held = await holdUnit(trx, input.unitId, holdId, expiresAt, input.now);
   if (!held) throw new AppError(409, 'conflict', 'This unit is no longer available');
+  const lapsed =
+    before?.availability === 'on_hold' && before.held_by && before.on_hold_expires_at
+      ? { holdId: before.held_by, endedAt: new Date(before.on_hold_expires_at) }
+      : undefined;
   // The expiry as stored: the row's on_hold_expires_at is this instant (milliseconds survive the round trip).
   const until = expiresAt.toISOString();
 
@@ -78,7 +86,8 @@ export async function placeHold(
       ...input.visitor,
       unit: unit.id,
       source: owner !== undefined ? `allocation:${owner}` : 'hold',
-      message: `Hold on unit ${unit.name} until ${until}`,
+      // In the project's time zone, as its team reads it (the exact instant is the unit's onHoldExpiresAt).
+      message: `Hold on unit ${unit.name} until ${projectTime(expiresAt, settings, langOf(settings.projectLang))}`,
     },
   });
   const token = await recordHold(trx, { id: holdId, unitId: unit.id, projectId: unit.project_id, client: input.client, leadId: lead.id, now: input.now });
@@ -98,5 +107,5 @@ export async function placeHold(
     changes: createdChanges(toLead(lead), LEAD_KEPT),
     now: input.now,
   });
-  return { unit: publicUnit(held, settings, input.now), version: held.version, lead, token, target: unit, expiresAt };
+  return { unit: publicUnit(held, settings, input.now), version: held.version, lead, token, target: unit, expiresAt, lapsed };
 }

@@ -18,6 +18,7 @@ import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
 import { etagOf, invalid } from '../modules/shared/records.ts';
 import { extendHold, holdLink, readHold, releaseHold, type HoldView } from '../modules/holds/hold-tokens.ts';
 import { LEAD_KEPT, placeHold, type Visitor } from './holds.ts';
+import { queueHoldEndedMail } from '../modules/holds/hold-expiry.ts';
 import { runIdempotent, type Outcome } from '../modules/shared/idempotency.ts';
 import { findFormProject } from './public.repo.ts';
 
@@ -118,6 +119,7 @@ export class PublicService {
         const held = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events, allocation });
         await queueLeadMail(trx, this.ctx.mail, held.lead.project_id, toLead(held.lead) as unknown as LeadForMail, now);
         const { target } = held;
+        if (held.lapsed) await queueHoldEndedMail(trx, this.ctx, held.lapsed.holdId, held.lapsed.endedAt, now);
         await this.ctx.mail.queue(
           trx,
           holdMail({

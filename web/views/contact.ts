@@ -11,6 +11,7 @@ import { prefillVisitor, saveVisitor } from '../visitor.ts';
 import { clearFormErrors, EMAIL, liveChecks } from './form-help.ts';
 import { x } from '../extra-words.ts';
 import { emit } from '../embed-events.ts';
+import { lostRaceText } from './hold.ts';
 
 export type Mode = 'enquire' | 'hold' | 'waitlist';
 
@@ -52,6 +53,8 @@ export function contactForm(h_: ContactHooks): HTMLFormElement {
     { class: 'contact', id: 'contact-form', novalidate: true, hidden: true, onsubmit: submit },
     h('h3', { id: 'contact-title' }),
     h('p', { id: 'contact-intro', class: 'intro' }),
+    // What happened to the visitor's last try, said where they are looking (a hold lost to someone else).
+    h('p', { class: 'notice', id: 'contact-notice', role: 'alert', tabindex: '-1', hidden: true }),
     h('div', { class: 'two' }, input('firstName', t().firstName, 'text', 'given-name'), input('lastName', t().lastName, 'text', 'family-name')),
     h('div', { class: 'two' }, input('email', t().email, 'email', 'email'), input('phone', t().phone, 'tel', 'tel')),
     h(
@@ -106,6 +109,7 @@ function drawCustom() {
 /** Points the form at a unit and a purpose; what is typed stays. */
 export function setContact(u: Room | undefined, m: Mode, show: boolean) {
   // Another unit or purpose: a clean form (no errors, no confirmation, the button usable again), with the visit's details.
+  if (u?._id !== unit?._id) requireById('contact-notice').hidden = true;
   if (m !== mode || u?._id !== unit?._id) {
     requireById('contact-status').textContent = '';
     clearFormErrors(form);
@@ -235,10 +239,38 @@ async function submit(e: Event) {
     return;
   }
   const text = refusal(res);
-  if (mode === 'hold') {
-    hooks.notice(u._id, text);
-    if (res.status === 409) await hooks.stale();
-  } else status.textContent = text;
+  if (mode === 'hold' && res.status === 409) await lostRace(u._id);
+  else if (mode === 'hold') hooks.notice(u._id, text);
+  else status.textContent = text;
+}
+
+/**
+ * The hold went to someone else a moment before (409): the unit is fetched again, which turns the form to what the
+ * unit is now open for (an enquiry, the waitlist) and says why (`sayLostRace`, from the sheet's redraw).
+ */
+async function lostRace(unitId: string) {
+  await hooks.stale();
+  sayLostRace(unitId, true);
+}
+
+/**
+ * Says, at the top of the form and in view, that the unit the visitor was holding went to someone else a moment
+ * before (their hold answered 409, or the live feed showed it held while they typed), rather than the form turning
+ * into an enquiry in silence. With no form left to show, the sheet says it. `focus` after a submission only: focus
+ * is never taken from a field being typed in.
+ */
+export function sayLostRace(unitId: string, focus: boolean) {
+  const text = lostRaceText(mode === 'enquire');
+  if (form.hidden || unit?._id !== unitId) {
+    hooks.notice(unitId, text);
+    return;
+  }
+  const notice = requireById('contact-notice');
+  if (!notice.hidden && notice.textContent === text) return;
+  notice.textContent = text;
+  notice.hidden = false;
+  notice.scrollIntoView({ block: 'nearest' });
+  if (focus) notice.focus({ preventScroll: true });
 }
 
 function showErrorsById(errors: { path: string; message: string }[]) {

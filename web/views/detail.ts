@@ -7,9 +7,9 @@ import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
-import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
+import { contactForm, contactMode, focusContact, sayLostRace, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './unit-parts.ts';
-import { holdKey } from '../holds.ts';
+import { holdKey, lapsedMine } from '../holds.ts';
 import { holdPanel } from './hold.ts';
 import type { Room } from '../types.ts';
 import { emit } from '../embed-events.ts';
@@ -31,6 +31,13 @@ export function setupDetail(hooks: ContactHooks & { closed: () => void }) {
   onClose = hooks.closed;
   const form = contactForm({
     ...hooks,
+    // The hold's panel ("Held for you", the countdown) at the top of the sheet: brought into view, on a phone too.
+    held: (unit) => {
+      hooks.held(unit);
+      const panel = byId('hold-panel');
+      panel?.scrollIntoView({ block: 'start' });
+      panel?.focus({ preventScroll: true });
+    },
     notice: (id, text) => {
       notices.set(id, text);
       renderDetail();
@@ -125,7 +132,7 @@ export function renderDetail() {
     h(
       'div',
       { class: 'detail' },
-      holdPanel(u),
+      holdPanel(u, () => choose(u, 'hold')),
       layouts.length
         ? h(
             'figure',
@@ -158,12 +165,15 @@ export function renderDetail() {
     ),
   );
   renderActions(u);
-  startCountdown(mine);
+  startCountdown(u._id, mine);
   // The form follows the unit: a hold placed or lost changes what it may be used for.
   const m = contactMode();
   if ((m === 'hold' && (u.availability !== 'available' || mine)) || (m === 'waitlist' && u.availability === 'available')) {
     const next = defaultMode(u);
+    const holding = m === 'hold' && !mine && !requireById('contact-form').hidden;
     setContact(u, next ?? 'enquire', next !== undefined);
+    // Someone else held it while this visitor was filling in the hold form: said, not a silent change of form.
+    if (holding) sayLostRace(u._id, false);
   } else setContact(u, m, !requireById('contact-form').hidden);
 }
 
@@ -183,15 +193,16 @@ function unitFacts(u: Room, per: string | undefined): string[][] {
   ].filter((x): x is string[] => x !== undefined);
 }
 
-/** The visitor's own hold counts down to its expiry, once a second. */
-function startCountdown(mine: string | undefined) {
+/** The visitor's own hold counts down to its expiry, once a second; at zero the server is asked whether it ended. */
+function startCountdown(unitId: string, mine: string | undefined) {
   window.clearInterval(countdown);
   if (mine) {
     const tick = () => {
       const el = byId('hold-countdown');
       const left = Math.max(0, Date.parse(mine) - Date.now());
       if (el) el.textContent = `${t().heldFor} ${Math.floor(left / 60000)}:${String(Math.floor((left % 60000) / 1000)).padStart(2, '0')}`;
-      if (left === 0) window.clearInterval(countdown);
+      // Each second at zero until the server agrees (the two clocks may differ by a little): then the panel says it ended.
+      if (left === 0) lapsedMine(unitId);
     };
     tick();
     countdown = window.setInterval(tick, 1000);

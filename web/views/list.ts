@@ -25,7 +25,7 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
       'button',
       {
         type: 'button',
-        class: `card s-${u.availability}${u.allocated ? ' mine' : ''}`,
+        class: `card s-${u.availability}${u.allocated ? ' mine' : ''}${img ? '' : ' bare'}`,
         id: `unit-${u._id}`,
         'data-unit': u._id,
         'data-availability': u.availability,

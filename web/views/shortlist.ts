@@ -171,7 +171,7 @@ export function renderCompare() {
   body.replaceChildren(
     h(
       'div',
-      { class: 'compare-scroll' },
+      { class: 'compare-scroll', tabindex: '0', role: 'region', 'aria-label': x().compare },
       h(
         'table',
         { class: 'compare-table', id: 'compare-table' },
@@ -226,6 +226,8 @@ export function renderCompare() {
       ),
     ),
   );
+  // How many units' columns the table's least width makes room for (web/app.css).
+  requireById('compare-table').style.setProperty('--units', String(units.length));
 }
 
 function remove(id: string) {

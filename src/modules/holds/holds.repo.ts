@@ -24,6 +24,17 @@ export function findHoldTarget(
     .executeTakeFirst();
 }
 
+/**
+ * The unit's hold as it stands, its row locked until the transaction ends: a hold placed on a unit whose hold lapsed
+ * takes it over from the lapsed one, and nothing else (the sweep) can write that lapse back meanwhile.
+ */
+export function lockUnitHold(
+  db: Q,
+  unitId: string,
+): Promise<{ availability: string; held_by: string | null; on_hold_expires_at: Date | string | null } | undefined> {
+  return db.selectFrom('units').select(['availability', 'held_by', 'on_hold_expires_at']).where('id', '=', unitId).forUpdate().executeTakeFirst();
+}
+
 /** Until the transaction ends, one client's holds are counted and placed one request at a time. */
 export async function lockClientHolds(db: Q, client: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(${KEYED_LOCKS.clientHolds}, hashtext(${client}))`.execute(db);
@@ -125,4 +136,39 @@ export async function deleteEndedLeadHolds(db: Kysely<Database>, leadIds: string
   if (!leadIds.length) return 0;
   const result = await db.deleteFrom('holds').where('lead_id', 'in', leadIds).where('released_at', 'is not', null).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** A lapsed hold as its expiry mail tells it: the holder's details (its lead), the unit, the project. */
+export interface EndedHold {
+  id: string;
+  client: string;
+  unit_id: string;
+  unit_name: string;
+  project_id: string;
+  project_name: string;
+  namespace: string | null;
+  settings: Record<string, unknown>;
+  lead: Record<string, unknown> | null;
+}
+
+/** The hold `holdId` with what its expiry mail needs; undefined for an id no hold has (a row from before 0027). */
+export function findEndedHold(db: Q, holdId: string): Promise<EndedHold | undefined> {
+  return db
+    .selectFrom('holds as h')
+    .innerJoin('units as u', 'u.id', 'h.unit_id')
+    .innerJoin('projects as p', 'p.id', 'h.project_id')
+    .leftJoin('leads as l', 'l.id', 'h.lead_id')
+    .select([
+      'h.id',
+      'h.client',
+      'h.unit_id',
+      'u.name as unit_name',
+      'h.project_id',
+      'p.name as project_name',
+      'p.namespace',
+      'p.data as settings',
+      sql<Record<string, unknown> | null>`l.data`.as('lead'),
+    ])
+    .where('h.id', '=', holdId)
+    .executeTakeFirst();
 }

@@ -223,6 +223,7 @@ export const projectDataFields = {
   ...Object.fromEntries(
     EMAILS.map((k) => [k, Type.String({ format: 'email-list', maxLength: 4000, description: 'One or more e-mail addresses separated by commas' })]),
   ),
+  timeZone: Type.String({ format: 'time-zone', maxLength: 100 }),
   ...Object.fromEntries(NUMBERS.map((k) => [k, Type.Number()])),
   ...Object.fromEntries(BOOLEANS.map((k) => [k, Type.Boolean()])),
   ...Object.fromEntries(STRING_ARRAYS.map((k) => [k, Type.Array(Str, { maxItems: 1000 })])),
@@ -307,6 +308,8 @@ const PROJECT_TEXT = {
   formsSendTo: 'E-mail address to send forms to: one or more, separated by commas; enquiries go there',
   reportSendTo: 'E-mail addresses (comma-separated) reports are sent to',
   onHoldMinsDuration: 'How long a public hold lasts, in minutes (default 5)',
+  timeZone:
+    "The project's time zone, an IANA name (America/Toronto): times in the project's mail (a hold's expiry) and in its hold leads read in it. Absent: UTC",
   hideSold: 'Sold units are left out of the public page',
   showPrices: 'Prices are shown to visitors',
   enableForms: 'The page takes enquiries',

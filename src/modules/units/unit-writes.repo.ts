@@ -202,20 +202,22 @@ export interface ReleasedHold {
   project_id: string;
   /** The expiry the row had, read in the same statement that clears it. */
   expired_at: Date;
+  /** The hold that lapsed (holds.id), or a client address for a hold placed before holds had records. */
+  held_by: string | null;
 }
 
 /** Writes every lapsed hold back as available. */
 export async function releaseLapsedHolds(db: Q, now: number): Promise<ReleasedHold[]> {
   const released = await sql<ReleasedHold>`
       with lapsed as (
-        select id, on_hold_expires_at from units l
+        select id, on_hold_expires_at, held_by from units l
         where ${holdLapsedSql(now, 'l')}
         order by project_id, id
         for update
       )
       update units u set availability = 'available', on_hold_expires_at = null, held_by = null, version = u.version + 1, updated_at = now()
       from lapsed where u.id = lapsed.id
-      returning u.id, u.project_id, lapsed.on_hold_expires_at as expired_at`.execute(db);
+      returning u.id, u.project_id, lapsed.on_hold_expires_at as expired_at, lapsed.held_by`.execute(db);
   return released.rows;
 }
 

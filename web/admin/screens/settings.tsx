@@ -47,6 +47,14 @@ const b = (key: Key, label: string, hint?: string): Setting => ({ key, label, ki
 const c = (key: Key, label: string): Setting => ({ key, label, kind: 'color' });
 const s = (key: Key, label: string): Setting => ({ key, label, kind: 'secret' });
 
+/** Every IANA zone this browser knows, UTC first (what a project without one reads in). */
+const TIME_ZONES: [string, string][] = [
+  ['UTC', 'UTC'],
+  ...Intl.supportedValuesOf('timeZone')
+    .filter((z) => z !== 'UTC')
+    .map((z): [string, string] => [z, z.replace(/_/g, ' ')]),
+];
+
 export const GROUPS: Group[] = [
   {
     id: 'general',
@@ -68,6 +76,12 @@ export const GROUPS: Group[] = [
             ['es', 'Spanish'],
           ],
         ],
+      },
+      {
+        key: 'timeZone',
+        label: 'Time zone',
+        hint: 'Times in the project’s mail (a hold’s expiry) and hold leads read in it; visitors see their own.',
+        kind: ['select', TIME_ZONES],
       },
       t('projectType', 'Project type'),
       t('propertyType', 'Property type'),
