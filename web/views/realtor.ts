@@ -140,8 +140,12 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     document.body.dataset.realtor = '';
     render(w.expired);
   });
+  // A revalidation already on its way when the session arrives was asked without the token, and `changed` joins it:
+  // the second one is asked with the token.
   onHandover = () => {
-    void changed().then(() => dialog.open && render());
+    void changed()
+      .then(changed)
+      .then(() => dialog.open && render());
   };
   askOtherTabs();
 
