@@ -106,8 +106,10 @@ export function LeadRow({ lead: l, history, team, projectName, unitName, me, onS
       <td data-label="Project">{projectName}</td>
       <td data-label="Unit">{unitName(l)}</td>
       <td data-label="Source">
-        {l.source ? cap(l.source) : ''}
-        {hold && <div class={`badge hold-${l.holdState}`}>{hold}</div>}
+        <span>
+          {l.source ? cap(l.source) : ''}
+          {hold && <span class={`badge hold-${l.holdState}`}>{hold}</span>}
+        </span>
       </td>
       <td data-label="Status">
         <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => pick(e.currentTarget.value)}>
