@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { api, base, browser, json, owner, skip, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
- * The leads screen by name and state (issue 34, point 5), in Chromium against the real service: colleagues by name or
+ * The leads screen (and the Team tab) by name and state (issue 34, point 5), in Chromium against the real service: colleagues by name or
  * e-mail, a hold lead's state, one row per person with their earlier contacts, an export with names and local times,
  * and at 390 px one card per lead with no sideways scrolling.
  */
@@ -103,6 +103,15 @@ describe('the console’s leads by name and state', { skip }, () => {
     await ritaRow.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/console-leads-phone-card.png` });
     await page.screenshot({ path: `${SHOTS}/console-leads-phone-full.png`, fullPage: true });
+
+    // The project's Team tab names the same people.
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`${base}/admin/projects/${id}/team`);
+    await page.getByText('Owner: Test User (you)').waitFor();
+    await page.locator('.people li').filter({ hasText: 'Ada Admin' }).waitFor();
+    await page.locator('.people li').filter({ hasText: editor.username }).waitFor();
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /User …/);
+    await page.screenshot({ path: `${SHOTS}/console-leads-team-desktop.png` });
     assert.deepEqual(pageErrors, []);
     await context.close();
   });
