@@ -45,9 +45,7 @@ export async function readableLeads(db: Kysely<Database>, leads: Lead[], timeZon
   const userIds = [...new Set(leads.map((l) => l.assignee).filter((a): a is string => !!a))];
   const projects = new Map((await findProjectNames(db, projectIds)).map((p) => [p.id, p.name]));
   const units = new Map((await findUnitNames(db, projectIds, unitIds)).map((u) => [u.id, u.name]));
-  const users = new Map(
-    (userIds.length ? await findTeamAccounts(db, userIds) : []).map((u) => [u.id, displayName(u.profile) ?? u.username]),
-  );
+  const users = new Map((userIds.length ? await findTeamAccounts(db, userIds) : []).map((u) => [u.id, displayName(u.profile) ?? u.username]));
   return leads.map((l) => {
     const row: Record<string, unknown> = { ...l, project: projects.get(l.project) ?? l.project, timeZone };
     if (l.unit !== undefined) row.unit = units.get(l.unit) ?? l.unit;
