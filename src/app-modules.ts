@@ -18,6 +18,8 @@ import { INVENTORY_SCHEMAS } from './modules/inventory/inventory.schemas.ts';
 import type { InventoryService } from './modules/inventory/inventory.service.ts';
 import { invitePublicRoutes, inviteRoutes } from './modules/invites/invites.routes.ts';
 import { leadRoutes } from './modules/leads/leads.routes.ts';
+import { teamRoutes } from './modules/team/team.routes.ts';
+import { TeamMemberSchema } from './modules/team/team.schemas.ts';
 import { mediaFileRoutes, mediaUploadRoutes } from './modules/media/media.routes.ts';
 import { projectRoutes } from './modules/projects/projects.routes.ts';
 import { PROJECT_SCHEMAS } from './modules/projects/projects.schemas.ts';
@@ -104,6 +106,7 @@ export const MODULES: readonly AppModule[] = [
   { name: 'public', public: [publicRoutes, waitlistRoutes], schemas: PUBLIC_SCHEMAS },
   { name: 'presentation', public: [presentationRoutes] },
   { name: 'leads', authenticated: [leadRoutes], schemas: [LeadSchema, LeadInputSchema] },
+  { name: 'team', authenticated: [teamRoutes], schemas: [TeamMemberSchema] },
   { name: 'privacy', authenticated: [privacyRoutes], schemas: [BuyerDataSchema, ErasureSchema] },
   { name: 'media', public: [mediaFileRoutes], authenticated: [mediaUploadRoutes] },
   { name: 'stream', public: [streamRoutes] },

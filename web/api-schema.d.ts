@@ -1086,7 +1086,7 @@ export interface paths {
     };
     /**
      * Leads, newest first (owner and administrators): one project, or every project whose leads the caller may read
-     * @description With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, with `format=xlsx` (or the XLSX type in `Accept`) an Excel workbook; without `options.limit` either holds every lead of the filtered view. `filters[q]` is a substring of the name, e-mail or phone in any case; `filters[status]`, `[unit]`, `[source]` and `[assignee]` match exactly; `filters[createdFrom]` and `[createdTo]` bound `createdAt` (inclusive; a date covers the whole day, UTC). Sort `name` is by last name; `updatedAt` is the last change of status, notes or assignee. `filters` and `options` as deep objects (`filters[updatedSince]=2026-01-01T00:00:00Z&options[limit]=10&options[sort]=-updatedAt`) or JSON text (`options={"limit":10}`). `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` name, createdAt or updatedAt, `-` for descending; ties break on `_id`. `filters.updatedSince` keeps records changed at or after that time. `X-Total-Count` holds the count before paging.
+     * @description With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, with `format=xlsx` (or the XLSX type in `Accept`) an Excel workbook; without `options.limit` either holds every lead of the filtered view. `filters[q]` is a substring of the name, e-mail or phone in any case; `filters[status]`, `[unit]`, `[source]` and `[assignee]` match exactly; `filters[createdFrom]` and `[createdTo]` bound `createdAt` (inclusive; a date covers the whole day, UTC); `filters[email]` lists one person's leads. An export with `tz` (an IANA zone) names projects, units and assignees and writes times in that zone. Each lead carries `contactCount` (leads of its e-mail on its project) and, when made with a hold, `holdState`. Sort `name` is by last name; `updatedAt` is the last change of status, notes or assignee. `filters` and `options` as deep objects (`filters[updatedSince]=2026-01-01T00:00:00Z&options[limit]=10&options[sort]=-updatedAt`) or JSON text (`options={"limit":10}`). `options.skip` ≥ 0 (0), `options.limit` 1–500 (100), `options.sort` name, createdAt or updatedAt, `-` for descending; ties break on `_id`. `filters.updatedSince` keeps records changed at or after that time. `X-Total-Count` holds the count before paging.
      */
     get: operations['listLeads'];
     put?: never;
@@ -1119,6 +1119,26 @@ export interface paths {
      * @description Changes only the fields sent; the visitor's own fields cannot change. `assignee` must be the project's owner, one of its administrators or editors (else 400). Appends `lead.updated` to the project's change log (and sends it to webhooks). `If-Match` with a stale ETag → 412.
      */
     patch: operations['updateLead'];
+    trace?: never;
+  };
+  '/projects/{id}/team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's team by name and e-mail (everyone who can read the project)
+     * @description The owner, then administrators, then editors, each with `name` (from their profile; null when unset) and `email`, so clients show colleagues (a lead's `assignee`, the team) as people. A stranger → 404.
+     */
+    get: operations['listProjectTeam'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/privacy/export': {
@@ -2886,6 +2906,15 @@ export interface components {
        * @description Equal to createdAt: a lead never changes
        */
       readonly updatedAt: string;
+      /** @description A lead made with a hold (GET /leads): `active` while the hold still holds its unit, `converted` when the unit is now reserved or sold and no later hold was placed on it, else `expired` (lapsed, released, or taken by someone else). Absent for a lead without a hold */
+      holdState?: 'active' | 'expired' | 'converted';
+      /**
+       * Format: date-time
+       * @description With holdState `active`: when the hold lapses unless extended
+       */
+      holdUntil?: string;
+      /** @description GET /leads: how many leads the same e-mail (any case) has left on the same project, this one included; more than 1 is a repeat contact, whose history `filters[email]` lists */
+      contactCount?: number;
     };
     LeadInput: {
       /** @description Unique identifier (24 lower-case hex characters), set by the server */
@@ -2944,6 +2973,16 @@ export interface components {
        * @description Equal to createdAt: a lead never changes
        */
       updatedAt?: string;
+    };
+    TeamMember: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description owner, administrator or editor of the project */
+      role: 'owner' | 'administrator' | 'editor';
+      /** @description The person's name as their profile gives it (fullName, else name and lastName), or null when it has none */
+      name: string | null;
+      /** @description The account's e-mail address (its username) */
+      email: string;
     };
     /** @description Everything the service holds about one e-mail address */
     BuyerData: {
@@ -3530,6 +3569,8 @@ export interface components {
       notes?: string;
       /** @description When accepted: the unit reserved for it */
       unit?: string;
+      /** @description The realtor's e-mail, where the sales team's decision is mailed */
+      realtorEmail?: string;
       /** Format: date-time */
       createdAt: string;
       /** Format: date-time */
@@ -6791,6 +6832,11 @@ export interface operations {
           /** @description Units of the project, 1 to 3, in the buyer's order of preference */
           choices: string[];
           notes?: string;
+          /**
+           * Format: email
+           * @description The realtor's own e-mail: when the sales team accepts or declines the worksheet, the decision is mailed there
+           */
+          realtorEmail?: string;
         };
       };
     };
@@ -14721,12 +14767,16 @@ export interface operations {
         'filters[createdFrom]'?: string;
         /** @description Leads made at or before this time (a date: to its end, UTC) */
         'filters[createdTo]'?: string;
+        /** @description One person's leads: this e-mail address exactly, any case (a repeat contact's history) */
+        'filters[email]'?: string;
         /** @description Records to skip (default 0) */
         'options[skip]'?: number;
         /** @description Most records to return, 1–500 (default 100) */
         'options[limit]'?: number;
         /** @description Field to sort by, `-` for descending; ties break on `_id` so pages are stable */
         'options[sort]'?: 'name' | '-name' | 'createdAt' | '-createdAt' | 'updatedAt' | '-updatedAt';
+        /** @description An export (csv, xlsx) for people: with an IANA time zone (`America/Toronto`, `UTC`), `project`, `unit` and `assignee` are written as names (a member by name, else e-mail), times as `YYYY-MM-DD HH:mm` in that zone, and a last column `timeZone` names it. Without it the export holds ids and ISO 8601 UTC times. Ignored for JSON */
+        tz?: string;
       };
       header?: never;
       path?: never;
@@ -15097,6 +15147,100 @@ export interface operations {
       };
       /** @description Body is not application/json */
       415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listProjectTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "role": "owner",
+           *         "name": "Tower A",
+           *         "email": "ana@example.com"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['TeamMember'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

@@ -112,6 +112,7 @@ export interface WorksheetsTable {
   notes: Nullable<string>;
   status: Generated<string>;
   unit_id: Nullable<string>;
+  realtor_email: Nullable<string>;
   version: Generated<number>;
   created_at: Date | string;
   updated_at: Date | string;

@@ -8,6 +8,7 @@ export type Project = Schemas['Project'];
 export type Floor = Schemas['Floor'];
 export type Unit = Schemas['Unit'];
 export type Lead = Schemas['Lead'];
+export type TeamMember = Schemas['TeamMember'];
 export type Group = Schemas['Group'];
 
 export const AVAILABILITY = ['available', 'on_hold', 'reserved', 'sold', 'leased', 'unavailable'] as const;

@@ -5,7 +5,7 @@
  */
 import { openAllocation, sendWorksheet, setAllocationToken, whenTokenRefused } from '../api.ts';
 import { formFields, h } from '../dom.ts';
-import { statusText } from '../format.ts';
+import { priceText, statusText } from '../format.ts';
 import { allUnits, namespace } from '../state.ts';
 import type { Unit } from '../types.ts';
 
@@ -37,6 +37,7 @@ const WORDS = {
     choice: (i: number) => `Choice ${i}`,
     any: '—',
     notes: 'Notes',
+    realtorEmail: 'Your e-mail, to be told the decision (optional)',
     submit: 'Submit worksheet',
     sent: 'Worksheet submitted. The sales team will confirm.',
     failed: 'The worksheet was not accepted: ',
@@ -58,6 +59,59 @@ function stored(): Opened | undefined {
 
 let opened = stored();
 setAllocationToken(opened?.token);
+
+/**
+ * sessionStorage is per tab, so a tab opened anew would ask for the password again. The browser session's other tabs
+ * hand their session over instead: a tab without one asks on this channel (same origin only), a tab with one answers.
+ * localStorage keeps only that a session is open and until when (never the token), so a tab asks only then; once every
+ * tab of the session is closed, nobody answers and the password is asked again.
+ */
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`showsuite:realtor:${namespace}`) : undefined;
+const markerKey = `showsuite:realtor-open:${namespace}`;
+type Message = { ask: true } | { session: Opened } | { leave: true };
+/** What a session handed over from another tab, or a sign-out there, does here (set by realtorEntry). */
+let onHandover: (() => void) | undefined;
+
+function keep(session: Opened | undefined) {
+  opened = session;
+  setAllocationToken(session?.token);
+  try {
+    if (session) {
+      sessionStorage.setItem(storeKey, JSON.stringify(session));
+      localStorage.setItem(markerKey, session.expiresAt);
+    } else {
+      sessionStorage.removeItem(storeKey);
+      localStorage.removeItem(markerKey);
+    }
+  } catch {
+    // Storage refused (a private mode's quota): the session lasts as long as this page.
+  }
+}
+
+channel?.addEventListener('message', (e: MessageEvent<Message>) => {
+  const m = e.data;
+  if ('ask' in m) {
+    if (opened) channel.postMessage({ session: opened } satisfies Message);
+  } else if ('session' in m) {
+    if (opened || Date.parse(m.session.expiresAt) <= Date.now()) return;
+    keep(m.session);
+    onHandover?.();
+  } else if (opened) {
+    keep(undefined);
+    onHandover?.();
+  }
+});
+
+/** A session is open in another tab of this browser session (by the marker): ask it for the session. */
+function askOtherTabs() {
+  let until = 0;
+  try {
+    until = Date.parse(localStorage.getItem(markerKey) ?? '');
+  } catch {
+    return;
+  }
+  if (!opened && until > Date.now()) channel?.postMessage({ ask: true } satisfies Message);
+}
 
 /** The realtor's session, if one is open. */
 export const realtor = () => opened;
@@ -82,11 +136,18 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
   dialog.addEventListener('close', () => document.body.classList.remove('dialog-open'));
   document.body.append(dialog);
   whenTokenRefused(() => {
-    opened = undefined;
-    sessionStorage.removeItem(storeKey);
+    keep(undefined);
     document.body.dataset.realtor = '';
     render(w.expired);
   });
+  // A revalidation already on its way when the session arrives was asked without the token, and `changed` joins it:
+  // the second one is asked with the token.
+  onHandover = () => {
+    void changed()
+      .then(changed)
+      .then(() => dialog.open && render());
+  };
+  askOtherTabs();
 
   /** Signing in or out revalidates the bundle (now with or without the token), then redraws the dialog. */
   const reopen = async () => {
@@ -129,9 +190,7 @@ function passwordForm(signedInNow: () => Promise<void>) {
       input.setAttribute('aria-invalid', 'true');
       return;
     }
-    opened = { name: String(answer.body.name), token: String(answer.body.token), expiresAt: String(answer.body.expiresAt) };
-    sessionStorage.setItem(storeKey, JSON.stringify(opened));
-    setAllocationToken(opened.token);
+    keep({ name: String(answer.body.name), token: String(answer.body.token), expiresAt: String(answer.body.expiresAt) });
     await signedInNow();
   });
   return form;
@@ -154,7 +213,7 @@ function signedIn(session: Opened, signedOut: () => Promise<void>) {
       { id: `choice-${i}`, name: `choice-${i}`, required: i === 1 },
       h('option', { value: '' }, w.any),
       ...[...mine, ...units.filter((u) => u.allocated !== true)].map((u) =>
-        h('option', { value: u._id }, `${u.name} · ${statusText(u.availability)}${u.allocated ? ` · ${w.mine}` : ''}`),
+        h('option', { value: u._id }, [u.name, priceText(u), statusText(u.availability), u.allocated ? w.mine : ''].filter(Boolean).join(' · ')),
       ),
     ),
   );
@@ -169,9 +228,8 @@ function signedIn(session: Opened, signedOut: () => Promise<void>) {
       class: 'secondary small',
       id: 'realtor-leave',
       onclick: async () => {
-        opened = undefined;
-        sessionStorage.removeItem(storeKey);
-        setAllocationToken(undefined);
+        keep(undefined);
+        channel?.postMessage({ leave: true } satisfies Message);
         await signedOut();
       },
     },
@@ -198,11 +256,29 @@ function allocatedList(mine: Unit[], pick: (id: string) => void) {
         'li',
         { 'data-unit': u._id },
         h('span', { class: 'name' }, u.name),
+        h('span', { class: 'price' }, priceText(u) ?? ''),
         h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)),
         h('button', { type: 'button', class: 'secondary small', onclick: () => pick(u._id) }, w.add),
       ),
     ),
   );
+}
+
+/** The realtor's own address, kept with the session so each worksheet of it is prefilled. */
+const emailKey = `showsuite:realtor-email:${namespace}`;
+function realtorEmail(): string {
+  try {
+    return sessionStorage.getItem(emailKey) ?? '';
+  } catch {
+    return '';
+  }
+}
+function rememberRealtorEmail(email: string) {
+  try {
+    sessionStorage.setItem(emailKey, email);
+  } catch {
+    // Not kept: typed again next time.
+  }
 }
 
 function worksheetForm(choices: HTMLSelectElement[]) {
@@ -227,6 +303,7 @@ function worksheetForm(choices: HTMLSelectElement[]) {
     ),
     ...choices.map((c, i) => h('label', { class: 'field' }, w.choice(i + 1), c)),
     h('label', { class: 'field' }, w.notes, h('textarea', { name: 'notes', rows: '2', maxlength: '5000' })),
+    field(w.realtorEmail, { name: 'realtorEmail', type: 'email', autocomplete: 'email', maxlength: '320', required: false, value: realtorEmail() }),
     button,
     status,
   );
@@ -239,10 +316,13 @@ function worksheetForm(choices: HTMLSelectElement[]) {
       buyer: { firstName: text('firstName'), lastName: text('lastName'), email: text('email'), phone: text('phone') },
       choices: picked,
       ...(text('notes') ? { notes: text('notes') } : {}),
+      ...(text('realtorEmail') ? { realtorEmail: text('realtorEmail') } : {}),
     });
     button.disabled = false;
     if (answer.status === 201) {
+      rememberRealtorEmail(text('realtorEmail'));
       form.reset();
+      (form.elements.namedItem('realtorEmail') as HTMLInputElement).value = text('realtorEmail');
       status.className = 'form-status';
       status.textContent = w.sent;
     } else {

@@ -16,7 +16,14 @@ export interface LeadRow {
   version: number;
   created_at: Date;
   updated_at: Date;
+  /** Listed leads only: the state of the hold the lead was made with (`holdStateSql`), or null for a lead without one. */
+  hold?: { state: HoldState; until: string | null } | null;
+  /** Listed leads only: how many leads the same e-mail has left on the same project, this one included. */
+  contact_count?: number;
 }
+
+/** Where the hold a lead was made with stands: still holding its unit, ended, or ended in the unit's sale or reservation. */
+export type HoldState = 'active' | 'expired' | 'converted';
 
 const COLUMNS = ['l.id', 'l.project_id', 'l.data', 'l.status', 'l.notes', 'l.assignee', 'l.version', 'l.created_at', 'l.updated_at'] as const;
 
@@ -31,7 +38,36 @@ export const toLead = (row: LeadRow) => ({
   assignee: row.assignee,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
+  ...(row.hold ? { holdState: row.hold.state, ...(row.hold.until ? { holdUntil: new Date(row.hold.until).toISOString() } : {}) } : {}),
+  ...(row.contact_count !== undefined ? { contactCount: row.contact_count } : {}),
 });
+
+/**
+ * The state of the latest hold placed with lead `l` (null without one): `active` while it still holds its unit (the
+ * unit's holder, on hold, not lapsed; `until` its expiry), `converted` when its unit is now reserved or sold and no
+ * later hold was placed on the unit, else `expired` (lapsed, released, or the unit went to someone else).
+ */
+function holdStateSql(now: number) {
+  const at = new Date(now);
+  return sql<{ state: HoldState; until: string | null } | null>`(
+    select case
+        when u.held_by = h.id and u.availability = 'on_hold' and (u.on_hold_expires_at is null or u.on_hold_expires_at > ${at})
+          then jsonb_build_object('state', 'active', 'until', u.on_hold_expires_at)
+        when u.availability in ('reserved', 'sold')
+          and not exists (select 1 from holds n where n.unit_id = h.unit_id and n.created_at > h.created_at)
+          then jsonb_build_object('state', 'converted', 'until', null)
+        else jsonb_build_object('state', 'expired', 'until', null)
+      end
+    from holds h left join units u on u.id = h.unit_id
+    where h.lead_id = l.id
+    order by h.created_at desc
+    limit 1)`.as('hold');
+}
+
+/** How many leads the lead's e-mail (any case) has left on its project: one person's contacts, this one included. */
+const contactCountSql = sql<number>`(
+  select count(*)::int from leads o
+  where o.project_id = l.project_id and lower(o.data->>'email') = lower(l.data->>'email'))`.as('contact_count');
 
 /** What GET /leads narrows by; every value is a placeholder. */
 export interface LeadFilters {
@@ -45,6 +81,8 @@ export interface LeadFilters {
   /** Inclusive bounds on `createdAt`. */
   createdFrom?: Date | undefined;
   createdBefore?: Date | undefined;
+  /** One person's leads: this e-mail exactly, any case. */
+  email?: string | undefined;
 }
 
 /** `text` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally. */
@@ -63,8 +101,8 @@ export function leadReadableProjects(db: Q, userId: string) {
  * before paging. `project` names one project (its access checked by the caller); without it, the leads of every
  * project whose leads the principal may read (owned or administered; every project for a platform administrator).
  */
-export function listLeads(db: Q, scope: { project: string } | { principal: Principal }, page: Page & LeadFilters) {
-  let q = db.selectFrom('leads as l').select([...COLUMNS, windowTotal]);
+export function listLeads(db: Q, scope: { project: string } | { principal: Principal }, page: Page & LeadFilters, now: number) {
+  let q = db.selectFrom('leads as l').select([...COLUMNS, holdStateSql(now), contactCountSql, windowTotal]);
   if ('project' in scope) q = q.where('l.project_id', '=', scope.project);
   else if (scope.principal.role !== 'admin') {
     q = q.where('l.project_id', 'in', leadReadableProjects(db, scope.principal.id));
@@ -76,6 +114,7 @@ export function listLeads(db: Q, scope: { project: string } | { principal: Princ
       sql<boolean>`(concat_ws(' ', l.data->>'firstName', l.data->>'lastName') ilike ${pattern} or l.data->>'email' ilike ${pattern} or l.data->>'phone' ilike ${pattern})`,
     );
   }
+  if (page.email) q = q.where(sql<string>`lower(l.data->>'email')`, '=', page.email.toLowerCase());
   if (page.status) q = q.where('l.status', '=', page.status);
   if (page.unit) q = q.where(sql<string>`l.data->>'unit'`, '=', page.unit);
   if (page.source) q = q.where(sql<string>`l.data->>'source'`, '=', page.source);
@@ -88,6 +127,17 @@ export function listLeads(db: Q, scope: { project: string } | { principal: Princ
     updatedAt: sql<string>`l.updated_at`,
   });
   return q.orderBy(column, direction).orderBy('l.id', direction).offset(page.skip).limit(page.limit).execute();
+}
+
+/** Names for an export: these projects'. */
+export function findProjectNames(db: Q, ids: string[]): Promise<{ id: string; name: string }[]> {
+  return ids.length ? db.selectFrom('projects').select(['id', 'name']).where('id', 'in', ids).execute() : Promise.resolve([]);
+}
+
+/** Names for an export: these units' (of these projects only). */
+export function findUnitNames(db: Q, projectIds: string[], ids: string[]): Promise<{ id: string; name: string }[]> {
+  if (!ids.length || !projectIds.length) return Promise.resolve([]);
+  return db.selectFrom('units').select(['id', 'name']).where('id', 'in', ids).where('project_id', 'in', projectIds).execute();
 }
 
 /** A new lead. The service stamps `createdAt` from its clock; the database's clock is only a fallback for fixtures. */

@@ -7,11 +7,14 @@ import { IdParams, problems } from '../../http/schemas.ts';
 import { objectQuery } from '../shared/query.ts';
 import { LIST_TEXT, pageOf, TotalHeader } from '../shared/list.ts';
 import { LeadService } from './leads.service.ts';
+import { checkTimeZone } from './lead-export.ts';
 import { LeadArray, LeadPatchBody, LeadSchema, LeadsQuery } from './leads.schemas.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 import { sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT } from '../inventory/xlsx.ts';
 
 const LEAD_COLUMNS = Object.keys(LeadSchema.properties);
+/** An export for people (`tz`) names its zone in a last column. */
+const READABLE_COLUMNS = [...LEAD_COLUMNS, 'timeZone'];
 const MAX_EXPORTED_LEADS = 100_000;
 
 const DAY = 86_400_000;
@@ -36,7 +39,9 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
           'With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV, with `format=xlsx` (or the XLSX type in `Accept`) an Excel workbook; ' +
           'without `options.limit` either holds every lead of the filtered view. ' +
           '`filters[q]` is a substring of the name, e-mail or phone in any case; `filters[status]`, `[unit]`, `[source]` and `[assignee]` match exactly; ' +
-          '`filters[createdFrom]` and `[createdTo]` bound `createdAt` (inclusive; a date covers the whole day, UTC). ' +
+          "`filters[createdFrom]` and `[createdTo]` bound `createdAt` (inclusive; a date covers the whole day, UTC); `filters[email]` lists one person's leads. " +
+          'An export with `tz` (an IANA zone) names projects, units and assignees and writes times in that zone. ' +
+          'Each lead carries `contactCount` (leads of its e-mail on its project) and, when made with a hold, `holdState`. ' +
           'Sort `name` is by last name; `updatedAt` is the last change of status, notes or assignee. ' +
           LIST_TEXT,
         querystring: LeadsQuery,
@@ -51,9 +56,10 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     async (request, reply) => {
-      const { project, filters = {}, options = {}, format } = request.query;
+      const { project, filters = {}, options = {}, format, tz } = request.query;
       const xlsx = wantsXlsx(request, format);
       const csv = !xlsx && wantsCsv(request, format);
+      const timeZone = tz === undefined ? undefined : checkTimeZone(tz);
       const { createdFrom, createdTo, ...exact } = filters;
       // A spreadsheet export is the whole filtered view unless a page is asked for.
       const page = pageOf(options, csv || xlsx ? MAX_EXPORTED_LEADS : 100);
@@ -66,8 +72,9 @@ export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       reply.header('X-Total-Count', String(total));
       const name = `leads-${project ?? 'all'}`;
       if (xlsx || csv) await service.exported(principalOf(request), project, xlsx ? 'xlsx' : 'csv', leads.length);
-      if (xlsx) return sendXlsx(reply, `${name}.xlsx`, await toXlsx('Leads', LEAD_COLUMNS, leads));
-      if (csv) return sendCsv(reply, `${name}.csv`, toCsv(leads, LEAD_COLUMNS));
+      const [rows, columns] = timeZone && (xlsx || csv) ? [await service.readable(leads, timeZone), READABLE_COLUMNS] : [leads, LEAD_COLUMNS];
+      if (xlsx) return sendXlsx(reply, `${name}.xlsx`, await toXlsx('Leads', columns, rows));
+      if (csv) return sendCsv(reply, `${name}.csv`, toCsv(rows, columns));
       return leads;
     },
   );

@@ -69,6 +69,20 @@ export const LeadSchema = Type.Object(
       ),
       createdAt: DateTime,
       updatedAt: DateTime,
+      holdState: Type.Optional(
+        Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('converted')], {
+          description:
+            'A lead made with a hold (GET /leads): `active` while the hold still holds its unit, `converted` when the unit is now reserved or sold and no later hold was placed on it, else `expired` (lapsed, released, or taken by someone else). Absent for a lead without a hold',
+        }),
+      ),
+      holdUntil: Type.Optional(Type.String({ format: 'date-time', description: 'With holdState `active`: when the hold lapses unless extended' })),
+      contactCount: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description:
+            'GET /leads: how many leads the same e-mail (any case) has left on the same project, this one included; more than 1 is a repeat contact, whose history `filters[email]` lists',
+        }),
+      ),
     },
     { ...LEAD_TEXT, ...LEAD_TIMES_TEXT },
   ),
@@ -116,6 +130,9 @@ const LeadFilters = Type.Object(
     assignee: Type.Optional({ ...ObjectId, description: 'Leads assigned to this user' }),
     createdFrom: Type.Optional(DateOrTime('Leads made at or after this time (a date: from its start, UTC)')),
     createdTo: Type.Optional(DateOrTime('Leads made at or before this time (a date: to its end, UTC)')),
+    email: Type.Optional(
+      Type.String({ maxLength: 320, description: "One person's leads: this e-mail address exactly, any case (a repeat contact's history)" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -131,6 +148,13 @@ export const LeadsQuery = Type.Object(
     ),
     filters: Type.Optional(LeadFilters),
     options: Type.Optional(ListOptions),
+    tz: Type.Optional(
+      Type.String({
+        maxLength: 100,
+        description:
+          'An export (csv, xlsx) for people: with an IANA time zone (`America/Toronto`, `UTC`), `project`, `unit` and `assignee` are written as names (a member by name, else e-mail), times as `YYYY-MM-DD HH:mm` in that zone, and a last column `timeZone` names it. Without it the export holds ids and ISO 8601 UTC times. Ignored for JSON',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

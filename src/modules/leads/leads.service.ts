@@ -8,6 +8,7 @@ import { totalOf, type Page } from '../shared/list.ts';
 import { changedFields, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { rerankLead } from '../priority/waiting-list.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
+import { readableLeads } from './lead-export.ts';
 import { findLead, findLeadWithTeam, listLeads, toLead, updateLead, type LeadFilters, type LeadRow } from './leads.repo.ts';
 
 /** What PATCH /leads/{id} may change. */
@@ -41,9 +42,15 @@ export class LeadService {
     const db = this.ctx.db.kysely;
     if (project !== undefined) authorize(principal, await findProjectMembership(db, project), 'read-leads');
     const scope = project !== undefined ? { project } : { principal };
-    const rows = await listLeads(db, scope, page);
-    const total = await totalOf(rows, page.skip, () => listLeads(db, scope, { ...page, skip: 0, limit: 1, sort: undefined }));
+    const now = this.ctx.clock.now();
+    const rows = await listLeads(db, scope, page, now);
+    const total = await totalOf(rows, page.skip, () => listLeads(db, scope, { ...page, skip: 0, limit: 1, sort: undefined }, now));
     return { leads: rows.map(toLead), total };
+  }
+
+  /** An export for people (`tz`): names for ids and times in the zone (see lead-export.ts). */
+  readable(leads: ReturnType<typeof toLead>[], timeZone: string) {
+    return readableLeads(this.ctx.db.kysely, leads, timeZone);
   }
 
   /**

@@ -6,7 +6,20 @@ import { windowTotal } from '../shared/list.ts';
 type Q = Kysely<Database>;
 export type WorksheetRow = Selectable<WorksheetsTable>;
 
-const COLUMNS = ['id', 'project_id', 'allocation', 'buyer', 'choices', 'notes', 'status', 'unit_id', 'version', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'project_id',
+  'allocation',
+  'buyer',
+  'choices',
+  'notes',
+  'status',
+  'unit_id',
+  'realtor_email',
+  'version',
+  'created_at',
+  'updated_at',
+] as const;
 
 export function toWorksheet(row: WorksheetRow) {
   return {
@@ -19,6 +32,7 @@ export function toWorksheet(row: WorksheetRow) {
     choices: row.choices,
     ...(row.notes !== null ? { notes: row.notes } : {}),
     ...(row.unit_id !== null ? { unit: row.unit_id } : {}),
+    ...(row.realtor_email !== null ? { realtorEmail: row.realtor_email } : {}),
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -54,7 +68,16 @@ export async function countProjectUnits(db: Q, projectId: string, ids: string[])
 
 export function insertWorksheet(
   db: Q,
-  w: { id: string; projectId: string; allocation: string; buyer: object; choices: string[]; notes: string | undefined; now: Date },
+  w: {
+    id: string;
+    projectId: string;
+    allocation: string;
+    buyer: object;
+    choices: string[];
+    notes: string | undefined;
+    realtorEmail: string | undefined;
+    now: Date;
+  },
 ): Promise<WorksheetRow> {
   return db
     .insertInto('worksheets')
@@ -65,6 +88,7 @@ export function insertWorksheet(
       buyer: JSON.stringify(w.buyer),
       choices: w.choices,
       notes: w.notes ?? null,
+      realtor_email: w.realtorEmail ?? null,
       created_at: w.now,
       updated_at: w.now,
     })

@@ -34,6 +34,7 @@ export const WorksheetSchema = Type.Object(
     choices: Choices,
     notes: Type.Optional(Type.String()),
     unit: Type.Optional({ ...ObjectId, description: 'When accepted: the unit reserved for it' }),
+    realtorEmail: Type.Optional(Type.String({ description: "The realtor's e-mail, where the sales team's decision is mailed" })),
     createdAt: DateTime,
     updatedAt: DateTime,
   },
@@ -45,6 +46,10 @@ export const WorksheetSubmitBody = Type.Object(
     buyer: Buyer,
     choices: Choices,
     notes: Type.Optional(Type.String({ maxLength: 5000 })),
+    realtorEmail: Type.Optional({
+      ...LeadFields.email,
+      description: "The realtor's own e-mail: when the sales team accepts or declines the worksheet, the decision is mailed there",
+    }),
   },
   { additionalProperties: false },
 );

@@ -22,6 +22,7 @@ import {
 import type { WorksheetPatch, WorksheetSubmit } from './worksheets.schemas.ts';
 import { reserveUnit } from '../units/unit-writes.repo.ts';
 import { markHoldReleased } from '../holds/holds.repo.ts';
+import { queueWorksheetDecided, queueWorksheetSubmitted } from '../../mail/worksheet-mail.ts';
 
 const KEPT = ['_id', '__v', 'project', 'createdAt', 'updatedAt'] as const;
 const noToken = () => new AppError(401, 'unauthorized', 'X-Allocation-Token is required: open the allocation first');
@@ -38,7 +39,7 @@ export class WorksheetService {
     const projectId = token ? this.#allocations.projectOf(token) : undefined;
     if (!token || !projectId) throw noToken();
     const now = this.ctx.clock.now();
-    return this.ctx.db.kysely.transaction().execute(async (trx) => {
+    const submitted = await this.ctx.db.kysely.transaction().execute(async (trx) => {
       const access = await this.#allocations.verify(trx, token, projectId);
       if (!access) throw noToken();
       if ((await countProjectUnits(trx, projectId, body.choices)) !== body.choices.length)
@@ -59,9 +60,11 @@ export class WorksheetService {
         buyer: body.buyer,
         choices: body.choices,
         notes: body.notes,
+        realtorEmail: body.realtorEmail,
         now: new Date(now),
       });
       const record = toWorksheet(row);
+      await queueWorksheetSubmitted(trx, this.ctx.mail, { projectId, worksheet: record, consoleUrl: this.ctx.config.mail.publicUrl, now });
       await this.ctx.events.append(trx, {
         projectId,
         type: 'worksheet.submitted',
@@ -72,6 +75,8 @@ export class WorksheetService {
       });
       return record;
     });
+    this.ctx.mail.wake();
+    return submitted;
   }
 
   /** GET /projects/{id}/worksheets: oldest first, for the owner and administrators. */
@@ -95,7 +100,7 @@ export class WorksheetService {
     if (unitId !== null && !ws.choices.includes(unitId)) invalid([{ path: '/unit', message: "is not among the worksheet's choices" }]);
     const now = this.ctx.clock.now();
     const actor = actorOf(principal);
-    return db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       if (unitId !== null) {
         const owner = await findUnitAllocation(trx, ws.project_id, unitId);
         const unit = await reserveUnit(trx, unitId, ws.project_id, owner === ws.allocation, now);
@@ -109,7 +114,11 @@ export class WorksheetService {
       if (!decided) throw new AppError(409, 'conflict', 'This worksheet was decided by someone else meanwhile');
       const changes: Changes = { status: ['submitted', body.status], ...(unitId !== null ? { unit: [null, unitId] } : {}) };
       await this.ctx.events.append(trx, { projectId: ws.project_id, type: `worksheet.${body.status}`, actor, subjectId: id, changes, now });
-      return toWorksheet(decided);
+      const record = toWorksheet(decided);
+      await queueWorksheetDecided(trx, this.ctx.mail, { projectId: ws.project_id, worksheet: record, status: body.status, unitId, now });
+      return record;
     });
+    this.ctx.mail.wake();
+    return result;
   }
 }

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { all, api, ApiError, download, etagOf, fetchFile, type Query, type RequestBody } from '../api.ts';
-import type { Lead, Project, Unit, User } from '../types.ts';
+import { all, api, download, fetchFile, type Query } from '../api.ts';
+import type { Lead, Project, TeamMember, Unit, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
+import { cap, fullName, LEAD_STATUSES, LeadRow } from './lead-row.tsx';
 
-export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
+export { LEAD_STATUSES, localTime } from './lead-row.tsx';
 const SOURCES = ['presentation', 'hold', 'waitlist'];
 type LeadStatus = (typeof LEAD_STATUSES)[number];
 type Filters = { q: string; project: string; unit: string; source: string; status: LeadStatus | ''; createdFrom: string; createdTo: string };
@@ -11,15 +12,32 @@ const NONE: Filters = { q: '', project: '', unit: '', source: '', status: '', cr
 type SortKey = 'createdAt' | 'name' | 'project' | 'unit' | 'source' | 'status';
 type Sort = { key: SortKey; down: boolean };
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const localTime = (iso: string | undefined) => (iso ? dateTime.format(new Date(iso)) : '—');
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const fullName = (l: Lead) => [l.firstName, l.lastName].filter(Boolean).join(' ');
+/** The zone of this browser: an export's times are written on its wall clock (GET /leads `tz`). */
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** One person of one project (their e-mail, any case): what "one row per person" groups by. */
+const personKey = (l: Lead) => `${l.project} ${l.email.toLowerCase()}`;
+
+/** Leads grouped by person, in the order of each person's first lead in `rows`; each group newest first. */
+function byPerson(rows: Lead[]): { lead: Lead; history: Lead[] }[] {
+  const groups = new Map<string, Lead[]>();
+  for (const l of rows) {
+    const key = personKey(l);
+    const group = groups.get(key);
+    if (group) group.push(l);
+    else groups.set(key, [l]);
+  }
+  return [...groups.values()].map((g) => {
+    const [lead, ...history] = g.slice().sort((a, b) => b.createdAt.localeCompare(a.createdAt)) as [Lead, ...Lead[]];
+    return { lead, history };
+  });
+}
 
 /** The query of `GET /leads` with the inbox's filters: every project the caller may read leads of, unless one is chosen. */
 const leadsQuery = (f: Filters, format?: 'csv' | 'xlsx'): Query<'/leads', 'get'> => ({
   project: f.project || undefined,
   format,
+  tz: format ? browserZone() : undefined,
   'filters[q]': f.q.trim(),
   'filters[unit]': f.unit,
   'filters[source]': f.source,
@@ -74,6 +92,7 @@ export function LeadsInbox(_: { path: string }) {
   const [sort, setSort] = useState<Sort>({ key: 'createdAt', down: true });
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
+  const [grouped, setGrouped] = useState(true);
   const q = useDebounced(f.q, 250);
   const sent = { ...f, q };
   const projects = useLoad(() => all('/projects'), []);
@@ -86,6 +105,13 @@ export function LeadsInbox(_: { path: string }) {
   const unitNames = useMemo(() => new Map((units.data ?? []).map((u) => [u._id, u.name])), [units.data]);
   const projectUnits = useMemo(() => (units.data ?? []).filter((u) => u.project === f.project), [units.data, f.project]);
   const rows = useMemo(() => sortLeads(leads.data ?? [], sort, names, unitNames), [leads.data, sort, names, unitNames]);
+  const shown = useMemo(() => (grouped ? byPerson(rows) : rows.map((lead) => ({ lead, history: [] }))), [rows, grouped]);
+  // The teams of the projects whose leads are listed, by name: the assignee menus and labels.
+  const teamIds = [...new Set((leads.data ?? []).map((l) => l.project))].sort();
+  const teams = useLoad(
+    () => Promise.all(teamIds.map(async (id) => [id, await api.get(`/projects/${id}/team`)] as const)).then((l) => new Map<string, TeamMember[]>(l)),
+    [teamIds.join()],
+  );
   if (projects.loading && !projects.data) return <Loading what="Collecting leads" />;
   const exportAs = async (format: 'csv' | 'xlsx') => {
     setError(undefined);
@@ -105,8 +131,12 @@ export function LeadsInbox(_: { path: string }) {
       <LeadFilters f={f} set={setF} projects={projects.data ?? []} units={projectUnits} />
       <div class="row wrap">
         <p class="muted grow" role="status">
-          {leads.loading && !leads.data ? 'Searching…' : `${rows.length} lead${rows.length === 1 ? '' : 's'}`}
+          <span>{leads.loading && !leads.data ? 'Searching…' : `${rows.length} lead${rows.length === 1 ? '' : 's'}`}</span>
+          {grouped && rows.length > shown.length && <span> from {shown.length} people</span>}
         </p>
+        <label class="check">
+          <input type="checkbox" checked={grouped} onChange={(e) => setGrouped(e.currentTarget.checked)} /> One row per person
+        </label>
         <button type="button" class="secondary" onClick={() => leads.reload()}>
           Refresh
         </button>
@@ -120,10 +150,10 @@ export function LeadsInbox(_: { path: string }) {
       <ErrorNotice error={error || leads.error} />
       <Notice kind="ok">{news}</Notice>
       <LeadsTable
-        rows={rows}
+        rows={shown}
+        teams={teams.data}
         sort={sort}
         onSort={setSort}
-        projects={projects.data ?? []}
         names={names}
         unitNames={unitNames}
         me={me.data}
@@ -156,10 +186,10 @@ const COLUMNS: [SortKey, string][] = [
 ];
 
 type TableProps = {
-  rows: Lead[];
+  rows: { lead: Lead; history: Lead[] }[];
+  teams: Map<string, TeamMember[]> | undefined;
   sort: Sort;
   onSort: (s: Sort) => void;
-  projects: Project[];
   names: Map<string, string>;
   unitNames: Map<string, string>;
   me: User | undefined;
@@ -167,8 +197,8 @@ type TableProps = {
   onError: (e: unknown) => void;
 };
 
-function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSaved, onError }: TableProps) {
-  const byId = new Map(projects.map((p) => [p._id, p]));
+function LeadsTable({ rows, teams, sort, onSort, names, unitNames, me, onSaved, onError }: TableProps) {
+  const unitName = (l: Lead) => unitNames.get(l.unit ?? '') ?? (l.unit ? 'a unit' : '');
   return (
     <div class="table-wrap">
       <table class="grid leads-table">
@@ -193,13 +223,14 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
           </tr>
         </thead>
         <tbody>
-          {rows.map((l) => (
+          {rows.map(({ lead: l, history }) => (
             <LeadRow
               key={`${l._id}-${l.__v}`}
               lead={l}
-              project={byId.get(l.project)}
+              history={history}
+              team={teams?.get(l.project) ?? []}
               projectName={names.get(l.project) ?? ''}
-              unitName={unitNames.get(l.unit ?? '') ?? (l.unit ? 'a unit' : '')}
+              unitName={unitName}
               me={me}
               onSaved={onSaved}
               onError={onError}
@@ -208,99 +239,5 @@ function LeadsTable({ rows, sort, onSort, projects, names, unitNames, me, onSave
         </tbody>
       </table>
     </div>
-  );
-}
-
-const teamOf = (p: Project | undefined, me: User | undefined): [string, string][] =>
-  p ? [...new Set([p.user, ...p.administrators, ...p.editors])].map((id) => [id, id === me?._id ? `${me.username} (you)` : `User …${id.slice(-6)}`]) : [];
-
-/** Each lead's save under way: the next change of the same lead waits for it and sends the version it answered. */
-const saving = new Map<string, Promise<Lead | undefined>>();
-
-/**
- * A change of one lead, after any change of it still on its way: notes saved on leaving the field and an assignee
- * picked at once are two saves, and the second must name the version the first made, not the one the row showed.
- */
-function saveInTurn(lead: Lead, body: RequestBody<'/leads/{id}', 'patch'>): Promise<Lead> {
-  const before = saving.get(lead._id) ?? Promise.resolve(undefined);
-  const save = before.then((latest) => api.patch(`/leads/${lead._id}`, { body, ifMatch: etagOf(latest ?? lead) }));
-  const turn = save.then(
-    (saved) => saved,
-    () => undefined,
-  );
-  saving.set(lead._id, turn);
-  void turn.then(() => saving.get(lead._id) === turn && saving.delete(lead._id));
-  return save;
-}
-
-type RowProps = {
-  lead: Lead;
-  project: Project | undefined;
-  projectName: string;
-  unitName: string;
-  me: User | undefined;
-  onSaved: (l: Lead) => void;
-  onError: (e: unknown) => void;
-};
-
-function LeadRow({ lead: l, project, projectName, unitName, me, onSaved, onError }: RowProps) {
-  const name = fullName(l) || '(no name)';
-  const patch = async (body: RequestBody<'/leads/{id}', 'patch'>) => {
-    onError(undefined);
-    try {
-      onSaved(await saveInTurn(l, body));
-    } catch (err) {
-      onError(err instanceof ApiError && err.status === 412 ? new Error(`${name} was changed by a colleague meanwhile; refresh to see their version.`) : err);
-    }
-  };
-  const pick = (value: string) => {
-    const status = LEAD_STATUSES.find((s) => s === value);
-    if (status) void patch({ status });
-  };
-  return (
-    <tr>
-      <td class="who">
-        <strong>{name}</strong>
-        <div class="small">
-          {l.email && <a href={`mailto:${l.email}`}>{l.email}</a>} {l.phone && <a href={`tel:${l.phone}`}>{l.phone}</a>}
-        </div>
-      </td>
-      <td>{localTime(l.createdAt)}</td>
-      <td>{projectName}</td>
-      <td>{unitName}</td>
-      <td>{l.source ? cap(l.source) : ''}</td>
-      <td>
-        <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => pick(e.currentTarget.value)}>
-          {LEAD_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {cap(s)}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select
-          aria-label={`Assignee of ${name}`}
-          value={l.assignee ?? ''}
-          onChange={(e) => patch({ assignee: (e.target as HTMLSelectElement).value || null })}
-        >
-          <option value="">Nobody</option>
-          {teamOf(project, me).map(([id, label]) => (
-            <option key={id} value={id}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <textarea
-          aria-label={`Notes on ${name}`}
-          rows={2}
-          defaultValue={l.notes ?? ''}
-          onBlur={(e) => (e.target as HTMLTextAreaElement).value !== (l.notes ?? '') && patch({ notes: (e.target as HTMLTextAreaElement).value || null })}
-        />
-      </td>
-      <td class="msg small">{l.message}</td>
-    </tr>
   );
 }

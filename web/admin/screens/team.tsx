@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import { FEATURES } from '../features.ts';
-import type { Invite, User } from '../types.ts';
-import { ErrorNotice, Field, Notice, PageTitle, Select } from '../ui.tsx';
+import type { Invite, TeamMember, User } from '../types.ts';
+import { ErrorNotice, Field, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 
 interface Membership {
   _id: string;
@@ -14,7 +14,12 @@ interface Membership {
   invites?: Invite[];
 }
 
-const person = (id: string, me: User) => (id === me._id ? `${me.username} (you)` : `User …${id.slice(-6)}`);
+/** A member by name, else e-mail (a project's team from GET /projects/{id}/team); a group's members by id until it has one. */
+const personOf = (names: Map<string, TeamMember> | undefined) => (id: string, me: User) => {
+  const m = names?.get(id);
+  const label = m ? (m.name ?? m.email) : id === me._id ? me.username : `User …${id.slice(-6)}`;
+  return id === me._id ? `${label} (you)` : label;
+};
 
 /** Administrators, editors and invitations of a project or a group. */
 export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'groups'; record: Membership; user: User; onChange: (r: Membership) => void }) {
@@ -22,6 +27,8 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
   const [news, setNews] = useState('');
   const manager = user.role === 'admin' || record.user === user._id || record.administrators.includes(user._id);
   const base = `/${kind}/${record._id}` as const;
+  const team = useLoad(() => (kind === 'projects' ? api.get(`/projects/${record._id}/team`) : Promise.resolve([])), [kind, record._id, record.__v]);
+  const person = personOf(new Map((team.data ?? []).map((m) => [m._id, m])));
 
   const removeMember = async (list: 'administrators' | 'editors', id: string) => {
     setError(undefined);
@@ -41,8 +48,8 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
       <Notice kind="ok">{news}</Notice>
       <p>Owner: {person(record.user, user)}</p>
       <div class="two">
-        <Members list="administrators" title="Administrators" record={record} user={user} manager={manager} onRemove={removeMember} />
-        <Members list="editors" title="Editors" record={record} user={user} manager={manager} onRemove={removeMember} />
+        <Members list="administrators" title="Administrators" record={record} user={user} manager={manager} person={person} onRemove={removeMember} />
+        <Members list="editors" title="Editors" record={record} user={user} manager={manager} person={person} onRemove={removeMember} />
       </div>
       <p class="muted small">Administrators may change integrations and the team, delete floors and units, and read leads; editors change content.</p>
       {FEATURES.mail && (
@@ -66,10 +73,11 @@ interface MembersProps {
   record: Membership;
   user: User;
   manager: boolean;
+  person: (id: string, me: User) => string;
   onRemove: (list: 'administrators' | 'editors', id: string) => Promise<void>;
 }
 
-function Members({ list, title, record, user, manager, onRemove }: MembersProps) {
+function Members({ list, title, record, user, manager, person, onRemove }: MembersProps) {
   return (
     <div>
       <h2>{title}</h2>
