@@ -82,7 +82,7 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
     }
   });
 
-  test('the unit sheet: floor, delivery, deposit terms in the currency, a lightbox (arrows, swipe, Escape, focus back), layouts, brochure, the 3D model loaded only when opened', async () => {
+  test('the unit sheet: floor, delivery, what is payable in the currency and no deposit, a lightbox (arrows, swipe, Escape, focus back), layouts, brochure, the 3D model loaded only when opened', async () => {
     await patchProject({ payProviderCurrency: 'eur', payProviderDeposit: 5000, _3dModelUrl: '/p/assets/demo-model.glb' });
     await patchUnit('A2', {
       deliveryDate: '2027-06-30',
@@ -99,7 +99,10 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         assert.match(facts ?? '', /FloorLevel 1/);
         assert.match(facts ?? '', /DeliveryJune 30, 2027/);
         const terms = (await page.textContent('#unit-terms')) ?? '';
-        assert.match(terms, /€5,000 to hold this home/);
+        // A hold takes no money until deposits are taken online: the project's deposit is not said anywhere.
+        assert.doesNotMatch(terms, /5,000|hold this home/);
+        assert.doesNotMatch((await page.textContent('#detail-info')) ?? '', /€5,000(?! \/ m²)/, 'the deposit (not the price per area)');
+        assert.equal(await page.textContent('#act-hold'), 'Hold');
         assert.match(terms, /Payable now€2,500/);
         assert.match(terms, /CurrencyEUR/);
         assert.equal(await page.locator('#unit-layouts .thumb').count(), 2);

@@ -66,7 +66,7 @@ describe('the presentation page in Chromium: the address, settings, live updates
       await close(shared);
     }
   });
-  test("prices in the project's currency (payProviderCurrency, else chargeCurrency); a deposit shows payButtonText; a 3D tour link; the day/night switch", async () => {
+  test("prices in the project's currency (payProviderCurrency, else chargeCurrency); a deposit is not offered before it is taken; a 3D tour link; the day/night switch", async () => {
     await patchProject({
       payProviderCurrency: 'eur',
       payProviderDeposit: 5000,
@@ -83,7 +83,8 @@ describe('the presentation page in Chromium: the address, settings, live updates
       assert.equal(await page.evaluate(() => document.body.classList.contains('night')), true);
       await shot(page, 'night', 'desktop');
       await openUnit(page, 'desktop', 'B3');
-      assert.equal(await page.textContent('#act-hold'), 'Reserve now · €5,000 deposit');
+      // No money is taken by a hold yet, so the button says nothing of the deposit or of paying.
+      assert.equal(await page.textContent('#act-hold'), 'Hold');
       assert.equal(await page.getAttribute('#unit-3d', 'href'), 'https://tours.example.com/quayside');
       await close(page);
       await patchProject({ payProviderCurrency: '', chargeCurrency: 'gbp' });

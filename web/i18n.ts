@@ -86,7 +86,6 @@ const en = {
   copyLink: 'Copy this link:',
   tour3d: '3D tour',
   perArea: 'Price per area',
-  deposit: 'deposit',
   dayNight: 'Night view',
   yes: 'Yes',
   filtersButton: 'Filters',

@@ -6,7 +6,7 @@
 import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
-import { areaText, clock, money, perArea, priceText } from '../format.ts';
+import { areaText, clock, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, sayLostRace, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './unit-parts.ts';
 import { holdKey, lapsedMine } from '../holds.ts';
@@ -17,7 +17,7 @@ import { x } from '../extra-words.ts';
 import { calculator } from './calculator.ts';
 import { thumbnails } from './lightbox.ts';
 import { modelBlock } from './model.ts';
-import { depositAmount, depositTerms, placeFacts } from './sheet-extras.ts';
+import { depositTerms, placeFacts } from './sheet-extras.ts';
 import { favButton } from './shortlist.ts';
 
 const dialog = h('dialog', { id: 'unit-dialog', class: 'sheet', 'aria-labelledby': 'unit-title' });
@@ -211,7 +211,6 @@ function startCountdown(unitId: string, mine: string | undefined) {
 
 function renderActions(u: Room) {
   const mine = state.holds.has(u._id);
-  const deposit = depositAmount(u);
   const brochure = safeUrl(u.brochurePDF);
   const act = (id: string, label: string, m: Mode, primary = false) =>
     h(
@@ -229,16 +228,7 @@ function renderActions(u: Room) {
   const canWait = flag('waitlistEnabled') && u.availability !== 'available' && !mine;
   const buttons = [
     flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
-    canHold
-      ? act(
-          'act-hold',
-          deposit !== undefined
-            ? `${typeof settings().payButtonText === 'string' && settings().payButtonText ? String(settings().payButtonText) : t().holdShort} · ${money(deposit)} ${t().deposit}`
-            : t().holdShort,
-          'hold',
-          true,
-        )
-      : undefined,
+    canHold ? act('act-hold', t().holdShort, 'hold', true) : undefined,
     canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
     brochure && settings().brochureButtonEnabled !== false
       ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure)

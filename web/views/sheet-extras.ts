@@ -2,7 +2,7 @@
 import { h } from '../dom.ts';
 import { x } from '../extra-words.ts';
 import { currency, money } from '../format.ts';
-import { flag, settings, state } from '../state.ts';
+import { settings, state } from '../state.ts';
 import type { Room } from '../types.ts';
 
 /** The floor's name and the delivery date, as fact rows. */
@@ -23,23 +23,18 @@ function deliveryText(v: string): string {
     : d.toLocaleDateString(document.documentElement.lang || 'en', { year: 'numeric', month: 'long', ...(m[3] ? { day: 'numeric' } : {}), timeZone: 'UTC' });
 }
 
-/** The amount a hold asks for: the project's deposit (`payProviderDeposit`), else the unit's `payableAmount`. */
-export function depositAmount(u: Room): number | undefined {
-  const s = settings();
-  if (typeof s.payProviderDeposit === 'number' && s.payProviderDeposit > 0) return s.payProviderDeposit;
-  return typeof u.payableAmount === 'number' && u.payableAmount > 0 ? u.payableAmount : undefined;
-}
-
-/** The deposit terms: how much, in which currency, and what is payable on this unit. */
+/**
+ * The unit's terms: what is payable on it (`payableAmount`) and in which currency. The project's deposit
+ * (`payProviderDeposit`) is not shown: a hold takes no money until deposits are taken online (docs/presentation.md),
+ * so the page never says a hold costs anything.
+ */
 export function depositTerms(u: Room): HTMLElement | undefined {
-  const deposit = depositAmount(u);
   const payable = typeof u.payableAmount === 'number' && u.payableAmount > 0 ? u.payableAmount : undefined;
-  if (deposit === undefined && payable === undefined) return undefined;
+  if (payable === undefined) return undefined;
   const rows = [
-    deposit !== undefined ? [x().depositTerms, flag('onHoldExperienceEnabled') ? x().depositToHold(money(deposit)) : money(deposit)] : undefined,
-    payable !== undefined && payable !== deposit ? [x().payable, money(payable)] : undefined,
+    [x().payable, money(payable)],
     [x().currency, currency()],
-  ].filter((r): r is string[] => r !== undefined);
+  ];
   return h(
     'section',
     { class: 'terms', id: 'unit-terms', 'aria-label': x().depositTerms },
