@@ -5,6 +5,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
 import { insertLead } from '../src/modules/leads/leads.repo.ts';
 import {
   caller,
+  createGroup,
   createProject,
   createUnit,
   createUser,
@@ -53,6 +54,20 @@ describe('GET /projects/{id}/team', () => {
     const stranger = await member({});
     assert.equal((await caller(t.app, stranger.auth)('GET', `/projects/${p._id}/team`)).statusCode, 404);
     assert.equal((await t.app.inject({ method: 'GET', url: `/projects/${p._id}/team` })).statusCode, 401);
+  });
+
+  test('GET /groups/{id}/team: the same for a group; a stranger gets 404', async () => {
+    const admin = await member({ name: 'Gil', lastName: 'Groupadmin' });
+    const g = await createGroup(t.app, owner.auth, { body: { administrators: [admin.id] } });
+    const res = await call('GET', `/groups/${g._id}/team`);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), [
+      { _id: owner.id, role: 'owner', name: 'Test User', email: owner.username },
+      { _id: admin.id, role: 'administrator', name: 'Gil Groupadmin', email: admin.username },
+    ]);
+    assert.equal((await caller(t.app, admin.auth)('GET', `/groups/${g._id}/team`)).statusCode, 200);
+    const stranger = await member({});
+    assert.equal((await caller(t.app, stranger.auth)('GET', `/groups/${g._id}/team`)).statusCode, 404);
   });
 });
 

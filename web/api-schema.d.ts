@@ -1141,6 +1141,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/groups/{id}/team': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A group's team by name and e-mail (everyone who can read the group)
+     * @description As `GET /projects/{id}/team`, for a group: the owner, then administrators, then editors, each with `name` (null when unset) and `email`. A stranger → 404.
+     */
+    get: operations['listGroupTeam'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/privacy/export': {
     parameters: {
       query?: never;
@@ -15178,6 +15198,100 @@ export interface operations {
     };
   };
   listProjectTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "role": "owner",
+           *         "name": "Tower A",
+           *         "email": "ana@example.com"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['TeamMember'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listGroupTeam: {
     parameters: {
       query?: never;
       header?: never;

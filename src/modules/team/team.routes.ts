@@ -5,7 +5,7 @@ import { IdParams, problems } from '../../http/schemas.ts';
 import { TeamSchema } from './team.schemas.ts';
 import { TeamService } from './team.service.ts';
 
-/** GET /projects/{id}/team: the project's owner, administrators and editors by name and e-mail. */
+/** GET /projects/{id}/team and GET /groups/{id}/team: the owner, administrators and editors by name and e-mail. */
 export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const team = new TeamService(ctx);
   app.get(
@@ -23,5 +23,20 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       },
     },
     (request) => team.list(principalOf(request), request.params.id),
+  );
+  app.get(
+    '/groups/:id/team',
+    {
+      schema: {
+        operationId: 'listGroupTeam',
+        tags: ['groups'],
+        summary: "A group's team by name and e-mail (everyone who can read the group)",
+        description:
+          'As `GET /projects/{id}/team`, for a group: the owner, then administrators, then editors, each with `name` (null when unset) and `email`. A stranger → 404.',
+        params: IdParams,
+        response: { 200: TeamSchema, ...problems(400, 401, 404) },
+      },
+    },
+    (request) => team.listGroup(principalOf(request), request.params.id),
   );
 };

@@ -14,7 +14,7 @@ interface Membership {
   invites?: Invite[];
 }
 
-/** A member by name, else e-mail (a project's team from GET /projects/{id}/team); a group's members by id until it has one. */
+/** A member by name, else e-mail (from GET /projects/{id}/team or GET /groups/{id}/team). */
 const personOf = (names: Map<string, TeamMember> | undefined) => (id: string, me: User) => {
   const m = names?.get(id);
   const label = m ? (m.name ?? m.email) : id === me._id ? me.username : `User …${id.slice(-6)}`;
@@ -27,7 +27,10 @@ export function Team({ kind, record, user, onChange }: { kind: 'projects' | 'gro
   const [news, setNews] = useState('');
   const manager = user.role === 'admin' || record.user === user._id || record.administrators.includes(user._id);
   const base = `/${kind}/${record._id}` as const;
-  const team = useLoad(() => (kind === 'projects' ? api.get(`/projects/${record._id}/team`) : Promise.resolve([])), [kind, record._id, record.__v]);
+  const team = useLoad(
+    () => (kind === 'projects' ? api.get(`/projects/${record._id}/team`) : api.get(`/groups/${record._id}/team`)),
+    [kind, record._id, record.__v],
+  );
   const person = personOf(new Map((team.data ?? []).map((m) => [m._id, m])));
 
   const removeMember = async (list: 'administrators' | 'editors', id: string) => {
