@@ -45,6 +45,21 @@ module.exports = {
       to: { path: ['\\.repo\\.ts$', '^src/db/'] },
     },
     {
+      name: 'server-runs-on-dependencies',
+      severity: 'error',
+      comment:
+        'The production install (`npm ci --omit=dev`, the image) has `dependencies` only: a package src/ loads at run time (statically or with import()) belongs there, not in devDependencies. Type-only imports are erased.',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-undeclared-packages',
+      severity: 'error',
+      comment: 'A package imported but not in package.json (found only because another package brought it).',
+      from: {},
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
       name: 'src-not-from-tests',
       severity: 'error',
       from: { path: '^src/' },

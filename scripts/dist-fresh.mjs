@@ -15,9 +15,24 @@ function newest(paths) {
   return max;
 }
 
-/** True when `dist/<entry>.js` or the page's bundle is missing, or a source is newer than the build. */
+/** What `npm run build:web` writes into public-build/ (src/lib/built-assets.ts names the same files); web/ imports a few modules of src/. */
+const WEB_BUILT = ['manifest.json', 'admin-manifest.json', 'embed.js'];
+const WEB_INPUTS = ['web', 'src', 'package-lock.json', 'scripts/build-web.ts', 'scripts/web-bundle.ts'];
+
+/** Oldest modification time of the given files, 0 when one is missing. */
+function oldest(paths) {
+  return paths.every((p) => existsSync(p)) ? Math.min(...paths.map((p) => statSync(p).mtimeMs)) : 0;
+}
+
+/** True when a file of the page's and console's build is missing, or a source of it is newer than the build. */
+export function webIsStale(root) {
+  const built = oldest(WEB_BUILT.map((f) => join(root, 'public-build', f)));
+  return built === 0 || newest(WEB_INPUTS.map((p) => join(root, p))) > built;
+}
+
+/** True when `dist/<entry>.js` or a file of the page's and console's build is missing, or a source is newer than the build. */
 export function distIsStale(root, entry = 'main') {
   const built = join(root, 'dist', `${entry}.js`);
-  const inputs = ['src', 'web', 'package-lock.json', 'scripts/build.mjs', 'scripts/lazy-imports.mjs', 'scripts/build-web.ts'].map((p) => join(root, p));
-  return !existsSync(built) || !existsSync(join(root, 'public-build', 'manifest.json')) || newest(inputs) > statSync(built).mtimeMs;
+  const inputs = ['src', 'package-lock.json', 'scripts/build.mjs', 'scripts/lazy-imports.mjs'].map((p) => join(root, p));
+  return !existsSync(built) || webIsStale(root) || newest(inputs) > statSync(built).mtimeMs;
 }

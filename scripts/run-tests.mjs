@@ -4,8 +4,11 @@
 // closing line. The two engines' runs go at the same time (their output printed whole as each ends).
 // TEST_DB=pglite or TEST_DB=postgres runs one engine only; extra arguments narrow the files. TEST_TIMEOUT_MS (default
 // 600000: a suite of browser tests or two processes takes minutes on a busy machine) is the per-test limit; raise it on a heavily loaded machine.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { webIsStale } from './dist-fresh.mjs';
 
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['pglite', 'postgres'];
 const args = process.argv.slice(2);
@@ -25,6 +28,14 @@ const unitFiles = all.filter(isUnit);
 const browserFiles = all.filter(isBrowser);
 const builtFiles = all.filter(isBuilt);
 const engineFiles = all.filter((f) => !isUnit(f) && !isBrowser(f) && !isBuilt(f));
+
+// The apps the tests build serve the page and the console from public-build/, which only `npm run build:web` writes
+// (the server never builds them): built here first when missing or older than web/ and src/.
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+if (engineFiles.length + browserFiles.length + builtFiles.length > 0 && webIsStale(ROOT)) {
+  const r = spawnSync('npm', ['run', '--silent', 'build:web'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
 
 let passed = 0;
 let failed = 0;

@@ -8,6 +8,7 @@ import { checkKeys, KeyMismatchError } from './db/key-check.ts';
 import { seedDemo } from './seed/demo.ts';
 import { resealSecrets } from './db/reseal.ts';
 import { SecretBox } from './lib/secret-box.ts';
+import { missingBuildMessage, missingBuiltAssets } from './lib/built-assets.ts';
 
 /** The process: config, database, migrations, app, listen, graceful shutdown. */
 async function main() {
@@ -21,6 +22,12 @@ async function main() {
       process.exit(2);
     }
     throw err;
+  }
+  // The page and the console are built by `npm run build`, never by the server: without them, one line saying so.
+  const missing = missingBuiltAssets();
+  if (missing.length) {
+    console.error(missingBuildMessage(missing));
+    process.exit(2);
   }
   const db = await openDb({
     databaseUrl: config.databaseUrl,

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { WEB_OUT } from '../src/presentation/build.ts';
+import { WEB_OUT } from '../src/lib/built-assets.ts';
 import { launchBrowser, SHOTS, shotsAtBothSizes, skip, twoOrigins } from './support/browser.ts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createUser, ENGINE, login, type TestApp, type TestUser, buildTestApp } from './helpers.ts';

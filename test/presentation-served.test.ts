@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { webManifest } from '../src/presentation/build.ts';
+import { PAGE_MANIFEST, readManifest } from '../src/lib/built-assets.ts';
 import { createFloor, createGroup, createProject, createUnit } from './helpers.ts';
 import {
   base,
@@ -60,7 +60,7 @@ describe('the presentation page, as served', () => {
     assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/, 'no inline script');
     const js = /src="(\/p\/assets\/app\.[\w-]+\.js)"/.exec(html)?.[1];
     // The hashed stylesheet is still served (the group page links it), with the same text as the inlined one.
-    const css = `/p/assets/${(await webManifest()).css}`;
+    const css = `/p/assets/${readManifest(PAGE_MANIFEST).css}`;
     assert.ok(js, html);
     assert.equal((await (await fetch(`${base}${css}`)).text()).trim(), styles[0]);
     for (const [url, type] of [

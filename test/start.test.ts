@@ -2,7 +2,10 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
+import { ensureBuilt } from './built.ts';
 import { ENGINE, freePort, openTestDb, tempDir, TEST_JWT_SECRET, type TestDb } from './helpers.ts';
 
 /**
@@ -126,5 +129,42 @@ describe(`npm start and SIGTERM (${ENGINE})`, () => {
       () => true,
     );
     assert.ok(refused, 'the port is free after npm exits');
+  });
+});
+
+describe('a start without the built page and console', () => {
+  test('stops before it opens the database, in one line naming the directory and `npm run build`, exit 2', async () => {
+    await ensureBuilt();
+    // The built server as it ships, in a directory of its own that has no public-build/ (the image without its COPY
+    // of it, or a checkout where only the server was built).
+    const root = tempDir('showsuite-unbuilt-');
+    const repo = join(import.meta.dirname, '..');
+    cpSync(join(repo, 'package.json'), join(root, 'package.json'));
+    cpSync(join(repo, 'dist'), join(root, 'dist'), { recursive: true });
+    symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'));
+    const dataDir = join(tempDir(), 'data');
+    const child = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        JWT_SECRET: TEST_JWT_SECRET,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    assert.equal(code, 2, text);
+    const lines = text.trim().split('\n');
+    assert.equal(lines.length, 1, text);
+    assert.equal(
+      lines[0],
+      `Cannot start: the built page and console are missing from ${join(root, 'public-build')} (manifest.json, admin-manifest.json, embed.js); run \`npm run build\` first`,
+    );
+    assert.ok(!existsSync(dataDir) || readdirSync(dataDir).length === 0, 'no embedded database was opened');
   });
 });

@@ -5,8 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
-import { WEB_OUT } from '../presentation/build.ts';
-import { adminManifest } from './build.ts';
+import { CONSOLE_MANIFEST, readManifest, WEB_OUT } from '../lib/built-assets.ts';
 import { escapeHtml } from '../presentation/html.ts';
 import { AssetParams, HtmlContent } from '../presentation/presentation.schemas.ts';
 
@@ -39,7 +38,8 @@ export const FEATURE_PATHS: Record<string, string[]> = {
 
 /** GET /admin and every /admin/... client route: one HTML shell; the console draws itself from the API. */
 export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
-  const manifest = await adminManifest();
+  // Built by `npm run build` (main.ts checks before it starts); never built here.
+  const manifest = readManifest(CONSOLE_MANIFEST);
   const assets = new Map<string, StaticAsset>();
   const files: [file: string, type: string][] = [
     [manifest.js, 'text/javascript; charset=utf-8'],

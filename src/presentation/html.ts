@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Manifest } from './build.ts';
+import type { AssetManifest } from '../lib/built-assets.ts';
 import { mediaSrcset } from '../modules/media/srcset.ts';
 
 /** HTML text: the five characters that matter, as numeric references. */
@@ -110,7 +110,7 @@ export function scriptStyleHashes(script: string): string[] {
 const withNonce = (code: string, nonce: string) => code.replace(/<script\b/gi, `<script nonce="${nonce}"`);
 
 export interface PageInput {
-  manifest: Manifest;
+  manifest: AssetManifest;
   /**
    * The stylesheet inlined in the head (one request fewer before the first paint); without it the page links the
    * hashed file.

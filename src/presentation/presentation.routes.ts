@@ -7,8 +7,9 @@ import type { Ctx } from '../context.ts';
 import { chosenEncoding, sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { problems } from '../http/schemas.ts';
+import { embedScript, PAGE_MANIFEST, readManifest, WEB_OUT } from '../lib/built-assets.ts';
+import { PROJECT_ROOT } from '../lib/paths.ts';
 import type { BundleKey } from '../public/bundle.service.ts';
-import { embedScript, webManifest, WEB_OUT, WEB_SRC } from './build.ts';
 import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes } from './html.ts';
 import { AssetParams, HtmlContent, PageParams, PageQuery, UnitPageParams } from './presentation.schemas.ts';
 import { PresentationService } from './presentation.service.ts';
@@ -39,7 +40,8 @@ const htmlPage = { 200: { description: 'HTML page', content: HtmlContent }, ...p
  */
 export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const pages = new PresentationService(ctx);
-  const manifest = await webManifest();
+  // Built by `npm run build` (main.ts checks before it starts); never built here.
+  const manifest = readManifest(PAGE_MANIFEST);
   const assets = new Map<string, Asset>();
   const sheet = asset(readFileSync(join(WEB_OUT, manifest.css)), CSS, true);
   assets.set(manifest.js, asset(readFileSync(join(WEB_OUT, manifest.js)), JS, true)).set(manifest.css, sheet);
@@ -50,11 +52,11 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     assets.set(chunk, asset(body, JS, true));
     viewerStyles.push(...scriptStyleHashes(body.toString('utf8')));
   }
-  const sdk = asset(await embedScript(), JS, false);
+  const sdk = asset(embedScript(), JS, false);
   // The project page carries its stylesheet in its HTML (allowed by hash in its CSP); the group page links the file.
   const style = inlineStyle(sheet.body.toString('utf8').trim());
   // The demo presentation's drawings and renderings (web/static): served as they are, cached for a day.
-  const staticDir = join(WEB_SRC, 'static');
+  const staticDir = join(PROJECT_ROOT, 'web', 'static');
   for (const file of existsSync(staticDir) ? readdirSync(staticDir) : []) {
     const type = TYPES[file.slice(file.lastIndexOf('.'))];
     if (type && /^[\w.-]+$/.test(file)) assets.set(file, asset(readFileSync(join(staticDir, file)), type, false));

@@ -1,13 +1,8 @@
+// The bundler behind `npm run build:web` (scripts/build-web.ts): esbuild, a devDependency the server never loads.
+import { build } from 'esbuild';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-
-/** What a built front end's manifest names: its one script and its one style sheet. */
-export interface AssetManifest {
-  js: string;
-  css: string;
-  /** Scripts the main one imports on demand (code splitting), served beside it. */
-  chunks?: string[];
-}
+import { EMBED_FILE, type AssetManifest } from '../src/lib/built-assets.ts';
 
 export interface AssetBundle {
   /** esbuild entry points: a list of files, or output name → file. */
@@ -34,9 +29,6 @@ export interface AssetBundle {
 export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> {
   const { outDir, manifestName, ownFile, jsxImportSource, chunkNames } = bundle;
   mkdirSync(outDir, { recursive: true });
-  // esbuild is a build tool (a devDependency): loaded only when a build actually runs, never by a server start
-  // that finds the bundle already built.
-  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: bundle.entryPoints,
     bundle: true,
@@ -71,4 +63,21 @@ function builtFile(outputs: string[], extension: string, manifestName: string): 
   const file = outputs.find((f) => f.endsWith(extension));
   if (file === undefined) throw new Error(`the build for ${manifestName} wrote no ${extension} file`);
   return file;
+}
+
+/**
+ * The embed SDK as one classic script, `embed.js`: its address stays the same from release to release (developers
+ * paste it into their sites), so it is not hashed and is served with a short cache.
+ */
+export async function buildEmbed(entryPoint: string, outDir: string): Promise<string> {
+  await build({
+    entryPoints: [entryPoint],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['es2020'],
+    outfile: join(outDir, EMBED_FILE),
+    logLevel: 'silent',
+  });
+  return join(outDir, EMBED_FILE);
 }
