@@ -195,8 +195,8 @@ describe('ETags and If-Match', () => {
   });
 });
 
-/** Project text fields that concurrent-write tests change one per request. */
-const COLOURS_AND_STYLES = [
+/** Project free-text fields that concurrent-write tests change one per request (the style fields take set values). */
+const COLOURS_AND_TEXTS = [
   'colorBase',
   'colorAccent',
   'colorHover',
@@ -207,17 +207,17 @@ const COLOURS_AND_STYLES = [
   'colorSold',
   'colorAvailable',
   'colorReserved',
-  'styleNavigation',
-  'styleBranding',
-  'styleFilter',
-  'styleShapes',
-  'styleFont',
+  'customButtonText',
+  'sharePageDescription',
+  'formsSubject',
+  'formsFromName',
+  'propertyType',
 ];
 
 describe('concurrent PATCHes of different fields', () => {
   test('20 at once on a project (content fields and secrets): every one survives', async () => {
     const p = await createProject(t.app, owner.auth);
-    const text = [...COLOURS_AND_STYLES, 'walkscore', 'areaUnit'];
+    const text = [...COLOURS_AND_TEXTS, 'walkscore', 'areaUnit'];
     const bodies: Record<string, unknown>[] = [
       ...text.map((f) => ({ [f]: `v-${f}` })),
       { onHoldMinsDuration: 42 },
@@ -359,7 +359,7 @@ describe('PATCH semantics', () => {
   test('concurrent PATCHes of different fields all survive (projects and units)', async () => {
     const p = await createProject(t.app, owner.auth);
     const u = await createUnit(t.app, owner.auth, p._id);
-    const projectFields = [...COLOURS_AND_STYLES, 'accentColor', 'walkscore', 'areaUnit', 'address', 'perimeter'];
+    const projectFields = [...COLOURS_AND_TEXTS, 'accentColor', 'walkscore', 'areaUnit', 'address', 'perimeter'];
     const unitFields = [
       'bedrooms',
       'type',

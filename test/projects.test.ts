@@ -95,6 +95,7 @@ const SPEC_SECRETS = SPEC_SECRET_FIELDS;
 
 type S = {
   type?: string;
+  enum?: unknown[];
   format?: string;
   pattern?: string;
   $ref?: string;
@@ -118,6 +119,8 @@ function sample(s: S, key: string): unknown {
     );
   // A block list holds only what it can act on.
   if (key === 'eventsBlockList') return '203.0.113.7, *@example.com';
+  // A field with a set of values (the style fields): its first.
+  if (Array.isArray(s.enum)) return s.enum[0];
   if (s.$ref === 'Invite') return { firstName: 'Ana', lastName: 'Ruiz', email: `${key.toLowerCase()}@example.com`, level: 'editor' };
   switch (s.type) {
     case 'string':
@@ -696,7 +699,7 @@ describe('projects: create, fields, fetch', () => {
 
   test('every Project field of the schema round-trips through PATCH /project/{id} with its type', async () => {
     const p = await createProject(t.app, owner.auth);
-    const props = ProjectSchema.properties as Record<string, { type?: string; items?: unknown; format?: string; anyOf?: unknown }>;
+    const props = ProjectSchema.properties as Record<string, { type?: string; items?: unknown; format?: string; anyOf?: unknown; enum?: unknown[] }>;
     const skip = new Set([
       '_id',
       '__v',
@@ -725,6 +728,7 @@ describe('projects: create, fields, fetch', () => {
       if (s.format === 'email' || s.format === 'email-list') body[k] = `${k.toLowerCase()}@example.com`;
       else if (s.format === 'time-zone') body[k] = 'Europe/Paris';
       else if (k === 'eventsBlockList') body[k] = '203.0.113.7, *@example.com';
+      else if (Array.isArray(s.enum)) body[k] = s.enum[0];
       else if (s.type === 'string') body[k] = `value of ${k}`;
       else if (s.type === 'number') body[k] = 7.5;
       else if (s.type === 'boolean') body[k] = true;

@@ -2154,16 +2154,47 @@ export interface components {
       colorAvailable?: string;
       /** @description Colours: reserved */
       colorReserved?: string;
-      /** @description Style: navigation */
-      styleNavigation?: string;
-      /** @description Style: branding */
-      styleBranding?: string;
-      /** @description Style: filter */
-      styleFilter?: string;
-      /** @description Style: shapes */
-      styleShapes?: string;
-      /** @description Style: font */
-      styleFont?: string;
+      /**
+       * @description Where the floor navigation sits: one of top, side, or '' for the page's default
+       * @enum {string}
+       */
+      styleNavigation?: 'top' | 'side' | '';
+      /**
+       * @description The look of the service mark at the foot of the page: one of light, dark, or '' for the page's default
+       * @enum {string}
+       */
+      styleBranding?: 'light' | 'dark' | '';
+      /**
+       * @description How the filters are laid out: one of bar, panel, or '' for the page's default
+       * @enum {string}
+       */
+      styleFilter?: 'bar' | 'panel' | '';
+      /**
+       * @description Corners of cards, buttons and fields: rounded or square: one of rounded, square, or '' for the page's default
+       * @enum {string}
+       */
+      styleShapes?: 'rounded' | 'square' | '';
+      /**
+       * @description The page's font, a Google Fonts family: one of Montserrat, Inter, Roboto, Open Sans, Lato, Poppins, Raleway, Nunito, Work Sans, DM Sans, Playfair Display, Merriweather, Lora, Cormorant Garamond, Libre Baskerville, or '' for the page's default
+       * @enum {string}
+       */
+      styleFont?:
+        | 'Montserrat'
+        | 'Inter'
+        | 'Roboto'
+        | 'Open Sans'
+        | 'Lato'
+        | 'Poppins'
+        | 'Raleway'
+        | 'Nunito'
+        | 'Work Sans'
+        | 'DM Sans'
+        | 'Playfair Display'
+        | 'Merriweather'
+        | 'Lora'
+        | 'Cormorant Garamond'
+        | 'Libre Baskerville'
+        | '';
       /**
        * Format: email-list
        * @description E-mail address to send forms to: one or more, separated by commas; enquiries go there
@@ -8518,11 +8549,47 @@ export interface operations {
           colorSold?: string;
           colorAvailable?: string;
           colorReserved?: string;
-          styleNavigation?: string;
-          styleBranding?: string;
-          styleFilter?: string;
-          styleShapes?: string;
-          styleFont?: string;
+          /**
+           * @description Where the floor navigation sits: one of top, side, or '' for the page's default
+           * @enum {string}
+           */
+          styleNavigation?: 'top' | 'side' | '';
+          /**
+           * @description The look of the service mark at the foot of the page: one of light, dark, or '' for the page's default
+           * @enum {string}
+           */
+          styleBranding?: 'light' | 'dark' | '';
+          /**
+           * @description How the filters are laid out: one of bar, panel, or '' for the page's default
+           * @enum {string}
+           */
+          styleFilter?: 'bar' | 'panel' | '';
+          /**
+           * @description Corners of cards, buttons and fields: rounded or square: one of rounded, square, or '' for the page's default
+           * @enum {string}
+           */
+          styleShapes?: 'rounded' | 'square' | '';
+          /**
+           * @description The page's font, a Google Fonts family: one of Montserrat, Inter, Roboto, Open Sans, Lato, Poppins, Raleway, Nunito, Work Sans, DM Sans, Playfair Display, Merriweather, Lora, Cormorant Garamond, Libre Baskerville, or '' for the page's default
+           * @enum {string}
+           */
+          styleFont?:
+            | 'Montserrat'
+            | 'Inter'
+            | 'Roboto'
+            | 'Open Sans'
+            | 'Lato'
+            | 'Poppins'
+            | 'Raleway'
+            | 'Nunito'
+            | 'Work Sans'
+            | 'DM Sans'
+            | 'Playfair Display'
+            | 'Merriweather'
+            | 'Lora'
+            | 'Cormorant Garamond'
+            | 'Libre Baskerville'
+            | '';
           /**
            * Format: email-list
            * @description One or more e-mail addresses separated by commas
@@ -9318,11 +9385,47 @@ export interface operations {
           colorSold?: string;
           colorAvailable?: string;
           colorReserved?: string;
-          styleNavigation?: string;
-          styleBranding?: string;
-          styleFilter?: string;
-          styleShapes?: string;
-          styleFont?: string;
+          /**
+           * @description Where the floor navigation sits: one of top, side, or '' for the page's default
+           * @enum {string}
+           */
+          styleNavigation?: 'top' | 'side' | '';
+          /**
+           * @description The look of the service mark at the foot of the page: one of light, dark, or '' for the page's default
+           * @enum {string}
+           */
+          styleBranding?: 'light' | 'dark' | '';
+          /**
+           * @description How the filters are laid out: one of bar, panel, or '' for the page's default
+           * @enum {string}
+           */
+          styleFilter?: 'bar' | 'panel' | '';
+          /**
+           * @description Corners of cards, buttons and fields: rounded or square: one of rounded, square, or '' for the page's default
+           * @enum {string}
+           */
+          styleShapes?: 'rounded' | 'square' | '';
+          /**
+           * @description The page's font, a Google Fonts family: one of Montserrat, Inter, Roboto, Open Sans, Lato, Poppins, Raleway, Nunito, Work Sans, DM Sans, Playfair Display, Merriweather, Lora, Cormorant Garamond, Libre Baskerville, or '' for the page's default
+           * @enum {string}
+           */
+          styleFont?:
+            | 'Montserrat'
+            | 'Inter'
+            | 'Roboto'
+            | 'Open Sans'
+            | 'Lato'
+            | 'Poppins'
+            | 'Raleway'
+            | 'Nunito'
+            | 'Work Sans'
+            | 'DM Sans'
+            | 'Playfair Display'
+            | 'Merriweather'
+            | 'Lora'
+            | 'Cormorant Garamond'
+            | 'Libre Baskerville'
+            | '';
           /**
            * Format: email-list
            * @description One or more e-mail addresses separated by commas
@@ -10017,11 +10120,47 @@ export interface operations {
           colorSold?: string;
           colorAvailable?: string;
           colorReserved?: string;
-          styleNavigation?: string;
-          styleBranding?: string;
-          styleFilter?: string;
-          styleShapes?: string;
-          styleFont?: string;
+          /**
+           * @description Where the floor navigation sits: one of top, side, or '' for the page's default
+           * @enum {string}
+           */
+          styleNavigation?: 'top' | 'side' | '';
+          /**
+           * @description The look of the service mark at the foot of the page: one of light, dark, or '' for the page's default
+           * @enum {string}
+           */
+          styleBranding?: 'light' | 'dark' | '';
+          /**
+           * @description How the filters are laid out: one of bar, panel, or '' for the page's default
+           * @enum {string}
+           */
+          styleFilter?: 'bar' | 'panel' | '';
+          /**
+           * @description Corners of cards, buttons and fields: rounded or square: one of rounded, square, or '' for the page's default
+           * @enum {string}
+           */
+          styleShapes?: 'rounded' | 'square' | '';
+          /**
+           * @description The page's font, a Google Fonts family: one of Montserrat, Inter, Roboto, Open Sans, Lato, Poppins, Raleway, Nunito, Work Sans, DM Sans, Playfair Display, Merriweather, Lora, Cormorant Garamond, Libre Baskerville, or '' for the page's default
+           * @enum {string}
+           */
+          styleFont?:
+            | 'Montserrat'
+            | 'Inter'
+            | 'Roboto'
+            | 'Open Sans'
+            | 'Lato'
+            | 'Poppins'
+            | 'Raleway'
+            | 'Nunito'
+            | 'Work Sans'
+            | 'DM Sans'
+            | 'Playfair Display'
+            | 'Merriweather'
+            | 'Lora'
+            | 'Cormorant Garamond'
+            | 'Libre Baskerville'
+            | '';
           /**
            * Format: email-list
            * @description One or more e-mail addresses separated by commas

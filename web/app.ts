@@ -166,7 +166,12 @@ async function finishShell() {
         ),
       );
     }
-    if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
+    // The line, with the service's icon unless the owner hides it (the server says so on <body>: docs/fields.md).
+    if (s.showBranding !== false) {
+      const icon =
+        document.body.dataset.brandingIcon === 'off' ? undefined : h('img', { src: '/p/assets/showsuite-mark.svg', alt: '', width: '16', height: '16' });
+      app.append(h('footer', { class: 'brand' }, icon, t().poweredBy));
+    }
   }
   await nextTask();
   ensureDetail();

@@ -22,6 +22,9 @@ export function applyTheme() {
   for (const [k, v] of Object.entries(vars)) {
     if (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^rgba?\([\d\s.,%]+\)$/.test(v)) root.style.setProperty(k, v);
   }
+  // styleShapes: square corners on every card, control and picture frame (app.css); anything else keeps them rounded.
+  if (s.styleShapes === 'square') root.dataset.shapes = 'square';
+  else delete root.dataset.shapes;
   // The brand font (styleFont) is linked by the server (and allowed by that page's CSP); here it is put first.
   const font = document.body.dataset.font;
   if (font) root.style.setProperty('--font', `'${font}', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif`);
@@ -74,7 +77,8 @@ function keepReadable() {
   const buttonText = contrast(value('--button-text'), value('--button')) < 4.5 ? on(value('--button')) : value('--button-text');
   out['--button-text'] = buttonText;
   if (contrast(buttonText, value('--hover')) < 4.5) out['--button-hover-text'] = on(value('--hover'));
-  for (const name of ['base', 'available']) out[`--${name}-ink`] = contrast(value(`--${name}`), value('--surface')) >= 4.5 ? `var(--${name})` : 'var(--text)';
+  for (const name of ['base', 'accent', 'available'])
+    out[`--${name}-ink`] = contrast(value(`--${name}`), value('--surface')) >= 4.5 ? `var(--${name})` : 'var(--text)';
   probe?.remove();
   for (const [k, v] of Object.entries(out)) root.style.setProperty(k, v);
 }

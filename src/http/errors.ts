@@ -110,6 +110,8 @@ export function fieldErrorsFromAjv(errors: AjvError[]): FieldError[] {
     } else if (e.keyword === 'additionalProperties') {
       path += `/${String(e.params.additionalProperty)}`;
       message = 'is not a known field';
+    } else if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues)) {
+      message = `must be one of: ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     } else if (e.keyword === 'format') {
       message =
         e.params.format === 'email'

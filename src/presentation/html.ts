@@ -132,7 +132,19 @@ export interface PageInput {
   draft?: boolean | undefined;
   /** Robots are asked not to index the page (a draft, or a project in `previewMode`). */
   noindex?: boolean | undefined;
+  /** The service's marks on the page (absent: all of them). */
+  branding?: Branding | undefined;
 }
+
+/** The service's marks on a project's page: the line at its foot (`showBranding`), that line's icon, the logo while it loads. */
+export interface Branding {
+  line: boolean;
+  icon: boolean;
+  loadingLogo: boolean;
+}
+
+/** The service's icon (web/static), beside its line at the foot of the page and while the page loads. */
+export const BRAND_ICON = '/p/assets/showsuite-mark.svg';
 
 /** Shown at the top of a draft opened through its preview link. */
 const DRAFT_BANNER =
@@ -141,6 +153,7 @@ const DRAFT_BANNER =
 /** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
 export function renderPage(input: PageInput): { html: string; csp: string } {
   const { project: s, manifest, unit, origin } = input;
+  const branding = input.branding ?? { line: true, icon: true, loadingLogo: true };
   const gtm = s.gtmEnabled === true && (str(s.gtmHeadCode) || str(s.gtmBodyCode)) ? randomBytes(16).toString('base64') : undefined;
   const font = brandFont(s);
   const title = unit ? `${unit.name} · ${s.name}` : s.name;
@@ -181,13 +194,13 @@ ${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}"${sized(hero,
 ${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>
 ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
-<body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}>
+<body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}${branding.line && branding.icon ? '' : ' data-branding-icon="off"'}>
 ${input.draft ? DRAFT_BANNER : ''}${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
 ${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
 ${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
 ${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
 </header>
-<main id="app" aria-busy="true"><p class="loading">${escapeHtml(description)}</p></main>
+<main id="app" aria-busy="true">${branding.loadingLogo ? `<img class="loading-logo" src="${BRAND_ICON}" alt="" width="32" height="32">` : ''}<p class="loading">${escapeHtml(description)}</p></main>
 <noscript>This presentation needs JavaScript.</noscript>
 </body>
 </html>

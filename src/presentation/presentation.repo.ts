@@ -11,6 +11,17 @@ export function findProjectUnit(db: Q, projectId: string, unitId: string): Promi
   return db.selectFrom('units as u').select(UNIT_COLUMNS).where('u.id', '=', unitId).where('u.project_id', '=', projectId).executeTakeFirst();
 }
 
+/** The project's owner's display preferences (`preferences` of the user record: hideBrandingIcon, hideLoadingLogo). */
+export async function findOwnerPreferences(db: Q, projectId: string): Promise<Record<string, unknown>> {
+  const row = await db
+    .selectFrom('projects as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(sql<Record<string, unknown> | null>`u.profile -> 'preferences'`.as('preferences'))
+    .where('p.id', '=', projectId)
+    .executeTakeFirst();
+  return row?.preferences ?? {};
+}
+
 export function findGroupByNamespace(db: Q, namespace: string): Promise<{ id: string; name: string; data: Record<string, unknown> } | undefined> {
   return db.selectFrom('groups').select(['id', 'name', 'data']).where('namespace', '=', namespace).executeTakeFirst();
 }

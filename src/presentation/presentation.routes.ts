@@ -91,7 +91,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
 
   async function projectPage(request: FastifyRequest, reply: FastifyReply, by: BundleKey, unitId?: string) {
     const token = (request.query as { preview?: string }).preview;
-    const { namespace, draft, noindex, project, unit } = await pages.projectPage(by, token, unitId);
+    const { namespace, draft, noindex, project, unit, branding } = await pages.projectPage(by, token, unitId);
     const bundlePath = 'namespace' in by ? `/public/projects/${encodeURIComponent(by.namespace)}` : `/public/hosts/${encodeURIComponent(by.hostName)}`;
     // The draft's page reads its bundle with the same token.
     const bundleUrl = draft ? `${bundlePath}?preview=${encodeURIComponent(token ?? '')}` : bundlePath;
@@ -112,6 +112,7 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         unit,
         draft,
         noindex,
+        branding,
       }),
       draft,
     );

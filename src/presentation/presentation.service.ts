@@ -4,8 +4,8 @@ import { isPublished, previewSigner, visible } from '../modules/projects/drafts.
 import type { BundleKey } from '../public/bundle.service.ts';
 import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
-import type { GroupCard } from './html.ts';
-import { findGroupByHost, findGroupByNamespace, findProjectUnit, listGroupCards } from './presentation.repo.ts';
+import type { Branding, GroupCard } from './html.ts';
+import { findGroupByHost, findGroupByNamespace, findOwnerPreferences, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 
@@ -38,7 +38,17 @@ export class PresentationService {
     }
     // A draft, or a project in preview mode: no search engine is to index its page (the bundle says the same).
     const noindex = draft || head.data.previewMode === true;
-    return { namespace: head.namespace ?? '', draft, noindex, project, unit };
+    return { namespace: head.namespace ?? '', draft, noindex, project, unit, branding: await this.#branding(head.data, head.id) };
+  }
+
+  /**
+   * The service's marks on a project's page: none when the project turns `showBranding` off; else the line at its foot
+   * with its icon unless the owner's `preferences.hideBrandingIcon`, and the logo while it loads unless `hideLoadingLogo`.
+   */
+  async #branding(settings: Record<string, unknown>, projectId: string): Promise<Branding> {
+    if (settings.showBranding === false) return { line: false, icon: false, loadingLogo: false };
+    const preferences = await findOwnerPreferences(this.ctx.db.kysely, projectId);
+    return { line: true, icon: preferences.hideBrandingIcon !== true, loadingLogo: preferences.hideLoadingLogo !== true };
   }
 
   /** A group's page, by its namespace or (`/` on its own host) its `hostName`: the group and a card per public project. */

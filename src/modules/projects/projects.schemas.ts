@@ -70,12 +70,51 @@ const TEXT = [
   'colorSold',
   'colorAvailable',
   'colorReserved',
-  'styleNavigation',
-  'styleBranding',
-  'styleFilter',
-  'styleShapes',
-  'styleFont',
 ] as const;
+
+/**
+ * The style fields and the values each takes (docs/fields.md says what each does); '' clears one back to the page's
+ * default. Anything else is refused (400 naming the field and these values). `styleFont` names a Google Fonts family.
+ */
+export const STYLE_VALUES = {
+  styleNavigation: ['top', 'side'],
+  styleBranding: ['light', 'dark'],
+  styleFilter: ['bar', 'panel'],
+  styleShapes: ['rounded', 'square'],
+  styleFont: [
+    'Montserrat',
+    'Inter',
+    'Roboto',
+    'Open Sans',
+    'Lato',
+    'Poppins',
+    'Raleway',
+    'Nunito',
+    'Work Sans',
+    'DM Sans',
+    'Playfair Display',
+    'Merriweather',
+    'Lora',
+    'Cormorant Garamond',
+    'Libre Baskerville',
+  ],
+} as const;
+
+const STYLE_TEXT: Record<keyof typeof STYLE_VALUES, string> = {
+  styleNavigation: 'Where the floor navigation sits',
+  styleBranding: 'The look of the service mark at the foot of the page',
+  styleFilter: 'How the filters are laid out',
+  styleShapes: 'Corners of cards, buttons and fields: rounded or square',
+  styleFont: "The page's font, a Google Fonts family",
+};
+
+/** A style field: one of its values or '' (the default). The output says the same; a value stored before the check is returned as it is. */
+const styleField = (key: keyof typeof STYLE_VALUES) =>
+  Type.Unsafe<(typeof STYLE_VALUES)[typeof key][number] | ''>({
+    type: 'string',
+    enum: [...STYLE_VALUES[key], ''],
+    description: `${STYLE_TEXT[key]}: one of ${STYLE_VALUES[key].join(', ')}, or '' for the page's default`,
+  });
 
 const EMAILS = ['formsSendTo', 'reportSendTo'] as const;
 
@@ -219,6 +258,10 @@ const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.O
 /** The content fields kept in `data` (everything but identity, references and secrets). */
 export const projectDataFields = {
   ...strings(TEXT),
+  ...(Object.fromEntries(Object.keys(STYLE_VALUES).map((k) => [k, styleField(k as keyof typeof STYLE_VALUES)])) as Record<
+    keyof typeof STYLE_VALUES,
+    ReturnType<typeof styleField>
+  >),
   // Comma-separated lists, each address checked.
   ...Object.fromEntries(
     EMAILS.map((k) => [k, Type.String({ format: 'email-list', maxLength: 4000, description: 'One or more e-mail addresses separated by commas' })]),
