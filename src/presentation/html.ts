@@ -138,6 +138,12 @@ export interface PageInput {
 const DRAFT_BANNER =
   '<div class="draft-banner" role="status"><strong>Draft preview.</strong> This page is not public yet: only people with this link can see it, and it takes no enquiries or holds.</div>\n';
 
+/** What the default description says the page offers: only what the project's switches show. */
+function pageOffers(s: Record<string, unknown>): string {
+  const shown = ['floor plans', s.showPrices !== false ? 'prices' : '', s.showAvailability !== false ? 'availability' : ''].filter(Boolean);
+  return `${shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown[0]} of every home, with enquiries and holds online`;
+}
+
 /** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
 export function renderPage(input: PageInput): { html: string; csp: string } {
   const { project: s, manifest, unit, origin } = input;
@@ -145,10 +151,7 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
   const font = brandFont(s);
   const title = unit ? `${unit.name} · ${s.name}` : s.name;
   const address = str(s.address);
-  const description =
-    str(s.sharePageDescription) ??
-    (unit && str(unit.description)) ??
-    `${s.name}${address ? `, ${address}` : ''}: floor plans, prices and availability of every home, with enquiries and holds online.`;
+  const description = str(s.sharePageDescription) ?? (unit && str(unit.description)) ?? `${s.name}${address ? `, ${address}` : ''}: ${pageOffers(s)}.`;
   const unitImage = unit ? ((Array.isArray(unit.images) ? (unit.images as unknown[])[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl) : undefined;
   const shareImage = safeHref(unitImage, origin) ?? safeHref(s.sharePageLogo, origin) ?? safeHref(s.projectImageUrl, origin);
   const share = s.sharePageEnabled === true;

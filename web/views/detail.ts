@@ -5,7 +5,7 @@
  */
 import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
+import { findUnit, flag, settings, showsStatus, state, unitUrl } from '../state.ts';
 import { areaText, clock, money, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './unit-parts.ts';
@@ -71,9 +71,11 @@ export const closeDetail = () => dialog.open && dialog.close();
 /** What the form is for by default: the waitlist for a unit one cannot buy, else an enquiry. */
 function defaultMode(u: Room): Mode | undefined {
   const unavailable = u.availability !== 'available' && !state.holds.has(u._id);
-  if (unavailable && flag('waitlistEnabled') && u.availability !== 'on_hold') return 'waitlist';
+  // A waitlist says a home is not available: not offered where the project hides availability.
+  const wait = flag('waitlistEnabled') && showsStatus();
+  if (unavailable && wait && u.availability !== 'on_hold') return 'waitlist';
   if (flag('enableForms') && !u.stub) return 'enquire';
-  if (flag('waitlistEnabled') && unavailable) return 'waitlist';
+  if (wait && unavailable) return 'waitlist';
   return undefined;
 }
 
@@ -109,7 +111,7 @@ export function renderDetail() {
   if (key === infoKey) return;
   infoKey = key;
   const mine = state.holds.get(u._id);
-  requireById('unit-title').replaceChildren(u.name, ' ', badge(u, 'held-badge'));
+  requireById('unit-title').replaceChildren(u.name, ' ', badge(u, 'held-badge') ?? '');
   requireById('fav-slot').replaceChildren(...(u.stub ? [] : [favButton(u, 'fav-unit', 'icon-btn')]));
   const price = priceText(u);
   const per = perArea(u);
@@ -151,7 +153,7 @@ export function renderDetail() {
       layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
       model ? modelBlock(model, u.name) : undefined,
       typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
-      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string'
+      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' && showsStatus()
         ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`)
         : undefined,
       notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
@@ -215,7 +217,7 @@ function renderActions(u: Room) {
       label,
     );
   const canHold = flag('onHoldExperienceEnabled') && u.availability === 'available' && !mine;
-  const canWait = flag('waitlistEnabled') && u.availability !== 'available' && !mine;
+  const canWait = flag('waitlistEnabled') && showsStatus() && u.availability !== 'available' && !mine;
   const buttons = [
     flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
     canHold
