@@ -8,11 +8,14 @@ import {
   noise,
   openPage,
   openUnit,
+  pagesHost,
   patchProject,
   patchUnit,
   shot,
   SIZES,
   skip,
+  t,
+  texts,
   units,
   usePresentation,
   type Size,
@@ -135,6 +138,80 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
       await close(page);
     } finally {
       await patchProject({ showAvailability: true, showPrices: true });
+    }
+  });
+
+  test('content fields: property type, display address and website in the hero; area description; downloads, sponsors, Walk Score; the enquiry message; the custom button; the gallery', async () => {
+    const content = {
+      propertyType: 'Condominium (marked)',
+      websiteURL: 'https://developer.example.com/',
+      enterpriseAddressDisplay: 'Corner of Quay and Main (marked)',
+      areaDescription: 'interior',
+      downloadableAssets: '/p/assets/demo-floorplan.svg\nhttps://files.example.com/docs/Price%20list.pdf',
+      sponsorsEnabled: true,
+      sponsors: 'Acme Bank (marked)\n/p/assets/demo-logo.svg',
+      walkscoreEnabled: true,
+      walkscore: '87',
+      crfMessage: 'Our sales centre is open at weekends (marked).',
+      customButtonEnabled: true,
+      customButtonText: 'Book a visit',
+      customButtonOpensAt: 'new_tab',
+      customButtonActionType: 'url',
+      images: ['/p/assets/demo-kitchen.webp'],
+    };
+    await patchProject(content);
+    await patchUnit('A1', { customButtonUrl: 'https://book.example.com/a1' });
+    try {
+      for (const size of BOTH) {
+        const page = await open(size, `/p/${namespace}?view=list`);
+        assert.equal(await page.textContent('#hero .address'), content.enterpriseAddressDisplay);
+        assert.equal(await page.textContent('#property-type'), content.propertyType);
+        assert.equal(await page.getAttribute('#website-link', 'href'), content.websiteURL);
+        assert.deepEqual(await texts(page, '#downloads a'), ['demo-floorplan.svg', 'Price list.pdf']);
+        assert.deepEqual(await texts(page, '#sponsors li'), ['Acme Bank (marked)', '']);
+        assert.equal(await page.getAttribute('#sponsors img', 'alt'), 'demo-logo');
+        assert.match((await page.textContent('#walkscore')) ?? '', /87 Very Walkable/);
+        assert.equal(await page.getAttribute('#walkscore a', 'href'), 'https://www.walkscore.com/score/3-quay-lane');
+        assert.match((await page.textContent(`#unit-${units.A1} .facts`)) ?? '', /75 m² \(interior\)/);
+        // The gallery (the project's images first), then the downloads, then "Powered by" last.
+        await page.waitForSelector('.project-gallery');
+        assert.match((await page.getAttribute('.project-gallery a', 'href')) ?? '', /demo-kitchen\.webp$/);
+        assert.ok(await page.evaluate(() => document.getElementById('project-info')!.compareDocumentPosition(document.querySelector('footer.brand')!) === 4));
+        await page.locator('#downloads').scrollIntoViewIfNeeded();
+        await shot(page, 'content-info', size);
+        await page.evaluate(() => scrollTo(0, 0));
+        await shot(page, 'content-hero', size);
+        await openUnit(page, size, 'A1');
+        assert.match((await page.textContent('#detail-info .facts')) ?? '', /75 m² \(interior\)/);
+        assert.equal(await page.textContent('#contact-intro'), content.crfMessage);
+        assert.equal(await page.getAttribute('#unit-custom-button', 'href'), 'https://book.example.com/a1');
+        assert.equal(await page.getAttribute('#unit-custom-button', 'target'), '_blank');
+        assert.equal(await page.textContent('#unit-custom-button'), 'Book a visit');
+        await shot(page, 'content-sheet', size);
+        assert.deepEqual(noise.get(page), []);
+        await close(page);
+      }
+      // A unit without its own address has no custom button; the switches take the sponsors and the Walk Score away.
+      const other = await open('desktop', `/p/${namespace}/units/${units.B1}`);
+      await other.waitForSelector('dialog[open] #act-enquire');
+      assert.equal(await other.locator('#unit-custom-button').count(), 0);
+      await close(other);
+      await patchProject({ sponsorsEnabled: false, walkscoreEnabled: false, customButtonEnabled: false });
+      const html = (await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { host: pagesHost } })).body;
+      assert.doesNotMatch(html, /id="sponsors"|id="walkscore"|Acme Bank/);
+      assert.match(html, /id="downloads"/);
+    } finally {
+      await patchProject({
+        propertyType: '',
+        websiteURL: '',
+        enterpriseAddressDisplay: '',
+        areaDescription: '',
+        downloadableAssets: '',
+        sponsors: '',
+        walkscore: '',
+        crfMessage: '',
+        images: [],
+      });
     }
   });
 });

@@ -136,7 +136,10 @@ async function finishShell() {
   finishing = true;
   await nextTask();
   const s = settings();
-  const covers = (Array.isArray(s.alternativeCovers) ? s.alternativeCovers : []).map(safeUrl).filter((x): x is string => x !== undefined);
+  // The project's gallery (`images`), then its other covers.
+  const covers = [...new Set([s.images, s.alternativeCovers].flatMap((l): unknown[] => (Array.isArray(l) ? l : [])).map(safeUrl))].filter(
+    (x): x is string => x !== undefined,
+  );
   // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
   if (results.isConnected) {
     if (covers.length && !flag('hideGallery')) {
@@ -166,7 +169,11 @@ async function finishShell() {
         ),
       );
     }
-    if (s.showBranding !== false) app.append(h('footer', { class: 'brand' }, t().poweredBy));
+    // Last on the page: after the downloads, sponsors and Walk Score the server wrote below the homes.
+    const footer = s.showBranding !== false ? h('footer', { class: 'brand' }, t().poweredBy) : undefined;
+    const info = byId('project-info');
+    if (footer && info) info.after(footer);
+    else if (footer) app.append(footer);
   }
   await nextTask();
   ensureDetail();
@@ -204,6 +211,8 @@ function replaceUnit(next: Unit) {
 /** Everything that follows the state and the bundle, except inputs being typed in and the contact form. */
 function draw() {
   if (!state.bundle) return;
+  const info = byId('project-info');
+  if (info) info.hidden = locked();
   if (locked()) {
     if (!byId('lock-form')) app.replaceChildren(lockScreen(draw));
     app.setAttribute('aria-busy', 'false');

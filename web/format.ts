@@ -58,9 +58,12 @@ export function priceText(u: Room): string | undefined {
   return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${taxes}`;
 }
 
+/** "75 m²", and what the area measures (`areaDescription`, "interior") beside it wherever an area is shown. */
 export const areaText = (u: Room) =>
   showsArea() && typeof u.squareFeet === 'number'
-    ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}`
+    ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}${
+        typeof settings().areaDescription === 'string' && settings().areaDescription ? ` (${String(settings().areaDescription)})` : ''
+      }`
     : undefined;
 
 /** "$1,050 / sq ft" when both a price and an area are shown. */

@@ -1,24 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Manifest } from './build.ts';
 import { mediaSrcset } from '../modules/media/srcset.ts';
+import { escapeHtml, safeHref, str } from './html-text.ts';
+import { heroFacts, projectInfo, shownAddress } from './project-info.ts';
 
-/** HTML text: the five characters that matter, as numeric references. */
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export { escapeHtml, safeHref } from './html-text.ts';
 
 type Data = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
-/** An address from a record, if it is http(s) or site-relative (never `javascript:` or `data:`). */
-export function safeHref(v: unknown, base: string): string | undefined {
-  const s = str(v);
-  if (!s) return undefined;
-  try {
-    const url = new URL(s, base);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** ` srcset="…" sizes="…"` (or the preload link's names) for an uploaded raster picture; '' for any other address. */
 function sized(url: string, origin: string, sizes: string, srcsetName = 'srcset', sizesName = 'sizes', largest?: number): string {
@@ -150,7 +138,7 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
   const gtm = s.gtmEnabled === true && (str(s.gtmHeadCode) || str(s.gtmBodyCode)) ? randomBytes(16).toString('base64') : undefined;
   const font = brandFont(s);
   const title = unit ? `${unit.name} · ${s.name}` : s.name;
-  const address = str(s.address);
+  const address = shownAddress(s);
   const description = str(s.sharePageDescription) ?? (unit && str(unit.description)) ?? `${s.name}${address ? `, ${address}` : ''}: ${pageOffers(s)}.`;
   const unitImage = unit ? ((Array.isArray(unit.images) ? (unit.images as unknown[])[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl) : undefined;
   const shareImage = safeHref(unitImage, origin) ?? safeHref(s.sharePageLogo, origin) ?? safeHref(s.projectImageUrl, origin);
@@ -188,10 +176,10 @@ ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}
 ${input.draft ? DRAFT_BANNER : ''}${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
 ${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
 ${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
-${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
+${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}${heroFacts(s, origin, lang)}</div>
 </header>
 <main id="app" aria-busy="true"><p class="loading">${escapeHtml(description)}</p></main>
-<noscript>This presentation needs JavaScript.</noscript>
+${projectInfo(s, origin, lang)}<noscript>This presentation needs JavaScript.</noscript>
 </body>
 </html>
 `;

@@ -231,12 +231,27 @@ function renderActions(u: Room) {
         )
       : undefined,
     canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
+    customButton(u),
     brochure && settings().brochureButtonEnabled !== false
       ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure)
       : undefined,
   ].filter((b) => b !== undefined);
   requireById('action-bar').replaceChildren(...buttons);
   requireById('action-bar').hidden = buttons.length === 0;
+}
+
+/** The project's own call to action (`customButton*`): a link to the unit's `customButtonUrl`, in this tab or a new one. */
+function customButton(u: Room): HTMLElement | undefined {
+  const s = settings();
+  const href = safeUrl(u.customButtonUrl);
+  if (!flag('customButtonEnabled') || s.customButtonActionType === 'snippet' || !href || typeof s.customButtonText !== 'string' || !s.customButtonText) return;
+  const icon = safeUrl(s.customButtonIcon);
+  return h(
+    'a',
+    { href, id: 'unit-custom-button', class: 'secondary', ...(s.customButtonOpensAt === 'new_tab' ? { target: '_blank', rel: 'noopener' } : {}) },
+    icon ? h('img', { src: icon, alt: '', width: '18', height: '18', class: 'btn-icon' }) : undefined,
+    s.customButtonText,
+  );
 }
 
 function choose(u: Room, m: Mode) {
