@@ -10,7 +10,9 @@ import {
   openUnit,
   pagesHost,
   patchProject,
+  owner,
   patchUnit,
+  projectId,
   shot,
   SIZES,
   skip,
@@ -21,6 +23,8 @@ import {
   type Size,
 } from './presentation-fixture.ts';
 import { STATUS_COLOURS } from '../web/status-colours.ts';
+import { createGroup } from './helpers.ts';
+import { newObjectId } from '../src/lib/object-id.ts';
 
 /**
  * The project's display switches and content fields on the buyer's page (CONTRACT §19), each set to a marked value
@@ -29,7 +33,7 @@ import { STATUS_COLOURS } from '../web/status-colours.ts';
 usePresentation();
 
 const SIZE: Record<Size, Parameters<typeof browser.newContext>[0]> = { desktop: { viewport: { width: 1440, height: 900 } }, phone: SIZES.phone };
-const open = async (size: Size, path = '') => openPage(size, path, { context: await browser.newContext(SIZE[size]) });
+const open = async (size: Size, path = '', ready?: string) => openPage(size, path, { context: await browser.newContext(SIZE[size]), ready });
 const BOTH: Size[] = ['desktop', 'phone'];
 
 /** Every status word a buyer could read or hear, in the page's three languages' English (the project is English). */
@@ -212,6 +216,42 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
         crfMessage: '',
         images: [],
       });
+    }
+  });
+
+  test("the group page follows the group's own switches: showPrices false hides prices the project shows; linkBehavior, websiteURL, the display address", async () => {
+    const gns = `gs-${newObjectId().slice(-8)}`;
+    const g = await createGroup(t.app, owner.auth, {
+      name: 'Marked Group',
+      query: { namespace: gns },
+      body: { showPrices: false, linkBehavior: 'Website', websiteURL: 'https://group.example.com/' },
+    });
+    const set = async (body: Record<string, unknown>) => {
+      const res = await t.app.inject({ method: 'PATCH', url: `/groups/${g._id}`, headers: owner.auth, payload: body });
+      assert.equal(res.statusCode, 200, res.body);
+    };
+    await set({ projects: [projectId] });
+    await patchProject({ showPrices: true, websiteURL: 'https://quayside.example.com/', enterpriseAddressDisplay: 'Quay and Main (marked)' });
+    try {
+      for (const size of BOTH) {
+        const page = await open(size, `/g/${gns}`, '.projects');
+        assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /From|\$\d/, 'no price though the project shows them');
+        assert.equal(await page.getAttribute('#website-link', 'href'), 'https://group.example.com/');
+        const link = page.locator('.projects .card h2 a');
+        assert.equal(await link.getAttribute('href'), 'https://quayside.example.com/');
+        assert.equal(await link.getAttribute('target'), '_blank');
+        assert.equal(await page.textContent('.projects .card .address'), 'Quay and Main (marked)');
+        await shot(page, 'group-switches', size);
+        await close(page);
+      }
+      await set({ showPrices: true, linkBehavior: 'NewTab' });
+      const page = await open('desktop', `/g/${gns}`, '.projects');
+      assert.match((await page.textContent('.projects .card .summary')) ?? '', /From \$/);
+      assert.equal(await page.getAttribute('.projects .card h2 a', 'href'), `/p/${namespace}`);
+      assert.equal(await page.getAttribute('.projects .card h2 a', 'target'), '_blank');
+      await close(page);
+    } finally {
+      await patchProject({ websiteURL: '', enterpriseAddressDisplay: '' });
     }
   });
 });

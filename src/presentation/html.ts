@@ -195,6 +195,8 @@ export interface GroupCard {
   available?: number | undefined;
   lowestPrice?: number | undefined;
   currency: string;
+  /** The project's `websiteURL`, where the group's `linkBehavior` is `Website`. */
+  website?: string | undefined;
 }
 
 const COLOR = /^#[0-9a-fA-F]{3,8}$/;
@@ -231,10 +233,11 @@ export function renderGroupPage(
   };
   const words =
     lang === 'fr'
-      ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.' }
+      ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.', website: 'Site web' }
       : lang === 'es'
-        ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.' }
-        : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.' };
+        ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.', website: 'Sitio web' }
+        : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.', website: 'Website' };
+  const website = safeHref(g.websiteURL, origin);
   const description = `${group.name}: ${projects.map((p) => p.name).join(', ') || words.none}`;
   const summary = (p: GroupCard) => {
     const parts = [
@@ -245,12 +248,15 @@ export function renderGroupPage(
   };
   const cards = projects
     .map((p) => {
-      const href = `/p/${encodeURIComponent(p.namespace)}`;
+      // The group's `linkBehavior`: `Website` opens the project's own site (where it has one), `NewTab` its page in a new tab.
+      const site = g.linkBehavior === 'Website' ? safeHref(p.website, origin) : undefined;
+      const href = site ?? `/p/${encodeURIComponent(p.namespace)}`;
+      const tab = site || g.linkBehavior === 'NewTab' ? ' target="_blank" rel="noopener"' : '';
       const img = safeHref(p.image, origin);
       return `<li class="card">
-${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${href}">${escapeHtml(p.name)}</a></h2>
+${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${escapeHtml(href)}"${tab}>${escapeHtml(p.name)}</a></h2>
 ${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}${summary(p)}
-<a class="primary" href="${href}" aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
+<a class="primary" href="${escapeHtml(href)}"${tab} aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
 </li>`;
     })
     .join('\n');
@@ -269,7 +275,11 @@ ${image ? `<meta property="og:image" content="${escapeHtml(image)}">\n` : ''}<li
 ${vars ? `<style nonce="${nonce}">:root{${vars}}</style>\n` : ''}</head>
 <body class="group-page">
 <header class="hero${image ? '' : ' plain'}">
-${image ? `<img class="hero-img" src="${escapeHtml(image)}"${sized(image, origin, '100vw')} alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}</div>
+${image ? `<img class="hero-img" src="${escapeHtml(image)}"${sized(image, origin, '100vw')} alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}${
+    website
+      ? `<p class="hero-facts"><a class="hero-link" id="website-link" href="${escapeHtml(website)}" target="_blank" rel="noopener">${words.website}</a></p>`
+      : ''
+  }</div>
 </header>
 <main class="group">
 ${projects.length ? `<ul class="projects">\n${cards}\n</ul>` : `<p class="empty">${words.none}</p>`}
