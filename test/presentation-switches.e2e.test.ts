@@ -162,6 +162,9 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
       customButtonOpensAt: 'new_tab',
       customButtonActionType: 'url',
       images: ['/p/assets/demo-kitchen.webp'],
+      layouts: '/p/assets/demo-plan-1bed.svg\n/p/assets/demo-plan-2bed.svg',
+      floorplans: 'https://files.example.com/plans/Level%201.pdf',
+      brochureAssets: ['https://files.example.com/Quayside%20brochure.pdf'],
     };
     await patchProject(content);
     await patchUnit('A1', { customButtonUrl: 'https://book.example.com/a1' });
@@ -172,6 +175,10 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
         assert.equal(await page.textContent('#property-type'), content.propertyType);
         assert.equal(await page.getAttribute('#website-link', 'href'), content.websiteURL);
         assert.deepEqual(await texts(page, '#downloads a'), ['demo-floorplan.svg', 'Price list.pdf']);
+        assert.deepEqual(await page.$$eval('#layouts img', (els) => els.map((el) => el.getAttribute('alt'))), ['demo-plan-1bed.svg', 'demo-plan-2bed.svg']);
+        assert.deepEqual(await texts(page, '#floorplans a'), ['Level 1.pdf']);
+        assert.equal(await page.textContent('#project-brochure-0'), 'Brochure');
+        assert.equal(await page.getAttribute('#project-brochure-0', 'href'), content.brochureAssets[0]);
         assert.deepEqual(await texts(page, '#sponsors li'), ['Acme Bank (marked)', '']);
         assert.equal(await page.getAttribute('#sponsors img', 'alt'), 'demo-logo');
         assert.match((await page.textContent('#walkscore')) ?? '', /87 Very Walkable/);
@@ -200,9 +207,9 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
       await other.waitForSelector('dialog[open] #act-enquire');
       assert.equal(await other.locator('#unit-custom-button').count(), 0);
       await close(other);
-      await patchProject({ sponsorsEnabled: false, walkscoreEnabled: false, customButtonEnabled: false });
+      await patchProject({ sponsorsEnabled: false, walkscoreEnabled: false, customButtonEnabled: false, brochureButtonEnabled: false });
       const html = (await t.app.inject({ method: 'GET', url: `/p/${namespace}`, headers: { host: pagesHost } })).body;
-      assert.doesNotMatch(html, /id="sponsors"|id="walkscore"|Acme Bank/);
+      assert.doesNotMatch(html, /id="sponsors"|id="walkscore"|Acme Bank|project-brochure/);
       assert.match(html, /id="downloads"/);
     } finally {
       await patchProject({
@@ -215,6 +222,10 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
         walkscore: '',
         crfMessage: '',
         images: [],
+        layouts: '',
+        floorplans: '',
+        brochureAssets: [],
+        brochureButtonEnabled: true,
       });
     }
   });

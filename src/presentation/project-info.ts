@@ -1,7 +1,8 @@
 /**
  * The project's content fields the server writes into the page's HTML (CONTRACT §19), so they cost the page no
  * script: in the hero, the address shown (`enterpriseAddressDisplay` over `address`), the property type
- * (`propertyType`) and the developer's site (`websiteURL`); below the homes, the downloads (`downloadableAssets`), the
+ * (`propertyType`), the developer's site (`websiteURL`) and the brochures (`brochureAssets`); below the homes, the
+ * layouts and floor plans (`layouts`, `floorplans`), the downloads (`downloadableAssets`), the
  * sponsors (`sponsors` with `sponsorsEnabled`) and the Walk Score (`walkscore` with `walkscoreEnabled`).
  */
 import { escapeHtml, safeHref, str } from './html-text.ts';
@@ -11,6 +12,9 @@ type Data = Record<string, unknown>;
 const WORDS = {
   en: {
     website: 'Developer’s website',
+    brochure: 'Brochure',
+    layouts: 'Layouts',
+    floorplans: 'Floor plans',
     downloads: 'Downloads',
     sponsors: 'Sponsors',
     walk: ['Car-Dependent', 'Somewhat Walkable', 'Very Walkable', 'Walker’s Paradise'],
@@ -18,6 +22,9 @@ const WORDS = {
   },
   fr: {
     website: 'Site du promoteur',
+    brochure: 'Brochure',
+    layouts: 'Typologies',
+    floorplans: 'Plans d’étage',
     downloads: 'Téléchargements',
     sponsors: 'Partenaires',
     walk: ['Dépendant de la voiture', 'Assez praticable à pied', 'Très praticable à pied', 'Paradis des piétons'],
@@ -25,6 +32,9 @@ const WORDS = {
   },
   es: {
     website: 'Sitio del promotor',
+    brochure: 'Folleto',
+    layouts: 'Tipologías',
+    floorplans: 'Planos de planta',
     downloads: 'Descargas',
     sponsors: 'Patrocinadores',
     walk: ['Dependiente del coche', 'Algo caminable', 'Muy caminable', 'Paraíso para peatones'],
@@ -58,19 +68,49 @@ function fileName(href: string): string {
 export function heroFacts(s: Data, origin: string, lang: string): string {
   const type = str(s.propertyType);
   const site = safeHref(s.websiteURL, origin);
-  if (!type && !site) return '';
-  return `<p class="hero-facts">${type ? `<span id="property-type">${escapeHtml(type)}</span>` : ''}${
-    site ? `<a class="hero-link" id="website-link" href="${escapeHtml(site)}" target="_blank" rel="noopener">${words(lang).website}</a>` : ''
-  }</p>\n`;
+  // The project's brochures (`brochureAssets`), unless `brochureButtonEnabled` is false: "Brochure", or each by its file.
+  const brochures =
+    s.brochureButtonEnabled === false || !Array.isArray(s.brochureAssets)
+      ? []
+      : (s.brochureAssets as unknown[])
+          .slice(0, 10)
+          .map((x) => safeHref(x, origin))
+          .filter((x): x is string => x !== undefined);
+  if (!type && !site && !brochures.length) return '';
+  const link = (href: string, id: string, text: string) =>
+    `<a class="hero-link" id="${id}" href="${escapeHtml(href)}" target="_blank" rel="noopener">${escapeHtml(text)}</a>`;
+  return `<p class="hero-facts">${type ? `<span id="property-type">${escapeHtml(type)}</span>` : ''}${site ? link(site, 'website-link', words(lang).website) : ''}${brochures
+    .map((href, i) => link(href, `project-brochure-${i}`, brochures.length === 1 ? words(lang).brochure : fileName(href)))
+    .join('')}</p>\n`;
+}
+
+const PICTURE = /\.(avif|gif|jpe?g|png|svg|webp)$/i;
+
+/** A section of plans (`layouts`, `floorplans`: one address a line): pictures as thumbnails, anything else (a PDF) by its file. */
+function plans(id: string, title: string, v: unknown, origin: string): string | undefined {
+  const files = lines(v, /[\n,]/)
+    .map((x) => safeHref(x, origin))
+    .filter((x): x is string => x !== undefined);
+  if (!files.length) return undefined;
+  return `<section class="info-block wide" id="${id}"><h2 class="section-title">${title}</h2><ul class="plans">${files
+    .map((href) => {
+      const name = escapeHtml(fileName(href));
+      return `<li><a href="${escapeHtml(href)}" target="_blank" rel="noopener">${
+        PICTURE.test(new URL(href).pathname) ? `<img src="${escapeHtml(href)}" alt="${name}" width="240" height="180" loading="lazy">` : name
+      }</a></li>`;
+    })
+    .join('')}</ul></section>`;
 }
 
 /** Walk Score's bands: 90–100, 70–89, 50–69, 0–49. */
 const walkBand = (score: number) => (score >= 90 ? 3 : score >= 70 ? 2 : score >= 50 ? 1 : 0);
 
-/** Below the homes: downloads, sponsors and the Walk Score, each only when the project has it (and its switch is on). */
+/** Below the homes: layouts and floor plans, downloads, sponsors and the Walk Score, each only when the project has it (and its switch is on). */
 export function projectInfo(s: Data, origin: string, lang: string): string {
   const w = words(lang);
-  const parts: string[] = [];
+  const parts = [plans('layouts', w.layouts, s.layouts, origin), plans('floorplans', w.floorplans, s.floorplans, origin)].filter(
+    (x): x is string => x !== undefined,
+  );
   const files = lines(s.downloadableAssets, /[\n,]/)
     .map((x) => safeHref(x, origin))
     .filter((x): x is string => x !== undefined);
