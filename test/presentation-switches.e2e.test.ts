@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import {
   browser,
   close,
+  floors,
   namespace,
   noise,
   openPage,
@@ -263,6 +264,36 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
       await close(page);
     } finally {
       await patchProject({ websiteURL: '', enterpriseAddressDisplay: '' });
+    }
+  });
+
+  test('pricesStartingAt: "From <lowest price>" per floor in the building and for the project in the hero, among the homes on offer', async () => {
+    await patchProject({ pricesStartingAt: true });
+    await patchUnit('A1', { availability: 'sold' });
+    try {
+      for (const size of BOTH) {
+        const page = await open(size, `/p/${namespace}`);
+        await page.waitForSelector('#building');
+        // A1 ($400,000) is sold: Level 1 starts at A2's $500,000; the project at B1's $410,000.
+        assert.equal(await page.textContent(`#bfrom-${floors['Level 1']}`), 'From $500,000');
+        assert.equal(await page.textContent(`#bfrom-${floors['Level 3']}`), 'From $420,000');
+        assert.equal(await page.textContent('#project-from'), 'From $410,000');
+        await shot(page, 'from-prices', size);
+        await close(page);
+      }
+      // It follows the bundle (a sale, through the live feed), and goes with the switch.
+      const page = await open('desktop', `/p/${namespace}`);
+      await patchUnit('B1', { availability: 'sold' });
+      await page.waitForFunction(() => document.getElementById('project-from')?.textContent === 'From $420,000');
+      await patchProject({ pricesStartingAt: false });
+      await page.reload();
+      await page.waitForSelector('#building');
+      assert.equal(await page.locator('#project-from:not(:empty)').count(), 0);
+      assert.equal(await page.locator('[id^="bfrom-"]:not(:empty)').count(), 0);
+      await close(page);
+    } finally {
+      await patchProject({ pricesStartingAt: false });
+      for (const name of ['A1', 'B1']) await patchUnit(name, { availability: 'available' });
     }
   });
 });

@@ -5,10 +5,10 @@
  */
 import { byId, requireById, h, nextTask, safeUrl, sized } from './dom.ts';
 import { t, useLanguage } from './i18n.ts';
-import { prepareFormats } from './format.ts';
+import { fromPrice, prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
 import { holdsFollow, placedHold, startHolds } from './holds.ts';
-import { bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View, loaded } from './state.ts';
+import { allUnits, bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View, loaded } from './state.ts';
 import { applyTheme } from './theme.ts';
 import { buildControls, closeSheet, updateControls } from './views/controls.ts';
 import { buildingView } from './views/building.ts';
@@ -220,6 +220,12 @@ function draw() {
   }
   if (!built) buildShell();
   updateControls();
+  // The project's "From <lowest price>" in the hero (`pricesStartingAt`), kept current with the bundle.
+  const from = fromPrice(allUnits());
+  const heroText = document.querySelector('#hero .hero-text');
+  if (from && heroText && !byId('project-from')) heroText.append(h('p', { class: 'hero-from', id: 'project-from' }));
+  const fromEl = byId('project-from');
+  if (fromEl) fromEl.textContent = from ?? '';
   const focused = document.activeElement && results.contains(document.activeElement) ? document.activeElement.id : '';
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors.at(0);

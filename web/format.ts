@@ -82,6 +82,20 @@ export function factsLine(u: Room): string {
   return parts.join(' · ');
 }
 
+/**
+ * "From $400,000" (`pricesStartingAt`): the lowest price among the homes on offer (the available ones; every one where
+ * the project hides availability, so the figure says nothing of what is sold).
+ */
+export function fromPrice(units: Room[]): string | undefined {
+  if (!flag('pricesStartingAt') || !showsPrices()) return undefined;
+  const hidden = settings().showAvailability === false;
+  const prices = units
+    .filter((u) => !u.stub && u.unitPriceTBD !== true && (hidden || u.availability === 'available'))
+    .map((u) => u.price)
+    .filter((p): p is number => typeof p === 'number');
+  return prices.length ? `${t().from} ${money(Math.min(...prices))}` : undefined;
+}
+
 export const statusText = (availability: string) => t().status[availability] ?? availability;
 
 export function clock(iso: string) {

@@ -3,7 +3,7 @@
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { floorUnits, matches, loaded, showsStatus, shownStatus } from '../state.ts';
-import { priceText, statusText } from '../format.ts';
+import { fromPrice, priceText, statusText } from '../format.ts';
 import { legend, mark } from './legend.ts';
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void): HTMLElement {
@@ -28,6 +28,7 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
             { type: 'button', class: 'floor-name', id: `bfloor-${f._id}`, onclick: () => pickFloor(f._id) },
             h('span', { class: 'fname' }, f.name),
             shows ? h('span', { class: 'fcount' }, t().floorAvailable(free)) : undefined,
+            h('span', { class: 'ffrom', id: `bfrom-${f._id}` }, fromPrice(units)),
           ),
           h(
             'div',
