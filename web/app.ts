@@ -5,10 +5,10 @@
  */
 import { byId, requireById, h, nextTask, safeUrl, sized } from './dom.ts';
 import { t, useLanguage } from './i18n.ts';
-import { prepareFormats } from './format.ts';
+import { fromPrice, prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
 import { holdsFollow, placedHold, startHolds } from './holds.ts';
-import { bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View, loaded } from './state.ts';
+import { allUnits, bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View, loaded } from './state.ts';
 import { applyTheme } from './theme.ts';
 import { buildControls, closeSheet, updateControls } from './views/controls.ts';
 import { buildingView } from './views/building.ts';
@@ -136,7 +136,10 @@ async function finishShell() {
   finishing = true;
   await nextTask();
   const s = settings();
-  const covers = (Array.isArray(s.alternativeCovers) ? s.alternativeCovers : []).map(safeUrl).filter((x): x is string => x !== undefined);
+  // The project's gallery (`images`), then its other covers.
+  const covers = [...new Set([s.images, s.alternativeCovers].flatMap((l): unknown[] => (Array.isArray(l) ? l : [])).map(safeUrl))].filter(
+    (x): x is string => x !== undefined,
+  );
   // Appended after the results, where they always were (the lock screen may have replaced everything meanwhile).
   if (results.isConnected) {
     if (covers.length && !flag('hideGallery')) {
@@ -166,12 +169,14 @@ async function finishShell() {
         ),
       );
     }
-    // The line, with the service's icon unless the owner hides it (the server says so on <body>: docs/fields.md).
-    if (s.showBranding !== false) {
-      const icon =
-        document.body.dataset.brandingIcon === 'off' ? undefined : h('img', { src: '/p/assets/showsuite-mark.svg', alt: '', width: '16', height: '16' });
-      app.append(h('footer', { class: 'brand' }, icon, t().poweredBy));
-    }
+    // Last on the page, after the downloads, sponsors and Walk Score the server wrote below the homes: the line, with
+    // the service's icon unless the owner hides it (the server says so on <body>: docs/fields.md).
+    const icon =
+      document.body.dataset.brandingIcon === 'off' ? undefined : h('img', { src: '/p/assets/showsuite-mark.svg', alt: '', width: '16', height: '16' });
+    const footer = s.showBranding !== false ? h('footer', { class: 'brand' }, icon, t().poweredBy) : undefined;
+    const info = byId('project-info');
+    if (footer && info) info.after(footer);
+    else if (footer) app.append(footer);
   }
   await nextTask();
   ensureDetail();
@@ -209,6 +214,8 @@ function replaceUnit(next: Unit) {
 /** Everything that follows the state and the bundle, except inputs being typed in and the contact form. */
 function draw() {
   if (!state.bundle) return;
+  const info = byId('project-info');
+  if (info) info.hidden = locked();
   if (locked()) {
     if (!byId('lock-form')) app.replaceChildren(lockScreen(draw));
     app.setAttribute('aria-busy', 'false');
@@ -216,6 +223,12 @@ function draw() {
   }
   if (!built) buildShell();
   updateControls();
+  // The project's "From <lowest price>" in the hero (`pricesStartingAt`), kept current with the bundle.
+  const from = fromPrice(allUnits());
+  const heroText = document.querySelector('#hero .hero-text');
+  if (from && heroText && !byId('project-from')) heroText.append(h('p', { class: 'hero-from', id: 'project-from' }));
+  const fromEl = byId('project-from');
+  if (fromEl) fromEl.textContent = from ?? '';
   const focused = document.activeElement && results.contains(document.activeElement) ? document.activeElement.id : '';
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors.at(0);

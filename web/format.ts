@@ -58,9 +58,12 @@ export function priceText(u: Room): string | undefined {
   return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${taxes}`;
 }
 
+/** "75 m²", and what the area measures (`areaDescription`, "interior") beside it wherever an area is shown. */
 export const areaText = (u: Room) =>
   showsArea() && typeof u.squareFeet === 'number'
-    ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}`
+    ? `${(lang() === 'en' ? englishInteger(u.squareFeet) : undefined) ?? formatter(undefined).format(u.squareFeet)} ${areaUnit()}${
+        typeof settings().areaDescription === 'string' && settings().areaDescription ? ` (${String(settings().areaDescription)})` : ''
+      }`
     : undefined;
 
 /** "$1,050 / sq ft" when both a price and an area are shown. */
@@ -77,6 +80,20 @@ export function factsLine(u: Room): string {
   const area = areaText(u);
   if (area) parts.push(area);
   return parts.join(' · ');
+}
+
+/**
+ * "From $400,000" (`pricesStartingAt`): the lowest price among the homes on offer (the available ones; every one where
+ * the project hides availability, so the figure says nothing of what is sold).
+ */
+export function fromPrice(units: Room[]): string | undefined {
+  if (!flag('pricesStartingAt') || !showsPrices()) return undefined;
+  const hidden = settings().showAvailability === false;
+  const prices = units
+    .filter((u) => !u.stub && u.unitPriceTBD !== true && (hidden || u.availability === 'available'))
+    .map((u) => u.price)
+    .filter((p): p is number => typeof p === 'number');
+  return prices.length ? `${t().from} ${money(Math.min(...prices))}` : undefined;
 }
 
 export const statusText = (availability: string) => t().status[availability] ?? availability;

@@ -42,6 +42,11 @@ export function loaded(): Bundle {
 export const settings = (): Dict => state.bundle?.project ?? {};
 export const flag = (name: string) => settings()[name] === true;
 
+/** Whether the page tells statuses apart (`showAvailability`). When not, no status word, colour, mark, legend or filter. */
+export const showsStatus = () => settings().showAvailability !== false;
+/** The status a unit is drawn with: its own, or `none` (one neutral colour) where the project hides availability. */
+export const shownStatus = (availability: string) => (showsStatus() ? availability : 'none');
+
 const QUERY: Record<FilterKey, string> = {
   priceMin: 'min',
   priceMax: 'max',
@@ -60,6 +65,8 @@ export function fromAddress(defaults: { view: View; floor: string }): ViewState 
   const sort = q.get('sort');
   const filters = emptyFilters();
   for (const k of FILTER_KEYS) filters[k] = (q.get(QUERY[k]) ?? '').slice(0, 40);
+  // No status filter where the project hides availability (an old link's `?status=` included).
+  if (!showsStatus()) filters.availability = '';
   return {
     view: view === 'building' || view === 'plan' || view === 'list' ? view : defaults.view,
     floor: q.get('floor') ?? defaults.floor,
@@ -140,7 +147,7 @@ export function matches(u: Room): boolean {
   if (aMin !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet >= aMin)) return false;
   if (aMax !== undefined && !(typeof u.squareFeet === 'number' && u.squareFeet <= aMax)) return false;
   if (f.bedrooms && (u.bedrooms ?? '') !== f.bedrooms) return false;
-  if (f.availability && u.availability !== f.availability) return false;
+  if (f.availability && showsStatus() && u.availability !== f.availability) return false;
   // The search box: a unit whose name contains what was typed (any case, spaces ignored).
   if (f.search.trim() && !u.name.toLowerCase().replace(/\s+/g, '').includes(f.search.toLowerCase().replace(/\s+/g, ''))) return false;
   return true;

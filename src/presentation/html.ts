@@ -1,24 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AssetManifest } from '../lib/built-assets.ts';
 import { mediaSrcset } from '../modules/media/srcset.ts';
+import { escapeHtml, safeHref, str } from './html-text.ts';
+import { heroFacts, projectInfo, shownAddress } from './project-info.ts';
 
-/** HTML text: the five characters that matter, as numeric references. */
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export { escapeHtml, safeHref } from './html-text.ts';
 
 type Data = Record<string, unknown>;
-const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
-/** An address from a record, if it is http(s) or site-relative (never `javascript:` or `data:`). */
-export function safeHref(v: unknown, base: string): string | undefined {
-  const s = str(v);
-  if (!s) return undefined;
-  try {
-    const url = new URL(s, base);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** ` srcset="…" sizes="…"` (or the preload link's names) for an uploaded raster picture; '' for any other address. */
 function sized(url: string, origin: string, sizes: string, srcsetName = 'srcset', sizesName = 'sizes', largest?: number): string {
@@ -150,6 +138,12 @@ export const BRAND_ICON = '/p/assets/showsuite-mark.svg';
 const DRAFT_BANNER =
   '<div class="draft-banner" role="status"><strong>Draft preview.</strong> This page is not public yet: only people with this link can see it, and it takes no enquiries or holds.</div>\n';
 
+/** What the default description says the page offers: only what the project's switches show. */
+function pageOffers(s: Record<string, unknown>): string {
+  const shown = ['floor plans', s.showPrices !== false ? 'prices' : '', s.showAvailability !== false ? 'availability' : ''].filter(Boolean);
+  return `${shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown[0]} of every home, with enquiries and holds online`;
+}
+
 /** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
 export function renderPage(input: PageInput): { html: string; csp: string } {
   const { project: s, manifest, unit, origin } = input;
@@ -157,11 +151,8 @@ export function renderPage(input: PageInput): { html: string; csp: string } {
   const gtm = s.gtmEnabled === true && (str(s.gtmHeadCode) || str(s.gtmBodyCode)) ? randomBytes(16).toString('base64') : undefined;
   const font = brandFont(s);
   const title = unit ? `${unit.name} · ${s.name}` : s.name;
-  const address = str(s.address);
-  const description =
-    str(s.sharePageDescription) ??
-    (unit && str(unit.description)) ??
-    `${s.name}${address ? `, ${address}` : ''}: floor plans, prices and availability of every home, with enquiries and holds online.`;
+  const address = shownAddress(s);
+  const description = str(s.sharePageDescription) ?? (unit && str(unit.description)) ?? `${s.name}${address ? `, ${address}` : ''}: ${pageOffers(s)}.`;
   const unitImage = unit ? ((Array.isArray(unit.images) ? (unit.images as unknown[])[0] : undefined) ?? unit.unitImageUrl ?? unit.layoutUrl) : undefined;
   const shareImage = safeHref(unitImage, origin) ?? safeHref(s.sharePageLogo, origin) ?? safeHref(s.projectImageUrl, origin);
   const share = s.sharePageEnabled === true;
@@ -198,10 +189,10 @@ ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}
 ${input.draft ? DRAFT_BANNER : ''}${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
 ${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
 ${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
-${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}</div>
+${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}${heroFacts(s, origin, lang)}</div>
 </header>
 <main id="app" aria-busy="true">${branding.loadingLogo ? `<img class="loading-logo" src="${BRAND_ICON}" alt="" width="32" height="32">` : ''}<p class="loading">${escapeHtml(description)}</p></main>
-<noscript>This presentation needs JavaScript.</noscript>
+${projectInfo(s, origin, lang)}<noscript>This presentation needs JavaScript.</noscript>
 </body>
 </html>
 `;
@@ -217,6 +208,8 @@ export interface GroupCard {
   available?: number | undefined;
   lowestPrice?: number | undefined;
   currency: string;
+  /** The project's `websiteURL`, where the group's `linkBehavior` is `Website`. */
+  website?: string | undefined;
 }
 
 const COLOR = /^#[0-9a-fA-F]{3,8}$/;
@@ -253,10 +246,11 @@ export function renderGroupPage(
   };
   const words =
     lang === 'fr'
-      ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.' }
+      ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.', website: 'Site web' }
       : lang === 'es'
-        ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.' }
-        : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.' };
+        ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.', website: 'Sitio web' }
+        : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.', website: 'Website' };
+  const website = safeHref(g.websiteURL, origin);
   const description = `${group.name}: ${projects.map((p) => p.name).join(', ') || words.none}`;
   const summary = (p: GroupCard) => {
     const parts = [
@@ -267,12 +261,15 @@ export function renderGroupPage(
   };
   const cards = projects
     .map((p) => {
-      const href = `/p/${encodeURIComponent(p.namespace)}`;
+      // The group's `linkBehavior`: `Website` opens the project's own site (where it has one), `NewTab` its page in a new tab.
+      const site = g.linkBehavior === 'Website' ? safeHref(p.website, origin) : undefined;
+      const href = site ?? `/p/${encodeURIComponent(p.namespace)}`;
+      const tab = site || g.linkBehavior === 'NewTab' ? ' target="_blank" rel="noopener"' : '';
       const img = safeHref(p.image, origin);
       return `<li class="card">
-${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${href}">${escapeHtml(p.name)}</a></h2>
+${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${escapeHtml(href)}"${tab}>${escapeHtml(p.name)}</a></h2>
 ${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}${summary(p)}
-<a class="primary" href="${href}" aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
+<a class="primary" href="${escapeHtml(href)}"${tab} aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
 </li>`;
     })
     .join('\n');
@@ -291,7 +288,11 @@ ${image ? `<meta property="og:image" content="${escapeHtml(image)}">\n` : ''}<li
 ${vars ? `<style nonce="${nonce}">:root{${vars}}</style>\n` : ''}</head>
 <body class="group-page">
 <header class="hero${image ? '' : ' plain'}">
-${image ? `<img class="hero-img" src="${escapeHtml(image)}"${sized(image, origin, '100vw')} alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}</div>
+${image ? `<img class="hero-img" src="${escapeHtml(image)}"${sized(image, origin, '100vw')} alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}${
+    website
+      ? `<p class="hero-facts"><a class="hero-link" id="website-link" href="${escapeHtml(website)}" target="_blank" rel="noopener">${words.website}</a></p>`
+      : ''
+  }</div>
 </header>
 <main class="group">
 ${projects.length ? `<ul class="projects">\n${cards}\n</ul>` : `<p class="empty">${words.none}</p>`}

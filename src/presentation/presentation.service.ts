@@ -5,6 +5,7 @@ import type { BundleKey } from '../public/bundle.service.ts';
 import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
 import type { Branding, GroupCard } from './html.ts';
+import { shownAddress } from './project-info.ts';
 import { findGroupByHost, findGroupByNamespace, findOwnerPreferences, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
@@ -73,7 +74,8 @@ export class PresentationService {
         name: r.name,
         namespace: r.namespace,
         image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
-        address: typeof d.address === 'string' ? d.address : undefined,
+        address: shownAddress(d),
+        website: typeof d.websiteURL === 'string' ? d.websiteURL : undefined,
         available: showAvailability && d.showAvailability !== false ? r.available : undefined,
         lowestPrice: showPrices && d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
         currency,

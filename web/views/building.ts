@@ -1,17 +1,19 @@
-/** The building: floors as rows (top floor first), units as cells coloured by status, available count per floor. */
+/** The building: floors as rows (top floor first), units as cells coloured by status, available count per floor (one
+ * neutral colour and no count where the project hides availability). */
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { floorUnits, matches, loaded } from '../state.ts';
-import { priceText, statusText } from '../format.ts';
+import { floorUnits, matches, loaded, showsStatus, shownStatus } from '../state.ts';
+import { fromPrice, priceText, statusText } from '../format.ts';
 import { legend, mark } from './legend.ts';
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void): HTMLElement {
   const floors = [...loaded().floors].sort((a, b) => b.position - a.position);
   const statuses = floors.flatMap((f) => floorUnits(f).map((u) => u.availability));
+  const shows = showsStatus();
   return h(
     'div',
     { class: 'building', id: 'building' },
-    h('div', { class: 'building-head' }, h('h2', { class: 'section-title' }, t().chooseFloor), legend(statuses, 'building-legend')),
+    h('div', { class: 'building-head' }, h('h2', { class: 'section-title' }, t().chooseFloor), shows ? legend(statuses, 'building-legend') : undefined),
     h(
       'ol',
       { class: 'floor-rows', 'aria-label': t().building },
@@ -25,12 +27,15 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
             'button',
             { type: 'button', class: 'floor-name', id: `bfloor-${f._id}`, onclick: () => pickFloor(f._id) },
             h('span', { class: 'fname' }, f.name),
-            h('span', { class: 'fcount' }, t().floorAvailable(free)),
+            shows ? h('span', { class: 'fcount' }, t().floorAvailable(free)) : undefined,
+            h('span', { class: 'ffrom', id: `bfrom-${f._id}` }, fromPrice(units)),
           ),
           h(
             'div',
             { class: 'cells' },
             ...units.map((u) => {
+              // A hidden sold unit's room: without statuses, a neutral cell that says nothing.
+              if (u.stub && !shows) return h('span', { class: 'cell s-none stub', 'aria-hidden': 'true' });
               if (u.stub)
                 return h(
                   'span',
@@ -42,13 +47,13 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
                 'button',
                 {
                   type: 'button',
-                  class: `cell s-${u.availability}${matches(u) ? '' : ' dim'}`,
+                  class: `cell s-${shownStatus(u.availability)}${matches(u) ? '' : ' dim'}`,
                   id: `cell-${u._id}`,
-                  'data-availability': u.availability,
-                  'aria-label': `${u.name}: ${statusText(u.availability)}${price ? `, ${price}` : ''}`,
+                  'data-availability': shows ? u.availability : undefined,
+                  'aria-label': [u.name, shows ? `: ${statusText(u.availability)}` : '', price ? `, ${price}` : ''].join(''),
                   onclick: () => open(u._id),
                 },
-                h('span', { class: 'mark', 'aria-hidden': 'true' }, mark(u.availability)),
+                shows ? h('span', { class: 'mark', 'aria-hidden': 'true' }, mark(u.availability)) : undefined,
                 h('span', { class: 'cname' }, u.name),
               );
             }),

@@ -127,7 +127,9 @@ export function setContact(u: Room | undefined, m: Mode, show: boolean) {
   };
   const [title, intro, send] = words[m];
   requireById('contact-title').textContent = title;
-  requireById('contact-intro').textContent = intro;
+  // The team's own message above the enquiry form (`crfMessage`), instead of the page's.
+  const own = settings().crfMessage;
+  requireById('contact-intro').textContent = m === 'enquire' && typeof own === 'string' && own.trim() ? own : intro;
   requireById('contact-submit').textContent = send;
   requireById('contact-message-field').hidden = m === 'hold';
   // The phone is required for an enquiry and a hold; optional on the waitlist.

@@ -5,7 +5,7 @@
  */
 import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { findUnit, flag, settings, state, unitUrl } from '../state.ts';
+import { findUnit, flag, settings, showsStatus, state, unitUrl } from '../state.ts';
 import { areaText, clock, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, sayLostRace, setContact, type ContactHooks, type Mode } from './contact.ts';
 import { badge } from './unit-parts.ts';
@@ -78,9 +78,11 @@ export const closeDetail = () => dialog.open && dialog.close();
 /** What the form is for by default: the waitlist for a unit one cannot buy, else an enquiry. */
 function defaultMode(u: Room): Mode | undefined {
   const unavailable = u.availability !== 'available' && !state.holds.has(u._id);
-  if (unavailable && flag('waitlistEnabled') && u.availability !== 'on_hold') return 'waitlist';
+  // A waitlist says a home is not available: not offered where the project hides availability.
+  const wait = flag('waitlistEnabled') && showsStatus();
+  if (unavailable && wait && u.availability !== 'on_hold') return 'waitlist';
   if (flag('enableForms') && !u.stub) return 'enquire';
-  if (flag('waitlistEnabled') && unavailable) return 'waitlist';
+  if (wait && unavailable) return 'waitlist';
   return undefined;
 }
 
@@ -116,7 +118,7 @@ export function renderDetail() {
   if (key === infoKey) return;
   infoKey = key;
   const mine = state.holds.get(u._id);
-  requireById('unit-title').replaceChildren(u.name, ' ', badge(u, 'held-badge'));
+  requireById('unit-title').replaceChildren(u.name, ' ', badge(u, 'held-badge') ?? '');
   requireById('fav-slot').replaceChildren(...(u.stub ? [] : [favButton(u, 'fav-unit', 'icon-btn')]));
   const price = priceText(u);
   const per = perArea(u);
@@ -158,7 +160,7 @@ export function renderDetail() {
       layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
       model ? modelBlock(model, u.name) : undefined,
       typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
-      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string'
+      !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' && showsStatus()
         ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`)
         : undefined,
       notice ? h('p', { class: 'notice', id: 'hold-notice', role: 'alert' }, notice) : undefined,
@@ -225,17 +227,32 @@ function renderActions(u: Room) {
       label,
     );
   const canHold = flag('onHoldExperienceEnabled') && u.availability === 'available' && !mine;
-  const canWait = flag('waitlistEnabled') && u.availability !== 'available' && !mine;
+  const canWait = flag('waitlistEnabled') && showsStatus() && u.availability !== 'available' && !mine;
   const buttons = [
     flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
     canHold ? act('act-hold', t().holdShort, 'hold', true) : undefined,
     canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
+    customButton(u),
     brochure && settings().brochureButtonEnabled !== false
       ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure)
       : undefined,
   ].filter((b) => b !== undefined);
   requireById('action-bar').replaceChildren(...buttons);
   requireById('action-bar').hidden = buttons.length === 0;
+}
+
+/** The project's own call to action (`customButton*`): a link to the unit's `customButtonUrl`, in this tab or a new one. */
+function customButton(u: Room): HTMLElement | undefined {
+  const s = settings();
+  const href = safeUrl(u.customButtonUrl);
+  if (!flag('customButtonEnabled') || s.customButtonActionType === 'snippet' || !href || typeof s.customButtonText !== 'string' || !s.customButtonText) return;
+  const icon = safeUrl(s.customButtonIcon);
+  return h(
+    'a',
+    { href, id: 'unit-custom-button', class: 'secondary', ...(s.customButtonOpensAt === 'new_tab' ? { target: '_blank', rel: 'noopener' } : {}) },
+    icon ? h('img', { src: icon, alt: '', width: '18', height: '18', class: 'btn-icon' }) : undefined,
+    s.customButtonText,
+  );
 }
 
 function choose(u: Room, m: Mode) {

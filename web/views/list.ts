@@ -2,7 +2,7 @@
  * changes one unit redraws one card (and never reloads the others' images). */
 import { h, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { listedUnits, settings } from '../state.ts';
+import { listedUnits, settings, shownStatus, showsStatus } from '../state.ts';
 import { factsLine, perArea, priceText } from '../format.ts';
 import type { Unit } from '../types.ts';
 import { favButton, isSaved } from './shortlist.ts';
@@ -15,7 +15,7 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
   const img = unitImage(u, settings().unitImageOnGrid === 'Unit Plan' ? 'plan' : 'photo');
   const price = priceText(u);
   const per = perArea(u);
-  const key = JSON.stringify([u, img, eager, document.documentElement.lang, isSaved(u._id), !!myHold(u._id)]);
+  const key = JSON.stringify([u, showsStatus(), img, eager, document.documentElement.lang, isSaved(u._id), !!myHold(u._id)]);
   const hit = cards.get(u._id);
   if (hit?.key === key) return hit.el;
   const el = h(
@@ -25,10 +25,10 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
       'button',
       {
         type: 'button',
-        class: `card s-${u.availability}${u.allocated ? ' mine' : ''}${img ? '' : ' bare'}`,
+        class: `card s-${shownStatus(u.availability)}${u.allocated ? ' mine' : ''}${img ? '' : ' bare'}`,
         id: `unit-${u._id}`,
         'data-unit': u._id,
-        'data-availability': u.availability,
+        'data-availability': showsStatus() ? u.availability : undefined,
         'data-allocated': u.allocated ? 'true' : undefined,
         onclick: () => open(u._id),
       },

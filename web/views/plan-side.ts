@@ -5,7 +5,7 @@
  */
 import { byId, h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { floorUnits, matches, state } from '../state.ts';
+import { floorUnits, matches, showsStatus, state } from '../state.ts';
 import { factsLine, priceText } from '../format.ts';
 import type { Floor, Unit } from '../types.ts';
 import { badge } from './unit-parts.ts';
@@ -43,6 +43,7 @@ export function planWithList(plan: HTMLElement, floor: Floor, open: (id: string)
     units.map((u) => [u._id, u.name, u.availability, u.price, u.bedrooms, u.squareFeet]),
     document.documentElement.lang,
     state.view.unit,
+    showsStatus(),
   ]);
   if (next !== key) {
     key = next;

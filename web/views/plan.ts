@@ -5,7 +5,7 @@
  */
 import { h, s, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { floorUnits, matches } from '../state.ts';
+import { floorUnits, matches, showsStatus, shownStatus } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
 import { badge, unitImage } from './unit-parts.ts';
 import { myHold } from '../holds.ts';
@@ -84,10 +84,12 @@ function drawShapes(floor: Floor) {
   const key = JSON.stringify([
     units.map((u) => [u._id, u.availability, u.path, u.price, matches(u), u.allocated, !!myHold(u._id)]),
     document.documentElement.lang,
+    showsStatus(),
   ]);
   if (key === shapesKey) return;
   shapesKey = key;
   const focused = document.activeElement?.id;
+  const shows = showsStatus();
   svg.replaceChildren(
     // Sold rooms are hatched as well as coloured: plainly unavailable whatever the eyes.
     s(
@@ -101,7 +103,8 @@ function drawShapes(floor: Floor) {
       ),
     ),
     ...units.map((u) => {
-      // A hidden sold unit's room: drawn as sold, nothing to open, no name to say.
+      // A hidden sold unit's room: drawn as sold (or neutral, without statuses), nothing to open, no name to say.
+      if (u.stub && !shows) return s('path', { d: u.path, class: 'shape s-none stub', 'aria-hidden': 'true' });
       if (u.stub)
         return s('path', {
           d: u.path,
@@ -113,16 +116,16 @@ function drawShapes(floor: Floor) {
         });
       const p = s('path', {
         d: u.path,
-        class: `shape s-${u.availability}${matches(u) ? '' : ' dim'}${u.allocated ? ' mine' : ''}`,
+        class: `shape s-${shownStatus(u.availability)}${matches(u) ? '' : ' dim'}${u.allocated ? ' mine' : ''}`,
         tabindex: '0',
         role: 'button',
         id: `shape-${u._id}`,
         'data-unit': u._id,
         'data-name': u.name,
-        'data-mark': mark(u.availability),
-        'data-availability': u.availability,
+        'data-mark': shows ? mark(u.availability) : undefined,
+        'data-availability': shows ? u.availability : undefined,
         'data-allocated': u.allocated ? 'true' : undefined,
-        'aria-label': `${u.name}: ${statusFor(u, statusText(u.availability))}${priceText(u) ? `, ${priceText(u)}` : ''}`,
+        'aria-label': [u.name, shows ? `: ${statusFor(u, statusText(u.availability))}` : '', priceText(u) ? `, ${priceText(u)}` : ''].join(''),
       });
       p.addEventListener('click', (e) => {
         e.stopPropagation();
@@ -143,7 +146,7 @@ function drawShapes(floor: Floor) {
     }),
   );
   // Colour is never the only cue (WCAG 1.4.1): a legend names each colour and mark, shapes carry the name and mark.
-  root?.querySelector('.legend')?.replaceWith(legend(units.map((u) => u.availability)));
+  root?.querySelector('.legend')?.replaceWith(shows ? legend(units.map((u) => u.availability)) : h('ul', { class: 'legend', hidden: true }));
   if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   if (cardUnit) {
     const u = units.find((x) => x._id === cardUnit);
@@ -175,12 +178,12 @@ export function labelShapes() {
     const markText = s('text', {
       class: 'shape-mark',
       x: box.x + box.width / 2,
-      y: box.y + box.height / 2 - (shape.dataset.name ? size * 1.1 : 0),
+      y: box.y + box.height / 2 - (shape.dataset.name && shape.dataset.mark ? size * 1.1 : 0),
       'font-size': size,
       'aria-hidden': 'true',
     });
     markText.textContent = shape.dataset.mark ?? '';
-    shape.after(...(shape.dataset.name ? [markText, label] : [markText]));
+    shape.after(...[shape.dataset.mark ? markText : undefined, shape.dataset.name ? label : undefined].filter((x) => x !== undefined));
   }
 }
 

@@ -7,7 +7,7 @@ import { byId, requireById, h, linkToCopy, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { x } from '../extra-words.ts';
 import { areaText, factsLine, perArea, priceText } from '../format.ts';
-import { findUnit, namespace } from '../state.ts';
+import { findUnit, namespace, showsStatus } from '../state.ts';
 import type { Unit } from '../types.ts';
 import { badge, unitImage } from './unit-parts.ts';
 import { placeFacts } from './sheet-extras.ts';
@@ -159,7 +159,7 @@ export function renderCompare() {
     return;
   }
   const rows: [string, (u: Unit) => Node | string][] = [
-    [t().availability, (u) => badge(u)],
+    ...(showsStatus() ? [[t().availability, (u: Unit) => badge(u) ?? '–'] as [string, (u: Unit) => Node | string]] : []),
     [x().price, (u) => priceText(u) ?? '–'],
     [t().perArea, (u) => perArea(u) ?? '–'],
     [t().area, (u) => areaText(u) ?? '–'],

@@ -3,10 +3,12 @@ import { h, safeUrl } from '../dom.ts';
 import { statusText } from '../format.ts';
 import type { Room } from '../types.ts';
 import { myHold } from '../holds.ts';
+import { showsStatus } from '../state.ts';
 import { holdBadge } from './hold.ts';
 
-/** A unit's status badge; the visitor's own hold reads "Held for you" (`id` names it where it is unique). */
-export const badge = (u: Room, id?: string) => (myHold(u._id) ? holdBadge(id) : h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)));
+/** A unit's status badge (none where the project hides availability); the visitor's own hold reads "Held for you". */
+export const badge = (u: Room, id?: string) =>
+  myHold(u._id) ? holdBadge(id) : showsStatus() ? h('span', { class: `badge s-${u.availability}` }, statusText(u.availability)) : undefined;
 
 export function unitImage(u: Room, prefer: 'plan' | 'photo'): string | undefined {
   const photo = u.unitImageUrl ?? (Array.isArray(u.images) ? u.images[0] : undefined);
