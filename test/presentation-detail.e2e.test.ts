@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { base, close, floors, namespace, openPage, openUnit, patchProject, patchUnit, skip, units, usePresentation } from './presentation-fixture.ts';
+import { STATUS_COLOURS } from '../web/status-colours.ts';
 
 /** The buyer's page: keyboard use, colour contrast, a unit's details. */
 usePresentation();
@@ -62,11 +63,12 @@ describe('the presentation page in Chromium: keyboard, contrast, details', { ski
       ['button text on button', c('--button-text'), c('--button')],
       ['button text on hover', c('--button-text'), c('--hover')],
       // Words in the available colour fall back to the text colour where it is too light on white (web/theme.ts).
-      ['available ink on surface', ratio(c('--available'), c('--surface')) >= 4.5 ? c('--available') : c('--text'), c('--surface')],
-      // A status's words: white or near-black, whichever reads better on it (what web/theme.ts draws).
-      ...['--available', '--on-hold', '--reserved', '--sold', '--leased', '--unavailable'].map((k): [string, string, string] => {
-        const ink = ratio('#ffffff', c(k)) >= ratio('#111111', c(k)) ? '#ffffff' : '#111111';
-        return [`${ink} on ${k} badge`, ink, c(k)];
+      ['available ink on surface', ratio(STATUS_COLOURS.available, c('--surface')) >= 4.5 ? STATUS_COLOURS.available : c('--text'), c('--surface')],
+      // A status's words: white or near-black, whichever reads better on it (what web/theme.ts draws). The statuses'
+      // colours are the one definition the page and the console share, set on the page by its script.
+      ...Object.entries(STATUS_COLOURS).map(([k, colour]): [string, string, string] => {
+        const ink = ratio('#ffffff', colour) >= ratio('#111111', colour) ? '#ffffff' : '#111111';
+        return [`${ink} on ${k} badge`, ink, colour];
       }),
     ];
     const failures = pairs
