@@ -78,7 +78,7 @@ test('a field listed as acting somewhere is read by code of that place', () => {
 test('the rule finds a field only where code reads it: not in schemas, type declarations or comments', () => {
   const code = readingCode();
   // Declared in the project schema and named in comments only: read by nothing.
-  assert.deepEqual(filesReading(code, 'sponsorsEnabled', CODE_OF.service), []);
+  assert.deepEqual(filesReading(code, 'mapStyle', CODE_OF.service), []);
   assert.ok(!code.has('src/modules/projects/projects.schemas.ts'));
   assert.ok(!code.has('web/api-schema.d.ts'));
   assert.ok(filesReading(code, 'formsSubject', CODE_OF.mail).includes('src/mail/templates.ts'));
