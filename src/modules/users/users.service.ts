@@ -152,7 +152,8 @@ export class UserService {
     });
     if (!updated) throw staleWrite();
     if (passwordHash) this.ctx.auth.forgetAllSessions();
-    return toUser(updated, memberships, derived);
+    // Worked out again: the proposed namespace follows a new company or name.
+    return toUser(updated, memberships, await this.#derived(updated));
   }
 
   /**
