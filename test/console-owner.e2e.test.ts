@@ -43,7 +43,7 @@ describe(`the owner's profile and truthful settings in the console (${ENGINE})`,
     await shots('profile');
     await form.getByRole('button', { name: 'Save profile' }).click();
     await status('Profile saved.');
-    const me = await json<Record<string, unknown>>('GET', '/users/me');
+    const me = await json('GET', '/users/me');
     assert.deepEqual(
       [me.name, me.lastName, me.companyName, me.phone, me.address1, me.city, me.region, me.zip, me.country, me.experimentalFeatures],
       ['Mara', 'Osei', 'Osei & Partners', '+1 604 555 0142', '88 Pier Road', 'Vancouver', 'BC', 'V6B 1A1', 'Canada', true],
@@ -60,7 +60,10 @@ describe(`the owner's profile and truthful settings in the console (${ENGINE})`,
     await suggest.waitFor();
     assert.match((await suggest.textContent()) ?? '', /experimental/);
     await page.goto(`${base}/admin/profile`);
-    await page.getByRole('form', { name: 'Your profile' }).getByLabel(/Show experimental features/).uncheck();
+    await page
+      .getByRole('form', { name: 'Your profile' })
+      .getByLabel(/Show experimental features/)
+      .uncheck();
     await page.getByRole('button', { name: 'Save profile' }).click();
     await status('Profile saved.');
     await page.goto(`${base}/admin/projects/${p._id}/floors/${floor._id}`);
@@ -99,7 +102,7 @@ describe(`the owner's profile and truthful settings in the console (${ENGINE})`,
       const section = page.getByRole('region', { name, exact: true });
       assert.equal(((await section.locator('h3 .badge').textContent()) ?? '').trim(), state, name);
     }
-    await page.getByRole('region', { name: 'Salesforce', exact: true }).getByText('sent to no one').waitFor();
+    await page.getByRole('region', { name: 'Salesforce', exact: true }).getByText('does not call this vendor yet').waitFor();
     await page.getByRole('region', { name: 'Salesforce', exact: true }).scrollIntoViewIfNeeded();
     await shots('integrations');
 

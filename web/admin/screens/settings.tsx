@@ -411,8 +411,8 @@ const STATE_LABEL: Record<Integration['state'], string> = {
 };
 const STATE_WORDS: Record<Integration['state'], string> = {
   connected: 'The service fetches the feed with these settings and applies it (Import tab, with each run’s changes and errors).',
-  stored: 'Kept, sealed, and sent to no one: this service does not call this vendor yet, so leads are not pushed and nothing is pulled.',
-  custom: 'Credentials kept, sealed, for an integration of your own: sent to no one, in no webhook.',
+  stored: 'Kept, keys and passwords sealed; this service does not call this vendor yet: no lead is pushed to it, nothing is pulled from it.',
+  custom: 'Kept for an integration of your own, keys and passwords sealed; this service calls no vendor with them.',
 };
 
 /** The currency setting's hint: where the payment provider's currency (set through the API) wins, it says so. */
