@@ -58,6 +58,8 @@ type U = { name: string; price?: number; path?: string; type?: string; layoutUrl
 
 describe(`a 50-unit, 5-floor building set up in the console (${ENGINE})`, { skip }, () => {
   test(`from sign-in to published in at most ${BUDGET} actions`, async () => {
+    // Outline suggestions are an experimental feature (docs/console.md): this user has turned them on.
+    await json('PATCH', '/users/me', { experimentalFeatures: true });
     await context.clearCookies();
     await page.goto(`${base}/admin`);
     count('typed: the console address');

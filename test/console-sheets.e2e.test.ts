@@ -168,7 +168,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await page.setViewportSize(DESKTOP);
   });
 
-  test("a unit's details: description, photos dropped with progress, layout, additional information and finishes", async () => {
+  test("a unit's details: description, photos dropped with progress, layout, additional information; no finishes (the page shows none)", async () => {
     const p = await createProject(t.app, owner.auth, { name: 'Photo Lane' });
     const f = await createFloor(t.app, owner.auth, p._id, { name: 'One' });
     const u = await createUnit(t.app, owner.auth, p._id, { name: 'P-1', floor: f._id });
@@ -187,7 +187,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await dialog.getByRole('button', { name: 'Add a line' }).click();
     await dialog.getByLabel('Label 1').pressSequentially('Ceiling height');
     await dialog.getByLabel('Value 1').pressSequentially('2.9 m');
-    await dialog.getByLabel('Finishes (one per line)').pressSequentially('Oak floors');
+    assert.equal(await dialog.getByLabel(/Finishes/).count(), 0, 'no finishes control: the page does not show them');
     await shots('unit-details');
     await dialog.getByRole('button', { name: 'Save details' }).click();
     await status("P-1's details saved.");
@@ -196,7 +196,6 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     assert.equal((saved.images as string[]).length, 2);
     assert.match(String(saved.layoutUrl), /^\/media\/[0-9a-f]{32}\.png$/);
     assert.deepEqual(saved.additionalInfo, [{ label: 'Ceiling height', value: '2.9 m' }]);
-    assert.deepEqual(saved.finishes, ['Oak floors']);
   });
 
   test("a group's public address and domain are edited, with a link to its page", async () => {

@@ -154,6 +154,42 @@ describe('lead and hold mail: content and headers', () => {
     assert.deepEqual(addresses(m.replyTo), ['chloe@example.com']);
   });
 
+  test("the owner's companyName signs every mail of the project (team notice, confirmation, hold); none without it; a new name signs the next", async () => {
+    const signer = await userWithToken(t);
+    const me = caller(t.app, signer.auth);
+    assert.equal((await me('PATCH', '/users/me', { companyName: 'Harbour & Sons' })).statusCode, 200);
+    const p = await createProject(t.app, signer.auth, {
+      name: 'Quay',
+      body: { enableForms: true, onHoldExperienceEnabled: true, formsSendTo: 'quay@example.com', formsMessage: 'Thanks.' },
+    });
+    // An administrator's company does not sign: the owner's does.
+    const admin = await userWithToken(t);
+    await caller(t.app, admin.auth)('PATCH', '/users/me', { companyName: 'Someone Else Ltd' });
+    assert.equal((await me('PATCH', `/project/${p._id}`, { administrators: [admin.id] })).statusCode, 200);
+    const unit = await createUnit(t.app, signer.auth, p._id, { name: 'Q-1' });
+    assert.equal((await caller(t.app)('POST', '/public/leads', { project: p._id, ...visitor })).statusCode, 201);
+    assert.equal((await t.app.inject({ method: 'POST', url: `/public/units/${unit._id}/hold`, payload: visitor })).statusCode, 200);
+    const got = await deliver();
+    // Enquiry: notice and confirmation; hold: notice, confirmation and the holder's own.
+    assert.equal(got.length, 5);
+    for (const g of got) {
+      assert.ok((g.parsed.text ?? '').endsWith('\n\n-- \nHarbour & Sons\n'), `${g.parsed.subject}: ${g.parsed.text}`);
+      assert.match(String(g.parsed.html), /<p style="color:#555">— Harbour &amp; Sons<\/p><\/body>/, String(g.parsed.subject));
+      assert.ok(!(g.parsed.text ?? '').includes('Someone Else'));
+    }
+
+    assert.equal((await me('PATCH', '/users/me', { companyName: 'Quay Homes' })).statusCode, 200);
+    assert.equal((await caller(t.app)('POST', '/public/leads', { project: p._id, ...visitor })).statusCode, 201);
+    for (const g of await deliver()) assert.ok((g.parsed.text ?? '').endsWith('\n\n-- \nQuay Homes\n'), g.parsed.text);
+
+    assert.equal((await me('PATCH', '/users/me', { companyName: '' })).statusCode, 200);
+    assert.equal((await caller(t.app)('POST', '/public/leads', { project: p._id, ...visitor })).statusCode, 201);
+    for (const g of await deliver()) {
+      assert.ok(!(g.parsed.text ?? '').includes('-- \n'), g.parsed.text);
+      assert.doesNotMatch(String(g.parsed.html), /color:#555/);
+    }
+  });
+
   test('a project without formsSendTo or formsMessage queues no mail', async () => {
     const p = await createProject(t.app, owner.auth, { body: { enableForms: true } });
     assert.equal((await caller(t.app)('POST', '/public/leads', { project: p._id, ...visitor })).statusCode, 201);

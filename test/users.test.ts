@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { ensureAdmin } from '../src/bootstrap.ts';
-import { buildTestApp, createUser, ENGINE, login, testConfig, userWithToken, type TestApp } from './helpers.ts';
+import { buildTestApp, caller, createProject, createUser, ENGINE, login, testConfig, userWithToken, type TestApp } from './helpers.ts';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as unknown as FastifyBaseLogger;
 const email = (prefix = 'u') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
@@ -320,5 +320,88 @@ describe('the User record as a versioned record', () => {
     assert.equal(ok.statusCode, 200);
     assert.equal(ok.json().city, 'Lyon');
     assert.notEqual(ok.headers.etag, etag);
+  });
+});
+
+describe(`§19: the owner's fields on GET /users/me (${ENGINE})`, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+  const me = async (auth: Record<string, string>) => (await t.app.inject({ method: 'GET', url: '/users/me', headers: auth })).json();
+
+  test('administrators and editors: the other people of the user’s projects in each role; a stranger sees none of them', async () => {
+    const owner = await userWithToken(t);
+    const [admin, editor, other, stranger] = await Promise.all([userWithToken(t), userWithToken(t), userWithToken(t), userWithToken(t)]);
+    const p = await createProject(t.app, owner.auth);
+    const q = await createProject(t.app, owner.auth);
+    const call = caller(t.app, owner.auth);
+    assert.equal((await call('PATCH', `/project/${p._id}`, { administrators: [admin.id], editors: [editor.id] })).statusCode, 200);
+    assert.equal((await call('PATCH', `/project/${q._id}`, { editors: [other.id, editor.id] })).statusCode, 200);
+    const sorted = (ids: string[]) => [...ids].sort();
+    const mine = await me(owner.auth);
+    assert.deepEqual(mine.administrators, [admin.id]);
+    assert.deepEqual(mine.editors, sorted([editor.id, other.id]));
+    // The editor of both sees the administrator and the other editor, never themselves.
+    const theirs = await me(editor.auth);
+    assert.deepEqual(theirs.administrators, [admin.id]);
+    assert.deepEqual(theirs.editors, [other.id]);
+    // The editor of q alone shares nothing with the administrator of p.
+    assert.deepEqual((await me(other.auth)).administrators, []);
+    assert.deepEqual((await me(other.auth)).editors, [editor.id]);
+    const none = await me(stranger.auth);
+    assert.deepEqual([none.administrators, none.editors, none.invites], [[], [], []]);
+  });
+
+  test('invites: the invitations to the user’s address still pending, with their project or group; not once accepted or revoked', async () => {
+    const owner = await userWithToken(t);
+    const invitee = await userWithToken(t);
+    const p = await createProject(t.app, owner.auth, { name: 'Harbour Lofts' });
+    const g = await t.app.inject({ method: 'POST', url: '/groups?name=Portfolio', headers: owner.auth });
+    const call = caller(t.app, owner.auth);
+    const toP = await call('POST', `/projects/${p._id}/invites`, { email: invitee.username.toUpperCase(), firstName: 'Ada', level: 'editor' });
+    assert.equal(toP.statusCode, 201, toP.body);
+    const toG = await call('POST', `/groups/${g.json()._id}/invites`, { email: invitee.username, level: 'administrator' });
+    assert.equal(toG.statusCode, 201, toG.body);
+    await call('POST', `/projects/${p._id}/invites`, { email: 'someone-else@example.com', level: 'editor' });
+    const listed = (await me(invitee.auth)).invites;
+    assert.deepEqual(listed, [
+      { ...toP.json(), project: { _id: p._id, name: 'Harbour Lofts' } },
+      { ...toG.json(), group: { _id: g.json()._id, name: 'Portfolio' } },
+    ]);
+    // The inviter's own record lists no invitation of theirs: it is not addressed to them.
+    assert.deepEqual((await me(owner.auth)).invites, []);
+    assert.equal((await call('DELETE', `/projects/${p._id}/invites/${toP.json()._id}`)).statusCode, 204);
+    assert.deepEqual(
+      (await me(invitee.auth)).invites.map((i: { _id: string }) => i._id),
+      [toG.json()._id],
+    );
+  });
+
+  test('experimentalFeatures is the user’s own switch; projectNameURL proposes a free namespace from the company, else the name', async () => {
+    const a = await userWithToken(t);
+    const call = caller(t.app, a.auth);
+    assert.equal((await me(a.auth)).experimentalFeatures, undefined);
+    const on = await call('PATCH', '/users/me', { experimentalFeatures: true });
+    assert.equal(on.statusCode, 200, on.body);
+    assert.equal((await me(a.auth)).experimentalFeatures, true);
+
+    const company = `Bay Façade ${randomBytes(3).toString('hex')}`;
+    const slug = company.toLowerCase().replace('ç', 'c').replace(/ /g, '-');
+    await call('PATCH', '/users/me', { companyName: company, name: 'Ida', lastName: 'Wells' });
+    assert.equal((await me(a.auth)).projectNameURL, slug);
+    // Taken: the next free one.
+    await createProject(t.app, a.auth, { query: { namespace: slug } });
+    assert.equal((await me(a.auth)).projectNameURL, `${slug}-2`);
+    await createProject(t.app, a.auth, { query: { namespace: `${slug}-2` } });
+    assert.equal((await me(a.auth)).projectNameURL, `${slug}-3`);
+    // It is worked out, not chosen: another sent back is ignored; without a company, the name's.
+    const sent = await call('PATCH', '/users/me', { projectNameURL: 'mine' });
+    assert.equal(sent.statusCode, 200, sent.body);
+    assert.equal(sent.json().projectNameURL, `${slug}-3`);
+    // The PATCH answer already proposes from the new value.
+    assert.match((await call('PATCH', '/users/me', { companyName: '' })).json().projectNameURL, /^ida-wells(-\d+)?$/);
+    assert.match((await me(a.auth)).projectNameURL, /^ida-wells(-\d+)?$/);
   });
 });

@@ -1848,10 +1848,13 @@ export interface components {
       readonly __v: number;
       role: 'user' | 'admin' | 'integration';
       username: string;
+      /** @description Shows the console’s features marked experimental (absent reads as false) */
+      experimentalFeatures?: boolean;
       name?: string;
       lastName?: string;
       fullName?: string;
       phone?: string;
+      /** @description The user’s company: it signs the mail sent for the projects they own */
       companyName?: string;
       country?: string;
       address1?: string;
@@ -1863,11 +1866,11 @@ export interface components {
         hideBrandingIcon?: boolean;
         hideLoadingLogo?: boolean;
       };
+      /** @description The public address (namespace) proposed for the user’s next project: their company’s or name’s slug, free at the time of asking */
       projectNameURL?: string;
       paymentsAccountId?: string;
       paymentsOnboardingDone?: boolean;
       paymentsDetailsSubmitted?: boolean;
-      experimentalFeatures?: boolean;
       paymentsCustomer?: {
         [key: string]: unknown;
       };
@@ -1875,8 +1878,11 @@ export interface components {
         [key: string]: unknown;
       };
       appliedTrial?: boolean;
+      /** @description The other people who are administrators of projects the user belongs to (user ids) */
       administrators?: string[];
+      /** @description The other people who are editors of projects the user belongs to (user ids) */
       editors?: string[];
+      /** @description The invitations to the user’s e-mail address still pending (neither accepted, revoked nor expired) */
       invites?: components['schemas']['Invite'][];
       projects: string[];
       groups: string[];
@@ -1885,7 +1891,7 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
-    /** @description A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt */
+    /** @description A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt, and those listed on GET /users/me (addressed to the caller) also name their project or group */
     Invite: {
       /** @description Unique identifier (24 lower-case hex characters), set by the server */
       readonly _id?: string;
@@ -1910,6 +1916,18 @@ export interface components {
        * @description When the invitation link stops working
        */
       expiresAt?: string;
+      /** @description The project the invitation is to (in the invitee’s own `invites` on GET /users/me) */
+      project?: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+      };
+      /** @description The group the invitation is to (in the invitee’s own `invites` on GET /users/me) */
+      group?: {
+        /** @description 24-character lower-case hex identifier */
+        _id: string;
+        name: string;
+      };
     };
     Account: {
       /** @description 24-character lower-case hex identifier */
@@ -3849,10 +3867,13 @@ export interface operations {
             readonly __v: number;
             role: 'user' | 'admin' | 'integration';
             username: string;
+            /** @description Shows the console’s features marked experimental (absent reads as false) */
+            experimentalFeatures?: boolean;
             name?: string;
             lastName?: string;
             fullName?: string;
             phone?: string;
+            /** @description The user’s company: it signs the mail sent for the projects they own */
             companyName?: string;
             country?: string;
             address1?: string;
@@ -3864,11 +3885,11 @@ export interface operations {
               hideBrandingIcon?: boolean;
               hideLoadingLogo?: boolean;
             };
+            /** @description The public address (namespace) proposed for the user’s next project: their company’s or name’s slug, free at the time of asking */
             projectNameURL?: string;
             paymentsAccountId?: string;
             paymentsOnboardingDone?: boolean;
             paymentsDetailsSubmitted?: boolean;
-            experimentalFeatures?: boolean;
             paymentsCustomer?: {
               [key: string]: unknown;
             };
@@ -3876,8 +3897,11 @@ export interface operations {
               [key: string]: unknown;
             };
             appliedTrial?: boolean;
+            /** @description The other people who are administrators of projects the user belongs to (user ids) */
             administrators?: string[];
+            /** @description The other people who are editors of projects the user belongs to (user ids) */
             editors?: string[];
+            /** @description The invitations to the user’s e-mail address still pending (neither accepted, revoked nor expired) */
             invites?: components['schemas']['Invite'][];
             projects: string[];
             groups: string[];
@@ -4908,10 +4932,13 @@ export interface operations {
             readonly __v: number;
             role: 'user' | 'admin' | 'integration';
             username: string;
+            /** @description Shows the console’s features marked experimental (absent reads as false) */
+            experimentalFeatures?: boolean;
             name?: string;
             lastName?: string;
             fullName?: string;
             phone?: string;
+            /** @description The user’s company: it signs the mail sent for the projects they own */
             companyName?: string;
             country?: string;
             address1?: string;
@@ -4923,11 +4950,11 @@ export interface operations {
               hideBrandingIcon?: boolean;
               hideLoadingLogo?: boolean;
             };
+            /** @description The public address (namespace) proposed for the user’s next project: their company’s or name’s slug, free at the time of asking */
             projectNameURL?: string;
             paymentsAccountId?: string;
             paymentsOnboardingDone?: boolean;
             paymentsDetailsSubmitted?: boolean;
-            experimentalFeatures?: boolean;
             paymentsCustomer?: {
               [key: string]: unknown;
             };
@@ -4935,8 +4962,11 @@ export interface operations {
               [key: string]: unknown;
             };
             appliedTrial?: boolean;
+            /** @description The other people who are administrators of projects the user belongs to (user ids) */
             administrators?: string[];
+            /** @description The other people who are editors of projects the user belongs to (user ids) */
             editors?: string[];
+            /** @description The invitations to the user’s e-mail address still pending (neither accepted, revoked nor expired) */
             invites?: components['schemas']['Invite'][];
             projects: string[];
             groups: string[];
@@ -7396,10 +7426,13 @@ export interface operations {
          *     }
          */
         'application/json': {
+          /** @description Shows the console’s features marked experimental (absent reads as false) */
+          experimentalFeatures?: boolean;
           name?: string;
           lastName?: string;
           fullName?: string;
           phone?: string;
+          /** @description The user’s company: it signs the mail sent for the projects they own */
           companyName?: string;
           country?: string;
           address1?: string;
@@ -7411,11 +7444,11 @@ export interface operations {
             hideBrandingIcon?: boolean;
             hideLoadingLogo?: boolean;
           };
+          /** @description The public address (namespace) proposed for the user’s next project: their company’s or name’s slug, free at the time of asking */
           projectNameURL?: string;
           paymentsAccountId?: string;
           paymentsOnboardingDone?: boolean;
           paymentsDetailsSubmitted?: boolean;
-          experimentalFeatures?: boolean;
           paymentsCustomer?: {
             [key: string]: unknown;
           };
@@ -7423,8 +7456,11 @@ export interface operations {
             [key: string]: unknown;
           };
           appliedTrial?: boolean;
+          /** @description The other people who are administrators of projects the user belongs to (user ids) */
           administrators?: string[];
+          /** @description The other people who are editors of projects the user belongs to (user ids) */
           editors?: string[];
+          /** @description The invitations to the user’s e-mail address still pending (neither accepted, revoked nor expired) */
           invites?: components['schemas']['Invite'][];
           password?: string;
           currentPassword?: string;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -12,4 +12,16 @@ export function findMailProject(db: Q, projectId: string): Promise<{ name: strin
 export async function findUnitName(db: Q, projectId: string, unitId: string): Promise<string | undefined> {
   const unit = await db.selectFrom('units').select('name').where('id', '=', unitId).where('project_id', '=', projectId).executeTakeFirst();
   return unit?.name;
+}
+
+/** The company of the project's owner (their profile's companyName), which signs the project's mail; undefined when none. */
+export async function findProjectSignature(db: Q, projectId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('projects as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(sql<string | null>`u.profile->>'companyName'`.as('company'))
+    .where('p.id', '=', projectId)
+    .executeTakeFirst();
+  const company = row?.company?.trim();
+  return company ? company : undefined;
 }

@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/schema.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import type { Outbox } from '../outbox/outbox.ts';
+import { findProjectSignature } from './lead-mail.repo.ts';
 import type { Mail, Mailer } from './mailer.ts';
+import { signMail } from './templates.ts';
 
 export const MAIL_KIND = 'mail';
 /** After a failed attempt: 30 s, 1, 2, 5, 10, 30 min, then hourly until 24 h after queueing. */
@@ -39,9 +41,13 @@ export class MailQueue {
     });
   }
 
-  /** Queues one message in `trx` (the transaction of the change that causes it). Returns its id. */
-  queue(trx: Transaction<Database> | Kysely<Database>, mail: Mail | null): Promise<string> {
-    return this.outbox.enqueue(trx, MAIL_KIND, { sealed: this.secrets.seal(JSON.stringify(mail)) } satisfies MailJob);
+  /**
+   * Queues one message in `trx` (the transaction of the change that causes it). Returns its id. A project's message
+   * (one that names its `project`) is signed here with its owner's companyName, so every kind of project mail is.
+   */
+  async queue(trx: Transaction<Database> | Kysely<Database>, mail: Mail | null): Promise<string> {
+    const signed = mail?.project ? signMail(mail, await findProjectSignature(trx, mail.project)) : mail;
+    return this.outbox.enqueue(trx, MAIL_KIND, { sealed: this.secrets.seal(JSON.stringify(signed)) } satisfies MailJob);
   }
 
   /** After the transaction that queued mail commits: send without waiting for the next poll. */

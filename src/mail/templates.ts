@@ -134,6 +134,21 @@ const WORDS = {
   },
 } as const;
 
+/**
+ * A project's message signed with its owner's company (§19): a signature block (`-- ` then the name) at the end of the
+ * text, and a last paragraph in the HTML. Words are the company's own, so the line reads the same in every language.
+ */
+export function signMail(mail: Mail, company: string | undefined): Mail {
+  if (!company) return mail;
+  const line = `<p style="color:#555">— ${escapeHtml(company)}</p>`;
+  const at = mail.html.lastIndexOf('</body>');
+  return {
+    ...mail,
+    text: `${mail.text.replace(/\n*$/, '')}\n\n-- \n${company}\n`,
+    html: at < 0 ? `${mail.html}${line}` : `${mail.html.slice(0, at)}${line}${mail.html.slice(at)}`,
+  };
+}
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 

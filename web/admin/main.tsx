@@ -10,6 +10,7 @@ import { LeadsInbox } from './screens/leads.tsx';
 import { Holds } from './screens/holds.tsx';
 import { GroupList, GroupScreen } from './screens/groups.tsx';
 import { Profile } from './screens/profile.tsx';
+import { setExperimental } from './experimental.ts';
 import { People } from './screens/people.tsx';
 import type { User } from './types.ts';
 import { FEATURES } from './features.ts';
@@ -18,21 +19,21 @@ import { FEATURES } from './features.ts';
 const OPEN = ['/admin/login', ...(FEATURES.mail ? ['/admin/reset', '/admin/reset/:token', '/admin/invites/:token'] : [])];
 
 /** The screen an address shows: the open ones to anyone, the rest once signed in. */
-function screenFor(pathname: string, path: string, user: User | null | undefined, signedIn: (u: User, next?: string) => void) {
+function screenFor(pathname: string, path: string, user: User | null | undefined, signedIn: (u: User, next?: string) => void, onUser: (u: User) => void) {
   let m: Record<string, string> | undefined;
   if (pathname === '/admin/login') return <SignIn onSignedIn={signedIn} />;
   if (FEATURES.mail && pathname === '/admin/reset') return <RequestReset />;
   if (FEATURES.mail && (m = match('/admin/reset/:token', pathname))) return <ConfirmReset token={m.token} />;
   if (FEATURES.mail && (m = match('/admin/invites/:token', pathname))) return <AcceptInvite token={m.token} user={user ?? null} onSignedIn={signedIn} />;
   if (user === undefined || user === null) return <Loading what="Checking your session" />;
-  if (pathname === '/admin' || pathname === '/admin/' || pathname === '/admin/projects') return <ProjectList path={path} />;
+  if (pathname === '/admin' || pathname === '/admin/' || pathname === '/admin/projects') return <ProjectList path={path} proposed={user.projectNameURL} />;
   if ((m = match('/admin/projects/:id', pathname))) return <ProjectShell id={m.id} tab="settings" path={path} user={user} />;
   if ((m = match('/admin/projects/:id/:tab', pathname))) return <ProjectShell id={m.id} tab={m.tab} path={path} user={user} />;
   if ((m = match('/admin/projects/:id/floors/:floor', pathname))) return <ProjectShell id={m.id} tab="floors" floor={m.floor} path={path} user={user} />;
   if (pathname === '/admin/leads') return <LeadsInbox path={path} />;
   if (pathname === '/admin/holds') return <Holds />;
   if (pathname === '/admin/groups') return <GroupList />;
-  if (pathname === '/admin/profile') return <Profile user={user} />;
+  if (pathname === '/admin/profile') return <Profile user={user} onSaved={onUser} />;
   if (pathname === '/admin/people' && user.role === 'admin') return <People me={user._id} />;
   if ((m = match('/admin/groups/:id', pathname))) return <GroupScreen id={m.id} user={user} />;
   return (
@@ -61,7 +62,9 @@ function App() {
     navigate(next && next.startsWith('/admin') && !next.startsWith('/admin/login') ? next : '/admin', { replace: true });
   };
 
-  const screen = screenFor(pathname, path, user, signedIn);
+  // Read by the screens that hold an experimental feature (plan outlines), on this render already.
+  setExperimental(user?.experimentalFeatures);
+  const screen = screenFor(pathname, path, user, signedIn, setUser);
 
   const signOut = async () => {
     try {

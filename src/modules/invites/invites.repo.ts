@@ -24,7 +24,9 @@ const COLUMNS = [
 ] as const;
 
 /** The Invite as it is listed in a record's `invites` and answered by the create call. */
-export function toInvite(row: InviteRow) {
+export function toInvite(
+  row: Pick<InviteRow, 'id' | 'email' | 'first_name' | 'last_name' | 'level'> & { created_at: Date | string; expires_at: Date | string },
+) {
   return {
     _id: row.id,
     email: row.email,

@@ -6,8 +6,9 @@ import { newObjectId } from '../../lib/object-id.ts';
 import { inviteMail, langOf } from '../../mail/templates.ts';
 import { authorize } from '../shared/access.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
-import { findMemberships, findUserById, findUserByUsername, insertUser, toUser, type UserRow } from '../users/users.repo.ts';
+import { findUserById, findUserByUsername, insertUser, type UserRow } from '../users/users.repo.ts';
 import { deactivated, type Issued } from '../users/auth.service.ts';
+import { UserService } from '../users/users.service.ts';
 import type { User } from '../users/users.schemas.ts';
 import { addProjectMember, listProjectInvite, transferProjectOwner, unlistProjectInvite } from '../projects/projects.repo.ts';
 import { addGroupMember, listGroupInvite, transferGroupOwner, unlistGroupInvite } from '../groups/groups.repo.ts';
@@ -201,7 +202,8 @@ export class InviteService {
       return row;
     });
     const issued = await this.ctx.authService.signIn(user);
-    return { user: toUser(user, await findMemberships(db, user.id)), issued };
+    // The whole record, as the login answer has it (§19's worked-out fields included).
+    return { user: await new UserService(this.ctx).record(user), issued };
   }
 
   /** The invite of a token that still works: 404 unknown, 410 used, revoked or expired. */

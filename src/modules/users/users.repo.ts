@@ -8,12 +8,16 @@ export type UserRow = Omit<Selectable<UsersTable>, 'secrets'>;
 
 const COLUMNS = ['id', 'username', 'password_hash', 'role', 'profile', 'version', 'created_at', 'updated_at', 'deactivated_at'] as const;
 
-export function toUser(row: UserRow, memberships: { projects: string[]; groups: string[] } = { projects: [], groups: [] }): User {
+/** What GET /users/me works out rather than stores: who shares the user's projects, their invitations, a next namespace. */
+export type Derived = Pick<User, 'administrators' | 'editors' | 'invites' | 'projectNameURL'>;
+
+export function toUser(row: UserRow, memberships: { projects: string[]; groups: string[] } = { projects: [], groups: [] }, derived: Derived = {}): User {
   const profile = row.profile;
   const fullName = (profile.fullName as string | undefined) ?? ([profile.name, profile.lastName].filter(Boolean).join(' ') || undefined);
   return {
     ...(profile as Partial<User>),
     ...(fullName ? { fullName } : {}),
+    ...derived,
     _id: row.id,
     __v: row.version,
     role: row.role as Role,
@@ -67,6 +71,54 @@ export async function findMemberships(db: Q, userId: string): Promise<{ projects
     select (select array_agg(id::text order by created_at, id) from projects where ${member}) as projects,
            (select array_agg(id::text order by created_at, id) from groups where ${member}) as groups`.execute(db);
   return { projects: rows[0]?.projects ?? [], groups: rows[0]?.groups ?? [] };
+}
+
+/** The people who share a user's projects, and the invitations waiting for the user's address (GET /users/me). */
+export interface Circle {
+  administrators: string[];
+  editors: string[];
+  invites: {
+    id: string;
+    email: string;
+    first_name: string | null;
+    last_name: string | null;
+    level: 'administrator' | 'editor' | 'owner';
+    created_at: string;
+    expires_at: string;
+    target_kind: 'project' | 'group';
+    target_id: string;
+    target_name: string;
+  }[];
+}
+
+/**
+ * The other administrators and editors of the projects the user owns or belongs to (ids, each once, the user left
+ * out), and the invitations to the user's address that are still open at `now`, oldest first, each with its project's
+ * or group's name (an invitation to a deleted one is not listed). One statement.
+ */
+export async function findCircle(db: Q, userId: string, username: string, now: Date): Promise<Circle> {
+  const me = sql`array[${userId}]::char(24)[]`;
+  const { rows } = await sql<Circle>`
+    with shared as (select administrators, editors from projects where user_id = ${userId} or administrators @> ${me} or editors @> ${me})
+    select
+      coalesce((select array_agg(distinct a::text order by a::text) from shared, unnest(shared.administrators) a where a::text <> ${userId}), '{}') as administrators,
+      coalesce((select array_agg(distinct e::text order by e::text) from shared, unnest(shared.editors) e where e::text <> ${userId}), '{}') as editors,
+      coalesce((select json_agg(json_build_object('id', i.id, 'email', i.email, 'first_name', i.first_name, 'last_name', i.last_name,
+                  'level', i.level, 'created_at', i.created_at, 'expires_at', i.expires_at, 'target_kind', i.target_kind,
+                  'target_id', i.target_id, 'target_name', coalesce(p.name, g.name)) order by i.created_at, i.id)
+                from invites i
+                left join projects p on i.target_kind = 'project' and p.id = i.target_id
+                left join groups g on i.target_kind = 'group' and g.id = i.target_id
+                where i.email = ${username.toLowerCase()} and i.accepted_at is null and i.revoked_at is null and i.expires_at > ${now}
+                  and coalesce(p.id, g.id) is not null), '[]'::json) as invites`.execute(db);
+  const row = rows[0];
+  return { administrators: row?.administrators ?? [], editors: row?.editors ?? [], invites: row?.invites ?? [] };
+}
+
+/** The namespaces of projects that start with `slug` (a slug: letters, digits and dashes, nothing LIKE reads). */
+export async function findNamespacesLike(db: Q, slug: string): Promise<string[]> {
+  const rows = await db.selectFrom('projects').select('namespace').where('namespace', 'like', `${slug}%`).execute();
+  return rows.flatMap((r) => (r.namespace === null ? [] : [r.namespace]));
 }
 
 /** One account as the administrators' list shows it: the user, when it last signed in, and its projects with its role. */

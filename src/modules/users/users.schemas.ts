@@ -5,6 +5,8 @@ import { describedRecord } from '../shared/described.ts';
 export const ROLES = ['user', 'admin', 'integration'] as const;
 export type Role = (typeof ROLES)[number];
 
+const InviteTarget = (description: string) => Type.Object({ _id: ObjectId, name: Type.String() }, { additionalProperties: false, description });
+
 export const InviteSchema = Type.Object(
   describedRecord(
     {
@@ -15,10 +17,17 @@ export const InviteSchema = Type.Object(
       level: Type.Optional(Type.String({ maxLength: 50, description: 'Level the invitee gets: administrator or editor' })),
       createdAt: Type.Optional(DateTime),
       expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the invitation link stops working' })),
+      project: Type.Optional(InviteTarget('The project the invitation is to (in the invitee’s own `invites` on GET /users/me)')),
+      group: Type.Optional(InviteTarget('The group the invitation is to (in the invitee’s own `invites` on GET /users/me)')),
     },
     {},
   ),
-  { $id: 'Invite', additionalProperties: false, description: 'A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt' },
+  {
+    $id: 'Invite',
+    additionalProperties: false,
+    description:
+      'A pending invitation; those made by POST …/invites carry _id, createdAt and expiresAt, and those listed on GET /users/me (addressed to the caller) also name their project or group',
+  },
 );
 
 const Email = Type.String({ format: 'email', maxLength: 320 });
@@ -26,11 +35,12 @@ const Text = Type.String({ maxLength: 1000 });
 
 /** Fields a user may change on their own record through PATCH /users/me. */
 export const SelfEditable = {
+  experimentalFeatures: Type.Boolean({ description: 'Shows the console’s features marked experimental (absent reads as false)' }),
   name: Text,
   lastName: Text,
   fullName: Text,
   phone: Type.String({ maxLength: 50 }),
-  companyName: Text,
+  companyName: Type.String({ maxLength: 1000, description: 'The user’s company: it signs the mail sent for the projects they own' }),
   country: Text,
   address1: Text,
   address2: Text,
@@ -45,17 +55,21 @@ export const SelfEditable = {
 
 /** Profile fields that exist on the record but are kept by the platform (payments, subscription, membership). */
 export const PlatformKept = {
-  projectNameURL: Text,
+  projectNameURL: Type.String({
+    maxLength: 63,
+    description: 'The public address (namespace) proposed for the user’s next project: their company’s or name’s slug, free at the time of asking',
+  }),
   paymentsAccountId: Type.String(),
   paymentsOnboardingDone: Type.Boolean(),
   paymentsDetailsSubmitted: Type.Boolean(),
-  experimentalFeatures: Type.Boolean(),
   paymentsCustomer: Type.Object({}, { additionalProperties: true }),
   subscription: Type.Object({}, { additionalProperties: true }),
   appliedTrial: Type.Boolean(),
-  administrators: Type.Array(ObjectId),
-  editors: Type.Array(ObjectId),
-  invites: Type.Array(Type.Ref('Invite')),
+  administrators: Type.Array(ObjectId, { description: 'The other people who are administrators of projects the user belongs to (user ids)' }),
+  editors: Type.Array(ObjectId, { description: 'The other people who are editors of projects the user belongs to (user ids)' }),
+  invites: Type.Array(Type.Ref('Invite'), {
+    description: 'The invitations to the user’s e-mail address still pending (neither accepted, revoked nor expired)',
+  }),
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeBox's Optional overloads accept no narrower constraint here

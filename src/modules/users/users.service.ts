@@ -8,15 +8,64 @@ import { resetMail, type Lang } from '../../mail/templates.ts';
 import { invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { claimPasswordReset, countResetsSince, insertPasswordReset, spendUserResets } from './password-reset.repo.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
+import { toInvite } from '../invites/invites.repo.ts';
 import { revokeUserSessions } from './sessions.repo.ts';
 import { deleteUserApiTokens } from '../tokens/tokens.repo.ts';
-import { findMemberships, findUserById, findUserByUsername, insertUser, mergeUserProfile, setUserPassword, toUser, type UserRow } from './users.repo.ts';
+import {
+  findCircle,
+  findMemberships,
+  findNamespacesLike,
+  findUserById,
+  findUserByUsername,
+  insertUser,
+  mergeUserProfile,
+  setUserPassword,
+  toUser,
+  type Derived,
+  type UserRow,
+} from './users.repo.ts';
 import { SelfEditable, type CreateUserBody, type PatchMeBody, type User } from './users.schemas.ts';
+
+/** A namespace slug (the pattern of `Namespace`): lower-case letters and digits joined by single dashes, at most 50. */
+export const slugOf = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 50)
+    .replace(/-+$/, '');
+
+/** The slug a user's next project is proposed: their company's, else their name's, else their address's local part. */
+function proposedSlug(row: UserRow): string {
+  const p = row.profile;
+  const text = (k: string) => (typeof p[k] === 'string' ? (p[k]) : '');
+  for (const source of [text('companyName'), `${text('name')} ${text('lastName')}`, row.username.split('@')[0] ?? '']) {
+    const slug = slugOf(source);
+    if (slug) return slug;
+  }
+  return 'project';
+}
 
 /** A reset link works once, for this long. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
-const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets', 'token', 'access_token', 'message']);
+// The worked-out fields (§19) move as other people act: a record sent back with them stale is no attempt to change them.
+const SERVER_KEPT = new Set([
+  '_id',
+  '__v',
+  'createdAt',
+  'updatedAt',
+  'configuredSecrets',
+  'token',
+  'access_token',
+  'message',
+  'administrators',
+  'editors',
+  'invites',
+  'projectNameURL',
+]);
 const SELF_EDITABLE = new Set(Object.keys(SelfEditable));
 
 /** Accounts: creation, the caller's own record and password, and forgotten passwords. */
@@ -42,9 +91,25 @@ export class UserService {
     return this.record(row);
   }
 
-  /** The User record of a row, with its memberships (login, invitation acceptance, /users/me). */
+  /** The User record of a row, with its memberships and what is worked out for it (login, /users/me). */
   async record(row: UserRow): Promise<User> {
-    return toUser(row, await findMemberships(this.ctx.db.kysely, row.id));
+    return toUser(row, await findMemberships(this.ctx.db.kysely, row.id), await this.#derived(row));
+  }
+
+  /** §19: the people sharing the user's projects by role, the invitations waiting for them, a namespace for their next project. */
+  async #derived(row: UserRow): Promise<Derived> {
+    const db = this.ctx.db.kysely;
+    const circle = await findCircle(db, row.id, row.username, new Date(this.ctx.clock.now()));
+    const slug = proposedSlug(row);
+    const taken = new Set(await findNamespacesLike(db, slug));
+    let projectNameURL = slug;
+    for (let n = 2; taken.has(projectNameURL); n++) projectNameURL = `${slug.slice(0, 60 - String(n).length)}-${n}`;
+    return {
+      administrators: circle.administrators,
+      editors: circle.editors,
+      invites: circle.invites.map((i) => ({ ...toInvite(i), [i.target_kind]: { _id: i.target_id, name: i.target_name } })),
+      projectNameURL,
+    };
   }
 
   /**
@@ -56,7 +121,8 @@ export class UserService {
     const row = await this.#current(principal);
     const ifVersion = parseIfMatch(ifMatch, row.version);
     const memberships = await findMemberships(db, row.id);
-    const current: Record<string, unknown> = toUser(row, memberships);
+    const derived = await this.#derived(row);
+    const current: Record<string, unknown> = toUser(row, memberships, derived);
     const { password, currentPassword, ...fields } = body;
 
     const patch: Record<string, unknown> = {};
@@ -86,7 +152,8 @@ export class UserService {
     });
     if (!updated) throw staleWrite();
     if (passwordHash) this.ctx.auth.forgetAllSessions();
-    return toUser(updated, memberships);
+    // Worked out again: the proposed namespace follows a new company or name.
+    return toUser(updated, memberships, await this.#derived(updated));
   }
 
   /**

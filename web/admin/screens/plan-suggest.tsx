@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, etagOf } from '../api.ts';
+import { experimental } from '../experimental.ts';
 import type { Floor, Unit } from '../types.ts';
 
 /** An outline proposed from the plan picture (GET /floors/{id}/outline-suggestions). */
@@ -63,9 +64,9 @@ export function SuggestBar({ floor: f, list, suggested }: { floor: Floor; list: 
   const n = Math.min(suggestions?.length ?? 0, list.filter((u) => !u.path).length);
   return (
     <div class="row wrap suggest">
-      {f.floorplanUrl && (
+      {f.floorplanUrl && experimental() && (
         <button type="button" class="secondary" onClick={suggested.suggest}>
-          Suggest outlines from the plan
+          Suggest outlines from the plan <span class="badge">experimental</span>
         </button>
       )}
       {n > 0 && (

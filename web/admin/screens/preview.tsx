@@ -2,7 +2,6 @@ import { STATUS_COLOURS } from '../../status-colours.ts';
 /** A small live picture of the buyer's page in the chosen colours (the page's defaults where none is set). */
 export const DEFAULTS: Record<string, string> = {
   colorBase: '#1f2a44',
-  colorAccent: '#b3412c',
   colorHover: '#2f3d60',
   colorButton: '#1f2a44',
   colorButtonText: '#ffffff',
@@ -10,7 +9,6 @@ export const DEFAULTS: Record<string, string> = {
   colorAvailable: STATUS_COLOURS.available,
   colorReserved: STATUS_COLOURS.reserved,
   colorSold: STATUS_COLOURS.sold,
-  colorFeatured: '#b3412c',
 };
 
 const valid = (c: string | undefined) => (c && /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(c) ? c : undefined);
@@ -64,7 +62,8 @@ export function Preview({ name, colours }: { name: string; colours: Record<strin
         <span class="preview-button" style={{ background: col('colorButton'), color: col('colorButtonText') }}>
           Enquire
         </span>{' '}
-        <span style={{ color: col('colorAccent'), fontWeight: 700 }}>From $450,000</span>
+        {/* Prices on the page are in the main colour (web/app.css .price), so here too. */}
+        <span style={{ color: col('colorBase'), fontWeight: 700 }}>From $450,000</span>
       </div>
       <figcaption class="muted small">Preview: unsaved colours shown as you type.</figcaption>
     </figure>

@@ -1,8 +1,9 @@
 import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
-import { api, type RequestBody } from '../api.ts';
+import { api, ApiError, etagOf, type RequestBody } from '../api.ts';
+import { EXPERIMENTAL_FEATURES } from '../experimental.ts';
 import type { User } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, useLoad, when } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, Toggle, useLoad, when } from '../ui.tsx';
 
 /** An API token as GET /users/me/tokens lists it; the create answer adds `token` (shown only then). */
 type ApiToken = components['schemas']['ApiToken'] & { token?: string };
@@ -20,26 +21,131 @@ const SCOPES: [Scope, string][] = [
   ['write', 'Read and write'],
 ];
 
-/** The signed-in user's own page: who they are, and the API tokens their integrations use. */
-export function Profile({ user }: { user: User }) {
-  const name = [user.name, user.lastName].filter(Boolean).join(' ');
+/** The profile fields the user edits here (PATCH /users/me), with their labels and what each does. */
+type Editable = 'name' | 'lastName' | 'companyName' | 'phone' | 'address1' | 'address2' | 'city' | 'region' | 'zip' | 'country';
+const FIELDS: [Editable, string, string?][] = [
+  ['name', 'First name'],
+  ['lastName', 'Last name'],
+  ['companyName', 'Company', 'Signs the e-mails sent for the projects you own: leads, confirmations, holds, worksheets.'],
+  ['phone', 'Phone'],
+  ['address1', 'Address'],
+  ['address2', 'Address, second line'],
+  ['city', 'City'],
+  ['region', 'Region or state'],
+  ['zip', 'Postal code'],
+  ['country', 'Country'],
+];
+
+/** The signed-in user's own page: who they are, their profile, invitations waiting for them, and their API tokens. */
+export function Profile({ user, onSaved }: { user: User; onSaved: (u: User) => void }) {
   return (
     <section>
       <PageTitle>Profile</PageTitle>
       <dl class="facts card">
         <dt>Signed in as</dt>
         <dd>{user.username}</dd>
-        {name && (
-          <>
-            <dt>Name</dt>
-            <dd>{name}</dd>
-          </>
-        )}
         <dt>Role</dt>
         <dd>{user.role}</dd>
+        {user.projectNameURL && (
+          <>
+            <dt>Next project’s address</dt>
+            <dd>/p/{user.projectNameURL} (proposed, free today)</dd>
+          </>
+        )}
       </dl>
+      <ProfileForm user={user} onSaved={onSaved} />
+      <Invitations user={user} />
       <ApiTokens />
     </section>
+  );
+}
+
+function ProfileForm({ user, onSaved }: { user: User; onSaved: (u: User) => void }) {
+  const [draft, setDraft] = useState<Partial<Record<Editable, string>> & { experimentalFeatures?: boolean }>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [news, setNews] = useState('');
+  const value = (k: Editable) => draft[k] ?? user[k] ?? '';
+  const experimentalOn = draft.experimentalFeatures ?? user.experimentalFeatures === true;
+  const changed = Object.keys(draft).length > 0;
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setError(undefined);
+    setNews('');
+    setBusy(true);
+    try {
+      const saved = await api.patch('/users/me', { body: draft, ifMatch: etagOf(user) });
+      setDraft({});
+      setNews('Profile saved.');
+      onSaved(saved);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const invalid = (k: string) => (error instanceof ApiError ? error.field(`/${k}`) : undefined);
+  return (
+    <form class="card" onSubmit={save} aria-label="Your profile">
+      <h2>Your details</h2>
+      <ErrorNotice error={error} />
+      <Notice kind="ok">{news}</Notice>
+      <div class="grid-fields">
+        {FIELDS.map(([k, label, hint]) => (
+          <Field
+            key={k}
+            label={label}
+            value={value(k)}
+            onValue={(v) => setDraft((d) => ({ ...d, [k]: v }))}
+            maxLength={k === 'phone' ? 50 : k === 'zip' ? 30 : 1000}
+            autoComplete={AUTOCOMPLETE[k]}
+            hint={hint}
+            error={invalid(k)}
+          />
+        ))}
+      </div>
+      <Toggle
+        label="Show experimental features"
+        checked={experimentalOn}
+        onChange={(v) => setDraft((d) => ({ ...d, experimentalFeatures: v }))}
+        hint={`unfinished tools, shown only to you: ${EXPERIMENTAL_FEATURES.join('; ')}`}
+      />
+      <button type="submit" disabled={busy || !changed}>
+        Save profile
+      </button>
+    </form>
+  );
+}
+
+const AUTOCOMPLETE: Record<Editable, string> = {
+  name: 'given-name',
+  lastName: 'family-name',
+  companyName: 'organization',
+  phone: 'tel',
+  address1: 'address-line1',
+  address2: 'address-line2',
+  city: 'address-level2',
+  region: 'address-level1',
+  zip: 'postal-code',
+  country: 'country-name',
+};
+
+/** The invitations to the user's address still pending: where to, as what, until when; the link is in the mail. */
+function Invitations({ user }: { user: User }) {
+  const invites = user.invites ?? [];
+  if (!invites.length) return null;
+  return (
+    <>
+      <h2>Invitations waiting for you</h2>
+      <ul class="hooks" aria-label="Invitations waiting for you">
+        {invites.map((i) => (
+          <li key={i._id} class="card">
+            <strong>{i.project?.name ?? i.group?.name}</strong> ({i.project ? 'project' : 'group'}), as {i.level}
+            <div class="small muted">Accept it with the link in the e-mail we sent you{i.expiresAt ? `; it works until ${when(i.expiresAt)}` : ''}.</div>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

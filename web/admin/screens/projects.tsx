@@ -6,7 +6,8 @@ import { pageUrl } from '../features.ts';
 
 const PAGE = 20;
 
-export function ProjectList({ path }: { path: string }) {
+/** `proposed`: the address the service proposes for the user's next project (their projectNameURL). */
+export function ProjectList({ path, proposed }: { path: string; proposed?: string | undefined }) {
   const q = searchParam(path, 'q');
   const page = Math.max(1, Number(searchParam(path, 'page')) || 1);
   const [text, setText] = useState(q);
@@ -40,7 +41,7 @@ export function ProjectList({ path }: { path: string }) {
         <div class="grow">
           <Field label="Search by name" type="search" value={text} onValue={setText} />
         </div>
-        <CreateProject />
+        <CreateProject proposed={proposed} />
       </div>
       <ErrorNotice error={list.error} />
       {list.loading && !list.data ? (
@@ -88,7 +89,7 @@ const slugify = (s: string) =>
     .replace(/^-+|-+$/g, '')
     .slice(0, 63);
 
-function CreateProject() {
+function CreateProject({ proposed }: { proposed: string | undefined }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [namespace, setNamespace] = useState('');
@@ -101,7 +102,8 @@ function CreateProject() {
       </button>
     );
   }
-  const ns = touched ? namespace : slugify(name);
+  // The name's slug as it is typed; before any name, the address the service proposes (free when it was asked).
+  const ns = touched ? namespace : slugify(name) || (proposed ?? '');
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(undefined);

@@ -17,11 +17,19 @@ interface Setting {
   kind: Kind;
   hint?: string;
 }
+/** One integration's fields, under its name, with what the service does with them today (§23). */
+interface Integration {
+  name: string;
+  /** What the service does with these fields, in words a person can hold it to. */
+  state: 'connected' | 'stored' | 'custom';
+  settings: Setting[];
+}
 interface Group {
   id: string;
   title: string;
   intro?: string;
   settings: Setting[];
+  integrations?: Integration[];
   /** Only owners and administrators may change these. */
   managers?: boolean;
 }
@@ -63,7 +71,6 @@ export const GROUPS: Group[] = [
       t('name', 'Project name'),
       t('namespace', 'Public address (/p/…)', 'Lower-case letters, digits and dashes.'),
       t('hostName', 'Own domain', 'e.g. homes.example.com, pointed at this service.'),
-      { key: 'websiteURL', label: 'Website', kind: 'url' },
       t('address', 'Address'),
       {
         key: 'projectLang',
@@ -83,8 +90,7 @@ export const GROUPS: Group[] = [
         hint: 'Times in the project’s mail (a hold’s expiry) and hold leads read in it; visitors see their own.',
         kind: ['select', TIME_ZONES],
       },
-      t('projectType', 'Project type'),
-      t('propertyType', 'Property type'),
+      t('projectType', 'Project type', 'For your own lists (the API filters projects by it); not shown on the page.'),
       t('areaUnit', 'Area unit', 'e.g. sq ft or m²'),
       {
         key: 'chargeCurrency',
@@ -113,7 +119,6 @@ export const GROUPS: Group[] = [
     intro: 'The preview shows the page with these colours as you change them.',
     settings: [
       c('colorBase', 'Main colour'),
-      c('colorAccent', 'Accent'),
       c('colorHover', 'Hover'),
       c('colorButton', 'Buttons'),
       c('colorButtonText', 'Button text'),
@@ -121,18 +126,16 @@ export const GROUPS: Group[] = [
       c('colorAvailable', 'Available'),
       c('colorReserved', 'Reserved'),
       c('colorSold', 'Sold'),
-      c('colorFeatured', 'Featured'),
     ],
   },
   {
     id: 'pictures',
-    title: 'Pictures and brochure',
+    title: 'Pictures',
     intro: 'Drop files on a box or choose them; pictures are resized for each screen.',
     settings: [
       { key: 'projectImageUrl', label: 'Hero image', kind: 'image' },
       { key: 'sharePageLogo', label: 'Logo', kind: 'image' },
       { key: 'alternativeCovers', label: 'Gallery', kind: 'gallery' },
-      { key: 'brochureAssets', label: 'Brochures', kind: 'documents' },
     ],
   },
   {
@@ -151,7 +154,6 @@ export const GROUPS: Group[] = [
       b('showPriceFilter', 'Price filter'),
       b('showAreaFilter', 'Area filter'),
       b('skipFloorStep', 'Skip the floor step'),
-      b('showFloorOverview', 'Floor overview'),
       b('showBranding', 'Show “Presentation by Showsuite”'),
       b('previewMode', 'Preview mode', 'not cached, not indexed by search engines'),
     ],
@@ -216,39 +218,60 @@ export const GROUPS: Group[] = [
     title: 'Integrations',
     intro: 'Passwords and keys are never shown again once saved: each says whether it is set.',
     managers: true,
-    settings: [
-      t('ftpUrl', 'Inventory feed server', 'host name or ftp://, ftps://, sftp:// address'),
-      { key: 'ftpPort', label: 'Feed port', kind: 'number' },
-      s('ftpUsername', 'Feed user name'),
-      s('ftpPassword', 'Feed password'),
-      t('ftpPath', 'Feed folder'),
-      t('ftpFileName', 'Feed file name'),
-      t('ftpWhitelist', 'Only units named', 'comma-separated, * matches anything'),
-      t('ftpBlacklist', 'Skip units named'),
-      t('yiCompanyCode', 'Yardi company code'),
-      t('yiPropertyCode', 'Yardi property code'),
-      s('yiApiToken', 'Yardi API token'),
-      t('calUsername', 'Calendar user name'),
-      s('calKey', 'Calendar key'),
-      t('sfProjectId', 'Salesforce project'),
-      s('sfKey', 'Salesforce key'),
-      s('sfSecret', 'Salesforce secret'),
-      t('zhClientId', 'Zoho client id'),
-      t('zhOrgId', 'Zoho organisation'),
-      s('zhClientSecret', 'Zoho client secret'),
-      s('zhAccessToken', 'Zoho access token'),
-      t('srBaseUrl', 'Spark address'),
-      s('srToken', 'Spark token'),
-      t('bsBuildingId', 'Building Stack building'),
-      t('bsUsername', 'Building Stack user'),
-      s('bsPassword', 'Building Stack password'),
-      t('pvUsername', 'PV user'),
-      t('pvBuildingName', 'PV building'),
-      s('pvPassword', 'PV password'),
-      t('soProjectId', 'Sales office project'),
-      t('soDomain', 'Sales office domain'),
-      s('soKey', 'Sales office key'),
-      s('soSecret', 'Sales office secret'),
+    settings: [],
+    integrations: [
+      {
+        name: 'Inventory feed (FTP, FTPS, SFTP)',
+        state: 'connected',
+        settings: [
+          t('ftpUrl', 'Inventory feed server', 'host name or ftp://, ftps://, sftp:// address'),
+          { key: 'ftpPort', label: 'Feed port', kind: 'number' },
+          s('ftpUsername', 'Feed user name'),
+          s('ftpPassword', 'Feed password'),
+          t('ftpPath', 'Feed folder'),
+          t('ftpFileName', 'Feed file name'),
+          t('ftpWhitelist', 'Only units named', 'comma-separated, * matches anything'),
+          t('ftpBlacklist', 'Skip units named'),
+        ],
+      },
+      {
+        name: 'Yardi RENTCafé',
+        state: 'stored',
+        settings: [t('yiCompanyCode', 'Yardi company code'), t('yiPropertyCode', 'Yardi property code'), s('yiApiToken', 'Yardi API token')],
+      },
+      { name: 'Cal.com', state: 'stored', settings: [t('calUsername', 'Calendar user name'), s('calKey', 'Calendar key')] },
+      {
+        name: 'Salesforce',
+        state: 'stored',
+        settings: [t('sfProjectId', 'Salesforce project'), s('sfKey', 'Salesforce key'), s('sfSecret', 'Salesforce secret')],
+      },
+      {
+        name: 'Zoho CRM',
+        state: 'stored',
+        settings: [
+          t('zhClientId', 'Zoho client id'),
+          t('zhOrgId', 'Zoho organisation'),
+          s('zhClientSecret', 'Zoho client secret'),
+          s('zhAccessToken', 'Zoho access token'),
+        ],
+      },
+      { name: 'Spark', state: 'stored', settings: [t('srBaseUrl', 'Spark address'), s('srToken', 'Spark token')] },
+      {
+        name: 'Building Stack',
+        state: 'custom',
+        settings: [t('bsBuildingId', 'Building Stack building'), t('bsUsername', 'Building Stack user'), s('bsPassword', 'Building Stack password')],
+      },
+      { name: 'PV', state: 'custom', settings: [t('pvUsername', 'PV user'), t('pvBuildingName', 'PV building'), s('pvPassword', 'PV password')] },
+      {
+        name: 'Sales office',
+        state: 'custom',
+        settings: [
+          t('soProjectId', 'Sales office project'),
+          t('soDomain', 'Sales office domain'),
+          s('soKey', 'Sales office key'),
+          s('soSecret', 'Sales office secret'),
+        ],
+      },
     ],
   },
 ];
@@ -357,9 +380,40 @@ function SettingGroup({ group: g, project, value, set, colours }: SettingGroupPr
         </div>
         {g.id === 'branding' && <Preview name={fieldText(value('name'))} colours={colours} />}
       </div>
+      {g.integrations?.map((i) => (
+        <section key={i.name} class="integration" aria-label={i.name}>
+          <h3>
+            {i.name} <span class={`badge integration-${i.state}`}>{STATE_LABEL[i.state]}</span>
+          </h3>
+          <p class="muted small">{STATE_WORDS[i.state]}</p>
+          <div class="grid-fields">
+            {i.settings.map((x) => (
+              <SettingInput
+                key={`${x.key}-${project.__v}`}
+                setting={x}
+                value={value(x.key)}
+                configured={project.configuredSecrets.includes(x.key)}
+                onValue={(v) => set(x.key, v)}
+              />
+            ))}
+          </div>
+        </section>
+      ))}
     </fieldset>
   );
 }
+
+/** Each integration's state in a word or three (§23), and what it means for the sales team. */
+const STATE_LABEL: Record<Integration['state'], string> = {
+  connected: 'connected',
+  stored: 'stored, not connected',
+  custom: 'stored for a custom integration',
+};
+const STATE_WORDS: Record<Integration['state'], string> = {
+  connected: 'The service fetches the feed with these settings and applies it (Import tab, with each run’s changes and errors).',
+  stored: 'Kept, keys and passwords sealed; this service does not call this vendor yet: no lead is pushed to it, nothing is pulled from it.',
+  custom: 'Kept for an integration of your own, keys and passwords sealed; this service calls no vendor with them.',
+};
 
 /** The currency setting's hint: where the payment provider's currency (set through the API) wins, it says so. */
 function currencyHint(project: Project, chosen: unknown): string {

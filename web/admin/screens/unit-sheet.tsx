@@ -5,7 +5,7 @@ import { ErrorNotice, TextArea } from '../ui.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
 
 type Info = { label?: string; value?: string }[];
-type Draft = Partial<Pick<Unit, 'description' | 'images' | 'unitImageUrl' | 'layoutUrl' | 'layoutGallery' | 'brochurePDF' | 'additionalInfo' | 'finishes'>>;
+type Draft = Partial<Pick<Unit, 'description' | 'images' | 'unitImageUrl' | 'layoutUrl' | 'layoutGallery' | 'brochurePDF' | 'additionalInfo'>>;
 
 /** Label/value lines the unit sheet lists (e.g. "Ceiling height" / "2.9 m"). */
 function InfoRows({ value, onValue }: { value: Info; onValue: (v: Info) => void }) {
@@ -39,14 +39,15 @@ function InfoRows({ value, onValue }: { value: Info; onValue: (v: Info) => void 
   );
 }
 
-/** A unit's sheet as buyers see it: description, photos, layout, brochure, additional information, finishes. */
+/**
+ * A unit's details the buyer's page shows on its sheet: description, photos, layout, brochure, additional information.
+ * (Finishes are not offered: the page does not show them yet, docs/console.md.)
+ */
 export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u: Unit) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [draft, setDraft] = useState<Draft>({});
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  // Finishes are typed one per line; the list is made from the text when saving, so spaces survive the typing.
-  const [finishes, setFinishes] = useState<string>();
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     ref.current?.showModal();
@@ -63,11 +64,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
     setError(undefined);
     try {
       const info = draft.additionalInfo?.filter((r) => r.label || r.value);
-      const list = finishes
-        ?.split('\n')
-        .map((x) => x.trim())
-        .filter(Boolean);
-      const body = { ...draft, ...(info ? { additionalInfo: info } : {}), ...(list ? { finishes: list } : {}) };
+      const body = { ...draft, ...(info ? { additionalInfo: info } : {}) };
       onSaved(await api.patch(`/units/${unit._id}`, { body, ifMatch: etagOf(unit) }));
       ref.current?.close();
     } catch (err) {
@@ -76,7 +73,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
       setBusy(false);
     }
   };
-  const changed = Object.keys(draft).length + (finishes === undefined ? 0 : 1);
+  const changed = Object.keys(draft).length;
   return (
     <dialog ref={ref} class="sheet" aria-labelledby="sheet-h" onClose={onClose}>
       <form onSubmit={save}>
@@ -90,7 +87,6 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
         <MediaList label="Photos" value={v('images')} onValue={set('images')} />
         <MediaField label="Brochure" kind="document" value={v('brochurePDF')} onValue={set('brochurePDF')} />
         <InfoRows value={v('additionalInfo') ?? []} onValue={set('additionalInfo')} />
-        <TextArea label="Finishes (one per line)" rows={3} value={finishes ?? (unit.finishes ?? []).join('\n')} onValue={setFinishes} />
         <ErrorNotice error={error} />
         <div class="row wrap sheet-actions">
           <button type="submit" disabled={!changed || busy}>

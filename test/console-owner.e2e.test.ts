@@ -1,0 +1,120 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createProject, ENGINE, userWithToken } from './helpers.ts';
+import { api, base, heading, json, owner, page, pageErrors, shots, skip, status, t, useSignedInConsole } from './fixtures-console.ts';
+
+/**
+ * §19 and §23 in the console: the owner edits their profile (the company that signs their projects' mail), sees the
+ * invitations waiting for them and turns experimental features on; the settings screen offers no control the page
+ * ignores, and says of each integration whether it is connected.
+ */
+useSignedInConsole({ shots: 'console-owner', fullPage: true });
+
+describe(`the owner's profile and truthful settings in the console (${ENGINE})`, { skip }, () => {
+  test('Profile: names, company, phone and address saved; an invitation waiting is listed; the experimental switch shows outline suggestions', async () => {
+    // Someone else's project invites the owner.
+    const other = await userWithToken(t);
+    const theirs = await createProject(t.app, other.auth, { name: 'Cedar Court' });
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: `/projects/${theirs._id}/invites`,
+      headers: other.auth,
+      payload: { email: owner.username, level: 'editor' },
+    });
+    assert.equal(invited.statusCode, 201, invited.body);
+
+    await page.goto(`${base}/admin/profile`);
+    await heading('Profile');
+    const waiting = page.getByRole('list', { name: 'Invitations waiting for you' }).getByRole('listitem');
+    await waiting.filter({ hasText: 'Cedar Court' }).getByText('as editor').waitFor();
+
+    const form = page.getByRole('form', { name: 'Your profile' });
+    await form.getByLabel('First name').fill('Mara');
+    await form.getByLabel('Last name').fill('Osei');
+    await form.getByLabel('Company').fill('Osei & Partners');
+    await form.getByLabel('Phone').fill('+1 604 555 0142');
+    await form.getByLabel('Address', { exact: true }).fill('88 Pier Road');
+    await form.getByLabel('City').fill('Vancouver');
+    await form.getByLabel('Region or state').fill('BC');
+    await form.getByLabel('Postal code').fill('V6B 1A1');
+    await form.getByLabel('Country').fill('Canada');
+    await form.getByText('Signs the e-mails sent for the projects you own').waitFor();
+    await form.getByLabel(/Show experimental features/).check();
+    await shots('profile');
+    await form.getByRole('button', { name: 'Save profile' }).click();
+    await status('Profile saved.');
+    const me = await json('GET', '/users/me');
+    assert.deepEqual(
+      [me.name, me.lastName, me.companyName, me.phone, me.address1, me.city, me.region, me.zip, me.country, me.experimentalFeatures],
+      ['Mara', 'Osei', 'Osei & Partners', '+1 604 555 0142', '88 Pier Road', 'Vancouver', 'BC', 'V6B 1A1', 'Canada', true],
+    );
+    // The proposed address of the next project follows the company.
+    await page.getByText('/p/osei-partners').first().waitFor();
+
+    // Outline suggestions are experimental: on for this user now, off again after the switch.
+    const p = await createProject(t.app, owner.auth, { name: 'Pier Lofts' });
+    const floor = await json<{ _id: string }>('POST', `/floors?project=${p._id}&name=Level%201`, { floorplanUrl: '/p/assets/demo-hero.webp' });
+    const suggest = page.getByRole('button', { name: /Suggest outlines from the plan/ });
+    await page.goto(`${base}/admin/projects/${p._id}/floors/${floor._id}`);
+    await heading('Plan of Level 1');
+    await suggest.waitFor();
+    assert.match((await suggest.textContent()) ?? '', /experimental/);
+    await page.goto(`${base}/admin/profile`);
+    await page
+      .getByRole('form', { name: 'Your profile' })
+      .getByLabel(/Show experimental features/)
+      .uncheck();
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await status('Profile saved.');
+    await page.goto(`${base}/admin/projects/${p._id}/floors/${floor._id}`);
+    await heading('Plan of Level 1');
+    await page.getByText('Choose a unit to draw its outline.').waitFor();
+    assert.equal(await suggest.count(), 0, 'no outline suggestions with experimental features off');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('Settings: no control the page ignores; each integration labelled connected, stored not connected, or custom', async () => {
+    const p = await createProject(t.app, owner.auth, { name: 'Harbour Nine' });
+    await page.goto(`${base}/admin/projects/${p._id}/settings`);
+    await heading('Settings');
+    for (const gone of ['Floor overview', 'Brochures', 'Website', 'Property type', 'Accent', 'Featured']) {
+      assert.equal(await page.getByLabel(gone, { exact: true }).count(), 0, `no “${gone}” control`);
+    }
+    await page.getByRole('link', { name: 'Pictures', exact: true }).waitFor();
+    assert.match((await page.getByLabel('Project type').locator('xpath=..').textContent()) ?? '', /not shown on the page/);
+    // The preview paints the price in the main colour, as the page does, not in an accent the page never uses.
+    await page.getByLabel('Main colour', { exact: true }).first().waitFor();
+    const price = page.locator('.preview').getByText('From $450,000');
+    assert.equal(await price.evaluate((el) => getComputedStyle(el).color), 'rgb(31, 42, 68)');
+
+    const states: Record<string, string> = {
+      'Inventory feed (FTP, FTPS, SFTP)': 'connected',
+      'Yardi RENTCafé': 'stored, not connected',
+      'Cal.com': 'stored, not connected',
+      Salesforce: 'stored, not connected',
+      'Zoho CRM': 'stored, not connected',
+      Spark: 'stored, not connected',
+      'Building Stack': 'stored for a custom integration',
+      PV: 'stored for a custom integration',
+      'Sales office': 'stored for a custom integration',
+    };
+    for (const [name, state] of Object.entries(states)) {
+      const section = page.getByRole('region', { name, exact: true });
+      assert.equal(((await section.locator('h3 .badge').textContent()) ?? '').trim(), state, name);
+    }
+    await page.getByRole('region', { name: 'Salesforce', exact: true }).getByText('does not call this vendor yet').waitFor();
+    await page.getByRole('region', { name: 'Salesforce', exact: true }).scrollIntoViewIfNeeded();
+    await shots('integrations');
+
+    // A unit's details offer no finishes: the page shows none.
+    const unit = await json<{ _id: string }>('POST', `/units?project=${p._id}&name=N-1`);
+    assert.ok(unit._id);
+    await page.goto(`${base}/admin/projects/${p._id}/units`);
+    await page.getByRole('button', { name: 'Details of N-1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Details of N-1' });
+    await dialog.getByLabel('Description').waitFor();
+    assert.equal(await dialog.getByLabel(/Finishes/).count(), 0);
+    assert.equal((await api('GET', `/projects/${p._id}`)).statusCode, 200);
+    assert.deepEqual(pageErrors, []);
+  });
+});
