@@ -77,15 +77,17 @@ describe(`the owner's profile and truthful settings in the console (${ENGINE})`,
     const p = await createProject(t.app, owner.auth, { name: 'Harbour Nine' });
     await page.goto(`${base}/admin/projects/${p._id}/settings`);
     await heading('Settings');
-    for (const gone of ['Floor overview', 'Brochures', 'Website', 'Property type', 'Accent', 'Featured']) {
+    for (const gone of ['Floor overview', 'Featured']) {
       assert.equal(await page.getByLabel(gone, { exact: true }).count(), 0, `no “${gone}” control`);
     }
-    await page.getByRole('link', { name: 'Pictures', exact: true }).waitFor();
+    // What the page shows has its control, saying where it shows.
+    for (const shown of ['Website', 'Property type', 'Prices']) assert.equal(await page.getByLabel(shown, { exact: true }).count(), 1, `a “${shown}” control`);
+    assert.match((await page.getByLabel('Property type').locator('xpath=..').textContent()) ?? '', /hero/);
     assert.match((await page.getByLabel('Project type').locator('xpath=..').textContent()) ?? '', /not shown on the page/);
-    // The preview paints the price in the main colour, as the page does, not in an accent the page never uses.
+    // The preview paints the price in the prices' (accent) colour, as the page does.
     await page.getByLabel('Main colour', { exact: true }).first().waitFor();
     const price = page.locator('.preview').getByText('From $450,000');
-    assert.equal(await price.evaluate((el) => getComputedStyle(el).color), 'rgb(31, 42, 68)');
+    assert.equal(await price.evaluate((el) => getComputedStyle(el).color), 'rgb(179, 65, 44)');
 
     const states: Record<string, string> = {
       'Inventory feed (FTP, FTPS, SFTP)': 'connected',

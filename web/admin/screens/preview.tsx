@@ -6,6 +6,7 @@ export const DEFAULTS: Record<string, string> = {
   colorButton: '#1f2a44',
   colorButtonText: '#ffffff',
   colorText: '#1b1d21',
+  colorAccent: '#b3412c',
   colorAvailable: STATUS_COLOURS.available,
   colorReserved: STATUS_COLOURS.reserved,
   colorSold: STATUS_COLOURS.sold,
@@ -62,8 +63,8 @@ export function Preview({ name, colours }: { name: string; colours: Record<strin
         <span class="preview-button" style={{ background: col('colorButton'), color: col('colorButtonText') }}>
           Enquire
         </span>{' '}
-        {/* Prices on the page are in the main colour (web/app.css .price), so here too. */}
-        <span style={{ color: col('colorBase'), fontWeight: 700 }}>From $450,000</span>
+        {/* Prices on the page are in the accent colour (web/app.css .price), so here too. */}
+        <span style={{ color: col('colorAccent'), fontWeight: 700 }}>From $450,000</span>
       </div>
       <figcaption class="muted small">Preview: unsaved colours shown as you type.</figcaption>
     </figure>

@@ -90,7 +90,9 @@ export const GROUPS: Group[] = [
         hint: 'Times in the project’s mail (a hold’s expiry) and hold leads read in it; visitors see their own.',
         kind: ['select', TIME_ZONES],
       },
+      { key: 'websiteURL', label: 'Website', kind: 'url', hint: "A “Developer's website” link in the page's hero." },
       t('projectType', 'Project type', 'For your own lists (the API filters projects by it); not shown on the page.'),
+      t('propertyType', 'Property type', "Shown in the page's hero, under the address (e.g. Condominium)."),
       t('areaUnit', 'Area unit', 'e.g. sq ft or m²'),
       {
         key: 'chargeCurrency',
@@ -123,6 +125,7 @@ export const GROUPS: Group[] = [
       c('colorButton', 'Buttons'),
       c('colorButtonText', 'Button text'),
       c('colorText', 'Text'),
+      c('colorAccent', 'Prices'),
       c('colorAvailable', 'Available'),
       c('colorReserved', 'Reserved'),
       c('colorSold', 'Sold'),
@@ -130,12 +133,13 @@ export const GROUPS: Group[] = [
   },
   {
     id: 'pictures',
-    title: 'Pictures',
+    title: 'Pictures and brochure',
     intro: 'Drop files on a box or choose them; pictures are resized for each screen.',
     settings: [
       { key: 'projectImageUrl', label: 'Hero image', kind: 'image' },
       { key: 'sharePageLogo', label: 'Logo', kind: 'image' },
       { key: 'alternativeCovers', label: 'Gallery', kind: 'gallery' },
+      { key: 'brochureAssets', label: 'Brochures', kind: 'documents' },
     ],
   },
   {
