@@ -23,6 +23,7 @@ import {
 class PgProxy {
   readonly #sockets = new Set<net.Socket>();
   #server: net.Server | undefined;
+  #frozen = false;
   constructor(
     readonly port: number,
     readonly target: { host: string; port: number },
@@ -30,11 +31,12 @@ class PgProxy {
 
   async listen(mode: 'forward' | 'blackhole') {
     await this.close();
+    this.#frozen = false;
     const server = net.createServer((client) => {
       this.#sockets.add(client);
       client.on('close', () => this.#sockets.delete(client));
       client.on('error', () => {});
-      if (mode === 'blackhole') return; // accepts, never answers
+      if (mode === 'blackhole' || this.#frozen) return; // accepts, never answers
       const upstream = net.connect(this.target.port, this.target.host);
       this.#sockets.add(upstream);
       upstream.on('close', () => this.#sockets.delete(upstream));
@@ -46,8 +48,12 @@ class PgProxy {
     this.#server = server;
   }
 
-  /** Every open connection stops carrying anything, both ways, and stays open: a database that stopped answering. */
+  /**
+   * Every open connection stops carrying anything, both ways, and stays open: a database that stopped answering. A
+   * connection the pool opens afterwards is accepted and never answered too (the pool may have let an idle one go).
+   */
   freeze() {
+    this.#frozen = true;
     for (const s of this.#sockets) {
       s.unpipe();
       s.pause();
