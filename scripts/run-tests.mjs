@@ -1,7 +1,7 @@
 // Runs the pure unit tests (test/unit/, no database) once, then the rest of the suite once per database engine
 // (embedded PGlite, then PostgreSQL), then the browser tests (*.e2e.test.ts) once, then the built-server tests
 // (*.built.test.ts: `npm start`'s dist/ with several nodes on one database) once on PostgreSQL, and prints one
-// closing line. The two engines' runs go at the same time (their output printed whole as each ends).
+// closing line.
 // TEST_DB=pglite or TEST_DB=postgres runs one engine only; extra arguments narrow the files. TEST_TIMEOUT_MS (default
 // 600000: a suite of browser tests or two processes takes minutes on a busy machine) is the per-test limit; raise it on a heavily loaded machine.
 import { spawn, spawnSync } from 'node:child_process';
@@ -76,10 +76,11 @@ async function run(label, files, env, quiet = false) {
 }
 
 if (unitFiles.length) await run('unit tests (no database, run once)', unitFiles, {});
-// The engines' runs go side by side (each file makes its own database or data directory, ports are free ones, Redis
-// keys take a prefix of their own): TEST_ENGINES_AT_ONCE=1 runs them one after the other.
+// TEST_ENGINES_AT_ONCE=2 runs the engines' runs side by side (each file makes its own database or data directory,
+// ports are free ones, Redis keys take a prefix of their own). Off by default: on a 2-core machine both runs are
+// bound by the processor, and side by side took as long as one after the other.
 if (engineFiles.length) {
-  const together = engines.length > 1 && process.env.TEST_ENGINES_AT_ONCE !== '1';
+  const together = engines.length > 1 && process.env.TEST_ENGINES_AT_ONCE === '2';
   if (together) await Promise.all(engines.map((engine) => run(`tests on ${engine}`, engineFiles, { TEST_DB: engine }, true)));
   else for (const engine of engines) await run(`tests on ${engine}`, engineFiles, { TEST_DB: engine });
 }
