@@ -40,7 +40,7 @@ export const slugOf = (text: string) =>
 /** The slug a user's next project is proposed: their company's, else their name's, else their address's local part. */
 function proposedSlug(row: UserRow): string {
   const p = row.profile;
-  const text = (k: string) => (typeof p[k] === 'string' ? (p[k]) : '');
+  const text = (k: string) => (typeof p[k] === 'string' ? p[k] : '');
   for (const source of [text('companyName'), `${text('name')} ${text('lastName')}`, row.username.split('@')[0] ?? '']) {
     const slug = slugOf(source);
     if (slug) return slug;
