@@ -79,7 +79,13 @@ describe('the presentation page in Chromium: holds that explain themselves', { s
       await fillHold(page, size, `inview-${size}@example.com`);
       await press(page, size, '#contact-submit');
       await page.waitForFunction(() => /Held for you for \d+:\d\d/.test(document.getElementById('hold-countdown')?.textContent ?? ''));
-      assert.ok(await inViewport(page, '#hold-panel'), `${size}: the panel is in view`);
+      // The panel is scrolled to smoothly: in view once the scroll ends (within 3 s).
+      let shown = false;
+      for (let i = 0; i < 30 && !shown; i++) {
+        shown = await inViewport(page, '#hold-panel');
+        if (!shown) await page.waitForTimeout(100);
+      }
+      assert.ok(shown, `${size}: the panel is in view`);
       await shot(page, 'story-held-in-view', size);
       // Released again, so this address may hold in the next tests (three holds at once per address).
       await press(page, size, '#hold-release');
