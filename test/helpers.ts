@@ -197,6 +197,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * One more node of a deployment on `testDb`'s database: on PostgreSQL with a pool of its own (added to `pools`, for
+ * the caller to close after the app), on PGlite the same in-process database.
+ */
+export async function nodeOn(testDb: TestDb, opts: { env?: Record<string, string>; clock?: Clock }, pools: { close(): Promise<void> }[]): Promise<TestApp> {
+  if (ENGINE === 'postgres' && testDb.url) {
+    const db = await openDb({ databaseUrl: testDb.url, poolSize: 5 });
+    pools.push(db);
+    return buildTestApp({ ...opts, testDb: { db, url: testDb.url, drop: async () => {} } });
+  }
+  return buildTestApp({ ...opts, testDb });
+}
+
 /** The production app (same buildApp, same validation) over a throwaway database. */
 export async function buildTestApp(opts: { env?: Record<string, string>; clock?: Clock; testDb?: TestDb } = {}): Promise<TestApp> {
   const testDb = opts.testDb ?? (await openTestDb());

@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { openDb } from '../src/db/db.ts';
-import { buildTestApp, ENGINE, openTestDb, publicProject, type TestApp, TestClock, type TestDb, userWithToken } from './helpers.ts';
+import { nodeOn, openTestDb, publicProject, type TestApp, TestClock, type TestDb, userWithToken } from './helpers.ts';
 import { startSmtp } from './smtp.ts';
 
 /**
@@ -24,15 +23,8 @@ describe('hold expiry: mail to the holder and the team, once across nodes, in th
     PAGES_URL: 'https://homes.example.com',
   });
   const pools: { close(): Promise<void> }[] = [];
-  /** Another node: on PostgreSQL with a pool of its own, on PGlite the same in-process database. */
-  async function node(): Promise<TestApp> {
-    if (ENGINE === 'postgres' && testDb.url) {
-      const db = await openDb({ databaseUrl: testDb.url, poolSize: 5 });
-      pools.push(db);
-      return buildTestApp({ clock, env: env(), testDb: { db, url: testDb.url, drop: async () => {} } });
-    }
-    return buildTestApp({ clock, env: env(), testDb });
-  }
+  /** Another node on the same database. */
+  const node = () => nodeOn(testDb, { clock, env: env() }, pools);
   let a: TestApp;
   let b: TestApp;
   let owner: Awaited<ReturnType<typeof userWithToken>>;

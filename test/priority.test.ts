@@ -1,8 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { openDb } from '../src/db/db.ts';
-import { buildTestApp, createProject, createUnit, ENGINE, openTestDb, slug, type TestApp, TestClock, type TestDb, userWithToken } from './helpers.ts';
+import { nodeOn, createProject, createUnit, openTestDb, slug, type TestApp, TestClock, type TestDb, userWithToken } from './helpers.ts';
 import { startSmtp } from './smtp.ts';
 
 /**
@@ -26,15 +25,8 @@ describe('priority list: a unit that comes free goes down the waiting list, once
     PAGES_URL: 'https://homes.example.com',
   });
   const extraPools: { close(): Promise<void> }[] = [];
-  /** Another node: on PostgreSQL with a pool of its own, on PGlite the same in-process database. */
-  async function node(): Promise<TestApp> {
-    if (ENGINE === 'postgres' && testDb.url) {
-      const db = await openDb({ databaseUrl: testDb.url, poolSize: 5 });
-      extraPools.push(db);
-      return buildTestApp({ clock, env: env(), testDb: { db, url: testDb.url, drop: async () => {} } });
-    }
-    return buildTestApp({ clock, env: env(), testDb });
-  }
+  /** Another node on the same database. */
+  const node = () => nodeOn(testDb, { clock, env: env() }, extraPools);
   let a: TestApp;
   let b: TestApp;
   before(async () => {

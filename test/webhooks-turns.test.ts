@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { openDb } from '../src/db/db.ts';
 import { findDeliveryTurn, findHeadPending, lockWebhook, settleDelivery } from '../src/modules/webhooks/webhooks.repo.ts';
-import { buildTestApp, createProject, createUnit, ENGINE, openTestDb, type TestApp, type TestDb, userWithToken } from './helpers.ts';
+import { buildTestApp, nodeOn, createProject, createUnit, ENGINE, openTestDb, type TestApp, type TestDb, userWithToken } from './helpers.ts';
 import { Receiver } from './support/webhook-receiver.ts';
 
 /**
@@ -125,14 +125,7 @@ describe(`webhooks: two nodes, ${WRITES} writes, two webhooks (${ENGINE})`, () =
   let a: TestApp;
   let b: TestApp;
   const pools: { close(): Promise<void> }[] = [];
-  async function node(): Promise<TestApp> {
-    if (ENGINE === 'postgres' && testDb.url) {
-      const db = await openDb({ databaseUrl: testDb.url, poolSize: 5 });
-      pools.push(db);
-      return buildTestApp({ env, testDb: { db, url: testDb.url, drop: async () => {} } });
-    }
-    return buildTestApp({ env, testDb });
-  }
+  const node = () => nodeOn(testDb, { env }, pools);
   before(async () => {
     testDb = await openTestDb();
     a = await node();
