@@ -35,6 +35,9 @@ export const CELLS_PER_ROW = 48;
 /** The cells an import of at most `maxRows` rows may keep: the header row's and the rows'. */
 export const maxCells = (maxRows: number) => (maxRows + 1) * CELLS_PER_ROW;
 
+/** Whether one more row of `headers` cells, after `rowsKept` rows and the header row, goes past {@link maxCells}. */
+export const passesCellBound = (rowsKept: number, headers: number, maxRows: number) => (rowsKept + 2) * headers > maxCells(maxRows);
+
 export const tooManyCells = (max: number) =>
   new AppError(
     413,
@@ -105,7 +108,7 @@ export function readCsv(source: Readable, limits: ReadLimits): Promise<ParsedTab
         fail(tooManyRows(limits.maxRows));
         return;
       }
-      if ((rows.length + 2) * headers.length > maxCells(limits.maxRows)) {
+      if (passesCellBound(rows.length, headers.length, limits.maxRows)) {
         fail(tooManyCells(maxCells(limits.maxRows)));
         return;
       }

@@ -4,7 +4,7 @@ import { createInflateRaw } from 'node:zlib';
 import { AppError } from '../../http/errors.ts';
 import { commonJs } from '../../lib/cjs.ts';
 import type { ParsedTable } from './csv.ts';
-import { fileTooLarge, maxCells, tooManyCells, tooManyRows, type ReadLimits } from './import.bounds.ts';
+import { fileTooLarge, maxCells, passesCellBound, tooManyCells, tooManyRows, type ReadLimits } from './import.bounds.ts';
 
 /**
  * Excel workbooks (.xlsx) in and out, through exceljs, loaded on first use (the server starts without it; see
@@ -232,7 +232,7 @@ export async function readXlsx(file: Buffer, limits: ReadLimits): Promise<Parsed
           continue;
         }
         if (rows.length >= limits.maxRows) throw tooManyRows(limits.maxRows);
-        if ((rows.length + 2) * headers.length > maxCells(limits.maxRows)) throw tooManyCells(maxCells(limits.maxRows));
+        if (passesCellBound(rows.length, headers.length, limits.maxRows)) throw tooManyCells(maxCells(limits.maxRows));
         const cells: Record<string, unknown> = {};
         headers.forEach((h, j) => (cells[h] = values[j] ?? ''));
         rows.push({ row: rows.length + 1, cells });
