@@ -37,6 +37,22 @@ module.exports = {
       to: { path: '^src/(public|presentation)/' },
     },
     {
+      name: 'holds-through-its-interface',
+      severity: 'error',
+      comment:
+        "The holds module (placing, the token's read, extension and release, the sweeper, the priority offer) is reached through src/modules/holds/index.ts; only its rules (hold-rules.ts, pure) are imported directly, by the files that render, read and write units.",
+      from: { pathNot: '^src/modules/holds/' },
+      to: { path: '^src/modules/holds/', pathNot: '^src/modules/holds/(index|hold-rules)\\.ts$' },
+    },
+    {
+      name: 'no-other-modules-repo',
+      severity: 'error',
+      comment:
+        "A module's SQL (*.repo.ts) is its own: another module, src/public/ or src/presentation/ uses what it offers through its index.ts or *.service.ts. The imports from before this rule are listed in .dependency-cruiser-known-violations.json (npm run lint:deps ignores them; docs/architecture.md says why); a new one fails.",
+      from: { path: '^src/(modules/[^/]+|public|presentation)/' },
+      to: { path: '^src/(modules/[^/]+|public|presentation)/[^/]+\\.repo\\.ts$', pathNot: '^src/$1/' },
+    },
+    {
       name: 'routes-through-services',
       severity: 'error',
       comment:

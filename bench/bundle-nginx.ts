@@ -35,7 +35,7 @@ import { seedWith } from './seed.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const PATH = '/public/projects/bench-showcase';
-/** The targets of the issue: the service's share of nginx's throughput. */
+/** The targets: the service's share of nginx's throughput. */
 const TARGETS = { postgres: 0.9, embedded: 0.6 };
 
 interface Target {

@@ -4,7 +4,7 @@
  * The console's units tab with a 5,000-unit project, in Chromium against the built service on PostgreSQL (as
  * `npm start` runs it): how long after navigation the grid's first rows are in the document (the grid's own
  * `units-grid:first-rows` performance mark), and, typing a name filter key by key, how long from each key's input
- * event to the next painted frame with the filtered rows. The issue's bar: first rows within 1 s; filtering stays
+ * event to the next painted frame with the filtered rows. The bar: first rows within 1 s; filtering stays
  * responsive (every key well under 100 ms).
  */
 import { parseArgs } from 'node:util';

@@ -3,7 +3,7 @@
  *
  * 1. Live feed: opens N Server-Sent Events streams on one service node, makes one unit change at a time through
  *    the API and measures, per change, how long until every stream has it (p50/p99 over all streams and changes),
- *    and the node's RSS per open stream. (No bare baseline yet: see the issue's closing note.)
+ *    and the node's RSS per open stream. (No bare baseline.)
  * 2. Webhooks: a local receiver answering 200; M unit changes; deliveries per second until the receiver has them
  *    all, for one webhook (deliveries in seq order, one at a time) and for several webhooks on the project.
  */

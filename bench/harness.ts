@@ -346,6 +346,19 @@ export async function serviceWithProject(
   return { db, service, pid: service.process.pid!, auth, project: created, importUrl };
 }
 
+/** Runs `fn` over `items`, at most `limit` at once. */
+export async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
+}
+
 /** The value at quantile `q` (0–1) of `xs`, by nearest rank; NaN for none. */
 export function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,5 +1,5 @@
 /**
- * npm run bench:inventory  — the inventory issue's targets on PostgreSQL:
+ * npm run bench:inventory  — the inventory's targets on PostgreSQL:
  *   dry run of a 5,000-row file ≤ 2 s, applying it ≤ 5 s, bulk PATCH of 500 units ≤ 1 s, CSV export of 5,000 units
  *   ≤ 1 s, and the service's peak RSS during the 5,000-row import.
  * Each figure is the median of --repeat runs (default 3) against the real service (src/main.ts) on a throwaway

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/launch.ts [--buyers 2000] [--realtors 20] [--units 200] [--concurrency 64]`: launch day on two
- * nodes (two built servers, `npm start` alike) sharing one PostgreSQL (CONTRACT §18). Within about a minute:
+ * nodes (two built servers, `npm start` alike) sharing one PostgreSQL. Within about a minute:
  * 20 realtors open their allocations, read their bundle with the token, hold one of their units and submit
  * worksheets; the sales team accepts every worksheet at once through both nodes; 2,000 buyers read the public bundle,
  * try to hold a unit, release half of their holds (which offers the unit to its waiting list: priority holds), and
@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { cleanupOnSignals, createBenchDb, fmt, machine, onCleanup, quantile, runCleanups, startService, table, writeResults } from './harness.ts';
+import { cleanupOnSignals, createBenchDb, fmt, machine, onCleanup, pool, quantile, runCleanups, startService, table, writeResults } from './harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -60,19 +60,6 @@ async function call(kind: string, base: string, method: string, path: string, bo
     console.error(`${kind}: ${res.status} ${text.slice(0, 300)}`);
   }
   return { status: res.status, json: () => JSON.parse(text) as Record<string, any> };
-}
-
-/** Runs `tasks` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i]!, i);
-      }
-    }),
-  );
 }
 
 const person = (i: number) => ({ firstName: `Buyer${i}`, lastName: 'Bench', email: `buyer${i}@example.com`, phone: '+1 555 0100' });

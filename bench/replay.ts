@@ -1,14 +1,14 @@
 /**
  * npx tsx bench/replay.ts [--streams 200] [--events 20000] [--seconds 10] [--engines postgres,pglite] [--reopen-ms 1000] [--replays n]
  *
- * The live feed's replay under attack (issue 33): one project whose log holds `--events` events (what one ordinary
+ * The live feed's replay under attack: one project whose log holds `--events` events (what one ordinary
  * import of that many units leaves), one service node per engine. Three phases of `--seconds` each:
  *   quiet  — nobody replays;
  *   far    — `--streams` streams resume with `Last-Event-ID: 0`; each opens again `--reopen-ms` (1000) after its
  *            replay is over (refetch, or the head reached), so replays go on through the phase;
  *   edge   — the same, from just within SSE_REPLAY_MAX_EVENTS of the head (the most a node replays for one stream).
  * Meanwhile `/health` is asked every 50 ms, and every 500 ms a unit is changed through the API and the time until a
- * visitor's stream (open throughout) has the change is taken. The issue's target: both within 2× of quiet.
+ * visitor's stream (open throughout) has the change is taken. The target: both within 2× of quiet.
  */
 import { randomBytes } from 'node:crypto';
 import { request, type ClientRequest } from 'node:http';

@@ -1,4 +1,4 @@
-// `npm run lighthouse [-- <url> | --units=200]`: Lighthouse 12 (the npm package's command, lighthouse@12.8.2, fetched by npx into
+// `npm run lighthouse [-- <url> | --units=200 [--full]]`: Lighthouse 12 (the npm package's command, lighthouse@12.8.2, fetched by npx into
 // the npm cache, not a dependency of the service) against Debian's Chromium with phone emulation (Lighthouse's
 // default mobile profile: a Moto G Power screen, 4× CPU slowdown, simulated slow 4G) on the demo presentation of
 // a freshly started service (embedded database in a temporary directory, demo seed), or on the given URL. With
@@ -50,7 +50,47 @@ const UNITS_PER_FLOOR = 20;
  * floor plan (a 5 × 4 grid over its 600 × 300 drawing), every unit with a layout drawing, two or three photos and a
  * price. Returns the page's address.
  */
-async function seedLarge(page: string, count: number): Promise<string> {
+/**
+ * `--full`: every content field of the project filled (gallery, layouts, downloads, sponsors, Walk Score, the custom
+ * button, units' extras, taxes and from-prices, a location with its map and site plan), to measure the page with
+ * everything on.
+ */
+const EVERY_CONTENT_FIELD = {
+  propertyType: 'Condominium',
+  websiteURL: 'https://developer.example.com/',
+  enterpriseAddressDisplay: 'Corner of Quay and Main',
+  areaDescription: 'interior',
+  downloadableAssets: '/p/assets/demo-floorplan.svg\nhttps://files.example.com/docs/Price%20list.pdf',
+  sponsorsEnabled: true,
+  sponsors: 'Acme Bank\n/p/assets/demo-logo.svg',
+  walkscoreEnabled: true,
+  walkscore: '87',
+  crfMessage: 'Our sales centre is open at weekends.',
+  customButtonEnabled: true,
+  customButtonText: 'Book a visit',
+  customButtonOpensAt: 'new_tab',
+  customButtonActionType: 'url',
+  layouts: '/p/assets/demo-plan-1bed.svg\n/p/assets/demo-plan-2bed.svg',
+  floorplans: 'https://files.example.com/plans/Level%201.pdf',
+  brochureAssets: ['https://files.example.com/brochure.pdf'],
+  brochureButtonEnabled: true,
+  showInclusions: true,
+  showUnitFinishes: true,
+  showVariants: true,
+  showFloorOverview: true,
+  pricesStartingAt: true,
+  showTaxes: true,
+  deliveryDates: true,
+  lat: 43.6426,
+  lon: -79.3871,
+  zoomLevel: 16,
+  mapDirections: true,
+  perimeter: '43.6430,-79.3880 43.6430,-79.3862 43.6420,-79.3862 43.6420,-79.3880',
+  layoutImageUrl: '/p/assets/demo-floorplan.svg',
+  mapLayoutWidth: 120,
+};
+
+async function seedLarge(page: string, count: number, full: boolean): Promise<string> {
   // The API is on the console's host name (the pages host answers the page's own routes only).
   const base = new URL(page);
   base.hostname = 'localhost';
@@ -86,6 +126,7 @@ async function seedLarge(page: string, count: number): Promise<string> {
       projectImageUrl: hero,
       alternativeCovers: rooms,
       sharePageDescription: `Tower of ${count}: one- to three-bedroom homes with every floor plan, price and availability.`,
+      ...(full ? EVERY_CONTENT_FIELD : {}),
     },
   });
   const availability = ['available', 'available', 'reserved', 'sold', 'available', 'available', 'unavailable'];
@@ -115,6 +156,18 @@ async function seedLarge(page: string, count: number): Promise<string> {
           path: `M${(u % 5) * 120} ${Math.floor(u / 5) * 75} h120 v75 h-120 Z`,
           layoutUrl: `/p/assets/demo-plan-${bedrooms}bed.svg`,
           images: rooms.slice(0, bedrooms + 1),
+          ...(full
+            ? {
+                type: `Model ${['Aster', 'Birch', 'Cedar'][bedrooms - 1]}`,
+                isFeatured: u === 0,
+                inclusions: 'Dishwasher\nWasher and dryer',
+                finishes: ['Quartz counters', 'Oak floors'],
+                additionalInfo: [{ label: 'Ceiling height', value: '2.9 m' }],
+                downloadableAsset: `/p/assets/demo-plan-${bedrooms}bed.svg`,
+                customButtonUrl: 'https://developer.example.com/visit',
+                lotPath: `M${(u % 5) * 120} ${Math.floor(u / 5) * 75} h120 v75 h-120 Z`,
+              }
+            : {}),
         },
       });
     }
@@ -129,7 +182,7 @@ const service = urlArg ? undefined : await startDemoService(dataDir);
 let target = urlArg ?? service!.url;
 let failed = true;
 try {
-  if (unitsArg) target = await seedLarge(target, Number(unitsArg.slice('--units='.length)));
+  if (unitsArg) target = await seedLarge(target, Number(unitsArg.slice('--units='.length)), process.argv.includes('--full'));
   // One unmeasured visit first, as earlier visitors would have made: the service builds and caches the bundle, and
   // compresses each asset the page names on its first request (brotli at its highest quality: tens of ms of CPU a
   // file, which would otherwise land on the measured load, on the same cores as the browser).

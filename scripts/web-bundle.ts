@@ -1,7 +1,8 @@
 // The bundler behind `npm run build:web` (scripts/build-web.ts): esbuild, a devDependency the server never loads.
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { EMBED_FILE, type AssetManifest } from '../src/lib/built-assets.ts';
 
 export interface AssetBundle {
@@ -19,6 +20,13 @@ export interface AssetBundle {
    * bundle is split and what is imported on demand is fetched only then, never with the main script.
    */
   chunkNames?: string;
+  /**
+   * Scripts of their own beside the main one (output name → file), split with it, e.g. the group page's map: listed
+   * with the chunks (their names must match `ownFile`), never as the main script.
+   */
+  moreScripts?: Record<string, string>;
+  /** Files copied as they are beside the build under a hashed name (`name` → source), listed with the chunks: MapLibre's worker. */
+  copied?: Record<string, string>;
 }
 
 /**
@@ -27,10 +35,15 @@ export interface AssetBundle {
  * and older builds' files (those `ownFile` matches) are removed only after it.
  */
 export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> {
-  const { outDir, manifestName, ownFile, jsxImportSource, chunkNames } = bundle;
+  const { outDir, manifestName, ownFile, jsxImportSource, chunkNames, moreScripts = {}, copied = {} } = bundle;
   mkdirSync(outDir, { recursive: true });
+  // Each entry's output name: its file's name (app.ts → app) unless the bundle names it.
+  const main = Array.isArray(bundle.entryPoints)
+    ? bundle.entryPoints.map((f) => ({ in: f, out: basename(f).replace(/\.\w+$/, '') }))
+    : Object.entries(bundle.entryPoints).map(([out, f]) => ({ in: f, out }));
+  const more = Object.entries(moreScripts).map(([out, f]) => ({ in: f, out }));
   const result = await build({
-    entryPoints: bundle.entryPoints,
+    entryPoints: [...main, ...more],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -44,11 +57,18 @@ export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> 
   });
   const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
   // The entry's script, not a chunk of it: the one output an entry point (a script, not the stylesheet) made.
+  const extra = new Set(more.map((e) => relative(process.cwd(), e.in)));
   const entries = Object.entries(result.metafile.outputs)
-    .filter(([f, o]) => o.entryPoint !== undefined && f.endsWith('.js'))
+    .filter(([f, o]) => o.entryPoint !== undefined && !extra.has(o.entryPoint) && f.endsWith('.js'))
     .map(([f]) => basename(f));
   const js = builtFile(entries, '.js', manifestName);
   const chunks = outputs.filter((f) => f.endsWith('.js') && f !== js);
+  for (const [name, from] of Object.entries(copied)) {
+    const body = readFileSync(from);
+    const file = `${name}.${createHash('sha256').update(body).digest('hex').slice(0, 8).toUpperCase()}.js`;
+    writeFileSync(join(outDir, file), body);
+    chunks.push(file);
+  }
   const manifest: AssetManifest = { js, css: builtFile(outputs, '.css', manifestName), ...(chunks.length ? { chunks } : {}) };
   const temp = join(outDir, `${manifestName}.${process.pid}.tmp`);
   writeFileSync(temp, JSON.stringify(manifest));

@@ -40,6 +40,9 @@ import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { AuditEntrySchema } from './modules/audit/audit.schemas.ts';
 import { AccountSchema } from './modules/users/accounts.schemas.ts';
 import { InviteSchema, UserSchema } from './modules/users/users.schemas.ts';
+import { integrationRoutes } from './modules/integrations/integrations.routes.ts';
+import { bookingRoutes } from './modules/integrations/bookings.routes.ts';
+import { INTEGRATION_SCHEMAS } from './modules/integrations/integrations.schemas.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { WEBHOOK_SCHEMAS } from './modules/webhooks/webhooks.schemas.ts';
 import type { WebhookDispatcher } from './modules/webhooks/webhooks.dispatcher.ts';
@@ -51,7 +54,11 @@ import { PUBLIC_SCHEMAS } from './public/public.schemas.ts';
 import { streamRoutes } from './public/stream.routes.ts';
 import { waitlistRoutes } from './public/waitlist.routes.ts';
 import { eventRoutes as publicEventRoutes } from './public/events.routes.ts';
+import { depositPublicRoutes, depositRoutes } from './modules/deposits/deposits.routes.ts';
+import { DEPOSIT_SCHEMAS } from './modules/deposits/deposits.schemas.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
+import { billingRoutes } from './modules/billing/billing.routes.ts';
+import { BILLING_SCHEMAS } from './modules/billing/billing.schemas.ts';
 import { INSIGHT_SCHEMAS } from './modules/insights/insights.schemas.ts';
 
 /** What every route plugin is given: the context, and the per-app services some take. */
@@ -103,6 +110,8 @@ export const MODULES: readonly AppModule[] = [
   { name: 'inventory', authenticated: [inventoryRoutes], schemas: INVENTORY_SCHEMAS },
   { name: 'groups', authenticated: [groupRoutes], schemas: GROUP_SCHEMAS },
   { name: 'invites', public: [invitePublicRoutes], authenticated: [inviteRoutes] },
+  { name: 'deposits', public: [depositPublicRoutes], authenticated: [depositRoutes], schemas: DEPOSIT_SCHEMAS },
+  { name: 'billing', authenticated: [billingRoutes], schemas: BILLING_SCHEMAS },
   { name: 'public', public: [publicRoutes, waitlistRoutes], schemas: PUBLIC_SCHEMAS },
   { name: 'presentation', public: [presentationRoutes] },
   { name: 'leads', authenticated: [leadRoutes], schemas: [LeadSchema, LeadInputSchema] },
@@ -113,6 +122,7 @@ export const MODULES: readonly AppModule[] = [
   { name: 'admin', public: [adminRoutes] },
   { name: 'events', authenticated: [eventRoutes], schemas: ALL_EVENT_SCHEMAS },
   { name: 'webhooks', authenticated: [webhookRoutes], schemas: WEBHOOK_SCHEMAS },
+  { name: 'integrations', public: [bookingRoutes], authenticated: [integrationRoutes], schemas: INTEGRATION_SCHEMAS },
   { name: 'insights', public: [publicEventRoutes], authenticated: [insightsRoutes], schemas: INSIGHT_SCHEMAS },
   { name: 'allocations', public: [allocationRoutes] },
   { name: 'priority', authenticated: [priorityRoutes] },

@@ -37,8 +37,13 @@ export async function buildApp({ config, db, clock = systemClock, logger }: Buil
   const connections = new ConnectionLimits(config.connections);
   connections.install(app.server);
   const services = await buildServices(config, db, clock, app.log);
-  const { replayMaxEvents, replayBudgetMs, replays } = config.sse;
-  const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000, { maxEvents: replayMaxEvents, budgetMs: replayBudgetMs, concurrent: replays });
+  const { replayMaxEvents, replayBudgetMs, replays, replayCacheMb } = config.sse;
+  const feed = new LiveFeed(db, app.log, config.sseKeepAliveSec * 1000, {
+    maxEvents: replayMaxEvents,
+    budgetMs: replayBudgetMs,
+    concurrent: replays,
+    cacheBytes: replayCacheMb * 1024 * 1024,
+  });
 
   // Operations (docs/deploy.md): each is loaded, and hooks into requests, only when its setting is present.
   const { metricsToken, otlpEndpoint } = config.observability;

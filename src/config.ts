@@ -43,9 +43,10 @@ export interface Config {
   /** Live-feed streams open at once: per client address, and on this node. */
   /**
    * Live-feed bounds: streams per client address and per node; a resumed stream replays at most `replayMaxEvents`
-   * missed events within `replayBudgetMs`, at most `replays` replays reading at once on this node (else `refetch`).
+   * missed events within `replayBudgetMs`, at most `replays` replays reading at once on this node (else `refetch`), from
+   * ready frames kept per project up to `replayCacheMb` in all.
    */
-  sse: { streamsPerClient: number; maxStreams: number; replayMaxEvents: number; replayBudgetMs: number; replays: number };
+  sse: { streamsPerClient: number; maxStreams: number; replayMaxEvents: number; replayBudgetMs: number; replays: number; replayCacheMb: number };
   /** Seconds between keep-alive comments on live-feed streams. */
   sseKeepAliveSec: number;
   /** Slow clients: headers and body must arrive within this; idle keep-alive sockets close after keepAliveTimeoutMs. */
@@ -65,6 +66,7 @@ export interface Config {
   outbox: { pollMs: number; concurrency: number };
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
   inventory: InventoryConfig;
+  integrations: IntegrationsConfig;
   /**
    * The origin the buyer's pages (`/p/...`, `/g/...`) are served on: another host name than the console's and the
    * API's (PUBLIC_URL), so a script a page carries never runs with a signed-in user's cookies (docs/presentation.md).
@@ -73,7 +75,53 @@ export interface Config {
   media: MediaConfig;
   observability: ObservabilityConfig;
   insights: InsightsConfig;
+  map: MapConfig;
+  payments: PaymentsConfig;
+  billing: BillingConfig;
 }
+
+/** Plans a hosted Showsuite bills its customers on (docs/billing.md); off unless BILLING=stripe. */
+export interface BillingConfig {
+  /** BILLING=stripe: publishing and hiding the branding follow the owner's plan. Off: no limits, nothing answers 402. */
+  enabled: boolean;
+  /** The Stripe price of each plan (price_…); empty when billing is off. */
+  prices: { starter: string; pro: string };
+  /** How many projects the Starter plan publishes at once (PLAN_STARTER_PROJECTS). */
+  starterProjects: number;
+  /** The trial a user's first subscription starts with, in days (0: none). */
+  trialDays: number;
+}
+
+/** Deposits through each owner's own Stripe account (docs/deposits.md). */
+export interface PaymentsConfig {
+  /** The platform's Stripe secret key; unset: payments are off (no onboarding, no deposit offered). */
+  secretKey: string | undefined;
+  /** The signing secret of the platform's Stripe webhook endpoint (POST /payments/webhook). */
+  webhookSecret: string | undefined;
+  /** Where the Stripe SDK sends its requests: Stripe's own API, or a sandbox or test server. */
+  api: { protocol: 'http' | 'https'; host: string; port: number };
+  /** How long a hold waits for its deposit before the unit is released and the Checkout Session expired. */
+  depositWindowMinutes: number;
+}
+
+/** The map on the buyer's page and the group page (docs/map.md): a style URL per `mapStyle`, and the hosts they load from. */
+export interface MapConfig {
+  /** MapLibre style URLs by `mapStyle`; a path (`/p/assets/…`) is one this service serves. */
+  styles: { Light: string; Dark: string; Streets: string; Satellite: string };
+  /**
+   * Origins the styles fetch from beyond their own (tiles, sprites, glyphs on other hosts; MAP_CONNECT_ORIGINS). A page
+   * with a map allows its style's origin and these in its CSP's connect-src, and no page without one does.
+   */
+  origins: string[];
+}
+
+/** Public styles that need no key: OpenFreeMap's vector styles, and Esri World Imagery (raster) in a style this service serves. */
+export const MAP_STYLE_DEFAULTS: MapConfig['styles'] = {
+  Light: 'https://tiles.openfreemap.org/styles/positron',
+  Dark: 'https://tiles.openfreemap.org/styles/dark',
+  Streets: 'https://tiles.openfreemap.org/styles/liberty',
+  Satellite: '/p/assets/map-satellite.json',
+};
 
 /** Page analytics and the weekly report (docs/insights.md). */
 export interface InsightsConfig {
@@ -114,6 +162,17 @@ export interface ObservabilityConfig {
 }
 
 /** Inventory imports and the FTP/SFTP feed (docs/inventory.md). */
+/** Where each vendor of an integration is reached (a sandbox or a test server may stand in), and how long it may take. */
+export interface IntegrationsConfig {
+  salesforceLoginUrl: string;
+  zohoAccountsUrl: string;
+  zohoApiUrl: string;
+  rentcafeApiUrl: string;
+  calUrl: string;
+  /** One call to a vendor, answer included. */
+  timeoutMs: number;
+}
+
 export interface InventoryConfig {
   /** Every node pulls every project's feed this often, once per project per interval across nodes; 0: never. */
   syncMinutes: number;
@@ -271,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const dataDir = resolve(str('DATA_DIR') ?? './data');
   const media = readMediaConfig(str, int, bool, problems);
+  const map = readMapConfig(str, problems);
   const jwtSecretRaw = str('JWT_SECRET');
   if (jwtSecretRaw !== undefined && jwtSecretRaw.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const previousJwtSecret = str('JWT_SECRET_PREVIOUS');
@@ -286,6 +346,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   // WEBHOOK_ALLOW_PRIVATE is the older name of ALLOW_PRIVATE_TARGETS (it now covers the inventory feeds too).
   const allowPrivateTargets = str('ALLOW_PRIVATE_TARGETS') !== undefined ? bool('ALLOW_PRIVATE_TARGETS', false) : bool('WEBHOOK_ALLOW_PRIVATE', false);
+
+  // A vendor's address: its own by default, without a trailing slash (paths are appended).
+  const vendorUrl = (name: string, fallback: string) => (url(name, ['https', 'http']) ?? fallback).replace(/\/+$/, '');
 
   const trustProxy = bool('TRUST_PROXY', false);
   const requestTimeoutSec = int('REQUEST_TIMEOUT_SEC', 30, 1, 300);
@@ -326,6 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
       replayMaxEvents: int('SSE_REPLAY_MAX_EVENTS', 1000, 0, 100_000),
       replayBudgetMs: int('SSE_REPLAY_BUDGET_MS', 2000, 100, 60_000),
       replays: int('SSE_REPLAYS', 2, 1, 64),
+      replayCacheMb: int('SSE_REPLAY_CACHE_MB', 32, 0, 4096),
     },
     connections: {
       perClient: trustProxy ? undefined : int('CONNECTIONS_PER_CLIENT', 100, 1, 1_000_000),
@@ -365,6 +429,14 @@ export function loadConfig(env: Env = process.env): Config {
       maxRows: int('INVENTORY_MAX_ROWS', 20_000, 1, 1_000_000),
       importsAtOnce: int('INVENTORY_IMPORTS_AT_ONCE', 2, 1, 100),
     },
+    integrations: {
+      salesforceLoginUrl: vendorUrl('SALESFORCE_LOGIN_URL', 'https://login.salesforce.com'),
+      zohoAccountsUrl: vendorUrl('ZOHO_ACCOUNTS_URL', 'https://accounts.zoho.com'),
+      zohoApiUrl: vendorUrl('ZOHO_API_URL', 'https://www.zohoapis.com'),
+      rentcafeApiUrl: vendorUrl('RENTCAFE_API_URL', 'https://api.rentcafe.com'),
+      calUrl: vendorUrl('CAL_URL', 'https://cal.com'),
+      timeoutMs: int('INTEGRATION_TIMEOUT_MS', 10_000, 100, 60_000),
+    },
     media,
     observability: { metricsToken, otlpEndpoint },
     insights: {
@@ -378,6 +450,9 @@ export function loadConfig(env: Env = process.env): Config {
       parallelism: int('ARGON2_PARALLELISM', 1, 1, 16),
     },
     pagesUrl: '',
+    map,
+    payments: readPayments(str, int, url, problems),
+    billing: readBilling(str, int, problems),
   };
   if (problems.length) throw new ConfigError(problems);
   config.mail.publicUrl = (publicUrlRaw ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
@@ -417,6 +492,28 @@ export function parseMailbox(raw: string): { name: string; address: string } | u
   const address = m?.[2] ?? raw.trim();
   // A host without a dot (localhost) is fine for a sender.
   return /^[^\s@<>"]+@[^\s@<>"]+$/.test(address) ? { name, address } : undefined;
+}
+
+/** MAP_STYLE_LIGHT, _DARK, _STREETS and _SATELLITE (http(s) URLs or paths of this service) and MAP_CONNECT_ORIGINS. */
+function readMapConfig(str: (name: string) => string | undefined, problems: string[]): MapConfig {
+  const styles = { ...MAP_STYLE_DEFAULTS };
+  for (const key of Object.keys(styles) as (keyof MapConfig['styles'])[]) {
+    const name = `MAP_STYLE_${key.toUpperCase()}`;
+    const v = str(name);
+    if (v === undefined) continue;
+    if (/^https?:\/\/[^\s]+$/.test(v) ? !URL.canParse(v) : !/^\/[^\s/][^\s]*$/.test(v))
+      problems.push(`${name} must be an http(s) URL or a path such as /p/assets/style.json`);
+    else styles[key] = v;
+  }
+  const origins = new Set<string>();
+  for (const o of (str('MAP_CONNECT_ORIGINS') ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    if (!/^https?:\/\/[^/\s]+$/.test(o)) problems.push(`MAP_CONNECT_ORIGINS entry "${o}" must be an origin such as https://tiles.example.com`);
+    else origins.add(o);
+  }
+  return { styles, origins: [...origins] };
 }
 
 function readMediaConfig(
@@ -470,6 +567,49 @@ function readOidc(str: (name: string) => string | undefined, url: (name: string,
   }
   for (const d of domains) if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)) problems.push(`OIDC_ALLOWED_DOMAINS entry "${d}" must be a domain such as example.com`);
   return { issuer, clientId: clientId ?? '', clientSecret: clientSecret ?? '', allowedDomains: domains };
+}
+
+function readPayments(
+  str: (name: string) => string | undefined,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  url: (name: string, schemes: string[]) => string | undefined,
+  problems: string[],
+): PaymentsConfig {
+  const secretKey = str('STRIPE_SECRET_KEY');
+  const webhookSecret = str('STRIPE_WEBHOOK_SECRET');
+  if (secretKey !== undefined && !/^(sk|rk)_[A-Za-z0-9_]+$/.test(secretKey)) problems.push('STRIPE_SECRET_KEY must be a Stripe secret key (sk_… or rk_…)');
+  if (webhookSecret !== undefined && !/^whsec_[A-Za-z0-9_]+$/.test(webhookSecret))
+    problems.push('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
+  if (secretKey !== undefined && webhookSecret === undefined)
+    problems.push('STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET (deposits are confirmed by signed events)');
+  const base = new URL(url('STRIPE_API_BASE', ['https', 'http']) ?? 'https://api.stripe.com');
+  const protocol = base.protocol === 'http:' ? 'http' : 'https';
+  return {
+    secretKey,
+    webhookSecret,
+    api: { protocol, host: base.hostname, port: base.port ? Number(base.port) : protocol === 'http' ? 80 : 443 },
+    depositWindowMinutes: int('DEPOSIT_WINDOW_MINUTES', 15, 1, 24 * 60),
+  };
+}
+
+function readBilling(
+  str: (name: string) => string | undefined,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): BillingConfig {
+  const mode = str('BILLING');
+  if (mode !== undefined && mode !== 'stripe') problems.push('BILLING must be "stripe" or unset (unset: no plans, nothing is limited)');
+  const enabled = mode === 'stripe';
+  const price = (name: string) => {
+    const value = str(name);
+    if (value !== undefined && !/^price_[A-Za-z0-9_]+$/.test(value)) problems.push(`${name} must be a Stripe price id (price_…)`);
+    else if (enabled && value === undefined) problems.push(`BILLING=stripe needs ${name} (the Stripe price of that plan)`);
+    return value ?? '';
+  };
+  const prices = { starter: price('STRIPE_PRICE_STARTER'), pro: price('STRIPE_PRICE_PRO') };
+  if (enabled && prices.starter && prices.starter === prices.pro) problems.push('STRIPE_PRICE_STARTER and STRIPE_PRICE_PRO must be two prices');
+  if (enabled && str('STRIPE_SECRET_KEY') === undefined) problems.push('BILLING=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  return { enabled, prices, starterProjects: int('PLAN_STARTER_PROJECTS', 1, 1, 10_000), trialDays: int('TRIAL_DAYS', 14, 0, 730) };
 }
 
 function readCaFile(path: string | undefined, problems: string[]): string | undefined {

@@ -10,6 +10,8 @@ import type { SecretBox } from './lib/secret-box.ts';
 import type { AuthService } from './modules/users/auth.service.ts';
 import type { EventLog } from './modules/events/event-log.ts';
 import type { MediaStore } from './modules/media/media.store.ts';
+import type { CrmPusher } from './modules/integrations/crm-push.ts';
+import type { StripeConnector } from './modules/deposits/stripe.ts';
 
 /** What route plugins are handed: built once in buildApp, no globals. */
 export interface Ctx {
@@ -28,4 +30,8 @@ export interface Ctx {
   events: EventLog;
   /** Where uploads and their variants live: MEDIA_DIR or an S3-compatible bucket (docs/media.md). */
   media: MediaStore;
+  /** Leads to the project's CRMs, through the outbox: queue in the lead's transaction (docs/integrations.md). */
+  crm: CrmPusher;
+  /** Stripe, for deposits through each owner's own account; `enabled` false without STRIPE_SECRET_KEY (docs/deposits.md). */
+  payments: StripeConnector;
 }

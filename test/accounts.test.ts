@@ -46,7 +46,7 @@ describe(`accounts (${ENGINE})`, () => {
     const owner = await userWithToken(t);
     const member = await createUser(testDb.db, { username: `zed-${tag}@example.com`, profile: { name: `Quentin${tag}`, lastName: 'Vale' } });
     const p = await createProject(t.app, owner.auth, { name: `Tower ${tag}` });
-    await addMember(testDb.db.kysely, 'projects', p._id, member.id, 'administrator');
+    await addMember(testDb.db.kysely, 'projects', p._id, member.id, 'administrator', Date.now());
 
     const byName = await call(t, 'GET', `/users?filters[q]=quentin${tag}`, admin.auth);
     assert.equal(byName.statusCode, 200, byName.body);

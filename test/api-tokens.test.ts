@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, caller, createProject, createUser, ENGINE, login, openTestDb, TestClock, userWithToken, type TestApp, type TestDb } from './helpers.ts';
 
-/** API tokens (CONTRACT §15): created, listed without the secret, revoked at once on every node, scoped, hashed at rest. */
+/** API tokens: created, listed without the secret, revoked at once on every node, scoped, hashed at rest. */
 describe(`API tokens (${ENGINE})`, () => {
   const clock = new TestClock();
   let testDb: TestDb;

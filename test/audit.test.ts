@@ -56,7 +56,7 @@ describe(`audit log (${ENGINE})`, () => {
     const stranger = await userWithToken(t);
     const p = await createProject(t.app, owner.auth);
     const colleague = await createUser(t.db);
-    await addMember(t.db.kysely, 'projects', p._id, colleague.id, 'editor');
+    await addMember(t.db.kysely, 'projects', p._id, colleague.id, 'editor', Date.now());
     const patch = (payload: object) => t.app.inject({ method: 'PATCH', url: `/project/${p._id}`, headers: owner.auth, payload });
     assert.equal((await patch({ name: 'Renamed', ftpPassword: 'hunter2-secret' })).statusCode, 200);
     assert.equal((await patch({ editors: [] })).statusCode, 200);

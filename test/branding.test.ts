@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createProject, type Caller, type LoggedIn, slug, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
+import { createGroup, createProject, type Caller, type LoggedIn, slug, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 
 /**
- * The service's marks on a project's page (CONTRACT §19, docs/fields.md): `showBranding` and the owner's
+ * The service's marks on a project's page and a group's (docs/fields.md): `showBranding` and the owner's
  * `preferences.hideBrandingIcon` / `hideLoadingLogo`, as the server renders the page.
  */
 let t: TestApp;
@@ -61,4 +61,23 @@ test('showBranding false: none of the service marks, whatever the preferences', 
   const html = await page(p.namespace);
   assert.ok(!html.includes(LOADING_LOGO));
   assert.ok(html.includes(NO_ICON));
+});
+
+test("a group's page: the branding line with its icon, without it when the group's owner hides it; none when showBranding is false", async () => {
+  const ns = slug('brand-group');
+  const g = await createGroup(t.app, owner.auth, { query: { namespace: ns } });
+  const ICON = '<footer class="brand"><img src="/p/assets/showsuite-mark.svg"';
+  const groupPage = async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/g/${ns}`, headers: { host: 'pages.localhost' } });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.body;
+  };
+  await preferences({ hideLoadingLogo: false, hideBrandingIcon: false });
+  assert.ok((await groupPage()).includes(ICON), 'the line with its icon');
+  await preferences({ hideLoadingLogo: false, hideBrandingIcon: true });
+  let html = await groupPage();
+  assert.ok(html.includes('<footer class="brand">') && !html.includes(ICON), 'the line without its icon');
+  assert.equal((await call('PATCH', `/groups/${g._id}`, { showBranding: false })).statusCode, 200);
+  html = await groupPage();
+  assert.ok(!html.includes('<footer class="brand">'), 'no line');
 });

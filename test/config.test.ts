@@ -22,6 +22,7 @@ function configError(env: Record<string, string>): ConfigError {
 describe('loadConfig', () => {
   test('defaults', () => {
     const c = loadConfig(base());
+    assert.deepEqual(c.billing, { enabled: false, prices: { starter: '', pro: '' }, starterProjects: 1, trialDays: 14 }, 'plans off by default');
     assert.equal(c.port, 3000);
     assert.equal(c.host, '127.0.0.1');
     assert.equal(c.databaseUrl, undefined);
@@ -101,6 +102,12 @@ describe('loadConfig', () => {
     [{ COOKIE_SECURE: 'maybe' }, 'COOKIE_SECURE'],
     [{ LOGIN_RATE_PER_MINUTE: '0' }, 'LOGIN_RATE_PER_MINUTE'],
     [{ SESSION_CACHE_SEC: '120' }, 'SESSION_CACHE_SEC'],
+    [{ BILLING: 'paypal' }, 'BILLING'],
+    [{ BILLING: 'stripe', STRIPE_PRICE_PRO: 'price_pro' }, 'STRIPE_PRICE_STARTER'],
+    [{ BILLING: 'stripe', STRIPE_PRICE_STARTER: 'price_a', STRIPE_PRICE_PRO: 'price_b' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_PRICE_PRO: 'prod_123' }, 'STRIPE_PRICE_PRO'],
+    [{ TRIAL_DAYS: '-1' }, 'TRIAL_DAYS'],
+    [{ PLAN_STARTER_PROJECTS: '0' }, 'PLAN_STARTER_PROJECTS'],
   ];
   for (const [env, name] of bad) {
     test(`${JSON.stringify(env)} → ConfigError naming ${name}`, () => {

@@ -8,7 +8,7 @@ import { planPng, swatchPng } from './support/plan-image.ts';
 /**
  * A 50-unit, 5-floor building set up from sign-in to published as a sales manager does it in the console, every
  * action counted: a click, a field typed or pasted into, a file pick (several files in one pick are one). The
- * budget is 250 (issue 34); the count is printed.
+ * budget is 250; the count is printed.
  */
 
 useSignedInConsole({ shots: 'console-building', fullPage: true });

@@ -26,7 +26,7 @@ function seeded(seed: number) {
 }
 /**
  * Pauses biased short: mostly none, sometimes long enough for the cell behind to be saved meanwhile, and full
- * seconds (the issue's "Bedrooms 3, Tab, wait 1 s, 2"), so the test stays about half a minute.
+ * seconds ("Bedrooms 3, Tab, wait 1 s, 2"), so the test stays about half a minute.
  */
 const PAUSES = [0, 0, 0, 0, 100, 200, 350, 500, 800, 1000];
 

@@ -4,7 +4,7 @@ import { createFloor, createProject, createUnit, ENGINE } from './helpers.ts';
 import { json, owner, page, pageErrors, base, shots, skip, status, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
- * Launch day in the console (issue 28, §18), in one Chromium against the real service: an allocation set with a
+ * Launch day in the console, in one Chromium against the real service: an allocation set with a
  * password and two units, opened by its realtor, a worksheet accepted (the unit turns reserved), and a waiting list
  * reordered with the keyboard.
  */

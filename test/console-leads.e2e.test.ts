@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { api, base, browser, json, owner, skip, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
- * The leads screen (and the Team tab) by name and state (issue 34, point 5), in Chromium against the real service: colleagues by name or
+ * The leads screen (and the Team tab) by name and state, in Chromium against the real service: colleagues by name or
  * e-mail, a hold lead's state, one row per person with their earlier contacts, an export with names and local times,
  * and at 390 px one card per lead with no sideways scrolling.
  */

@@ -6,7 +6,7 @@ import { api, base, browser, heading, json, owner, page, pageErrors, pagesBase, 
 import { shotsAtBothSizes } from './support/browser.ts';
 
 /**
- * The console as a sales manager setting up a Toronto building sees it (issue 34, point 6): the project's currency
+ * The console as a sales manager setting up a Toronto building sees it: the project's currency
  * set in Settings and written on every price of the buyer's page, the page opening on the building, the Launch tab
  * pointing at a setting that exists, the grid's floor names and grouped prices, the page's own status colours in the
  * console, and Launch's fields drawn as fields with unit names whole.

@@ -4,7 +4,7 @@ import { createProject, ENGINE, userWithToken } from './helpers.ts';
 import { api, base, heading, json, owner, page, pageErrors, shots, skip, status, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
- * §19 and §23 in the console: the owner edits their profile (the company that signs their projects' mail), sees the
+ * The owner's fields and the integrations in the console: the owner edits their profile (the company that signs their projects' mail), sees the
  * invitations waiting for them and turns experimental features on; the settings screen offers no control the page
  * ignores, and says of each integration whether it is connected.
  */
@@ -74,7 +74,7 @@ describe(`the owner's profile and truthful settings in the console (${ENGINE})`,
   });
 
   test('Settings: no control the page ignores; each integration labelled connected, stored not connected, or custom', async () => {
-    const p = await createProject(t.app, owner.auth, { name: 'Harbour Nine' });
+    const p = await createProject(t.app, owner.auth, { name: 'Harbour Nine', query: { namespace: `harbour-nine-${ENGINE}` } });
     await page.goto(`${base}/admin/projects/${p._id}/settings`);
     await heading('Settings');
     for (const gone of ['Floor overview', 'Featured']) {
@@ -84,28 +84,56 @@ describe(`the owner's profile and truthful settings in the console (${ENGINE})`,
     for (const shown of ['Website', 'Property type', 'Prices']) assert.equal(await page.getByLabel(shown, { exact: true }).count(), 1, `a “${shown}” control`);
     assert.match((await page.getByLabel('Property type').locator('xpath=..').textContent()) ?? '', /hero/);
     assert.match((await page.getByLabel('Project type').locator('xpath=..').textContent()) ?? '', /not shown on the page/);
-    // The preview paints the price in the prices' (accent) colour, as the page does.
-    await page.getByLabel('Main colour', { exact: true }).first().waitFor();
-    const price = page.locator('.preview').getByText('From $450,000');
-    assert.equal(await price.evaluate((el) => getComputedStyle(el).color), 'rgb(179, 65, 44)');
+    // The preview is the page itself, in a frame, drawing unsaved changes as the page does: the prices' (accent)
+    // colour and the filters' layout, before anything is saved.
+    const frame = (await page.locator('.page-preview iframe').elementHandle())!;
+    const preview = (await frame.contentFrame())!;
+    await preview.waitForSelector('#app[aria-busy="false"]');
+    assert.match(preview.url(), /\/p\/[^?]+\?preview=/);
+    await page.getByLabel('Prices', { exact: true }).fill('#0b6e4f');
+    await preview.waitForFunction(() => document.documentElement.style.getPropertyValue('--accent') === '#0b6e4f');
+    await page.getByLabel('Filters', { exact: true }).selectOption('panel');
+    await preview.waitForFunction(() => document.documentElement.dataset.filter === 'panel');
+    await page.screenshot({ path: `test-results/console-settings-preview-${ENGINE}.png` });
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await preview.waitForFunction(() => document.documentElement.dataset.filter === undefined);
+    assert.notEqual(await preview.evaluate(() => document.documentElement.style.getPropertyValue('--accent')), '#0b6e4f');
 
     const states: Record<string, string> = {
       'Inventory feed (FTP, FTPS, SFTP)': 'connected',
-      'Yardi RENTCafé': 'stored, not connected',
-      'Cal.com': 'stored, not connected',
-      Salesforce: 'stored, not connected',
-      'Zoho CRM': 'stored, not connected',
-      Spark: 'stored, not connected',
-      'Building Stack': 'stored for a custom integration',
-      PV: 'stored for a custom integration',
-      'Sales office': 'stored for a custom integration',
+      'Yardi RENTCafé': 'availability and prices',
+      'Cal.com': 'bookings',
+      Salesforce: 'CRM',
+      'Zoho CRM': 'CRM',
+      Spark: 'CRM',
+      'Building Stack': 'kept for a custom integration, sent nowhere',
+      PV: 'kept for a custom integration, sent nowhere',
+      'Sales office': 'kept for a custom integration, sent nowhere',
     };
     for (const [name, state] of Object.entries(states)) {
       const section = page.getByRole('region', { name, exact: true });
       assert.equal(((await section.locator('h3 .badge').textContent()) ?? '').trim(), state, name);
     }
-    await page.getByRole('region', { name: 'Salesforce', exact: true }).getByText('does not call this vendor yet').waitFor();
-    await page.getByRole('region', { name: 'Salesforce', exact: true }).scrollIntoViewIfNeeded();
+    // Each CRM says whether it is set up and connected, and offers a test once its credentials are complete.
+    const salesforce = page.getByRole('region', { name: 'Salesforce', exact: true });
+    await salesforce.getByText('not set up').waitFor();
+    assert.equal(await salesforce.getByRole('button', { name: 'Test connection' }).isDisabled(), true);
+    const rentcafe = page.getByRole('region', { name: 'Yardi RENTCafé', exact: true });
+    await rentcafe.getByText('not set up').waitFor();
+    assert.equal(await rentcafe.getByRole('button', { name: 'Test connection' }).isDisabled(), true);
+    await page.getByRole('region', { name: 'Cal.com', exact: true }).getByText(`/public/projects/harbour-nine-${ENGINE}/bookings`).waitFor();
+    // Spark set up through the API at a name that does not resolve (a loopback address is refused when saved): the
+    // test fails, and the error is shown in words.
+    const patched = await api('PATCH', `/projects/${p._id}`, { srBaseUrl: 'https://crm.example.invalid/v2', srToken: 'spark-key-for-the-console' });
+    assert.equal(patched.statusCode, 200, patched.body);
+    await page.reload();
+    const spark = page.getByRole('region', { name: 'Spark', exact: true });
+    await spark.getByText('not connected').waitFor();
+    await spark.getByRole('button', { name: 'Test connection' }).click();
+    await spark.getByRole('alert').filter({ hasText: 'does not resolve' }).waitFor();
+    await spark.getByText(/Last error \(.+\): Spark: crm\.example\.invalid does not resolve/).waitFor();
+    assert.equal(await page.getByText('spark-key-for-the-console').count(), 0, 'the key is never shown');
+    await spark.scrollIntoViewIfNeeded();
     await shots('integrations');
 
     // A unit's details offer no finishes: the page shows none.

@@ -44,7 +44,7 @@ test(`People: find an account, see its projects and roles, deactivate and reacti
     .where('id', '=', colleague.id)
     .execute();
   const p = await createProject(t.app, owner.auth, { name: 'Harbour Lofts' });
-  await addMember(t.db.kysely, 'projects', p._id, colleague.id, 'editor');
+  await addMember(t.db.kysely, 'projects', p._id, colleague.id, 'editor', Date.now());
 
   await page.goto(`${base}/admin/login`);
   await page.getByLabel('E-mail', { exact: true }).pressSequentially(admin.username);

@@ -6,7 +6,7 @@ import { DESKTOP, PHONE, SHOTS } from './support/browser.ts';
 import { api, base, context, heading, json, owner, page, pageErrors, pagesBase, shots, skip, status, t, useSignedInConsole } from './fixtures-console.ts';
 
 /**
- * The sales team's second day in the console (issue 25), in one Chromium against the real service: drafts and the
+ * The sales team's second day in the console, in one Chromium against the real service: drafts and the
  * publishing checklist, the units grid as a spreadsheet (rows added, duplicated, deleted, pasted), the bulk bar and
  * its undo, uploads with progress, the leads inbox, holds, a group's address, and the grid at phone width.
  * Typing is key by key; pastes and drops are real clipboard and drag events.
@@ -94,7 +94,7 @@ describe(`the console, second day (${ENGINE})`, { skip }, () => {
     await page.getByLabel('Price of G-10').waitFor();
     assert.equal(await page.getByLabel('Price of G-01').inputValue(), '525,000', 'prices with thousands separators');
 
-    // With a header row in the sales team's words (CONTRACT §17).
+    // With a header row in the sales team's words.
     await page.getByLabel('Name of G-01').focus();
     await paste('Name\tStatus\tPrice\nG-02\tReserved\t515000');
     await page.locator('.paste .preview-diff').getByText('1 to update').waitFor();

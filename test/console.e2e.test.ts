@@ -123,6 +123,8 @@ describe(`the console as served (${ENGINE})`, () => {
       const csp = res.headers.get('content-security-policy') ?? '';
       assert.match(csp, /script-src 'self'(;|$)/);
       assert.match(csp, /frame-ancestors 'none'/);
+      // It frames one thing: the buyer's page on the pages origin, as the settings' preview.
+      assert.match(csp, /frame-src http:\/\/pages\.localhost(;|$)|frame-src http:\/\/127\.0\.0\.1:\d+(;|$)/);
       const html = await res.text();
       const js = /src="(\/admin\/assets\/admin\.[\w-]+\.js)"/.exec(html)?.[1];
       const css = /href="(\/admin\/assets\/admin-style\.[\w-]+\.css)"/.exec(html)?.[1];
@@ -188,20 +190,11 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     projectId = new URL(page.url()).pathname.split('/')[3]!;
     assert.match(projectId, /^[0-9a-f]{24}$/);
 
-    // Colours: the preview follows the typing before anything is saved.
-    const before = await page
-      .locator('.preview-card')
-      .first()
-      .evaluate((el) => getComputedStyle(el).borderLeftColor);
+    // Colours: the preview (the page itself, in a frame) follows the typing before anything is saved.
+    const preview = (await (await page.locator('.page-preview iframe').elementHandle())!.contentFrame())!;
+    await preview.waitForSelector('#app[aria-busy="false"]');
     await typeInto('Available', '#0b6e4f');
-    await page.waitForFunction((b) => getComputedStyle(document.querySelector('.preview-card')!).borderLeftColor !== b, before);
-    assert.equal(
-      await page
-        .locator('.preview-card')
-        .first()
-        .evaluate((el) => getComputedStyle(el).borderLeftColor),
-      'rgb(11, 110, 79)',
-    );
+    await preview.waitForFunction(() => document.documentElement.style.getPropertyValue('--available') === '#0b6e4f');
     await page.getByLabel('Visitors can send enquiries').check();
     await page.getByLabel('Visitors can hold a unit').check();
     // The project's time zone (its mail and hold leads read in it): UTC until chosen.
@@ -547,6 +540,19 @@ describe(`the console in a browser (${ENGINE})`, { skip }, () => {
     await them.screenshot({ path: `${SHOTS}/console-invite-phone.png`, fullPage: true });
     await them.getByRole('button', { name: 'Accept invitation' }).click();
     await landsOn(them, 'Settings');
+    // A phone: the project's sections in one row that scrolls sideways, the current one in view (not three rows).
+    const tabs = them.locator('nav.tabs');
+    const oneRow = async (name: string) => {
+      const row = (await tabs.boundingBox())!;
+      const current = (await tabs.locator('[aria-current="page"]').boundingBox())!;
+      assert.ok(row.height < current.height * 1.5, `${name}: one row of sections (${row.height}px tall)`);
+      assert.ok(current.x >= row.x - 1 && current.x + current.width <= row.x + row.width + 1, `${name}: the current section in view`);
+    };
+    await oneRow('Settings');
+    await them.goto(`${base}/admin/projects/${projectId}/publish`);
+    await landsOn(them, 'Publish');
+    await oneRow('Publish');
+    await them.screenshot({ path: `${SHOTS}/console-tabs-phone.png` });
     const project = (await api('GET', `/projects/${projectId}`)).json();
     assert.equal(project.editors.length, 1, 'the colleague is an editor now');
     assert.ok(!(project.invites ?? []).some((i: { email: string }) => i.email === COLLEAGUE), 'no longer pending');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.ts';
-import { sweepOnce } from '../src/public/hold-sweeper.ts';
+import { sweepOnce } from '../src/modules/holds/holds.sweeper.ts';
 import {
   buildTestApp,
   caller,

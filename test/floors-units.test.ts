@@ -157,7 +157,7 @@ describe('fields', () => {
       unitmodels: ['m1'],
       lon: -73.5,
       lat: 45.5,
-      perimeter: '0,0 1,1',
+      perimeter: '0,0 1,1 0,1',
       svgLotId: 'lot-9',
     };
     for (const name of Object.keys(SPEC_UNIT)) {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { newObjectId } from '../src/lib/object-id.ts';
+import { startStripe, stripeEnv } from './support/stripe-server.ts';
 import {
   HIGH_RATE_LIMITS,
   accessClaims,
@@ -190,6 +191,8 @@ const headerSafe = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(
 
 test(`fuzz: every operation of the OpenAPI document (${ENGINE})`, async (t) => {
   let app: TestApp | undefined;
+  // Payments on, against the local Stripe server: onboarding and Stripe's webhook answer as they do in production.
+  const stripe = await startStripe();
   try {
     app = await buildTestApp({
       env: {
@@ -197,11 +200,13 @@ test(`fuzz: every operation of the OpenAPI document (${ENGINE})`, async (t) => {
         HOLDS_PER_CLIENT: '1000',
         // The seeded webhook points at HOOK_URL, on loopback.
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        ...stripeEnv(stripe),
       },
     });
     await fuzzAll(t, app);
   } finally {
     await app?.close();
+    await stripe.stop();
   }
 });
 

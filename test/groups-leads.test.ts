@@ -180,7 +180,7 @@ describe('groups', () => {
       administrators: [admin.id],
       editors: [editor.id],
       invites: [{ firstName: 'Ana', lastName: 'Ruiz', email: 'ana@example.com', level: 'editor' }],
-      perimeter: '0,0 1,1',
+      perimeter: '0,0 1,1 0,1',
       markerImageUrl: 'm.png',
       targetMarker: 't-1',
       mapStyle: 'Dark',

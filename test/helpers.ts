@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { createServer as createNetServer } from 'node:net';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
@@ -211,6 +212,23 @@ export async function nodeOn(testDb: TestDb, opts: { env?: Record<string, string
 }
 
 /** The production app (same buildApp, same validation) over a throwaway database. */
+/**
+ * An app over `testDb` logging every line at the most talkative level into `logs` (to prove no secret reaches one),
+ * its feed schedule stopped (tests tick it by hand).
+ */
+export async function loggingTestApp(testDb: TestDb, config: Config, clock: Clock, logs: string[]): Promise<TestApp> {
+  const stream = new Writable({
+    write(chunk, _e, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const app = await buildApp({ config, db: testDb.db, clock, logger: { level: 'trace', stream } });
+  await app.ready();
+  app.feedScheduler.stop();
+  return { app, db: testDb.db, config, close: () => app.close() };
+}
+
 export async function buildTestApp(opts: { env?: Record<string, string>; clock?: Clock; testDb?: TestDb } = {}): Promise<TestApp> {
   const testDb = opts.testDb ?? (await openTestDb());
   const config = testConfig(opts.env);

@@ -5,7 +5,7 @@ import { buildTestApp, caller, createFloor, createProject, createUnit, ENGINE, s
 import { SseClient } from './sse-client.ts';
 
 /**
- * CONTRACT §15: with `hideSold`, no public answer names a sold unit — not the bundle, not the live feed (live or
+ * With `hideSold`, no public answer names a sold unit — not the bundle, not the live feed (live or
  * replayed), not the unit's own page, not a hold attempt.
  */
 let t: TestApp;

@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { sql } from 'kysely';
 import { LOCKS } from '../src/db/locks.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
-import { sweepOnce } from '../src/public/hold-sweeper.ts';
+import { sweepOnce } from '../src/modules/holds/holds.sweeper.ts';
 import {
   publicProject,
   buildTestApp,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { MAX_DEPTH } from '../src/http/input-guard.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
+import { startStripe, stripeEnv } from './support/stripe-server.ts';
 import { buildTestApp, HIGH_RATE_LIMITS, createFloor, createProject, createUnit, createUser, ENGINE, sessionToken, slug, type TestApp } from './helpers.ts';
 
 /**
@@ -45,10 +46,16 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
   let namespace: string;
   let sent = 0;
 
+  // Payments on, against the local Stripe server: onboarding and Stripe's webhook answer as in production (without a
+  // key they answer 503 payments_off by design, which is no crash).
+  let stripe: Awaited<ReturnType<typeof startStripe>> | undefined;
+
   before(async () => {
+    stripe = await startStripe();
     t = await buildTestApp({
       env: {
         ...HIGH_RATE_LIMITS,
+        ...stripeEnv(stripe),
       },
     });
     const admin = await createUser(t.db, { role: 'admin' });
@@ -63,6 +70,7 @@ describe(`hostile input on every operation of the OpenAPI document (${ENGINE})`,
   });
   after(async () => {
     await t.close();
+    await stripe?.stop();
   });
 
   function operations(): Op[] {

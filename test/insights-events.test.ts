@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { newObjectId } from '../src/lib/object-id.ts';
 import { publicProject, type LoggedIn, slug, type TestApp, TestClock, useOwnerApp } from './helpers.ts';
 
-/** POST /public/events (CONTRACT §16): validated, rate-limited, cookie-less visitors, bots and listed addresses left out. */
+/** POST /public/events: validated, rate-limited, cookie-less visitors, bots and listed addresses left out. */
 let t: TestApp;
 let owner: LoggedIn;
 const clock = new TestClock();

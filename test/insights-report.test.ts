@@ -24,7 +24,7 @@ import {
 import { startSmtp, type Smtp } from './smtp.ts';
 
 /**
- * The weekly report (CONTRACT §16): claimed once per project and week across nodes (two apps on one database),
+ * The weekly report: claimed once per project and week across nodes (two apps on one database),
  * mailed through the outbox as HTML with the units CSV attached, sent now on request; retention of raw events.
  */
 const DAY = 24 * 3600_000;

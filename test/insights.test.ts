@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { parseCsv } from '../src/modules/inventory/csv.ts';
 import { publicProject, HIGH_RATE_LIMITS, type LoggedIn, type TestApp, TestClock, useOwnerApp, userWithToken } from './helpers.ts';
 
-/** GET /projects/{id}/insights (CONTRACT §16): from daily totals and the leads themselves; CSV of the units table. */
+/** GET /projects/{id}/insights: from daily totals and the leads themselves; CSV of the units table. */
 let t: TestApp;
 let owner: LoggedIn;
 const clock = new TestClock();

@@ -1,10 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.ts';
-import { ENGINE, caller, createProject, openTestDb, testConfig, TestClock, userWithToken, type TestApp, type TestDb } from './helpers.ts';
+import { ENGINE, caller, createProject, openTestDb, testConfig, TestClock, userWithToken, type TestApp, type TestDb, loggingTestApp } from './helpers.ts';
 import { selfSignedCert, startFtpServer, startSftpServer } from './support/feed-servers.ts';
 
 /**
@@ -37,17 +36,7 @@ before(async () => {
   // The servers listen on loopback, which project settings may reach only with ALLOW_PRIVATE_TARGETS.
   const config = testConfig({ INVENTORY_FTP_CA: tls.certFile, INVENTORY_FTP_TIMEOUT_SEC: '5', INVENTORY_SYNC_MINUTES: '15', ALLOW_PRIVATE_TARGETS: 'true' });
   secretKey = config.secretKey.toString('hex');
-  // Every log line at the most talkative level, to prove no credential ever reaches it.
-  const stream = new Writable({
-    write(chunk, _e, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
-  const app = await buildApp({ config, db: testDb.db, clock, logger: { level: 'trace', stream } });
-  await app.ready();
-  app.feedScheduler.stop();
-  t = { app, db: testDb.db, config, close: () => app.close() };
+  t = await loggingTestApp(testDb, config, clock, logs);
   owner = await userWithToken(t);
   call = caller(t.app, owner.auth);
 });
@@ -301,7 +290,7 @@ describe('inventory feed in the change log', () => {
     const p = await feedProject({ ftpUrl: `ftp://127.0.0.1:${ftp.port}` });
     await call('POST', `/units?project=${p._id}&name=A2`, { price: 99000 });
     const tick = await t.app.feedScheduler.tick();
-    assert.deepEqual(tick.pulled, [{ project: p._id, status: 'applied' }]);
+    assert.deepEqual(tick.pulled, [{ project: p._id, source: 'ftp', status: 'applied' }]);
     const log = await events(p._id);
     assert.deepEqual(log[0].actor, { kind: 'user', id: owner.id }, 'the unit made through the API');
     assert.deepEqual(
@@ -399,7 +388,7 @@ describe('inventory feed: loopback and private targets', () => {
       const tick = await strict.feedScheduler.tick();
       assert.deepEqual(
         tick.pulled.filter((x) => x.project === q._id),
-        [{ project: q._id, status: 'failed', reason: 'private_address' }],
+        [{ project: q._id, source: 'ftp', status: 'failed', reason: 'private_address' }],
       );
       assert.equal((await syncs(q._id))[0].summary.reason, 'private_address');
     } finally {

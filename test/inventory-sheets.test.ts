@@ -5,7 +5,7 @@ import { XLSX_TYPE } from '../src/modules/inventory/xlsx.ts';
 import { type Caller, caller, createFloor, createProject, createUnit, type LoggedIn, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 import { zipOf } from './zip.ts';
 
-/** Imports in the sales team's words: the column names of CONTRACT §17, .xlsx workbooks (bounded), and the template that imports back unchanged. */
+/** Imports in the sales team's words: their column names, .xlsx workbooks (bounded), and the template that imports back unchanged. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

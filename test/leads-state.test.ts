@@ -18,7 +18,7 @@ import {
   useOwnerApp,
 } from './helpers.ts';
 
-/** Leads by name and state (issue 34, point 5): the team by name, a hold lead's state, repeat contacts, readable exports. */
+/** Leads by name and state: the team by name, a hold lead's state, repeat contacts, readable exports. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

@@ -210,7 +210,7 @@ describe('Idempotency-Key on authenticated creates', () => {
     const f = await createFloor(t.app, owner.auth, p._id);
     for (const [url, list, field] of [
       [`/units?project=${p._id}&name=Twice&floor=${f._id}`, `/units?project=${p._id}`, 'description'],
-      [`/floors?project=${p._id}&name=Twice`, `/floors?project=${p._id}`, 'path'],
+      [`/floors?project=${p._id}&name=Twice`, `/floors?project=${p._id}`, 'floorplanUrl'],
       ['/groups?name=Twice', '/groups', 'theme'],
       ['/projects?name=Twice%20idempotent', '/projects?filters[name]=Twice%20idempotent', 'colorBase'],
     ] as const) {

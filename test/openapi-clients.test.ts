@@ -13,7 +13,7 @@ import { generateApi } from 'swagger-typescript-api';
 import { buildTestApp, createUser, ENGINE, freePort, TEST_PASSWORD, type TestApp } from './helpers.ts';
 
 /**
- * Issue 24, point 6 (and issue 12, point 1): clients generated from the served document by four generators
+ * Clients generated from the served document by four generators
  * (openapi-typescript + openapi-fetch, @hey-api/openapi-ts, orval's fetch client, oazapfts) compile under `strict`
  * together with one scenario each, and each scenario runs against the service on a real socket: log in, create a
  * project, a floor and units (inputs in the query, no body), search units with filters and paging, change a unit

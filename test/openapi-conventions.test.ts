@@ -12,7 +12,7 @@ import { findDocsDir } from '../src/http/openapi.ts';
 import { OPERATION_VERBS } from '../src/http/openapi-document.ts';
 import { buildTestApp, caller, createProject, createUnit, ENGINE, freePort, slug, tempDir, TEST_JWT_SECRET, userWithToken, type TestApp } from './helpers.ts';
 
-/** The document as an integrator's generator meets it: every operation held to the same conventions (issue 12, point 4). */
+/** The document as an integrator's generator meets it: every operation held to the same conventions. */
 type Json = Record<string, any>;
 
 const PUBLIC_URL = 'https://api.showsuite.test';

@@ -5,8 +5,8 @@ import { HTML_ROUTES } from '../src/http/openapi-document.ts';
 import { ENGINE, HIGH_RATE_LIMITS, login, useOwnerApp, type OwnerApp } from './helpers.ts';
 
 /**
- * Issue 24, point 5: the document lists every route the server answers, and every status the hooks shared by all
- * routes can answer on each (CONTRACT §15). The routes come from the app itself (its router), so a route added
+ * The document lists every route the server answers, and every status the hooks shared by all
+ * routes can answer on each. The routes come from the app itself (its router), so a route added
  * later is held to this without editing the test.
  */
 type Json = Record<string, any>;

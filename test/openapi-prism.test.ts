@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { buildTestApp, createUser, ENGINE, freePort, login as loginDirect, slug, tempDir, TEST_PASSWORD, type TestApp } from './helpers.ts';
 
 /**
- * Issue 24, point 5: live traffic checked against the served document by Prism's validating proxy. A broad
+ * Live traffic checked against the served document by Prism's validating proxy. A broad
  * scenario goes through `prism proxy` to the running service; Prism checks each request and each answer
  * (status, headers, body) against the document and reports what does not fit in an `sl-violations` header.
  * Steps marked `bad` send a request that breaks the document on purpose (to reach a 400, 401, 413, …): their

@@ -72,7 +72,7 @@ describe(`OpenAPI document and reference page (${ENGINE})`, () => {
         ids.add(op.operationId);
       }
     }
-    // Verbs, not paths (issue 12): test/openapi-conventions.test.ts holds every operation to them.
+    // Verbs, not paths: test/openapi-conventions.test.ts holds every operation to them.
     assert.ok(ids.has('logIn'));
     assert.ok(ids.has('getCurrentUser'));
   });

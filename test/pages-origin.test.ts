@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, defaultPagesUrl } from '../src/config.ts';
-import { createGroup, createProject, login, slug, testConfig, useOwnerApp, type OwnerApp } from './helpers.ts';
+import { createGroup, createProject, createUnit, login, slug, testConfig, useOwnerApp, type OwnerApp } from './helpers.ts';
 
 /**
  * The buyer's pages have an origin of their own (PAGES_URL): that host serves the pages and what they load, never a
@@ -103,5 +103,44 @@ describe("the console's host", () => {
   test("the console's HTML names the pages origin", async () => {
     const html = (await f.t.app.inject({ method: 'GET', url: '/admin', headers: { host: 'console.example.test' } })).body;
     assert.match(html, new RegExp(`data-pages="https://${PAGES}"`));
+  });
+});
+
+describe("a unit's sandboxed frames (embed code, button snippet)", () => {
+  test('served on the pages host and beside a project on its own host name, always sandboxed; the console host redirects; none without code', async () => {
+    const namespace = slug();
+    const hostName = `${namespace}.homes.example.org`;
+    const p = await createProject(f.t.app, f.owner.auth, {
+      query: { namespace, hostName },
+      body: { customButtonEnabled: true, customButtonText: 'Book', customButtonActionType: 'snippet' },
+    });
+    const marked = await createUnit(f.t.app, f.owner.auth, p._id, { body: { embedCode: '<p>EMBED-MARK</p>', customButtonSnippet: '<p>SNIPPET-MARK</p>' } });
+    const bare = await createUnit(f.t.app, f.owner.auth, p._id, { name: 'Bare' });
+    for (const [frame, mark] of [
+      ['embed', 'EMBED-MARK'],
+      ['button', 'SNIPPET-MARK'],
+    ] as const) {
+      const url = `/p/${namespace}/units/${marked._id}/${frame}`;
+      for (const host of [PAGES, hostName]) {
+        const res = await f.t.app.inject({ method: 'GET', url, headers: { host } });
+        assert.equal(res.statusCode, 200, `${host}${url}`);
+        assert.match(res.body, new RegExp(mark));
+        const csp = res.headers['content-security-policy'] as string;
+        assert.match(csp, /^sandbox allow-scripts /);
+        assert.doesNotMatch(csp, /allow-same-origin/);
+        assert.equal(res.headers['x-frame-options'], undefined);
+      }
+      const onConsole = await f.t.app.inject({ method: 'GET', url, headers: { host: 'console.example.test' } });
+      assert.equal(onConsole.statusCode, 308);
+      assert.equal(onConsole.headers.location, `https://${PAGES}${url}`);
+      const none = await f.t.app.inject({ method: 'GET', url: `/p/${namespace}/units/${bare._id}/${frame}`, headers: { host: PAGES } });
+      assert.equal(none.statusCode, 404);
+    }
+    // The snippet runs only while the project's button takes the snippet action.
+    const res = await f.t.app.inject({ method: 'PATCH', url: `/project/${p._id}`, headers: f.owner.auth, payload: { customButtonActionType: 'url' } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal((await f.t.app.inject({ method: 'GET', url: `/p/${namespace}/units/${marked._id}/button`, headers: { host: PAGES } })).statusCode, 404);
+    const other = await f.t.app.inject({ method: 'GET', url: `/p/${namespace}/units/${marked._id}/script`, headers: { host: PAGES } });
+    assert.equal(other.statusCode, 400);
   });
 });

@@ -25,7 +25,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
 import { monthlyPayment } from '../web/counting.ts';
 
 /**
- * The buyer's page, third version (issue 26): forms that help, the phone's plan sheet and cards, the unit sheet's
+ * The buyer's page: forms that help, the phone's plan sheet and cards, the unit sheet's
  * terms, lightbox and 3D model, the search box, the shortlist and its comparison, the calculator, the plan beside
  * its list. At a phone's size (touch) and a desktop's; screenshots in test-results/.
  */
@@ -82,8 +82,8 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
     }
   });
 
-  test('the unit sheet: floor, delivery, what is payable in the currency and no deposit, a lightbox (arrows, swipe, Escape, focus back), layouts, brochure, the 3D model loaded only when opened', async () => {
-    await patchProject({ payProviderCurrency: 'eur', payProviderDeposit: 5000, _3dModelUrl: '/p/assets/demo-model.glb' });
+  test('the unit sheet: floor, delivery, what is payable in the currency and no deposit (payments off), a lightbox (arrows, swipe, Escape, focus back), layouts, brochure, the 3D model loaded only when opened', async () => {
+    await patchProject({ payProviderCurrency: 'eur', payProviderDeposit: 5000, globalAmount: 5000, _3dModelUrl: '/p/assets/demo-model.glb', enable3d: true });
     await patchUnit('A2', {
       deliveryDate: '2027-06-30',
       payableAmount: 2500,
@@ -99,7 +99,7 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         assert.match(facts ?? '', /FloorLevel 1/);
         assert.match(facts ?? '', /DeliveryJune 30, 2027/);
         const terms = (await page.textContent('#unit-terms')) ?? '';
-        // A hold takes no money until deposits are taken online: the project's deposit is not said anywhere.
+        // Payments are off on this server: the hold takes no money and the project's deposit is not said anywhere.
         assert.doesNotMatch(terms, /5,000|hold this home/);
         assert.doesNotMatch((await page.textContent('#detail-info')) ?? '', /€5,000(?! \/ m²)/, 'the deposit (not the price per area)');
         assert.equal(await page.textContent('#act-hold'), 'Hold');
@@ -176,7 +176,7 @@ describe('the buyer’s page in Chromium: forms, the unit sheet, search, shortli
         await close(page);
       }
     } finally {
-      await patchProject({ payProviderCurrency: '', payProviderDeposit: 0, _3dModelUrl: '' });
+      await patchProject({ payProviderCurrency: '', payProviderDeposit: 0, _3dModelUrl: '', enable3d: false });
     }
   });
 

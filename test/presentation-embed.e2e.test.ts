@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import { createServer, type Server } from 'node:http';
 import assert from 'node:assert/strict';
-import { base, browser, namespace, SIZES, skip, units, usePresentation } from './presentation-fixture.ts';
+import { base, browser, leads, namespace, SIZES, skip, units, usePresentation } from './presentation-fixture.ts';
 import { SHOTS } from './support/browser.ts';
 import { ENGINE, freePort } from './helpers.ts';
 
@@ -30,7 +30,7 @@ before(async () => {
 after(() => new Promise<void>((resolve) => hostServer.close(() => resolve())));
 
 describe('the embed SDK in Chromium: one script tag places the page, sizes it and passes on its events', { skip }, () => {
-  test('a host page on another origin embeds the page, follows its height and hears unit_view, enquiry_sent and hold_placed', async () => {
+  test('a host page on another origin embeds the page, follows its height and hears unit_view, enquiry_sent and hold_placed; its campaign (utm_*) reaches the leads', async () => {
     const context = await browser.newContext(SIZES.desktop);
     hostPages.set(
       '/developer-homes',
@@ -44,10 +44,13 @@ window.typed = []; document.addEventListener('showsuite:enquiry_sent', (e) => wi
     const page = await context.newPage();
     const heard: string[] = [];
     page.on('pageerror', (err) => heard.push(err.message));
-    await page.goto(`${host()}/developer-homes`);
+    // The developer's page was reached from a campaign: its utm_* go into the frame's address, and on to the leads.
+    hostPages.set('/developer-homes?utm_source=newsletter&utm_medium=email&utm_campaign=spring-launch', hostPages.get('/developer-homes')!);
+    await page.goto(`${host()}/developer-homes?utm_source=newsletter&utm_medium=email&utm_campaign=spring-launch`);
     const frameEl = page.locator('iframe[title="Homes"]');
     await frameEl.waitFor();
     assert.match((await frameEl.getAttribute('src')) ?? '', new RegExp(`^${base}/p/${namespace}\\?embed=${encodeURIComponent(host()).replace(/\./g, '\\.')}`));
+    assert.match((await frameEl.getAttribute('src')) ?? '', /&utm_source=newsletter&utm_medium=email&utm_campaign=spring-launch$/);
     const frame = page.frameLocator('iframe[title="Homes"]');
     await frame.locator('#app[aria-busy="false"]').waitFor();
     // Sized to its content: the frame's height is the page's, with no scroll bar inside.
@@ -89,6 +92,12 @@ window.typed = []; document.addEventListener('showsuite:enquiry_sent', (e) => wi
       { type: 'hold_placed', namespace, unitId: units.B1, unitName: 'B1' },
     ]);
     assert.deepEqual(await page.evaluate(() => (window as unknown as { typed: string[] }).typed), ['showsuite:enquiry_sent']);
+    // Moving to the list and the unit rewrote the frame's address; the enquiry and the hold still carry the campaign.
+    const emma = (await leads()).filter((l: { email?: string }) => l.email === 'emma@example.com');
+    assert.deepEqual(emma.map((l: { source?: string; utm?: unknown }) => [l.source, l.utm]).sort(), [
+      ['hold', { source: 'newsletter', medium: 'email', campaign: 'spring-launch' }],
+      ['presentation', { source: 'newsletter', medium: 'email', campaign: 'spring-launch' }],
+    ]);
     // Closed: the frame goes back to the content's height and the host to where it was.
     await frame.locator('#close-dialog').click();
     await page.waitForFunction(() => document.querySelector('iframe')!.getBoundingClientRect().height > innerHeight);

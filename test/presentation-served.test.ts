@@ -24,6 +24,7 @@ import {
   units,
   usePresentation,
   owner,
+  consoleBase,
 } from './presentation-fixture.ts';
 
 /** The buyer's page and the group page as served: headers, HTML, share tags, the tag manager's CSP, assets, the bundle's sold rooms. */
@@ -52,6 +53,8 @@ describe('the presentation page, as served', () => {
     assert.doesNotMatch(html, /<link rel="stylesheet"/, 'no stylesheet request');
     assert.match(html, /<style>[^<]*<\/style>\n<script type="module"/, 'the stylesheet before the script');
     assert.match(html, new RegExp(`<body data-namespace="${namespace}"`));
+    // The one parent whose unsaved settings a framed page draws (the console's preview): the console's origin.
+    assert.match(html, new RegExp(`<body [^>]*data-console-origin="${consoleBase}"`));
     assert.match(html, /<meta name="description" content="Quayside Lofts, 3 Quay Lane: [^"]+">/);
     assert.match(html, /<h1>Quayside Lofts<\/h1>/);
     assert.match(html, /<img class="hero-img" src="[^"]+\/p\/assets\/demo-hero\.webp" alt="" width="1600" height="900" fetchpriority="high">/);
@@ -184,7 +187,7 @@ describe('the presentation page, as served', () => {
     assert.ok(nonce, csp);
     assert.match(csp, /script-src 'self' 'nonce-[^']+' https:\/\/www\.googletagmanager\.com/);
     assert.match(csp, /connect-src 'self' [^;]*google-analytics\.com/);
-    assert.match(csp, /frame-src https:\/\/www\.googletagmanager\.com/);
+    assert.match(csp, /frame-src 'self' https:\/\/www\.googletagmanager\.com/);
     assert.match(csp, /style-src 'self' 'sha256-[^']+' https:\/\/fonts\.googleapis\.com/);
     assert.match(csp, /font-src 'self' data: https:\/\/fonts\.gstatic\.com/);
     const html = await res.text();
@@ -212,7 +215,7 @@ describe('the presentation page, as served', () => {
     const g = await createGroup(t.app, owner.auth, {
       name: 'Harbour Homes',
       query: { namespace: gns },
-      body: { colorBase: '#123456', groupLang: 'en', groupImageUrl: '/p/assets/demo-hero.webp' },
+      body: { colorBase: '#123456', groupLang: 'en', groupImageUrl: '/p/assets/demo-hero.webp', pricesStartingAt: true },
     });
     const res = await t.app.inject({
       method: 'PATCH',
@@ -259,7 +262,7 @@ describe('the presentation page, as served', () => {
   test("the group's own switches govern its page (showPrices, showAvailability); its hostName serves the group page at /", async () => {
     const gns = `gh-${newObjectId().slice(-8)}`;
     const groupHost = `${gns}.homes.example`;
-    const g = await createGroup(t.app, owner.auth, { name: 'Switch Homes', query: { namespace: gns, hostName: groupHost } });
+    const g = await createGroup(t.app, owner.auth, { name: 'Switch Homes', query: { namespace: gns, hostName: groupHost }, body: { pricesStartingAt: true } });
     const set = async (body: Record<string, unknown>) => {
       const res = await t.app.inject({ method: 'PATCH', url: `/groups/${g._id}`, headers: owner.auth, payload: body });
       assert.equal(res.statusCode, 200, res.body);

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BOTH, close, namespace, openPage, owner, patchProject, shot, skip, t, usePresentation } from './presentation-fixture.ts';
 
-/** The project's style on the page (CONTRACT §19, docs/fields.md): the accent colour, square shapes, the service's marks. */
+/** The project's style on the page (docs/fields.md): the accent colour, square shapes, the service's marks. */
 usePresentation();
 
 const preferences = async (p: Record<string, boolean>) => {

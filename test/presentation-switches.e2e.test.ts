@@ -28,7 +28,7 @@ import { createGroup } from './helpers.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
 
 /**
- * The project's display switches and content fields on the buyer's page (CONTRACT §19), each set to a marked value
+ * The project's display switches and content fields on the buyer's page, each set to a marked value
  * through the API and looked for where a buyer looks, at a desktop's size (1440×900) and a phone's.
  */
 usePresentation();
@@ -59,7 +59,7 @@ async function press(page: Page, size: Size, selector: string) {
   await (size === 'phone' ? page.locator(selector).tap() : page.click(selector));
 }
 
-describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () => {
+describe('display switches on the buyer’s page', { skip }, () => {
   test('showAvailability false: no status word, colour, mark, legend, filter or waitlist anywhere; on, they are there', async () => {
     await patchUnit('A1', { availability: 'sold' });
     await patchUnit('A2', { availability: 'reserved' });
@@ -236,7 +236,7 @@ describe('display switches on the buyer’s page (CONTRACT §19)', { skip }, () 
     const g = await createGroup(t.app, owner.auth, {
       name: 'Marked Group',
       query: { namespace: gns },
-      body: { showPrices: false, linkBehavior: 'Website', websiteURL: 'https://group.example.com/' },
+      body: { showPrices: false, pricesStartingAt: true, linkBehavior: 'Website', websiteURL: 'https://group.example.com/' },
     });
     const set = async (body: Record<string, unknown>) => {
       const res = await t.app.inject({ method: 'PATCH', url: `/groups/${g._id}`, headers: owner.auth, payload: body });

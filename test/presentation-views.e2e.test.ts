@@ -66,12 +66,14 @@ describe('the presentation page in Chromium: the address, settings, live updates
       await close(shared);
     }
   });
-  test("prices in the project's currency (payProviderCurrency, else chargeCurrency); a deposit is not offered before it is taken; a 3D tour link; the day/night switch", async () => {
+  test("prices in the project's currency (payProviderCurrency, else chargeCurrency); no deposit on a server without payments; a 3D tour link; the day/night switch", async () => {
     await patchProject({
       payProviderCurrency: 'eur',
       payProviderDeposit: 5000,
+      globalAmount: 5000,
       payButtonText: 'Reserve now',
       _3dModelUrl: 'https://tours.example.com/quayside',
+      enable3d: true,
       dayNightEnabled: true,
     });
     try {
@@ -83,8 +85,9 @@ describe('the presentation page in Chromium: the address, settings, live updates
       assert.equal(await page.evaluate(() => document.body.classList.contains('night')), true);
       await shot(page, 'night', 'desktop');
       await openUnit(page, 'desktop', 'B3');
-      // No money is taken by a hold yet, so the button says nothing of the deposit or of paying.
+      // Payments are off on this server (no STRIPE_SECRET_KEY): the hold takes no money, so the button says nothing of paying.
       assert.equal(await page.textContent('#act-hold'), 'Hold');
+      assert.equal(await page.locator('#unit-deposit').count(), 0);
       assert.equal(await page.getAttribute('#unit-3d', 'href'), 'https://tours.example.com/quayside');
       await close(page);
       await patchProject({ payProviderCurrency: '', chargeCurrency: 'gbp' });
@@ -92,7 +95,7 @@ describe('the presentation page in Chromium: the address, settings, live updates
       assert.match((await texts(again, '.card .price'))[0]!, /^£/);
       await close(again);
     } finally {
-      await patchProject({ chargeCurrency: 'usd', payProviderDeposit: 0, _3dModelUrl: '', dayNightEnabled: false });
+      await patchProject({ chargeCurrency: 'usd', payProviderDeposit: 0, _3dModelUrl: '', enable3d: false, dayNightEnabled: false });
     }
   });
   test('a unit sold through the management API turns sold on an open page without a reload, with no console noise from the polling', async () => {
@@ -151,6 +154,12 @@ describe('the presentation page in Chromium: the address, settings, live updates
       assert.equal(await page.textContent('#result-count'), '12 logements');
       await shot(page, 'french', 'phone');
       await close(page);
+      // The unit's sheet too, to its last line: nothing left in English.
+      const sheet = await openPage('phone', `/p/${namespace}/units/${units.B4}`, { ready: 'dialog[open] #unit-title' });
+      const text = (await sheet.textContent('dialog[open]')) ?? '';
+      assert.ok(text.includes('Prix par surface'), text);
+      for (const english of ['Price per area', 'Hold it for me', 'Join the waitlist', 'Share']) assert.ok(!text.includes(english), `${english} in ${text}`);
+      await close(sheet);
     } finally {
       await patchProject({ projectLang: 'en' });
     }

@@ -9,7 +9,7 @@ import { systemClock } from '../src/lib/clock.ts';
 import { SecretBox } from '../src/lib/secret-box.ts';
 import { buildTestApp, caller, publicProject, type Caller, type LoggedIn, type TestApp, useOwnerApp, userWithToken } from './helpers.ts';
 
-/** A buyer's data (§24): export and erasure by e-mail address, DELETE /leads/{id}, and the leads retention. */
+/** A buyer's data: export and erasure by e-mail address, DELETE /leads/{id}, and the leads retention. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { STYLE_VALUES } from '../src/modules/projects/projects.schemas.ts';
 import { type Caller, createProject, type LoggedIn, type TestApp, useOwnerApp } from './helpers.ts';
 
-/** The style fields (CONTRACT §19, docs/fields.md): each takes one of its documented values or ''; anything else is a 400 naming it. */
+/** The style fields (docs/fields.md): each takes one of its documented values or ''; anything else is a 400 naming it. */
 let t: TestApp;
 let owner: LoggedIn;
 let call: Caller;

@@ -119,8 +119,14 @@ function sample(s: S, key: string): unknown {
     );
   // A block list holds only what it can act on.
   if (key === 'eventsBlockList') return '203.0.113.7, *@example.com';
+  // Spark's address is an http(s) one (a name that does not resolve here is kept).
+  if (key === 'srBaseUrl') return 'https://crm.example.invalid/v2';
+  // A perimeter is one the map can draw (docs/map.md).
+  if (key === 'perimeter') return '45.5,-73.5 45.6,-73.5 45.6,-73.4';
   // A field with a set of values (the style fields): its first.
   if (Array.isArray(s.enum)) return s.enum[0];
+  // A currency is one Stripe charges in (a deposit's), lower case.
+  if (key === 'chargeCurrency' || key === 'payProviderCurrency') return 'eur';
   if (s.$ref === 'Invite') return { firstName: 'Ana', lastName: 'Ruiz', email: `${key.toLowerCase()}@example.com`, level: 'editor' };
   switch (s.type) {
     case 'string':
@@ -543,7 +549,11 @@ describe('GET /projects search', () => {
 
   test('sort by updatedAt follows the order of the last changes', async () => {
     const order = [3, 0, 6, 1, 5, 2, 4].map((i) => made[i]!._id);
-    for (const id of order) assert.equal((await list('PATCH', `/project/${id}`, { colorText: `#${id.slice(-6)}` })).statusCode, 200);
+    // updatedAt is the injected clock's time of each change: the changes are a second apart on it.
+    for (const id of order) {
+      clock.advance(1000);
+      assert.equal((await list('PATCH', `/project/${id}`, { colorText: `#${id.slice(-6)}` })).statusCode, 200);
+    }
     assert.deepEqual(ids(await list('GET', '/projects?options[sort]=updatedAt')), order);
     assert.deepEqual(ids(await list('GET', '/projects?options[sort]=-updatedAt')), [...order].reverse());
   });
@@ -728,6 +738,9 @@ describe('projects: create, fields, fetch', () => {
       if (s.format === 'email' || s.format === 'email-list') body[k] = `${k.toLowerCase()}@example.com`;
       else if (s.format === 'time-zone') body[k] = 'Europe/Paris';
       else if (k === 'eventsBlockList') body[k] = '203.0.113.7, *@example.com';
+      else if (k === 'perimeter') body[k] = '45.5,-73.5 45.6,-73.5 45.6,-73.4';
+      else if (k === 'chargeCurrency' || k === 'payProviderCurrency') body[k] = 'eur';
+      else if (k === 'srBaseUrl') body[k] = 'https://crm.example.invalid/v2';
       else if (Array.isArray(s.enum)) body[k] = s.enum[0];
       else if (s.type === 'string') body[k] = `value of ${k}`;
       else if (s.type === 'number') body[k] = 7.5;

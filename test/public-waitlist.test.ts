@@ -138,6 +138,7 @@ describe('POST /public/waitlist', () => {
       'phone',
       'project',
       'unit',
+      'utm',
     ]);
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { browser, close, namespace, noise, openPage, patchProject, shot, skip, units, usePresentation, type Size } from './presentation-fixture.ts';
 
-/** Realtor access kept for the browser session (issue 34, point 5): a new tab does not ask again; prices in the realtor's list. */
+/** Realtor access kept for the browser session: a new tab does not ask again; prices in the realtor's list. */
 usePresentation({ env: () => ({ ALLOCATION_OPENS_PER_MINUTE: '100' }) });
 
 const press = (page: Page, size: Size, selector: string) => (size === 'phone' ? page.locator(selector).tap() : page.click(selector));
@@ -13,7 +13,7 @@ describe('the presentation page in Chromium: a realtor’s session across tabs',
   test('signed in once, a new tab of the same browser session opens signed in; signing out there signs out every tab; prices in the list', async () => {
     await patchProject({ allocations: [{ name: 'North Realty', password: 'north-pass-1', allocation: 'C1, C2' }] });
     for (const size of ['desktop', 'phone'] as Size[]) {
-      // The issue's sizes: a desktop of 1440 × 900 and a phone of 390 × 844.
+      // A desktop of 1440 × 900 and a phone of 390 × 844.
       const context = size === 'desktop' ? await browser.newContext({ viewport: { width: 1440, height: 900 } }) : undefined;
       const first = await openPage(size, `/p/${namespace}?view=list`, context ? { context } : {});
       await press(first, size, '#realtor-entry');

@@ -7,7 +7,8 @@ import { PROJECT_RECORD_SQL, toProject } from '../src/modules/projects/projects.
 import { findProject, insertProject, type ProjectInsert } from '../src/modules/projects/projects.repo.ts';
 import { PROJECT_SECRETS } from '../src/modules/projects/projects.schemas.ts';
 import { insertUnit, type NewUnit } from '../src/modules/units/unit-writes.repo.ts';
-import { holdExpired, holdLapsedSql, holdLive, holdLiveSql, stillHeld, stillHeldSql, toUnit, unitJson } from '../src/modules/units/units.record.ts';
+import { toUnit, unitJson } from '../src/modules/units/units.record.ts';
+import { holdExpired, holdLapsedSql, holdLive, holdLiveSql, stillHeld, stillHeldSql } from '../src/modules/holds/hold-rules.ts';
 import { findUnit, findUnitDocument } from '../src/modules/units/units.repo.ts';
 import { createUser, ENGINE, openTestDb, type TestDb } from './helpers.ts';
 

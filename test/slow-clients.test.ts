@@ -147,7 +147,7 @@ describe(`slow and broken clients (${ENGINE})`, () => {
   });
 });
 
-describe(`the refusals the issue found, one by one (${ENGINE})`, () => {
+describe(`malformed bodies and parameters, one by one (${ENGINE})`, () => {
   let t: TestApp;
   let auth: { authorization: string };
   let unit: Record<string, any>;

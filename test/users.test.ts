@@ -323,7 +323,7 @@ describe('the User record as a versioned record', () => {
   });
 });
 
-describe(`§19: the owner's fields on GET /users/me (${ENGINE})`, () => {
+describe(`the owner's worked-out fields on GET /users/me (${ENGINE})`, () => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp();

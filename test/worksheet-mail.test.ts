@@ -4,7 +4,7 @@ import type { AddressObject } from 'mailparser';
 import { buildTestApp, caller, createUser, publicProject, userWithToken, type TestApp } from './helpers.ts';
 import { startSmtp, type Smtp } from './smtp.ts';
 
-/** Worksheet mail both ways (issue 34, point 5): to the sales team when one arrives, to the realtor when it is decided. */
+/** Worksheet mail both ways: to the sales team when one arrives, to the realtor when it is decided. */
 const buyer = { firstName: 'Bea', lastName: 'Buyer', email: 'bea@example.com', phone: '+1 555 0102' };
 const addresses = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value.map((v) => v.address));
 
@@ -103,6 +103,36 @@ describe('worksheet mail', () => {
 
     assert.equal((await call('PATCH', `/worksheets/${third._id}`, { status: 'declined' })).statusCode, 200);
     assert.equal((await deliver()).length, 0, 'no realtor e-mail, no decision mail');
+  });
+
+  test('in the project’s language: a French project’s notice and decision in French, a Spanish one’s in Spanish', async () => {
+    for (const c of [
+      {
+        lang: 'fr',
+        subject: 'Nouvelle fiche de réservation de North Realty : Harbour View',
+        line: 'North Realty a soumis une fiche de réservation pour Harbour View au nom de Bea Buyer.',
+        choices: 'Choix, par ordre de préférence :',
+        decision: 'Fiche acceptée : A-1 pour Bea Buyer (Harbour View)',
+      },
+      {
+        lang: 'es',
+        subject: 'Nueva hoja de reserva de North Realty: Harbour View',
+        line: 'North Realty envió una hoja de reserva de Harbour View para Bea Buyer.',
+        choices: 'Opciones, por orden de preferencia:',
+        decision: 'Hoja aceptada: A-1 para Bea Buyer (Harbour View)',
+      },
+    ]) {
+      const { units, call, submit } = await launch({ projectLang: c.lang, formsSendTo: 'sales@example.com' });
+      const ws = (await submit({ buyer, choices: [units['A-1']], realtorEmail: 'nora@north.example' })).json();
+      const [notice] = await deliver();
+      assert.equal(notice!.parsed.subject, c.subject);
+      assert.ok((notice!.parsed.text ?? '').includes(c.line), notice!.parsed.text);
+      assert.ok((notice!.parsed.text ?? '').includes(c.choices), notice!.parsed.text);
+      assert.match(notice!.parsed.html || '', new RegExp(`<html lang="${c.lang}"`));
+      assert.equal((await call('PATCH', `/worksheets/${ws._id}`, { status: 'accepted', unit: units['A-1'] })).statusCode, 200);
+      const [decided] = await deliver();
+      assert.equal(decided!.parsed.subject, c.decision);
+    }
   });
 
   test('an invalid realtorEmail → 400 at /realtorEmail', async () => {

@@ -208,9 +208,49 @@ export interface paths {
     put?: never;
     /**
      * Accept an invitation
-     * @description Signed in (bearer or cookie) as the invited address: that user joins. Signed in as anyone else → 403. Not signed in: creates the account `email` with `password` (and `name`, `lastName`); if that account already exists, `password` must be its password (401 otherwise). The user lands in `administrators` or `editors` and the invite leaves `invites`. Answers like login (200, cookies). The link works once, for 7 days (410 after).
+     * @description Signed in (bearer or cookie) as the invited address: that user joins. Signed in as anyone else → 403. Not signed in: creates the account `email` with `password` (and `name`, `lastName`); if that account already exists, `password` must be its password (401 otherwise). The user lands in `administrators` or `editors` and the invite leaves `invites`. Answers like login (200, cookies). The link works once, for 7 days (410 after). With plans on, a published project handed over (level `owner`) takes a place in the new owner’s plan as publishing it would: no room → 402 `plan_limit`, nothing changes and the invitation still works.
      */
     post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/payments/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stripe's events (the platform's webhook endpoint, with Connect events)
+     * @description Verifies `Stripe-Signature` over the raw body with STRIPE_WEBHOOK_SECRET (400 otherwise). Each event id is handled once across nodes and restarts, and the answer is 2xx only after its effect committed. Nothing is taken from the body but the event id, its type and the object id: the account and the Checkout Session are read back from Stripe. `account.updated` sets the owner’s paymentsDetailsSubmitted and paymentsOnboardingDone; `checkout.session.completed` makes the deposit paid and the unit reserved; `checkout.session.expired` makes it expired. With plans on (BILLING=stripe), the platform’s `customer.subscription.*`, `invoice.paid`, `invoice.payment_failed` and its own `checkout.session.completed` update the user’s subscription, read back from Stripe (docs/billing.md). Without STRIPE_SECRET_KEY → 503 `payments_off`.
+     */
+    post: operations['submitPaymentEvent'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/public/deposits/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where a deposit stands: pending, paid, expired or refunded
+     * @description For the buyer’s page after a reload or on its return from Stripe Checkout (the return address carries `deposit=<id>`). Names no buyer and no Stripe id. A payment confirmed at Stripe shows as paid once its event arrived or the reconciliation pass read it.
+     */
+    get: operations['getPublicDeposit'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -398,6 +438,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/public/projects/{namespace}/bookings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cal.com's webhook: a visit booked on the project's booking page becomes a lead with source `booking`
+     * @description Set this address as a webhook of the Cal.com account (or event type) whose username is the project's `calUsername`, with the project's `calKey` as its secret, for Booking Created, Booking Rescheduled and Booking Cancelled. `X-Cal-Signature-256` must be the hex HMAC-SHA256 of the raw body with `calKey` (401 otherwise; a project without `calKey` → 403). BOOKING_CREATED makes a lead (the first attendee's name, e-mail and phone, the notes as its message, the unit the metadata's `unit` names, `booking` with the visit's time) that goes where every lead goes: the CRMs, the sales team's mail, `lead.created`. BOOKING_RESCHEDULED moves the lead of `rescheduleUid` to the new time; BOOKING_CANCELLED marks its `booking` cancelled (`lead.updated`, CRMs updated). Each booking uid is handled once: a delivery sent again answers `duplicate` and changes nothing. Other triggers are acknowledged (`ignored`). Every verified delivery is the integration’s last success. Rate-limited per client address like the other public writes; bodies up to 256 KiB.
+     */
+    post: operations['submitBooking'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/events': {
     parameters: {
       query?: never;
@@ -495,7 +555,7 @@ export interface paths {
     head?: never;
     /**
      * Change the caller's own profile (and password, with currentPassword)
-     * @description Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. A password change ends every session of the user, this one included: log in again.
+     * @description Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. A password change ends every session of the user, this one included: log in again. paymentsCustomer, subscription and appliedTrial are kept by the platform (a changed value → 400). With plans on (BILLING=stripe), hiding the branding (`preferences.hideBrandingIcon`, `preferences.hideLoadingLogo`) needs the Pro plan → 402 `plan_limit` otherwise.
      */
     patch: operations['updateCurrentUser'];
     trace?: never;
@@ -616,7 +676,7 @@ export interface paths {
     put?: never;
     /**
      * Create a project (the caller owns it)
-     * @description Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).
+     * @description Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win). With plans on (BILLING=stripe) a project created published (`published` absent or true) takes a place in the caller’s plan, and `showBranding: false` needs Pro: past either → 402 `plan_limit`; `plan` and `subscriptionItem` are then the service’s.
      */
     post: operations['createProject'];
     delete?: never;
@@ -662,7 +722,7 @@ export interface paths {
     head?: never;
     /**
      * Update a project
-     * @description Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412.
+     * @description Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412. With plans on (BILLING=stripe): publishing past the owner’s plan, or `showBranding: false` on a plan without Pro → 402 `plan_limit` naming the plan and the limit; `plan` and `subscriptionItem` are kept by the service (sent values are ignored).
      */
     patch: operations['updateProject'];
     trace?: never;
@@ -690,7 +750,7 @@ export interface paths {
     head?: never;
     /**
      * Update a project
-     * @description Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412. Alias of PATCH /project/{id}.
+     * @description Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412. With plans on (BILLING=stripe): publishing past the owner’s plan, or `showBranding: false` on a plan without Pro → 402 `plan_limit` naming the plan and the limit; `plan` and `subscriptionItem` are kept by the service (sent values are ignored). Alias of PATCH /project/{id}.
      */
     patch: operations['updateProjectAlias'];
     trace?: never;
@@ -911,6 +971,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/projects/{id}/integrations/rentcafe/sync': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pull availability and prices from Yardi RENTCafé now and import them (owner and administrators)
+     * @description Calls RENTCafé's apartment availability with the project's `yiApiToken`, `yiCompanyCode` and `yiPropertyCode` and imports each apartment into the unit of the same name (RENTCafé's `ApartmentName`, any case): its status read through `yiStatusMapping` (and the defaults docs/integrations.md lists) and its rent as `price`. Apartments naming no unit are skipped; units RENTCafé does not list are left as they are. As the feed: `dryRun=true` changes nothing and records nothing, its `ETag` as `If-Match` applies exactly that, row errors apply nothing (400) unless `skipErrors=true`, and the sync is recorded (`source: "rentcafe"`) with `lastSync`. RENTCafé refusing, failing or rate-limiting → 502 `upstream_failed` in words (`reason`) and a failed sync; credentials not all set → 409. The integration’s state keeps the outcome.
+     */
+    post: operations['syncRentcafe'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/projects/{id}/inventory/template': {
     parameters: {
       query?: never;
@@ -1072,6 +1152,166 @@ export interface paths {
      * @description Owner and administrators. The link stops working (410) and the invite leaves the group's `invites`.
      */
     delete: operations['revokeGroupInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/payments/onboarding': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Connect the caller’s own Stripe account (an Express account), or go on with it: a link to Stripe’s onboarding
+     * @description Creates the caller’s connected account once (kept as paymentsAccountId) and answers a fresh account link. Stripe’s `account.updated` events then set paymentsDetailsSubmitted and paymentsOnboardingDone (charges enabled); a project takes deposits once its owner’s account is onboarded. Without STRIPE_SECRET_KEY → 503 `payments_off`; Stripe refusing → 502.
+     */
+    post: operations['requestPaymentsOnboarding'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether this server takes payments, and how the caller’s Stripe account stands now
+     * @description `available` false when the server has no STRIPE_SECRET_KEY (then nothing else is asked of Stripe). With a connected account still missing something, the account is read back from Stripe at each call (a complete one at most every ten minutes per node) and kept (paymentsDetailsSubmitted, paymentsOnboardingDone, as Stripe’s `account.updated` keeps them), and `missing` lists what Stripe still needs. The console’s Profile › Payments calls it, also when Stripe’s onboarding sends the owner back (`/admin/profile?payments=done`). Stripe refusing → 502.
+     */
+    get: operations['getPaymentsState'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/deposits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's deposits, newest first (owner and administrators; editors → 403)
+     * @description `filters[unit]` lists one unit’s deposits. With `Accept: text/csv` or `format=csv` the answer is RFC 4180 CSV. Amounts are in minor units.
+     */
+    get: operations['listProjectsDeposits'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/deposits/{id}/refund': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refund a paid deposit at Stripe (owner and administrators; editors → 403)
+     * @description The whole amount goes back to the buyer through the owner’s Stripe account; the deposit turns `refunded` (event deposit.refunded). The unit is left as it is. A deposit not paid (pending, expired, already refunded) → 409. Stripe refusing → 502, and nothing changes.
+     */
+    post: operations['refundDeposit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/subscription': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's plan: the plans on offer, their subscription, the plan in effect and their published projects
+     * @description Without BILLING=stripe → 404 `billing_off` (nothing is limited on this server, and there is no plan to read).
+     */
+    get: operations['getCurrentUserSubscription'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/subscription/checkout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Subscribe to a plan: a link to Stripe Checkout (subscription mode)
+     * @description Makes the caller’s Stripe customer once (kept as paymentsCustomer) and answers a Checkout Session in subscription mode on the platform’s account for the plan’s price, with a TRIAL_DAYS trial unless the caller took theirs (appliedTrial). Stripe’s subscription events then keep `subscription` current. A subscription still running (trialing, active, past_due) → 409: plans change in the customer portal. Without BILLING=stripe → 404 `billing_off`; Stripe refusing → 502.
+     */
+    post: operations['requestSubscriptionCheckout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/subscription/portal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Manage the plan: a link to Stripe's customer portal (change plan, card, invoices, cancel)
+     * @description Makes the caller’s Stripe customer once if need be and answers a customer portal session returning to the console’s Profile. Without BILLING=stripe → 404 `billing_off`; Stripe refusing → 502.
+     */
+    post: operations['requestSubscriptionPortal'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/waitlistees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's waitlist sign-ups, oldest first (owner and administrators)
+     * @description The project record's `waitlistees`: each visitor who joined the project's waitlist (a lead with source `waitlist`), as first name, last name, e-mail, phone, the unit asked about and when, with the lead id to work it by. Up to 1,000; `X-Total-Count` says how many there are (`GET /leads?filters[source]=waitlist` pages through them all). A PATCH of the project ignores the field.
+     */
+    get: operations['listWaitlistees'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1338,6 +1578,46 @@ export interface paths {
     put?: never;
     /** Send one delivery again now (one attempt, same webhook-id) */
     post: operations['retryWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/integrations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The project's integrations: set up or not, connected or not, the last success and the last error
+     * @description Every integration is listed, set up or not. Credentials are never shown: `complete` says whether they are all set.
+     */
+    get: operations['listIntegrations'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/projects/{id}/integrations/{name}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Call the vendor with the project’s credentials (owner, administrators and editors)
+     * @description Changes nothing at the vendor. 200: it answered, with the integration’s state. 502 `upstream_failed`: the vendor’s error in words (`detail`), the state in `integration`. 409: its credentials are not all set, or it has no test yet. Either way the state keeps the outcome.
+     */
+    post: operations['testIntegration'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1783,6 +2063,86 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'deposit.pending': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * deposit.pending delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookDepositPending'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'deposit.paid': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * deposit.paid delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookDepositPaid'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'deposit.expired': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * deposit.expired delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookDepositExpired'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'deposit.refunded': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * deposit.refunded delivered to a subscribed URL
+     * @description Signed per Standard Webhooks: `webhook-signature` is `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` keyed with the base64 after `whsec_` (docs/events.md shows how to verify). Every attempt of one delivery carries the same `webhook-id`; drop repeats. Answer 2xx within 10 s, else it is retried after about 5 s, 30 s, 2 min, 10 min, 1 h and then hourly for 24 h. One webhook receives its events in `seq` order.
+     */
+    post: operations['webhookDepositRefunded'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1809,6 +2169,7 @@ export interface components {
         | 'uri_too_long'
         | 'headers_too_large'
         | 'request_timeout'
+        | 'plan_limit'
         | 'invalid_credentials'
         | 'unauthorized'
         | 'forbidden'
@@ -1824,6 +2185,8 @@ export interface components {
         | 'idempotency_key_reused'
         | 'rate_limited'
         | 'upstream_failed'
+        | 'payments_off'
+        | 'billing_off'
         | 'database_unavailable'
         | 'rate_limit_unavailable'
         | 'too_many_connections'
@@ -1833,6 +2196,12 @@ export interface components {
       instance?: string;
       /** @description The X-Request-Id of this request, for a 500 */
       requestId?: string;
+      /** @description A 402 `plan_limit`: the plan in effect (`starter`, `pro`, or `none`) */
+      plan?: string;
+      /** @description A 402 `plan_limit`: what the plan limits (`publishedProjects` or `hideBranding`) */
+      limit?: string;
+      /** @description A 402 `plan_limit`: what the plan allows (projects published at once, or false) */
+      allowed?: number | boolean;
       /** @description One entry per bad field of a 400 */
       errors?: {
         /** @description JSON pointer to the bad field (`/units/3`, `/query/options/limit`) */
@@ -1871,12 +2240,26 @@ export interface components {
       paymentsAccountId?: string;
       paymentsOnboardingDone?: boolean;
       paymentsDetailsSubmitted?: boolean;
+      /** @description With plans on: the user’s Stripe customer, made once at their first checkout or portal visit */
       paymentsCustomer?: {
+        /** @description The Stripe customer id (cus_…) */
+        id?: string;
+      } & {
         [key: string]: unknown;
       };
+      /** @description With plans on: the user’s subscription as last read back from Stripe (docs/billing.md) */
       subscription?: {
+        /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, … */
+        status?: string;
+        /** @description starter or pro (null: another price) */
+        plan?: string | null;
+        trialEnd?: string | null;
+        currentPeriodEnd?: string | null;
+        cancelAtPeriodEnd?: boolean;
+      } & {
         [key: string]: unknown;
       };
+      /** @description With plans on: the user took their trial (it is offered once) */
       appliedTrial?: boolean;
       /** @description The other people who are administrators of projects the user belongs to (user ids) */
       administrators?: string[];
@@ -2102,7 +2485,7 @@ export interface components {
       gtmBodyCode?: string;
       /** @description Physical address */
       address?: string;
-      /** @description Perimeter of the area (drawing path) */
+      /** @description Perimeter of the area, drawn on the map: "lat,lon lat,lon …" pairs (at least three) or a GeoJSON Polygon, MultiPolygon or Feature holding one; anything else → 400 */
       perimeter?: string;
       /** @description Map marker image URL */
       markerImageUrl?: string;
@@ -2274,7 +2657,7 @@ export interface components {
       skipFloorStep?: boolean;
       /** @description One of the display switches: show unit custom finishes (absent reads as false) */
       showUnitCustomFinishes?: boolean;
-      /** @description One of the display switches: show floor overview (absent reads as false) */
+      /** @description Every floor above the homes: its homes available of all, and its lowest price */
       showFloorOverview?: boolean;
       /** @description One of the display switches: prices starting at (absent reads as false) */
       pricesStartingAt?: boolean;
@@ -2334,7 +2717,7 @@ export interface components {
       lockScreenPhone?: boolean;
       /** @description One of the display switches: lock screen message (absent reads as false) */
       lockScreenMessage?: boolean;
-      /** @description One of the display switches: lock screen custom (absent reads as false) */
+      /** @description The lock screen also asks lockScreenCustomQuestions */
       lockScreenCustom?: boolean;
       /** @description One of the display switches: exclude blocked events (absent reads as false) */
       excludeBlockedEvents?: boolean;
@@ -2437,10 +2820,15 @@ export interface components {
           };
         };
       };
-      /** @description Lock-screen questions per language */
+      /** @description The lock screen's own questions (with lockScreenCustom), each asked where the page is in its `lang`; the answers are kept on the lead as `questions` (up to 20 questions of 500 characters) */
       lockScreenCustomQuestions?: {
-        lang?: string;
-        value?: string;
+        /**
+         * @description The page language the question is asked in (the two letters of `projectLang`: en, fr, es), or '' (or none) for every language
+         * @enum {string}
+         */
+        lang?: 'en' | 'fr' | 'es' | '';
+        /** @description The question, as the visitor reads it */
+        value: string;
       }[];
       /** @description Inventory file headers mapped to Unit fields */
       ftpMapping?: {
@@ -2490,9 +2878,9 @@ export interface components {
       position: number;
       /** @description Floorplan image URL */
       floorplanUrl?: string;
-      /** @description Floor drawing path */
+      /** @description Floor drawing path: the floor's shape on the project's picture (`projectImageUrl`), SVG path data in that picture's pixels */
       path?: string;
-      /** @description Alternative paths (drawing) */
+      /** @description Alternative paths: more shapes of the same floor on the picture (a floor seen in two places), each SVG path data like `path` */
       alternativePaths?: string[];
       /**
        * Format: date-time
@@ -2544,7 +2932,7 @@ export interface components {
       specificType?: string;
       /** @description Detail path (drawing) */
       path?: string;
-      /** @description Lot path (drawing) */
+      /** @description Lot path: an SVG path in the pixels of the project's site plan picture (layoutImageUrl) */
       lotPath?: string;
       /** @description Image URL */
       unitImageUrl?: string;
@@ -2568,9 +2956,9 @@ export interface components {
       deliveryDate?: string;
       /** @description Description (one of the unit's texts) */
       description?: string;
-      /** @description Perimeter of the area (drawing path) */
+      /** @description Perimeter of the area, drawn on the map: "lat,lon lat,lon …" pairs (at least three) or a GeoJSON Polygon, MultiPolygon or Feature holding one; anything else → 400 */
       perimeter?: string;
-      /** @description SVG id of the lot */
+      /** @description SVG id of the lot: an element's id in the project's projectSVGUrl */
       svgLotId?: string;
       /** @description Layout images */
       layoutGallery?: string[];
@@ -2631,7 +3019,7 @@ export interface components {
       lon?: number;
       /** @description Latitude (location) */
       lat?: number;
-      /** @description Only in a bundle read with X-Allocation-Token: the unit belongs to that realtor's allocation (§18) */
+      /** @description Only in a bundle read with X-Allocation-Token: the unit belongs to that realtor's allocation */
       readonly allocated?: boolean;
       /**
        * Format: date-time
@@ -2654,7 +3042,7 @@ export interface components {
         /** @description Rows whose availability was not applied because the unit is held right now */
         kept: number;
         errors: number;
-        /** @description Rows left out by ftpWhitelist / ftpBlacklist (feed pulls only) */
+        /** @description Rows left out by ftpWhitelist / ftpBlacklist (feed pulls), or apartments naming no unit of the project (RENTCafé pulls) */
         skipped: number;
       };
       /** @description One entry per row, in file order: the first 1,000 rows (`truncated` says whether there were more) */
@@ -2695,7 +3083,8 @@ export interface components {
     InventorySync: {
       /** @description 24-character lower-case hex identifier */
       _id: string;
-      source: 'upload' | 'ftp';
+      /** @description upload: a file sent; ftp: the FTP/SFTP feed; rentcafe: availability and prices pulled from Yardi RENTCafé */
+      source: 'upload' | 'ftp' | 'rentcafe';
       status: 'applied' | 'failed';
       /** Format: date-time */
       startedAt: string;
@@ -2751,7 +3140,7 @@ export interface components {
       svgGroupId?: string;
       /** @description Physical address */
       address?: string;
-      /** @description Perimeter of the group area (drawing path) */
+      /** @description Perimeter of the group area, drawn on the group page map: "lat,lon lat,lon …" pairs (at least three) or a GeoJSON Polygon, MultiPolygon or Feature holding one; anything else → 400 */
       perimeter?: string;
       /** @description Map marker image URL */
       markerImageUrl?: string;
@@ -2830,12 +3219,149 @@ export interface components {
        */
       readonly updatedAt: string;
     };
+    /** @description A deposit taken with a hold, through the project owner’s Stripe account */
+    Deposit: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description 24-character lower-case hex identifier */
+      project: string;
+      /** @description The unit held (null once the unit is deleted) */
+      unit: string | null;
+      /** @description The unit's name, when it still exists */
+      unitName?: string;
+      /** @description The lead the hold made (null once the lead is erased) */
+      lead: string | null;
+      /** @description pending: waiting for the buyer to pay at Stripe Checkout (the unit is on hold); paid: Stripe confirmed it (the unit turned reserved); expired: the payment window lapsed or the session expired unpaid; refunded: refunded at Stripe by the sales team */
+      status: 'pending' | 'paid' | 'expired' | 'refunded';
+      /**
+       * @description In the currency's minor unit, as Stripe counts it (cents: 50000 is 500.00 usd; yen: 500 is ¥500)
+       * @example 50000
+       */
+      amount: number;
+      /**
+       * @description Lower-case ISO 4217 code
+       * @example usd
+       */
+      currency: string;
+      /** @description The holder’s first and last name */
+      buyerName: string;
+      /** @description The holder’s e-mail (Stripe Checkout asks for it again) */
+      buyerEmail: string;
+      /**
+       * Format: date-time
+       * @description When the hold asked for it
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description The end of the payment window (DEPOSIT_WINDOW_MINUTES after the hold)
+       */
+      expiresAt: string;
+      /** @description When Stripe confirmed it paid */
+      paidAt: string | null;
+      /** @description When it expired unpaid */
+      expiredAt: string | null;
+      /** @description When it was refunded */
+      refundedAt: string | null;
+    };
+    /** @description The deposit this hold asks for */
+    PaymentOffer: {
+      /** @description The deposit: GET /public/deposits/{id} tells where it stands; the return address from Checkout carries it */
+      _id: string;
+      /** @enum {string} */
+      status: 'pending';
+      /**
+       * Format: uri
+       * @description Stripe Checkout's page on the owner's account: send the buyer there
+       */
+      checkoutUrl: string;
+      /**
+       * @description In the currency's minor unit, as Stripe counts it (cents: 50000 is 500.00 usd; yen: 500 is ¥500)
+       * @example 50000
+       */
+      amount: number;
+      /**
+       * @description Lower-case ISO 4217 code
+       * @example usd
+       */
+      currency: string;
+      /**
+       * Format: date-time
+       * @description The end of the payment window: unpaid by then, the unit is released and the session expired
+       */
+      expiresAt: string;
+    };
+    PublicDeposit: {
+      /** @description 24-character lower-case hex identifier */
+      _id: string;
+      /** @description pending: waiting for the buyer to pay at Stripe Checkout (the unit is on hold); paid: Stripe confirmed it (the unit turned reserved); expired: the payment window lapsed or the session expired unpaid; refunded: refunded at Stripe by the sales team */
+      status: 'pending' | 'paid' | 'expired' | 'refunded';
+      /**
+       * @description In the currency's minor unit, as Stripe counts it (cents: 50000 is 500.00 usd; yen: 500 is ¥500)
+       * @example 50000
+       */
+      amount: number;
+      /**
+       * @description Lower-case ISO 4217 code
+       * @example usd
+       */
+      currency: string;
+      unit: string | null;
+      /** @description 24-character lower-case hex identifier */
+      project: string;
+      /**
+       * Format: date-time
+       * @description The end of the payment window
+       */
+      expiresAt: string;
+    };
+    /** @description Whether this server takes payments, and how the caller’s Stripe account stands */
+    PaymentsState: {
+      /** @description Whether this server takes payments at all (STRIPE_SECRET_KEY set). False: no deposit is taken anywhere, and there is nothing to connect */
+      available: boolean;
+      /** @description Whether the caller has a connected Stripe account (paymentsAccountId) */
+      connected: boolean;
+      /** @description Stripe's `details_submitted`: the owner finished Stripe's onboarding form */
+      detailsSubmitted: boolean;
+      /** @description Stripe's `charges_enabled`: the owner's projects take deposits (paymentsOnboardingDone) */
+      chargesEnabled: boolean;
+      /**
+       * @description What Stripe still needs before it enables charges or keeps them enabled, in Stripe's requirement names (past due first): `external_account`, `tos_acceptance.date`, `individual.dob.day`, …
+       * @example [
+       *       "external_account",
+       *       "tos_acceptance.date"
+       *     ]
+       */
+      missing: string[];
+      /** @description Why Stripe disabled charges, in Stripe's words (`requirements.past_due`, `requirements.pending_verification`, `under_review`, …), or null */
+      disabledReason: string | null;
+    };
+    /** @description A user's subscription to a plan, as last read back from Stripe */
+    Subscription: {
+      /** @description Stripe's status: trialing, active (in good standing), past_due, unpaid, canceled, paused (the plan holds until currentPeriodEnd), incomplete, incomplete_expired */
+      status: string;
+      /** @description The plan its price is (null: a price that is neither configured plan) */
+      plan: ('starter' | 'pro') | null;
+      /** @description When the trial ends (null: no trial) */
+      trialEnd: string | null;
+      /** @description The end of the period paid for (or of the trial) */
+      currentPeriodEnd: string | null;
+      /** @description It is cancelled and ends at currentPeriodEnd */
+      cancelAtPeriodEnd: boolean;
+    };
     Bundle: {
       /** @description Public Project fields (see docs/public-api.md for what is left out) */
       project: {
         /** @description 24-character lower-case hex identifier */
         _id: string;
         name: string;
+        /** @description Whether a hold on this project may ask for a deposit: payments are configured on the server and the owner's Stripe account is onboarded. False: the page says nothing of a deposit */
+        deposits: boolean;
+        /**
+         * Format: uri
+         * @description The Cal.com booking page of the project's `calUsername` (at the server's CAL_URL), where "Book a visit" sends a visitor; absent without one. The username itself is not in the bundle
+         */
+        bookingUrl?: string;
       } & {
         [key: string]: unknown;
       };
@@ -2890,6 +3416,14 @@ export interface components {
             key: string;
             value: string;
           }[];
+          /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+          utm?: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+            term?: string;
+            content?: string;
+          };
         }
       | unknown
       | unknown;
@@ -2897,6 +3431,7 @@ export interface components {
     HeldUnit: components['schemas']['Unit'] & {
       /** @description A secret for this hold alone (256 random bits, base64url): GET, DELETE /public/holds/{holdToken} and POST …/extend. The server keeps only its hash */
       holdToken: string;
+      payment?: components['schemas']['PaymentOffer'];
     };
     PublicHold: {
       unit: components['schemas']['Unit'];
@@ -2940,7 +3475,7 @@ export interface components {
       unit?: string;
       /** @description Message */
       message?: string;
-      /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
+      /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, `booking`, …) */
       source: string;
       /** @description Answers to the lock-screen questions */
       questions?: {
@@ -2951,6 +3486,32 @@ export interface components {
       customFields?: {
         key: string;
         value: string;
+      }[];
+      /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+      utm?: {
+        source?: string;
+        medium?: string;
+        campaign?: string;
+        term?: string;
+        content?: string;
+      };
+      /** @description Where the lead was sent and when: one entry per CRM of the project (Spark, Salesforce, Zoho CRM), the latest push. Absent until a CRM accepts it; a push waits and retries while the CRM is down, so a lead is never lost or sent twice */
+      sentTo?: {
+        /**
+         * @description spark, salesforce or zoho
+         * @example salesforce
+         */
+        integration: string;
+        /**
+         * Format: date-time
+         * @description When the CRM last accepted the lead (created, then each update)
+         */
+        at: string;
+        /**
+         * @description The lead's id in that CRM
+         * @example 00Q5g00000AbCdEEAZ
+         */
+        externalId: string;
       }[];
       /** @description Where the sales team is with this lead: new (when it arrives), contacted, qualified or lost */
       status: 'new' | 'contacted' | 'qualified' | 'lost';
@@ -2965,6 +3526,39 @@ export interface components {
        * @description A waitlist entry the priority list has offered its unit to (a priority hold): when
        */
       offeredAt?: string;
+      /** @description A lead made with a hold that took a deposit: where the deposit stands */
+      deposit?: {
+        /** @description The deposit (GET /projects/{id}/deposits) */
+        _id: string;
+        status: 'pending' | 'paid' | 'expired' | 'refunded';
+        /** @description In the currency's minor unit (cents) */
+        amount: number;
+        /** @description Lower-case ISO 4217 */
+        currency: string;
+        /**
+         * Format: date-time
+         * @description When Stripe confirmed it paid (a deposit paid, or paid and then refunded)
+         */
+        paidAt?: string;
+      };
+      /** @description A lead with source `booking` (a visit booked through Cal.com): the visit, kept current as Cal.com reports it */
+      booking?: {
+        /** @description Cal.com's uid of the booking (after a reschedule, the new booking's) */
+        uid: string;
+        status: 'booked' | 'rescheduled' | 'cancelled';
+        /**
+         * Format: date-time
+         * @description When the visit starts
+         */
+        startTime?: string;
+        /**
+         * Format: date-time
+         * @description When it ends
+         */
+        endTime?: string;
+        /** @description Cancelled: the reason the attendee gave, if any */
+        cancellationReason?: string;
+      };
       /**
        * Format: date-time
        * @description When the lead was left
@@ -3007,7 +3601,7 @@ export interface components {
       unit?: string;
       /** @description Message */
       message?: string;
-      /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
+      /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, `booking`, …) */
       source?: string;
       /** @description Answers to the lock-screen questions */
       questions?: {
@@ -3019,6 +3613,14 @@ export interface components {
         key: string;
         value: string;
       }[];
+      /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+      utm?: {
+        source?: string;
+        medium?: string;
+        campaign?: string;
+        term?: string;
+        content?: string;
+      };
       /** @description Status */
       status?: string;
       /** @description Assignee */
@@ -3032,6 +3634,24 @@ export interface components {
        * @description Offered at
        */
       offeredAt?: string;
+      /** @description Where the lead was sent and when: one entry per CRM of the project (Spark, Salesforce, Zoho CRM), the latest push. Absent until a CRM accepts it; a push waits and retries while the CRM is down, so a lead is never lost or sent twice */
+      sentTo?: {
+        /**
+         * @description spark, salesforce or zoho
+         * @example salesforce
+         */
+        integration: string;
+        /**
+         * Format: date-time
+         * @description When the CRM last accepted the lead (created, then each update)
+         */
+        at: string;
+        /**
+         * @description The lead's id in that CRM
+         * @example 00Q5g00000AbCdEEAZ
+         */
+        externalId: string;
+      }[];
       /**
        * Format: date-time
        * @description When the lead was left
@@ -3495,6 +4115,90 @@ export interface components {
         batch?: string;
       };
     };
+    /** @description A hold asked for a deposit: a Stripe Checkout Session was created on the owner's account (actor public); changes hold status, amount (minor units), currency, unit and lead */
+    DepositPendingEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'deposit.pending';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description Stripe confirmed the deposit paid (actor system): changes hold status; the unit turned reserved in the same transaction (its unit.updated just before) */
+    DepositPaidEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'deposit.paid';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The payment window lapsed, the buyer left Checkout, or Stripe expired the session (actor system): changes hold status */
+    DepositExpiredEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'deposit.expired';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
+    /** @description The owner or an administrator refunded a paid deposit at Stripe (actor user): changes hold status */
+    DepositRefundedEvent: {
+      /** @description 24-character lower-case hex identifier */
+      id: string;
+      /** @description Position in the project's log: 1, 2, 3, … in commit order, no gaps */
+      seq: number;
+      /** @enum {string} */
+      type: 'deposit.refunded';
+      /** @description 24-character lower-case hex identifier */
+      projectId: string;
+      /** Format: date-time */
+      createdAt: string;
+      actor: components['schemas']['EventActor'];
+      data: {
+        /** @description The record the event is about */
+        _id: string;
+        changes?: components['schemas']['EventChanges'];
+        /** @description Shared by every event of one bulk write (a bulk PATCH /units, an import: then the sync record id); with `changes` before values, what a client reverts as one */
+        batch?: string;
+      };
+    };
     /** @description One entry of a project change log; `type` tells which */
     Event:
       | components['schemas']['ProjectUpdatedEvent']
@@ -3513,7 +4217,11 @@ export interface components {
       | components['schemas']['InventoryImportedEvent']
       | components['schemas']['WorksheetSubmittedEvent']
       | components['schemas']['WorksheetAcceptedEvent']
-      | components['schemas']['WorksheetDeclinedEvent'];
+      | components['schemas']['WorksheetDeclinedEvent']
+      | components['schemas']['DepositPendingEvent']
+      | components['schemas']['DepositPaidEvent']
+      | components['schemas']['DepositExpiredEvent']
+      | components['schemas']['DepositRefundedEvent'];
     Webhook: {
       /** @description 24-character lower-case hex identifier */
       _id: string;
@@ -3555,6 +4263,37 @@ export interface components {
         /** @description Asked for through POST …/retry */
         manual?: boolean;
       }[];
+    };
+    IntegrationState: {
+      /** @description spark, salesforce, zoho (CRMs), rentcafe (inventory), cal (scheduling) */
+      name: 'spark' | 'salesforce' | 'zoho' | 'rentcafe' | 'cal';
+      /**
+       * @description The vendor's name
+       * @example Salesforce
+       */
+      label: string;
+      /** @description Its project fields (the sealed ones are set through the project, never shown) */
+      fields: string[];
+      /** @description Every field it needs is set: it acts (a CRM is sent every lead) */
+      complete: boolean;
+      /** @description A CRM: every lead is pushed to it and updated there */
+      crm: boolean;
+      /** @description POST …/test calls the vendor (false: its connection test is not available yet) */
+      testable: boolean;
+      /** @description The last call to the vendor (a test or a push) worked */
+      connected: boolean;
+      /**
+       * Format: date-time
+       * @description When a call to the vendor last worked
+       */
+      lastSuccessAt?: string;
+      /** @description What went wrong at the last failure, in words (never a credential) */
+      lastError?: string;
+      /**
+       * Format: date-time
+       * @description When that failure happened
+       */
+      lastErrorAt?: string;
     };
     Insights: {
       /**
@@ -3890,12 +4629,26 @@ export interface operations {
             paymentsAccountId?: string;
             paymentsOnboardingDone?: boolean;
             paymentsDetailsSubmitted?: boolean;
+            /** @description With plans on: the user’s Stripe customer, made once at their first checkout or portal visit */
             paymentsCustomer?: {
+              /** @description The Stripe customer id (cus_…) */
+              id?: string;
+            } & {
               [key: string]: unknown;
             };
+            /** @description With plans on: the user’s subscription as last read back from Stripe (docs/billing.md) */
             subscription?: {
+              /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, … */
+              status?: string;
+              /** @description starter or pro (null: another price) */
+              plan?: string | null;
+              trialEnd?: string | null;
+              currentPeriodEnd?: string | null;
+              cancelAtPeriodEnd?: boolean;
+            } & {
               [key: string]: unknown;
             };
+            /** @description With plans on: the user took their trial (it is offered once) */
             appliedTrial?: boolean;
             /** @description The other people who are administrators of projects the user belongs to (user ids) */
             administrators?: string[];
@@ -4578,7 +5331,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description An upstream server (an inventory feed) failed; `detail` names what failed */
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
       502: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4705,7 +5458,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description An upstream server (an inventory feed) failed; `detail` names what failed */
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
       502: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4955,12 +5708,26 @@ export interface operations {
             paymentsAccountId?: string;
             paymentsOnboardingDone?: boolean;
             paymentsDetailsSubmitted?: boolean;
+            /** @description With plans on: the user’s Stripe customer, made once at their first checkout or portal visit */
             paymentsCustomer?: {
+              /** @description The Stripe customer id (cus_…) */
+              id?: string;
+            } & {
               [key: string]: unknown;
             };
+            /** @description With plans on: the user’s subscription as last read back from Stripe (docs/billing.md) */
             subscription?: {
+              /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, … */
+              status?: string;
+              /** @description starter or pro (null: another price) */
+              plan?: string | null;
+              trialEnd?: string | null;
+              currentPeriodEnd?: string | null;
+              cancelAtPeriodEnd?: boolean;
+            } & {
               [key: string]: unknown;
             };
+            /** @description With plans on: the user took their trial (it is offered once) */
             appliedTrial?: boolean;
             /** @description The other people who are administrators of projects the user belongs to (user ids) */
             administrators?: string[];
@@ -4994,6 +5761,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -5108,6 +5885,223 @@ export interface operations {
       };
     };
   };
+  submitPaymentEvent: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description t=<unix time>,v1=<HMAC-SHA256 of "t.body" with STRIPE_WEBHOOK_SECRET> */
+        'stripe-signature'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** @description A Stripe event, signed with the endpoint's secret (Stripe-Signature) */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "id": "65f0c0ffee00000000000001",
+         *       "type": "example"
+         *     }
+         */
+        'application/json': {
+          /** @description The event id (evt_…): each is handled once */
+          id: string;
+          /** @description account.updated, checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.expired; with plans on also customer.subscription.created|updated|deleted, invoice.paid, invoice.payment_failed; others are acknowledged */
+          type: string;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "received": true,
+           *       "duplicate": true
+           *     }
+           */
+          'application/json': {
+            received: boolean;
+            /** @description true when this event had been handled before (nothing changed) */
+            duplicate: boolean;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPublicDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "status": "pending",
+           *       "amount": 50000,
+           *       "currency": "usd",
+           *       "unit": "65f0c0ffee00000000000001",
+           *       "project": "65f0c0ffee00000000000001",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['PublicDeposit'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getPresentation: {
     parameters: {
       query?: {
@@ -5144,7 +6138,8 @@ export interface operations {
            * @example {
            *       "project": {
            *         "_id": "65f0c0ffee00000000000001",
-           *         "name": "Tower A"
+           *         "name": "Tower A",
+           *         "deposits": true
            *       },
            *       "floors": [
            *         {
@@ -5294,7 +6289,8 @@ export interface operations {
            * @example {
            *       "project": {
            *         "_id": "65f0c0ffee00000000000001",
-           *         "name": "Tower A"
+           *         "name": "Tower A",
+           *         "deposits": true
            *       },
            *       "floors": [
            *         {
@@ -5469,7 +6465,7 @@ export interface operations {
             unit?: string;
             /** @description Message */
             message?: string;
-            /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, …) */
+            /** @description Where the lead came from (`presentation`, `hold`, `waitlist`, `booking`, …) */
             source?: string;
             /** @description Answers to the lock-screen questions */
             questions?: {
@@ -5481,6 +6477,14 @@ export interface operations {
               key: string;
               value: string;
             }[];
+            /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+            utm?: {
+              source?: string;
+              medium?: string;
+              campaign?: string;
+              term?: string;
+              content?: string;
+            };
             /**
              * Format: date-time
              * @description When the lead was left
@@ -5624,6 +6628,14 @@ export interface operations {
           /** Format: email */
           email: string;
           phone: string;
+          /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+          utm?: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+            term?: string;
+            content?: string;
+          };
         };
       };
     };
@@ -6199,6 +7211,14 @@ export interface operations {
                 key: string;
                 value: string;
               }[];
+              /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+              utm?: {
+                source?: string;
+                medium?: string;
+                campaign?: string;
+                term?: string;
+                content?: string;
+              };
             }
           | unknown
           | unknown;
@@ -6252,6 +7272,14 @@ export interface operations {
               key: string;
               value: string;
             }[];
+            /** @description The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs */
+            utm?: {
+              source?: string;
+              medium?: string;
+              campaign?: string;
+              term?: string;
+              content?: string;
+            };
             /**
              * @description Always `waitlist`
              * @enum {string}
@@ -6482,6 +7510,16 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
       503: {
         headers: {
@@ -6552,6 +7590,188 @@ export interface operations {
       };
       /** @description A path segment is longer than 100 characters */
       414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  submitBooking: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Cal.com's signature: the hex HMAC-SHA256 of the raw body with the webhook's secret (the project's calKey) */
+        'x-cal-signature-256'?: string;
+      };
+      path: {
+        /** @description The project's namespace: the slug of its public page */
+        namespace: string;
+      };
+      cookie?: never;
+    };
+    /** @description Cal.com's webhook body, signed with the project's calKey */
+    requestBody?: {
+      content: {
+        /** @example {} */
+        'application/json': {
+          /** @description BOOKING_CREATED, BOOKING_RESCHEDULED and BOOKING_CANCELLED are followed; any other trigger is acknowledged and ignored */
+          triggerEvent?: string;
+          createdAt?: string;
+          payload?: {
+            /** @description The booking's uid: one lead per booking (a reschedule's new uid joins the lead of `rescheduleUid`) */
+            uid?: string;
+            /** @description BOOKING_RESCHEDULED: the uid of the booking it replaces */
+            rescheduleUid?: string;
+            /** @description The visit, as the lead's `booking.startTime` */
+            startTime?: string;
+            endTime?: string;
+            /** @description The first is the lead: `name` (or `firstName`, `lastName`), `email` (required), `phoneNumber` */
+            attendees?: {
+              [key: string]: unknown;
+            }[];
+            /** @description The booking form: `attendeePhoneNumber.value` is the phone when given */
+            responses?: {
+              [key: string]: unknown;
+            };
+            /** @description The attendee's notes: the lead's message */
+            additionalNotes?: string;
+            /** @description As the page passed it: `unit` (a unit id of the project) becomes the lead's unit */
+            metadata?: {
+              [key: string]: unknown;
+            };
+            cancellationReason?: string;
+          } & {
+            [key: string]: unknown;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "received": true,
+           *       "outcome": "created"
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            received: true;
+            /** @description created: a new lead (also from a cancellation arriving before its booking, already cancelled); updated: the lead of the booking moved or cancelled; duplicate: this delivery had been handled before (nothing changed); ignored: a trigger a lead does not follow, or a booking whose lead is gone */
+            outcome: 'created' | 'updated' | 'duplicate' | 'ignored';
+            /** @description The lead the booking made or changed */
+            lead?: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -7449,12 +8669,26 @@ export interface operations {
           paymentsAccountId?: string;
           paymentsOnboardingDone?: boolean;
           paymentsDetailsSubmitted?: boolean;
+          /** @description With plans on: the user’s Stripe customer, made once at their first checkout or portal visit */
           paymentsCustomer?: {
+            /** @description The Stripe customer id (cus_…) */
+            id?: string;
+          } & {
             [key: string]: unknown;
           };
+          /** @description With plans on: the user’s subscription as last read back from Stripe (docs/billing.md) */
           subscription?: {
+            /** @description Stripe's status: trialing, active, past_due, unpaid, canceled, … */
+            status?: string;
+            /** @description starter or pro (null: another price) */
+            plan?: string | null;
+            trialEnd?: string | null;
+            currentPeriodEnd?: string | null;
+            cancelAtPeriodEnd?: boolean;
+          } & {
             [key: string]: unknown;
           };
+          /** @description With plans on: the user took their trial (it is offered once) */
           appliedTrial?: boolean;
           /** @description The other people who are administrators of projects the user belongs to (user ids) */
           administrators?: string[];
@@ -7522,6 +8756,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -8758,8 +10002,13 @@ export interface operations {
             };
           };
           lockScreenCustomQuestions?: {
-            lang?: string;
-            value?: string;
+            /**
+             * @description The page language the question is asked in (the two letters of `projectLang`: en, fr, es), or '' (or none) for every language
+             * @enum {string}
+             */
+            lang?: 'en' | 'fr' | 'es' | '';
+            /** @description The question, as the visitor reads it */
+            value: string;
           }[];
           ftpMapping?: {
             header?: string;
@@ -8869,6 +10118,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -9594,8 +10853,13 @@ export interface operations {
             };
           };
           lockScreenCustomQuestions?: {
-            lang?: string;
-            value?: string;
+            /**
+             * @description The page language the question is asked in (the two letters of `projectLang`: en, fr, es), or '' (or none) for every language
+             * @enum {string}
+             */
+            lang?: 'en' | 'fr' | 'es' | '';
+            /** @description The question, as the visitor reads it */
+            value: string;
           }[];
           ftpMapping?: {
             header?: string;
@@ -9703,6 +10967,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -10329,8 +11603,13 @@ export interface operations {
             };
           };
           lockScreenCustomQuestions?: {
-            lang?: string;
-            value?: string;
+            /**
+             * @description The page language the question is asked in (the two letters of `projectLang`: en, fr, es), or '' (or none) for every language
+             * @enum {string}
+             */
+            lang?: 'en' | 'fr' | 'es' | '';
+            /** @description The question, as the visitor reads it */
+            value: string;
           }[];
           ftpMapping?: {
             header?: string;
@@ -10438,6 +11717,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -10671,6 +11960,7 @@ export interface operations {
           /** @description Position or order; floors are listed by it. Or the query parameter of the same name (which wins when both are sent); both may be left out. */
           position?: number;
           floorplanUrl?: string;
+          /** @description SVG path data in the pixels of the project's `projectImageUrl` (a moveto first, then path commands and numbers), or '' */
           path?: string;
           alternativePaths?: string[];
           /** @description 24-character lower-case hex identifier. Or the query parameter of the same name (which wins when both are sent); one of the two is required. */
@@ -11519,6 +12809,7 @@ export interface operations {
           /** @description Position or order; floors are listed by it */
           position?: number;
           floorplanUrl?: string;
+          /** @description SVG path data in the pixels of the project's `projectImageUrl` (a moveto first, then path commands and numbers), or '' */
           path?: string;
           alternativePaths?: string[];
           units?: string[];
@@ -13326,7 +14617,245 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description An upstream server (an inventory feed) failed; `detail` names what failed */
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  syncRentcafe: {
+    parameters: {
+      query?: {
+        /** @description true: answer what would change, change nothing */
+        dryRun?: boolean;
+        /** @description true: apply the good rows of a file with row errors */
+        skipErrors?: boolean;
+      };
+      header?: {
+        /**
+         * @description Only act if the record is still at this version: its ETag, or `"<__v>"` from any record or list. A stale one → 412 and nothing is written.
+         * @example "3"
+         */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import answer of RENTCafé's availability */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          ETag: components['headers']['ETag'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "dryRun": true,
+           *       "summary": {
+           *         "created": 1,
+           *         "updated": 1,
+           *         "unchanged": 1,
+           *         "kept": 1,
+           *         "errors": 1,
+           *         "skipped": 1
+           *       },
+           *       "changes": [
+           *         {
+           *           "row": 1,
+           *           "action": "create",
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "name": "Tower A",
+           *           "floor": "65f0c0ffee00000000000001",
+           *           "fields": {}
+           *         }
+           *       ],
+           *       "truncated": true,
+           *       "errors": [
+           *         {
+           *           "row": 1,
+           *           "column": "Price",
+           *           "message": "Is the corner unit still available?"
+           *         }
+           *       ],
+           *       "unknownColumns": [
+           *         "Parking spots"
+           *       ],
+           *       "kept": [
+           *         {
+           *           "row": 1,
+           *           "unit": "65f0c0ffee00000000000001",
+           *           "name": "Tower A"
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['InventoryImport'];
+        };
+      };
+      /** @description Row errors (nothing applied), or a bad file; with row errors the import answer stands beside the problem details */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            dryRun: boolean;
+            summary: {
+              [key: string]: unknown;
+            };
+            changes: {
+              [key: string]: unknown;
+            }[];
+            truncated: boolean;
+            errors: {
+              /** @description 1 = the first data row; null for a failure of the whole file */
+              row: number | null;
+              /** @description The column header as written in the file */
+              column: string | null;
+              message: string;
+              /** @description In a 400 answer: `/<row>/<column>`, as problem details name fields */
+              path?: string;
+            }[];
+            unknownColumns: string[];
+            kept: {
+              [key: string]: unknown;
+            }[];
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description If-Match does not match the current ETag */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Rate limited; see Retry-After */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
       502: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13786,6 +15315,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -14259,6 +15798,16 @@ export interface operations {
       };
       /** @description Missing, invalid or expired credentials */
       401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit */
+      402: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -14909,6 +16458,956 @@ export interface operations {
       };
       /** @description Body is not application/json */
       415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  requestPaymentsOnboarding: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://example.org/a.png"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: uri
+             * @description Stripe's onboarding page for the caller's connected account (an account link: single use, short-lived)
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getPaymentsState: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Whether this server takes payments, and how the caller’s Stripe account stands */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "available": true,
+           *       "connected": true,
+           *       "detailsSubmitted": true,
+           *       "chargesEnabled": true,
+           *       "missing": [
+           *         "external_account",
+           *         "tos_acceptance.date"
+           *       ],
+           *       "disabledReason": "example"
+           *     }
+           */
+          'application/json': components['schemas']['PaymentsState'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listProjectsDeposits: {
+    parameters: {
+      query?: {
+        /** @description One unit's deposits (the console's unit sheet) */
+        'filters[unit]'?: string;
+        /** @description CSV instead of JSON (as `Accept: text/csv`) */
+        format?: 'csv';
+        /** @description Deposits to skip (default 0) */
+        'options[skip]'?: number;
+        /** @description Most deposits to return, 1–1000 (default 100) */
+        'options[limit]'?: number;
+      };
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deposits as JSON, or as CSV when asked for */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "project": "65f0c0ffee00000000000001",
+           *         "unit": "65f0c0ffee00000000000001",
+           *         "lead": "65f0c0ffee00000000000001",
+           *         "status": "pending",
+           *         "amount": 50000,
+           *         "currency": "usd",
+           *         "buyerName": "example",
+           *         "buyerEmail": "example",
+           *         "createdAt": "2026-03-01T09:30:00.000Z",
+           *         "expiresAt": "2026-03-01T09:30:00.000Z",
+           *         "paidAt": "2026-03-01T09:30:00.000Z",
+           *         "expiredAt": "2026-03-01T09:30:00.000Z",
+           *         "refundedAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['Deposit'][];
+          'text/csv': string;
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  refundDeposit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A deposit taken with a hold, through the project owner’s Stripe account */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "_id": "65f0c0ffee00000000000001",
+           *       "project": "65f0c0ffee00000000000001",
+           *       "unit": "65f0c0ffee00000000000001",
+           *       "lead": "65f0c0ffee00000000000001",
+           *       "status": "pending",
+           *       "amount": 50000,
+           *       "currency": "usd",
+           *       "buyerName": "example",
+           *       "buyerEmail": "example",
+           *       "createdAt": "2026-03-01T09:30:00.000Z",
+           *       "expiresAt": "2026-03-01T09:30:00.000Z",
+           *       "paidAt": "2026-03-01T09:30:00.000Z",
+           *       "expiredAt": "2026-03-01T09:30:00.000Z",
+           *       "refundedAt": "2026-03-01T09:30:00.000Z"
+           *     }
+           */
+          'application/json': components['schemas']['Deposit'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCurrentUserSubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "plans": [
+           *         {
+           *           "name": "starter",
+           *           "publishedProjects": 1,
+           *           "hideBranding": true
+           *         }
+           *       ],
+           *       "trialDays": 0,
+           *       "planInEffect": "starter",
+           *       "subscription": {
+           *         "status": "ok",
+           *         "plan": "starter",
+           *         "trialEnd": "2026-03-01T09:30:00.000Z",
+           *         "currentPeriodEnd": "2026-03-01T09:30:00.000Z",
+           *         "cancelAtPeriodEnd": true
+           *       },
+           *       "publishedProjects": 0
+           *     }
+           */
+          'application/json': {
+            /** @description The plans on offer and what each allows */
+            plans: {
+              /** @description starter: publishes up to PLAN_STARTER_PROJECTS projects at once, the branding shown; pro: any number, the branding may be hidden */
+              name: 'starter' | 'pro';
+              /** @description Projects published at once (null: any number) */
+              publishedProjects: number | null;
+              /** @description Whether the Showsuite branding may be hidden (showBranding, preferences) */
+              hideBranding: boolean;
+            }[];
+            /** @description The trial a checkout starts with now (0: the caller took theirs, or there is none) */
+            trialDays: number;
+            /** @description The plan that counts now (null: none; publishing needs one): the subscription’s while in good standing or until its paid period ends */
+            planInEffect: ('starter' | 'pro') | null;
+            /** @description The caller’s subscription (null: never subscribed) */
+            subscription: components['schemas']['Subscription'] | null;
+            /** @description The caller’s projects published now (what the Starter limit counts) */
+            publishedProjects: number;
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  requestSubscriptionCheckout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "plan": "starter"
+         *     }
+         */
+        'application/json': {
+          /** @description starter: publishes up to PLAN_STARTER_PROJECTS projects at once, the branding shown; pro: any number, the branding may be hidden */
+          plan: 'starter' | 'pro';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://example.org/a.png"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: uri
+             * @description Stripe's page to send the user to (single use, short-lived)
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  requestSubscriptionPortal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "url": "https://example.org/a.png"
+           *     }
+           */
+          'application/json': {
+            /**
+             * Format: uri
+             * @description Stripe's page to send the user to (single use, short-lived)
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listWaitlistees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Total-Count': components['headers']['X-Total-Count'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "_id": "65f0c0ffee00000000000001",
+           *         "firstName": "Ana",
+           *         "lastName": "Ruiz",
+           *         "email": "ana@example.com",
+           *         "phone": "+1 555 0100",
+           *         "createdAt": "2026-03-01T09:30:00.000Z"
+           *       }
+           *     ]
+           */
+          'application/json': {
+            /** @description The sign-up's lead (PATCH /leads/{id}: its status, notes, rank) */
+            _id: string;
+            firstName?: string;
+            lastName?: string;
+            email?: string;
+            phone?: string;
+            /** @description The unit asked about, when the sign-up named one */
+            unit?: string;
+            /**
+             * Format: date-time
+             * @description When the visitor signed up
+             */
+            createdAt: string;
+          }[];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -16035,6 +18534,16 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
       503: {
         headers: {
@@ -16429,6 +18938,10 @@ export interface operations {
             | 'worksheet.submitted'
             | 'worksheet.accepted'
             | 'worksheet.declined'
+            | 'deposit.pending'
+            | 'deposit.paid'
+            | 'deposit.expired'
+            | 'deposit.refunded'
             | '*'
           )[];
           description?: string;
@@ -16901,6 +19414,10 @@ export interface operations {
             | 'worksheet.submitted'
             | 'worksheet.accepted'
             | 'worksheet.declined'
+            | 'deposit.pending'
+            | 'deposit.paid'
+            | 'deposit.expired'
+            | 'deposit.refunded'
             | '*'
           )[];
           description?: string | null;
@@ -17271,6 +19788,254 @@ export interface operations {
       };
       /** @description Unexpected error; the body carries a request id */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listIntegrations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example [
+           *       {
+           *         "name": "spark",
+           *         "label": "Salesforce",
+           *         "fields": [
+           *           "example"
+           *         ],
+           *         "complete": true,
+           *         "crm": true,
+           *         "testable": true,
+           *         "connected": true
+           *       }
+           *     ]
+           */
+          'application/json': components['schemas']['IntegrationState'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  testIntegration: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description 24-character lower-case hex identifier */
+        id: string;
+        /** @description spark, salesforce, zoho (CRMs), rentcafe (inventory), cal (scheduling) */
+        name: 'spark' | 'salesforce' | 'zoho' | 'rentcafe' | 'cal';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "name": "spark",
+           *       "label": "Salesforce",
+           *       "fields": [
+           *         "example"
+           *       ],
+           *       "complete": true,
+           *       "crm": true,
+           *       "testable": true,
+           *       "connected": true
+           *     }
+           */
+          'application/json': components['schemas']['IntegrationState'];
+        };
+      };
+      /** @description Invalid input; `errors` names each bad field */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired credentials */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not found, or not visible to the caller */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A path segment is longer than 100 characters */
+      414: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unexpected error; the body carries a request id */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which */
+      502: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -18551,6 +21316,150 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['WorksheetDeclinedEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookDepositPending: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DepositPendingEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookDepositPaid: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DepositPaidEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookDepositExpired: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DepositExpiredEvent'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx: delivered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Any other answer, or none within 10 s: retried later */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhookDepositRefunded: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery id, the same on every attempt */
+        'webhook-id': string;
+        /** @description Seconds since the epoch when this attempt was signed */
+        'webhook-timestamp': string;
+        /** @description v1,<base64 signature> */
+        'webhook-signature': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DepositRefundedEvent'];
       };
     };
     responses: {

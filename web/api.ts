@@ -3,7 +3,7 @@ import type { paths } from './api-schema.d.ts';
 import type { Bundle, Problem } from './types.ts';
 
 /**
- * A realtor's allocation token (§18), once opened: sent on the bundle and every POST, so the bundle shows the
+ * A realtor's allocation token, once opened: sent on the bundle and every POST, so the bundle shows the
  * realtor's units and holds on them work. Kept per tab (sessionStorage) until it expires; views/realtor.ts hands it to new tabs.
  */
 let allocationToken: string | undefined;
@@ -91,6 +91,15 @@ export const sendWaitlist = (body: PostBody<'/public/waitlist'>) => post('/publi
 export const sendHold = (unitId: string, body: PostBody<'/public/units/{id}/hold'>) => post('/public/units/{id}/hold', body, { id: unitId });
 export const openAllocation = (namespace: string, password: string) => post('/public/allocations/open', { namespace, password });
 export const sendWorksheet = (body: PostBody<'/public/worksheets'>) => post('/public/worksheets', body);
+
+/** Where a deposit stands (the return from Stripe Checkout). Status 0: the network failed. */
+export async function getDeposit(id: string): Promise<PostAnswer> {
+  try {
+    return await answerOf(await fetch(fill('/public/deposits/{id}', { id }), { cache: 'no-store' }), false);
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
 
 /** A hold token's request (GET the hold, DELETE it, POST …/extend). Status 0: the network failed. */
 export async function holdRequest(method: 'GET' | 'DELETE' | 'POST', token: string): Promise<PostAnswer> {

@@ -8,16 +8,35 @@ import { t, useLanguage } from './i18n.ts';
 import { fromPrice, prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
 import { holdsFollow, placedHold, startHolds } from './holds.ts';
-import { allUnits, bundleUrl, emptyFilters, findUnit, flag, fromAddress, settings, state, writeAddress, type View, loaded } from './state.ts';
+import {
+  allUnits,
+  bundleUrl,
+  emptyFilters,
+  findUnit,
+  flag,
+  fromAddress,
+  phaseNames,
+  settings,
+  settingsChanged,
+  state,
+  writeAddress,
+  type View,
+  loaded,
+} from './state.ts';
+import { listenForDraft } from './preview-frame.ts';
+import { startDepositReturn } from './deposit-return.ts';
 import { applyTheme } from './theme.ts';
 import { buildControls, closeSheet, updateControls } from './views/controls.ts';
 import { buildingView } from './views/building.ts';
 import { closeDetail, openDetail, renderDetail, setupDetail } from './views/detail.ts';
 import { listView } from './views/list.ts';
+import { floorOverview } from './views/floor-overview.ts';
 import { locked, lockScreen } from './views/lock.ts';
 import { labelShapes, planView } from './views/plan.ts';
 import { realtorEntry } from './views/realtor.ts';
+import { syncHeroBooking } from './book-visit.ts';
 import { planWithList } from './views/plan-side.ts';
+import { refreshPlaces, watchPlaces } from './views/places.ts';
 import { openCompare, renderCompare, setupShortlist, sharedShortlist } from './views/shortlist.ts';
 import { reportSize } from './embed-events.ts';
 import type { Bundle, Unit } from './types.ts';
@@ -55,6 +74,13 @@ const actions = {
   setFloor(id: string) {
     state.view.floor = id;
     if (state.view.view === 'building') state.view.view = 'plan';
+    writeAddress('push');
+    draw();
+  },
+  /** A floor of the overview: its plan, from any view. */
+  openFloor(id: string) {
+    state.view.floor = id;
+    state.view.view = 'plan';
     writeAddress('push');
     draw();
   },
@@ -107,9 +133,10 @@ function buildShell() {
   app.replaceChildren(buildControls(actions), results);
   // Project-wide extras in the hero the server drew: a 3D tour and the day/night switch.
   const heroText = document.querySelector('#hero .hero-text');
-  const model = safeUrl(s._3dModelUrl);
+  // 3D only with `enable3d` (web/views/model.ts).
+  const model = flag('enable3d') ? safeUrl(s._3dModelUrl) : undefined;
   if (heroText && model) heroText.append(h('a', { class: 'hero-link', id: 'project-3d', href: model, target: '_blank', rel: 'noopener' }, t().tour3d));
-  // Realtors open their allocation from here (§18); only a project with allocations offers it.
+  // Realtors open their allocation from here; only a project with allocations offers it.
   if (heroText && flag('realtorAccess')) heroText.append(realtorEntry(() => live.refresh()));
   if (heroText && flag('dayNightEnabled')) {
     heroText.append(
@@ -178,6 +205,8 @@ async function finishShell() {
     if (footer && info) info.after(footer);
     else if (footer) app.append(footer);
   }
+  // The map or the site plan below the homes, loaded when it scrolls into view (web/views/places.ts).
+  watchPlaces(open);
   await nextTask();
   ensureDetail();
   await nextTask();
@@ -193,6 +222,7 @@ function ensureDetail() {
   detailReady = true;
   setupDetail({
     closed,
+    open,
     held(unit: Unit) {
       placedHold(unit);
       replaceUnit(unit);
@@ -205,6 +235,7 @@ function ensureDetail() {
 
 function replaceUnit(next: Unit) {
   const b = loaded();
+  phaseNames([next], b.project.phasePrefix);
   for (const list of [...b.floors.map((f) => f.units), b.unassignedUnits]) {
     const i = list.findIndex((u) => u._id === next._id);
     if (i >= 0) list[i] = { ...list[i], ...next };
@@ -221,7 +252,8 @@ function draw() {
     app.setAttribute('aria-busy', 'false');
     return;
   }
-  if (!built) buildShell();
+  // Built again where the lock screen took its place (the console's preview switching the lock screen off).
+  if (!built || !results.isConnected) buildShell();
   updateControls();
   // The project's "From <lowest price>" in the hero (`pricesStartingAt`), kept current with the bundle.
   const from = fromPrice(allUnits());
@@ -229,7 +261,10 @@ function draw() {
   if (from && heroText && !byId('project-from')) heroText.append(h('p', { class: 'hero-from', id: 'project-from' }));
   const fromEl = byId('project-from');
   if (fromEl) fromEl.textContent = from ?? '';
-  const focused = document.activeElement && results.contains(document.activeElement) ? document.activeElement.id : '';
+  // "Book a visit" (the project's Cal.com booking page), kept as the bundle says.
+  syncHeroBooking(heroText);
+  const active = document.activeElement;
+  const focused = active && (results.contains(active) || byId('floor-overview')?.contains(active)) ? active.id : '';
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors.at(0);
   const view =
@@ -240,6 +275,12 @@ function draw() {
         : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
+  // Every floor at a glance under the hero, before the views and filters (`showFloorOverview`), drawn again with the bundle.
+  const overview = floorOverview((id) => actions.openFloor(id));
+  const shownOverview = byId('floor-overview');
+  if (overview && shownOverview) shownOverview.replaceWith(overview);
+  else if (overview) app.prepend(overview);
+  else shownOverview?.remove();
   // On the first draw the plan's names wait for `finishShell` (measuring them forces a layout).
   if (v.view === 'plan' && !pending) labelShapes();
   if (focused && document.activeElement?.id !== focused) byId(focused)?.focus({ preventScroll: true });
@@ -252,14 +293,41 @@ function draw() {
   } else closeDetail();
   renderDetail();
   renderCompare();
+  refreshPlaces();
   if (pending && !finishing) void finishShell();
 }
 
 /** The first bundle is still being turned into the first screen (see `start`). */
 let starting = false;
 
+/** The console's unsaved settings when this page is its preview (web/preview-frame.ts), drawn over the saved ones. */
+let draft: Record<string, unknown> = {};
+let savedSettings: Bundle['project'] | undefined;
+/** A draft came while the first screen was being drawn: it is drawn once that is done. */
+let draftWaiting = false;
+
+function applyDraft(settings: Record<string, unknown>) {
+  draft = settings;
+  draftWaiting = starting;
+  if (!state.bundle || !savedSettings || starting) return;
+  state.bundle.project = { ...savedSettings, ...draft };
+  // The lock screen is drawn again with the draft's fields and questions.
+  byId('lock-form')?.remove();
+  phaseNames([...state.bundle.floors.flatMap((f) => f.units), ...state.bundle.unassignedUnits], state.bundle.project.phasePrefix);
+  settingsChanged();
+  useLanguage(state.bundle.project.projectLang);
+  applyTheme();
+  prepareFormats();
+  // The toolbar is built from the settings (filters, views): built again, then everything is drawn.
+  if (built) app.querySelector('.controls')?.replaceWith(buildControls(actions));
+  draw();
+}
+
 function onBundle(bundle: Bundle) {
   const first = !state.bundle;
+  savedSettings = bundle.project;
+  if (Object.keys(draft).length) bundle.project = { ...bundle.project, ...draft };
+  phaseNames([...bundle.floors.flatMap((f) => f.units), ...bundle.unassignedUnits], bundle.project.phasePrefix);
   state.bundle = bundle;
   // A hold that lapsed is no longer ours to count down.
   for (const [id, until] of state.holds) if (Date.parse(until) <= Date.now()) state.holds.delete(id);
@@ -288,6 +356,8 @@ async function start() {
     await nextTask();
   }
   starting = false;
+  // A draft from the console that came while the first screen was being drawn.
+  if (draftWaiting) applyDraft(draft);
   draw();
   track('page_view');
   watchClicks(() => state.view.unit);
@@ -315,6 +385,10 @@ startHolds({
   },
   refresh: () => live.refresh(),
 });
+// Back from Stripe Checkout (?deposit=): where the deposit stands (web/deposit-return.ts).
+startDepositReturn();
+
+listenForDraft(applyDraft);
 
 const live: Live = startLive(bundleUrl, {
   onBundle,

@@ -3,6 +3,7 @@
  * delay or break the page: every beacon is sent when the browser is idle, with `navigator.sendBeacon` (a text/plain
  * body, so no preflight and nothing waits for an answer), and any failure is ignored. No cookie, no storage, no id.
  */
+import { campaign } from './campaign.ts';
 import { namespace } from './state.ts';
 
 type EventType = 'page_view' | 'unit_view' | 'plan_view' | 'list_view' | 'building_view' | 'filter' | 'share' | 'gallery' | 'brochure';
@@ -13,13 +14,10 @@ const FILTER_QUIET_MS = 1500;
 const idle: (fn: () => void) => void =
   typeof requestIdleCallback === 'function' ? (fn) => requestIdleCallback(fn, { timeout: 3000 }) : (fn) => setTimeout(fn, 200);
 
+/** What the analytics keep of the campaign: its source, medium and name. */
 function utm(): Record<string, string> | undefined {
-  const q = new URLSearchParams(location.search);
-  const out: Record<string, string> = {};
-  for (const k of ['source', 'medium', 'campaign'] as const) {
-    const v = q.get(`utm_${k}`);
-    if (v) out[k] = v.slice(0, 200);
-  }
+  const c = campaign();
+  const out = Object.fromEntries((['source', 'medium', 'campaign'] as const).flatMap((k) => (c?.[k] ? [[k, c[k]]] : [])));
   return Object.keys(out).length ? out : undefined;
 }
 

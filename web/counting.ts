@@ -25,3 +25,26 @@ export function monthlyPayment(price: number, depositPct: number, yearlyRatePct:
   if (r === 0) return loan / months;
   return (loan * r) / (1 - (1 + r) ** -months);
 }
+
+/** What a unit is: a home (`specificType` empty or `unit`), or another space sold beside the homes. */
+export type SpaceKind = 'home' | 'amenities' | 'parking' | 'storage' | 'other';
+
+/**
+ * The kind of space a unit's `specificType` names: `unit` (or nothing) is a home; amenities, parking and storage
+ * (singular or plural, any case) are those; any other word is another space, never a home.
+ */
+export function spaceKind(specificType: unknown): SpaceKind {
+  const v = typeof specificType === 'string' ? specificType.trim().toLowerCase() : '';
+  if (v === '' || v === 'unit' || v === 'units') return 'home';
+  if (/^amenit(y|ies)$/.test(v)) return 'amenities';
+  if (/^parkings?$/.test(v)) return 'parking';
+  if (/^storages?$/.test(v)) return 'storage';
+  return 'other';
+}
+
+/** Whether a unit counts as a home: in counts, from-prices, availability numbers and filters. */
+export const isHome = (u: { specificType?: unknown }) => spaceKind(u.specificType) === 'home';
+
+/** The default order of a list: featured units first, keeping the order among the rest (a stable sort). */
+export const featuredFirst = <T extends { isFeatured?: unknown }>(list: T[]): T[] =>
+  [...list].sort((a, b) => Number(b.isFeatured === true) - Number(a.isFeatured === true));

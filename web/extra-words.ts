@@ -11,6 +11,9 @@ const en = {
   delivery: 'Delivery',
   depositTerms: 'Terms',
   payable: 'Payable now',
+  depositToHold: (amount: string) => `${amount} deposit to hold this home`,
+  depositIntro: (amount: string) => `To hold this home, you pay a ${amount} deposit on Stripe's secure page next. We need your details:`,
+  payNow: 'Pay Now',
   currency: 'Currency',
   favourite: 'Save',
   favourited: 'Saved',
@@ -37,6 +40,9 @@ const en = {
   model3d: '3D model',
   view3d: 'View in 3D',
   loading3d: 'Loading the 3D model…',
+  perMonth: '/ month',
+  apply: 'Apply',
+  lotArea: 'Lot area',
 };
 
 export type ExtraWords = typeof en;
@@ -50,6 +56,9 @@ const fr: ExtraWords = {
   delivery: 'Livraison',
   depositTerms: 'Conditions',
   payable: 'À payer maintenant',
+  depositToHold: (amount) => `Acompte de ${amount} pour réserver ce logement`,
+  depositIntro: (amount) => `Pour réserver ce logement, vous réglerez ensuite un acompte de ${amount} sur la page sécurisée de Stripe. Vos coordonnées :`,
+  payNow: 'Payer maintenant',
   currency: 'Devise',
   favourite: 'Garder',
   favourited: 'Gardé',
@@ -76,6 +85,9 @@ const fr: ExtraWords = {
   model3d: 'Modèle 3D',
   view3d: 'Voir en 3D',
   loading3d: 'Chargement du modèle 3D…',
+  perMonth: '/ mois',
+  apply: 'Postuler',
+  lotArea: 'Surface du terrain',
 };
 
 const es: ExtraWords = {
@@ -87,6 +99,9 @@ const es: ExtraWords = {
   delivery: 'Entrega',
   depositTerms: 'Condiciones',
   payable: 'A pagar ahora',
+  depositToHold: (amount) => `Depósito de ${amount} para reservar esta vivienda`,
+  depositIntro: (amount) => `Para reservar esta vivienda, pagará después un depósito de ${amount} en la página segura de Stripe. Necesitamos sus datos:`,
+  payNow: 'Pagar ahora',
   currency: 'Moneda',
   favourite: 'Guardar',
   favourited: 'Guardada',
@@ -113,6 +128,9 @@ const es: ExtraWords = {
   model3d: 'Modelo 3D',
   view3d: 'Ver en 3D',
   loading3d: 'Cargando el modelo 3D…',
+  perMonth: '/ mes',
+  apply: 'Solicitar',
+  lotArea: 'Superficie del lote',
 };
 
 const LANGS: Record<string, ExtraWords> = { en, fr, es };

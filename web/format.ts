@@ -1,8 +1,10 @@
 /** Prices, areas and facts in the project's language, currency and area unit. */
 import { t } from './i18n.ts';
+import { x } from './extra-words.ts';
 import { currencyOf, englishInteger, englishMoney } from './numbers.ts';
 import { flag, settings } from './state.ts';
 import type { Room } from './types.ts';
+import { isHome } from './counting.ts';
 
 const lang = () => document.documentElement.lang || 'en';
 
@@ -55,7 +57,9 @@ export function priceText(u: Room): string | undefined {
   if (!showsPrices() || u.stub) return undefined;
   if (u.unitPriceTBD === true || typeof u.price !== 'number') return t().tbd;
   const taxes = flag('showTaxes') ? ` ${settings().priceBeforeTax === false ? t().taxesIncluded : t().plusTaxes}` : '';
-  return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${taxes}`;
+  // A rental's price is its rent (`rentalObject`): "$2,400 / month".
+  const rent = flag('rentalObject') ? ` ${x().perMonth}` : '';
+  return `${flag('pricesStartingAt') ? `${t().from} ` : ''}${money(u.price)}${rent}${taxes}`;
 }
 
 /** "75 m²", and what the area measures (`areaDescription`, "interior") beside it wherever an area is shown. */
@@ -68,15 +72,24 @@ export const areaText = (u: Room) =>
 
 /** "$1,050 / sq ft" when both a price and an area are shown. */
 export function perArea(u: Room): string | undefined {
-  if (!showsPrices() || !showsArea() || u.unitPriceTBD === true || typeof u.price !== 'number' || typeof u.squareFeet !== 'number' || u.squareFeet <= 0)
+  if (
+    !showsPrices() ||
+    !showsArea() ||
+    flag('rentalObject') ||
+    u.unitPriceTBD === true ||
+    typeof u.price !== 'number' ||
+    typeof u.squareFeet !== 'number' ||
+    u.squareFeet <= 0
+  )
     return undefined;
   return `${money(u.price / u.squareFeet)} / ${areaUnit()}`;
 }
 
 export function factsLine(u: Room): string {
   const parts: string[] = [];
-  if (!flag('hideBedrooms') && u.bedrooms) parts.push(`${u.bedrooms} ${t().beds}`);
-  if (typeof u.bathrooms === 'number') parts.push(`${u.bathrooms} ${t().baths}`);
+  // A lot (`landOnly`) has no rooms: its area alone.
+  if (!flag('landOnly') && !flag('hideBedrooms') && u.bedrooms) parts.push(`${u.bedrooms} ${t().beds}`);
+  if (!flag('landOnly') && typeof u.bathrooms === 'number') parts.push(`${u.bathrooms} ${t().baths}`);
   const area = areaText(u);
   if (area) parts.push(area);
   return parts.join(' · ');
@@ -84,13 +97,18 @@ export function factsLine(u: Room): string {
 
 /**
  * "From $400,000" (`pricesStartingAt`): the lowest price among the homes on offer (the available ones; every one where
- * the project hides availability, so the figure says nothing of what is sold).
+ * the project hides availability, so the figure says nothing of what is sold). Amenities, parking and storage are no homes.
  */
 export function fromPrice(units: Room[]): string | undefined {
-  if (!flag('pricesStartingAt') || !showsPrices()) return undefined;
+  return flag('pricesStartingAt') ? lowestPrice(units) : undefined;
+}
+
+/** "From <lowest price>" among the homes on offer, whatever `pricesStartingAt` says (the floor overview's own figure); none where prices are hidden. */
+export function lowestPrice(units: Room[]): string | undefined {
+  if (!showsPrices()) return undefined;
   const hidden = settings().showAvailability === false;
   const prices = units
-    .filter((u) => !u.stub && u.unitPriceTBD !== true && (hidden || u.availability === 'available'))
+    .filter((u) => !u.stub && isHome(u) && u.unitPriceTBD !== true && (hidden || u.availability === 'available'))
     .map((u) => u.price)
     .filter((p): p is number => typeof p === 'number');
   return prices.length ? `${t().from} ${money(Math.min(...prices))}` : undefined;

@@ -15,6 +15,7 @@ const en = {
   availability: 'Availability',
   units: 'Units',
   noUnits: 'No units match these filters.',
+  noHomesYet: 'No homes are listed here yet.',
   from: 'From',
   tbd: 'Price to be determined',
   plusTaxes: '+ taxes',
@@ -89,7 +90,6 @@ const en = {
   dayNight: 'Night view',
   yes: 'Yes',
   filtersButton: 'Filters',
-  soldOut: 'Sold',
   floorAvailable: (n: number) => `${n} available`,
   status: {
     available: 'Available',
@@ -104,7 +104,21 @@ const en = {
 export type Words = typeof en;
 
 const fr: Words = {
-  ...en,
+  zoomIn: 'Zoomer',
+  zoomOut: 'Dézoomer',
+  zoomReset: 'Ajuster le plan',
+  waitlistIntro: 'Ce logement n’est pas disponible. Laissez vos coordonnées : nous vous écrirons s’il se libère.',
+  waitlistSend: 'Rejoindre la liste d’attente',
+  waitlistSent: 'Vous êtes sur la liste d’attente : nous vous écrirons si ce logement se libère.',
+  enquireIntro: 'Posez toutes vos questions sur ce logement à l’équipe de vente.',
+  holdSend: 'Le réserver pour moi',
+  holdLimit: (mins: number) =>
+    `Vous réservez déjà autant de logements qu’un visiteur le peut à la fois. Vous pourrez en réserver un autre dans environ ${mins} min, ou envoyer une demande dès maintenant.`,
+  linkCopied: 'Lien copié.',
+  copyLink: 'Copiez ce lien :',
+  perArea: 'Prix par surface',
+  dayNight: 'Vue de nuit',
+  yes: 'Oui',
   yours: 'À vous',
   building: 'Immeuble',
   chooseFloor: 'Choisissez un étage',
@@ -142,6 +156,7 @@ const fr: Words = {
   availability: 'Disponibilité',
   units: 'Logements',
   noUnits: 'Aucun logement ne correspond à ces filtres.',
+  noHomesYet: 'Aucun logement n’est encore proposé ici.',
   from: 'À partir de',
   tbd: 'Prix à déterminer',
   plusTaxes: '+ taxes',
@@ -192,7 +207,21 @@ const fr: Words = {
 };
 
 const es: Words = {
-  ...en,
+  zoomIn: 'Acercar',
+  zoomOut: 'Alejar',
+  zoomReset: 'Ajustar el plano',
+  waitlistIntro: 'Esta vivienda no está disponible. Deje sus datos y le avisaremos si queda libre.',
+  waitlistSend: 'Unirme a la lista de espera',
+  waitlistSent: 'Está en la lista de espera: le escribiremos si esta vivienda queda libre.',
+  enquireIntro: 'Pregunte al equipo de ventas lo que quiera sobre esta vivienda.',
+  holdSend: 'Reservarla para mí',
+  holdLimit: (mins: number) =>
+    `Ya tiene reservadas tantas viviendas como un visitante puede a la vez. Podrá reservar otra en unos ${mins} min, o enviar una consulta ahora.`,
+  linkCopied: 'Enlace copiado.',
+  copyLink: 'Copie este enlace:',
+  perArea: 'Precio por superficie',
+  dayNight: 'Vista nocturna',
+  yes: 'Sí',
   yours: 'Suya',
   building: 'Edificio',
   chooseFloor: 'Elija una planta',
@@ -230,6 +259,7 @@ const es: Words = {
   availability: 'Disponibilidad',
   units: 'Unidades',
   noUnits: 'Ninguna unidad coincide con estos filtros.',
+  noHomesYet: 'Todavía no hay viviendas publicadas aquí.',
   from: 'Desde',
   tbd: 'Precio por determinar',
   plusTaxes: '+ impuestos',

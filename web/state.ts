@@ -1,5 +1,7 @@
 /** What the visitor looks at, kept in the address (so back/forward and shared links work), and what follows from it. */
 import type { Bundle, Dict, Floor, Room, Unit } from './types.ts';
+import { featuredFirst, isHome } from './counting.ts';
+import { UTM_PARAMS } from './campaign.ts';
 
 export type View = 'building' | 'plan' | 'list';
 export type Sort = 'default' | 'price-asc' | 'price-desc' | 'area-desc' | 'name';
@@ -40,6 +42,31 @@ export function loaded(): Bundle {
 }
 
 export const settings = (): Dict => state.bundle?.project ?? {};
+
+/** Counts changes of the settings a drawing depends on (the console's preview redraws with unsaved ones): views keyed by it redraw. */
+let settingsRevision = 0;
+export const settingsRev = () => settingsRevision;
+export const settingsChanged = () => {
+  settingsRevision++;
+};
+
+/** Each unit's own name, kept while the page shows it with the project's `phasePrefix`. */
+const ownNames = new WeakMap<object, string>();
+
+/**
+ * The project's `phasePrefix` before each unit's name, as the page shows and searches it: "P2-" and "A1" read "P2-A1";
+ * a prefix ending in a letter or digit is followed by a space ("Phase 2 A1"). Run again with another prefix (the
+ * console's preview), it starts from the unit's own name.
+ */
+export function phaseNames(units: { name: string }[], prefix: unknown) {
+  const p = typeof prefix === 'string' ? prefix.trim() : '';
+  const lead = !p ? '' : /[\p{L}\p{N}]$/u.test(p) ? `${p} ` : p;
+  for (const u of units) {
+    const own = ownNames.get(u) ?? u.name;
+    ownNames.set(u, own);
+    u.name = lead + own;
+  }
+}
 export const flag = (name: string) => settings()[name] === true;
 
 /** Whether the page tells statuses apart (`showAvailability`). When not, no status word, colour, mark, legend or filter. */
@@ -78,9 +105,10 @@ export function fromAddress(defaults: { view: View; floor: string }): ViewState 
 
 export function toAddress(v: ViewState): string {
   const q = new URLSearchParams();
-  // Leave the page's own switches (refresh interval, the embedding host) and a draft's preview token where they are.
+  // Leave the page's own switches (refresh interval, the embedding host), a draft's preview token and the campaign
+  // (utm_*) where they are.
   const here = new URLSearchParams(location.search);
-  for (const name of ['refresh', 'preview', 'embed']) {
+  for (const name of ['refresh', 'preview', 'embed', ...UTM_PARAMS]) {
     const keep = here.get(name);
     if (keep) q.set(name, keep);
   }
@@ -155,13 +183,13 @@ export function matches(u: Room): boolean {
 
 export const filtersActive = () => FILTER_KEYS.some((k) => state.view.filters[k] !== '');
 
-/** The units the list shows: the chosen floor (or all), filtered, sorted. */
+/** The homes the list shows: the chosen floor (or all), filtered, sorted (by default featured homes first). Other spaces (amenities, parking, storage) are never among them. */
 export function listedUnits(): Unit[] {
   const b = state.bundle;
   if (!b) return [];
   const floor = b.floors.find((f) => f._id === state.view.floor);
   // Stubs of hidden sold units fill their rooms on the plan and the building, not the list.
-  let units = (floor ? floorUnits(floor) : allUnits()).filter((u): u is Unit => u.stub !== true && matches(u));
+  let units = (floor ? floorUnits(floor) : allUnits()).filter((u): u is Unit => u.stub !== true && isHome(u) && matches(u));
   const num = (x: unknown, fallback: number) => (typeof x === 'number' ? x : fallback);
   const sorters: Record<string, (a: Unit, b: Unit) => number> = {
     'price-asc': (a, b) => num(a.price, Infinity) - num(b.price, Infinity),
@@ -170,7 +198,7 @@ export function listedUnits(): Unit[] {
     name: (a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }),
   };
   const sorter = sorters[state.view.sort] as ((a: Unit, b: Unit) => number) | undefined;
-  if (sorter) units = [...units].sort(sorter);
-  else if (flag('showAvailableFirst')) units = [...units].sort((a, b) => Number(b.availability === 'available') - Number(a.availability === 'available'));
-  return units;
+  if (sorter) return [...units].sort(sorter);
+  if (flag('showAvailableFirst')) units = [...units].sort((a, b) => Number(b.availability === 'available') - Number(a.availability === 'available'));
+  return featuredFirst(units);
 }

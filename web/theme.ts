@@ -21,10 +21,25 @@ export function applyTheme() {
   };
   for (const [k, v] of Object.entries(vars)) {
     if (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$|^[a-z]+$|^rgba?\([\d\s.,%]+\)$/.test(v)) root.style.setProperty(k, v);
+    // A colour unset again (the console's preview discarding a change) goes back to the stylesheet's.
+    else if (!k.startsWith('--available') && !k.startsWith('--sold') && !k.startsWith('--reserved')) root.style.removeProperty(k);
   }
   // styleShapes: square corners on every card, control and picture frame (app.css); anything else keeps them rounded.
   if (s.styleShapes === 'square') root.dataset.shapes = 'square';
   else delete root.dataset.shapes;
+  // The layout's styles (app.css, on a desktop; a phone keeps its own): styleNavigation `side` puts the floors in a
+  // column beside the homes, styleFilter `panel` puts the filters behind a button in a side panel, styleBranding
+  // `dark` draws the service's line on a dark strip, invertNav mirrors the panels (floors, the plan's list).
+  const layout: Record<string, string | undefined> = {
+    nav: s.styleNavigation === 'side' ? 'side' : undefined,
+    filter: s.styleFilter === 'panel' ? 'panel' : undefined,
+    branding: s.styleBranding === 'dark' ? 'dark' : undefined,
+    invert: s.invertNav === true ? 'true' : undefined,
+  };
+  for (const [k, v] of Object.entries(layout)) {
+    if (v) root.dataset[k] = v;
+    else delete root.dataset[k];
+  }
   // The brand font (styleFont) is linked by the server (and allowed by that page's CSP); here it is put first.
   const font = document.body.dataset.font;
   if (font) root.style.setProperty('--font', `'${font}', system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif`);
@@ -73,7 +88,7 @@ function keepReadable() {
   };
   const on = (bg: string) => (contrast('#ffffff', bg) >= contrast('#111111', bg) ? '#ffffff' : '#111111');
   const out: Record<string, string> = {};
-  for (const name of ['base', 'available', 'on-hold', 'reserved', 'sold', 'leased', 'unavailable']) out[`--on-${name}`] = on(value(`--${name}`));
+  for (const name of ['base', 'featured', 'available', 'on-hold', 'reserved', 'sold', 'leased', 'unavailable']) out[`--on-${name}`] = on(value(`--${name}`));
   const buttonText = contrast(value('--button-text'), value('--button')) < 4.5 ? on(value('--button')) : value('--button-text');
   out['--button-text'] = buttonText;
   if (contrast(buttonText, value('--hover')) < 4.5) out['--button-hover-text'] = on(value('--hover'));

@@ -7,21 +7,28 @@ import { sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { CONSOLE_MANIFEST, readManifest, WEB_OUT } from '../lib/built-assets.ts';
 import { escapeHtml } from '../presentation/html.ts';
+import { consoleMap } from '../presentation/map-section.ts';
 import { AssetParams, HtmlContent } from '../presentation/presentation.schemas.ts';
 
-/** The console talks only to this origin and is never framed (its buttons change data). */
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The console talks only to this origin and is never framed (its buttons change data); it frames one thing, the
+ * buyer's page on the pages origin, as the settings preview.
+ */
+const consoleCsp = (pagesUrl: string, map: { connect: string[]; img: string[] }) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    ['img-src', "'self'", 'data:', 'https:', ...map.img].join(' '),
+    // The Map tab's map: its styles' hosts (tiles, glyphs, sprites), as a page with a map allows them.
+    ['connect-src', "'self'", ...map.connect].join(' '),
+    "font-src 'self'",
+    `frame-src ${pagesUrl}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 /**
  * Screens that need endpoints some builds of the service may not have yet: each is offered only when all its
@@ -45,7 +52,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
     [manifest.js, 'text/javascript; charset=utf-8'],
     [manifest.css, 'text/css; charset=utf-8'],
   ];
+  // The chunks the console imports on demand (the Map tab's MapLibre) and MapLibre's worker.
+  for (const chunk of manifest.chunks ?? []) files.push([chunk, 'text/javascript; charset=utf-8']);
   for (const [file, type] of files) assets.set(file, staticAsset(readFileSync(join(WEB_OUT, file)), type));
+  const map = consoleMap(ctx.config.map, ctx.config.mail.publicUrl);
+  const worker = manifest.chunks?.find((f) => f.startsWith('admin-map-worker.'));
+  const mapData = worker ? JSON.stringify({ styles: map.styles, worker: `/admin/assets/${worker}` }) : '';
   let features: string | undefined;
   /** Worked out on the first request, when every route of the app is registered. */
   const featureList = () =>
@@ -55,6 +67,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
         .map(([name]) => name),
       // A setting, not a route: the routes are always there and answer 404 without a provider.
       ...(ctx.config.oidc ? ['sso'] : []),
+      // Plans: only a server that bills (BILLING=stripe) shows the Profile's Plan section.
+      ...(ctx.config.billing.enabled ? ['billing'] : []),
     ].join(' '));
   const html = () => `<!doctype html>
 <html lang="en">
@@ -67,7 +81,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
 <link rel="stylesheet" href="/admin/assets/${manifest.css}">
 <script type="module" src="/admin/assets/${manifest.js}"></script>
 </head>
-<body data-features="${featureList()}" data-pages="${escapeHtml(ctx.config.pagesUrl)}">
+<body data-features="${featureList()}" data-pages="${escapeHtml(ctx.config.pagesUrl)}"${mapData ? ` data-map="${escapeHtml(mapData)}"` : ''}>
 <div id="app"><p>Loading the console…</p></div>
 <noscript>The Showsuite console needs JavaScript.</noscript>
 </body>
@@ -75,7 +89,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, 
 `;
   const shell = (reply: FastifyReply) =>
     reply
-      .header('Content-Security-Policy', CONSOLE_CSP)
+      .header('Content-Security-Policy', consoleCsp(ctx.config.pagesUrl, map))
       .header('X-Frame-Options', 'DENY')
       .header('Cache-Control', 'no-cache')
       .header('Referrer-Policy', 'same-origin')

@@ -9,7 +9,7 @@ import { jsonWithEmptyAsNone, notModifiedOnMatch } from '../http/conditional.ts'
 import { optionsRoute, registerCors } from '../http/cors.ts';
 import { csrfGuard } from '../http/csrf.ts';
 import { redisKeyDigest } from '../http/counters.ts';
-import { AppError, errorHandler, problem, sendProblem } from '../http/errors.ts';
+import { errorHandler, problem, sendProblem } from '../http/errors.ts';
 import { parseQuery } from '../http/input-guard.ts';
 import { lazySerializers } from '../http/lazy-compilers.ts';
 import { BatchedStdout } from '../http/log-stream.ts';
@@ -17,6 +17,7 @@ import { pagesHostGuard } from '../http/pages-host.ts';
 import { OneLinePerRequest, requestLogger } from '../http/request-log.ts';
 import { apiSecurityHeaders, registerSecurityHeaders, requestIdOf } from '../http/security-headers.ts';
 import { buildValidatorCompiler, SHARED_SCHEMAS } from '../http/validation.ts';
+import { ERRORS } from '../http/errors.catalogue.ts';
 
 /** The Fastify instance with the service's logging, timeouts, query parser, schemas, validation and error handling. */
 export function createServer(config: Config, moduleSchemas: readonly TSchema[], logger?: FastifyServerOptions['logger']) {
@@ -55,7 +56,7 @@ export function createServer(config: Config, moduleSchemas: readonly TSchema[], 
     };
     route.preValidation = [emptyBody, ...(route.preValidation ? [route.preValidation].flat() : [])];
   });
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) => sendProblem(reply, problem('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)));
   // Only JSON bodies: without a text/plain parser such bodies get 415 instead of reaching validation as strings.
   app.removeContentTypeParser('text/plain');
   jsonWithEmptyAsNone(app);
@@ -83,7 +84,7 @@ export async function registerGuards(app: FastifyInstance, config: Config, redis
     // In Redis a client's address is kept only as its digest (redisKeyDigest), under REDIS_PREFIX.
     ...(redis ? { redis, nameSpace: `${config.redisPrefix}rl:route:`, keyGenerator: clientDigest(config) } : {}),
     errorResponseBuilder: (_request, context) => {
-      const err = new AppError(429, 'rate_limited', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`);
+      const err = ERRORS.rateLimited(`Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`);
       return Object.assign(err, { statusCode: 429 });
     },
   });
@@ -121,7 +122,7 @@ export function recordMethods(app: FastifyInstance): { answerOtherMethods(): voi
           schema: { hide: true },
           handler: async (request, reply) => {
             reply.header('Allow', [...allow, ...(allow.includes('GET') ? ['HEAD'] : [])].join(', '));
-            return sendProblem(reply, problem(405, 'method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow.join(', ')}`));
+            return sendProblem(reply, problem('method_not_allowed', `${request.method} is not allowed on ${url}; use ${allow.join(', ')}`));
           },
         });
       }

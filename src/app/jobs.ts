@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { OrphanSweeper } from '../modules/media/orphan.sweeper.ts';
 import { InsightsSchedule } from '../modules/insights/insights.schedule.ts';
 import { registerReports } from '../modules/insights/report.ts';
-import { sweepOnce } from '../public/hold-sweeper.ts';
+import { DepositsService } from '../modules/deposits/deposits.service.ts';
+import { sweepOnce } from '../modules/holds/index.ts';
 import type { LiveFeed } from '../public/live-feed.ts';
 import { SESSIONS_CHANNEL } from '../modules/users/sessions.repo.ts';
 import { PrivacyService } from '../modules/privacy/privacy.service.ts';
 import { AuditService } from '../modules/audit/audit.service.ts';
+import { BillingSchedule } from '../modules/billing/billing.schedule.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -46,8 +48,13 @@ export function registerJobs(app: FastifyInstance, services: Services, feed: Liv
   });
 
   // Lapsed holds already read as available; the sweeper makes the stored rows agree (one node per interval).
+  const deposits = new DepositsService(ctx);
   const sweepHolds = async () => {
-    // Priority holds the sweep offers (§18) are mailed through the outbox once it commits.
+    // Deposits first: a lapsed payment window is expired at Stripe (or found paid) before its hold is written back.
+    await deposits.reconcile(clock.now()).catch((err: unknown) => {
+      app.log.warn({ err }, 'deposit reconciliation failed');
+    });
+    // Priority holds the sweep offers are mailed through the outbox once it commits.
     const result = await sweepOnce(db.kysely, clock.now(), ctx.events, ctx);
     ctx.mail.wake();
     return result;
@@ -99,10 +106,14 @@ export function registerJobs(app: FastifyInstance, services: Services, feed: Liv
   registerReports(ctx, app.log);
   const insightsSchedule = new InsightsSchedule(ctx, app.log);
   app.decorate('insightsSchedule', insightsSchedule);
+  // Plans (BILLING=stripe): quantity and lapse jobs through the outbox; every node ticks, each lapse is claimed once (docs/billing.md).
+  const billingSchedule = new BillingSchedule(ctx, app.log);
+  app.decorate('billingSchedule', billingSchedule);
   app.addHook('onReady', async () => {
     feedScheduler.start();
     mediaSweeper.start();
     insightsSchedule.start();
+    billingSchedule.start();
   });
 
   // The audit log keeps AUDIT_RETENTION_DAYS: every node prunes hourly (the same delete twice deletes nothing more).
@@ -124,6 +135,7 @@ export function registerJobs(app: FastifyInstance, services: Services, feed: Liv
 
   app.addHook('onClose', async () => {
     clearInterval(auditPruner);
+    billingSchedule.stop();
     insightsSchedule.stop();
     mediaSweeper.stop();
     feedScheduler.stop();

@@ -18,6 +18,8 @@ import { openMediaStore } from '../modules/media/media.store.ts';
 import { findApiTokenPrincipal, touchApiToken } from '../modules/tokens/tokens.repo.ts';
 import { AuthService } from '../modules/users/auth.service.ts';
 import { findSessionPrincipal } from '../modules/users/sessions.repo.ts';
+import { CrmPusher } from '../modules/integrations/crm-push.ts';
+import { StripeConnector } from '../modules/deposits/stripe.ts';
 import { WebhookDispatcher } from '../modules/webhooks/webhooks.dispatcher.ts';
 
 /** Everything one node builds once and hands to its routes and background jobs. */
@@ -43,7 +45,7 @@ export async function buildServices(config: Config, db: Db, clock: Clock, log: F
   const auth = new Auth(
     config,
     {
-      session: (sid) => findSessionPrincipal(db.kysely, sid),
+      session: (sid) => findSessionPrincipal(db.kysely, sid, new Date(clock.now())),
       apiToken: (hash, now) => findApiTokenPrincipal(db.kysely, hash, now),
       touchApiToken: (id, now, staleBefore) => touchApiToken(db.kysely, id, now, staleBefore),
     },
@@ -67,7 +69,10 @@ export async function buildServices(config: Config, db: Db, clock: Clock, log: F
     events: new EventLog(),
     authService: new AuthService(config, db, auth, passwords, counters, clock),
     media: await openMediaStore(config),
+    crm: new CrmPusher({ db: db.kysely, clock, secrets, config, outbox, log }),
+    payments: new StripeConnector(config.payments),
   };
+  ctx.crm.register();
   const inventory = new InventoryService(ctx);
   const webhookDispatcher = new WebhookDispatcher({ db: db.kysely, clock, secrets, config, outbox, log });
   webhookDispatcher.register();

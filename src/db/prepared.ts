@@ -74,8 +74,6 @@ type Placeholders<V> = { [K in keyof V]: V[K] };
 /** A named statement: call it with the database and the values (and the shape, when it has shapes). */
 export interface NamedStatement<Row, V extends Record<string, unknown>, S> {
   (db: Kysely<Database>, values: V, ...shape: S extends undefined ? [] : [S]): Promise<Row[]>;
-  /** The SQL text this shape compiles to (PostgreSQL's dialect), for the snapshots of the hot statements. */
-  text(db: Kysely<Database>, values: V, ...shape: S extends undefined ? [] : [S]): string;
 }
 
 /**
@@ -124,6 +122,5 @@ export function namedStatement<Row, V extends Record<string, unknown>, S = undef
       order.map((name) => values[name]),
     );
   };
-  statement.text = (db: Kysely<Database>, values: V, ...rest: [S?]) => compiled(db, values, rest[0] as S).query.sql;
   return statement;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from './schema.ts';
+import { versionBumpSql } from './versioned.repo.ts';
 
 /** The ordered children the server keeps: floors of a project, units of a floor. Identifiers come only from here. */
 const CHILDREN = {
@@ -25,7 +26,7 @@ export function byChildOrder(a: { position: number; id: string }, b: { position:
  * Rewrites the children's `position`s to follow `order` (0, 1, 2, …); children not listed keep their relative
  * order after them. One statement; rows whose position does not change are not touched.
  */
-export async function reorderChildren(db: Kysely<Database>, kind: keyof typeof CHILDREN, parentId: string, order: string[]) {
+export async function reorderChildren(db: Kysely<Database>, kind: keyof typeof CHILDREN, parentId: string, order: string[], at: number | Date) {
   const { table, parent } = CHILDREN[kind];
   const t = sql.table(table);
   const p = sql.ref(`c.${parent}`);
@@ -35,6 +36,6 @@ export async function reorderChildren(db: Kysely<Database>, kind: keyof typeof C
       select c.id, row_number() over (order by w.ord nulls last, ${childOrderSql('c')}) - 1 as pos
       from ${t} c left join wanted w on w.id = c.id where ${p} = ${parentId}
     )
-    update ${t} c set position = r.pos, version = c.version + 1, updated_at = now()
+    update ${t} c set position = r.pos, ${versionBumpSql(at, 'c')}
     from ranked r where c.id = r.id and c.position is distinct from r.pos::double precision`.execute(db);
 }

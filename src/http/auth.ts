@@ -5,8 +5,8 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { isApiTokenShape, looksLikeApiToken } from '../lib/api-token.ts';
-import { AppError } from './errors.ts';
 import { cookieOf } from './cookies.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 export const ISSUER = 'showsuite';
 export const AUDIENCE = 'showsuite-api';
@@ -187,14 +187,12 @@ export class Auth {
     const principal =
       found && (apiToken ? found.via === 'header' && (await this.principalFromApiToken(found.token)) : await this.principalFromToken(found.token));
     if (!principal) {
-      throw new AppError(
-        401,
-        'unauthorized',
+      throw ERRORS.unauthorized(
         found ? 'The token is invalid, expired or revoked, or its session has ended' : 'Send Authorization: Bearer <token> or the service cookie',
       );
     }
     if (principal.apiToken?.scope === 'read' && !READ_METHODS.has(request.method)) {
-      throw new AppError(403, 'forbidden', 'This API token has read scope: only GET and HEAD');
+      throw ERRORS.forbidden('This API token has read scope: only GET and HEAD');
     }
     // A copy: the cached principal is shared by every request of the session.
     request.principal = { ...principal, address: request.ip };
@@ -203,13 +201,13 @@ export class Auth {
 
 export function requireRole(request: FastifyRequest, role: Principal['role']): Principal {
   const p = request.principal;
-  if (!p) throw new AppError(401, 'unauthorized', 'Authentication required');
-  if (p.role !== role) throw new AppError(403, 'forbidden', `Only role ${role} may do this`);
+  if (!p) throw ERRORS.unauthorized('Authentication required');
+  if (p.role !== role) throw ERRORS.forbidden(`Only role ${role} may do this`);
   return p;
 }
 
 export function principalOf(request: FastifyRequest): Principal {
   const p = request.principal;
-  if (!p) throw new AppError(401, 'unauthorized', 'Authentication required');
+  if (!p) throw ERRORS.unauthorized('Authentication required');
   return p;
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { problem, sendProblem, type ErrorCode } from './errors.ts';
+import { problem, sendProblem, statusOf, type ErrorCode } from './errors.ts';
 
 /**
  * Errors Fastify answers before a route runs, as problem+json like every other refusal: a path that is not
@@ -12,16 +12,16 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
     case 'FST_ERR_BAD_URL':
       void sendProblem(
         reply,
-        problem(400, 'invalid_params', 'The path is not valid percent-encoded UTF-8', {
+        problem('invalid_params', 'The path is not valid percent-encoded UTF-8', {
           errors: [{ path: '/', message: 'is not valid percent-encoded UTF-8' }],
         }),
       );
       return;
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      void sendProblem(reply, problem(414, 'uri_too_long', 'A path segment is longer than 100 characters'));
+      void sendProblem(reply, problem('uri_too_long', 'A path segment is longer than 100 characters'));
       return;
     default:
-      void sendProblem(reply, problem(400, 'invalid_request', 'The request could not be routed'));
+      void sendProblem(reply, problem('invalid_request', 'The request could not be routed'));
   }
 }
 
@@ -38,16 +38,13 @@ export function clientErrorHandler(headersTimeoutMs: number, requestTimeoutMs: n
       log.debug({ code: err.code }, 'client reset the connection');
       return;
     }
-    const [status, code, detail]: [number, ErrorCode, string] =
+    const [code, detail]: [ErrorCode, string] =
       err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [
-            408,
-            'request_timeout',
-            `The request did not arrive in time (headers within ${headersTimeoutMs / 1000} s, all of it within ${requestTimeoutMs / 1000} s)`,
-          ]
+        ? ['request_timeout', `The request did not arrive in time (headers within ${headersTimeoutMs / 1000} s, all of it within ${requestTimeoutMs / 1000} s)`]
         : err.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'headers_too_large', 'The request headers are too large']
-          : [400, 'invalid_request', 'The request is not well-formed HTTP'];
+          ? ['headers_too_large', 'The request headers are too large']
+          : ['invalid_request', 'The request is not well-formed HTTP'];
+    const status = statusOf(code);
     log.info({ code: err.code, status }, 'refused a malformed or slow request');
     // A response already under way on this socket cannot be replaced; only closing is left.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -55,7 +52,7 @@ export function clientErrorHandler(headersTimeoutMs: number, requestTimeoutMs: n
       socket.destroy();
       return;
     }
-    const body = JSON.stringify(problem(status, code, detail));
+    const body = JSON.stringify(problem(code, detail));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

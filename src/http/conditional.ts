@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 /** Whether an If-None-Match header (a list of ETags, weak or strong, or `*`) names this ETag: the weak comparison. */
 export function etagListed(header: string | undefined, etag: string): boolean {
@@ -28,7 +28,7 @@ export function ifMatchAllows(header: string, etag: string, name = 'if-match'): 
     const message = `must be "*" or entity tags in double quotes, such as "4" (got ${JSON.stringify(bad ?? header)})`;
     const inBody = name.startsWith('/');
     const path = inBody ? name : `/${name}`;
-    throw new AppError(400, inBody ? 'invalid_body' : 'invalid_query', `${path.slice(1)} ${message}`, [{ path, message }]);
+    throw (inBody ? ERRORS.invalidBody : ERRORS.invalidQuery)(`${path.slice(1)} ${message}`, { errors: [{ path, message }] });
   }
   return tags.some((t) => t === '*' || t === etag);
 }

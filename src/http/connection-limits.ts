@@ -57,12 +57,12 @@ export class ConnectionLimits {
     const { perClient, max } = this.bounds;
     if (perClient !== undefined && mine >= perClient) {
       this.#refused.client += 1;
-      refuse(socket, 429, 'rate_limited', `This address has ${perClient} connections open, the most one client may (CONNECTIONS_PER_CLIENT)`);
+      refuse(socket, 'rate_limited', `This address has ${perClient} connections open, the most one client may (CONNECTIONS_PER_CLIENT)`);
       return false;
     }
     if (this.#open >= max) {
       this.#refused.node += 1;
-      refuse(socket, 503, 'too_many_connections', `This node has ${max} connections open, its most (MAX_CONNECTIONS)`);
+      refuse(socket, 'too_many_connections', `This node has ${max} connections open, its most (MAX_CONNECTIONS)`);
       return false;
     }
     this.#byClient.set(key, mine + 1);
@@ -81,12 +81,13 @@ export class ConnectionLimits {
  * The answer written straight on the socket, which is then closed as soon as it is handed to the kernel: a refused
  * connection must not keep its descriptor while the client takes its time. What the client sent is read and dropped.
  */
-function refuse(socket: Socket, status: 429 | 503, code: ErrorCode, detail: string): void {
+function refuse(socket: Socket, code: ErrorCode, detail: string): void {
   socket.on('error', () => socket.destroy());
   socket.resume();
-  const body = JSON.stringify(problem(status, code, `${detail}; try again in ${RETRY_AFTER_SEC} s`));
+  const answer = problem(code, `${detail}; try again in ${RETRY_AFTER_SEC} s`);
+  const body = JSON.stringify(answer);
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nRetry-After: ${RETRY_AFTER_SEC}\r\n` +
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/problem+json\r\nRetry-After: ${RETRY_AFTER_SEC}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     () => socket.destroy(),
   );

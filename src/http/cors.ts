@@ -76,7 +76,7 @@ const isPreflight = (request: FastifyRequest) => request.headers.origin !== unde
 async function answerPlainOptions(request: FastifyRequest, reply: FastifyReply) {
   if (request.method !== 'OPTIONS' || isPreflight(request)) return;
   const allow = request.routeOptions.config.allow;
-  if (allow === undefined) return sendProblem(reply, problem(404, 'not_found', `No route OPTIONS ${request.url.split('?')[0]}`));
+  if (allow === undefined) return sendProblem(reply, problem('not_found', `No route OPTIONS ${request.url.split('?')[0]}`));
   return reply.code(204).header('Allow', allow).send();
 }
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { commonJs } from '../lib/cjs.ts';
-import { AppError } from './errors.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 /** Windowed counters for rate limits: shared through Redis when configured, else per process. */
 export interface Counters {
@@ -67,7 +67,7 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, waitMs =
   return redis;
 }
 
-const storeDown = () => new AppError(503, 'rate_limit_unavailable', 'The rate-limit store is unavailable; retry shortly');
+const storeDown = () => ERRORS.rateLimitUnavailable('The rate-limit store is unavailable; retry shortly');
 
 /**
  * What a Redis key says of a person: nothing. A counter's key (`login-fail:<address>:<e-mail>`) is stored as its purpose

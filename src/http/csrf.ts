@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from './auth.ts';
 import { AppError } from './errors.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -26,16 +27,16 @@ export function csrfGuard(config: Config) {
     const origin = request.headers.origin;
     if (origin) {
       if (allowed.has(origin) || sameHost(origin, host)) return undefined;
-      return new AppError(403, 'csrf_rejected', `Origin ${origin} may not make cookie-authenticated changes; add it to CORS_ORIGINS or send a bearer token`);
+      return ERRORS.csrfRejected(`Origin ${origin} may not make cookie-authenticated changes; add it to CORS_ORIGINS or send a bearer token`);
     }
     if (request.headers['sec-fetch-site'] === 'cross-site') {
-      return new AppError(403, 'csrf_rejected', 'A cross-site request may not make cookie-authenticated changes; send a bearer token');
+      return ERRORS.csrfRejected('A cross-site request may not make cookie-authenticated changes; send a bearer token');
     }
     const referer = request.headers.referer;
     if (referer !== undefined) {
       const from = originOf(referer);
       if (from === undefined || !(allowed.has(from) || sameHost(from, host))) {
-        return new AppError(403, 'csrf_rejected', 'A request referred by another site may not make cookie-authenticated changes; send a bearer token');
+        return ERRORS.csrfRejected('A request referred by another site may not make cookie-authenticated changes; send a bearer token');
       }
     }
     return undefined;

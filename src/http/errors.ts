@@ -1,43 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problemFromDatabaseError } from '../db/pg-errors.ts';
+import { AppError, ERROR_CODES, ERRORS, statusOf, type ErrorCode, type FieldError } from './errors.catalogue.ts';
 
-/** The closed catalogue of machine words a client may see in `code`. */
-export const ERROR_CODES = {
-  invalid_body: 'Invalid request body',
-  invalid_query: 'Invalid query parameters',
-  invalid_params: 'Invalid path parameters',
-  invalid_json: 'Malformed JSON',
-  invalid_request: 'Malformed request',
-  uri_too_long: 'URI too long',
-  headers_too_large: 'Request headers too large',
-  request_timeout: 'Request timeout',
-  invalid_credentials: 'Invalid credentials',
-  unauthorized: 'Authentication required',
-  forbidden: 'Forbidden',
-  csrf_rejected: 'Cross-site request rejected',
-  not_found: 'Not found',
-  method_not_allowed: 'Method not allowed',
-  conflict: 'Conflict',
-  precondition_failed: 'Precondition failed',
-  gone: 'Gone',
-  payload_too_large: 'Payload too large',
-  too_many_rows: 'Too many rows',
-  unsupported_media_type: 'Unsupported media type',
-  idempotency_key_reused: 'Idempotency key reused',
-  rate_limited: 'Too many requests',
-  upstream_failed: 'Upstream server failed',
-  database_unavailable: 'Service unavailable',
-  rate_limit_unavailable: 'Service unavailable',
-  too_many_connections: 'Service unavailable',
-  starting: 'Service starting',
-  internal: 'Internal server error',
-} as const;
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export { AppError, ERROR_CODES, ERRORS, statusOf, type ErrorCode, type FieldError } from './errors.catalogue.ts';
 
 export interface Problem {
   type: string;
@@ -50,27 +15,14 @@ export interface Problem {
   errors?: FieldError[];
 }
 
-export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    readonly detail: string,
-    readonly errors?: FieldError[],
-    readonly headers?: Record<string, string>,
-    /** Extension members of the problem body (RFC 9457 §3.2), e.g. an import's answer next to a 400. */
-    readonly extra?: Record<string, unknown>,
-  ) {
-    super(detail);
-  }
-}
-
-export const notFound = (what = 'Resource') => new AppError(404, 'not_found', `${what} not found`);
+export const notFound = (what = 'Resource') => ERRORS.notFound(`${what} not found`);
 
 /** The one text of field errors in `detail`: `name is required; floors/0 is not a floor of this project`. */
 export const fieldErrorText = (errors: FieldError[]) => errors.map((e) => `${e.path.slice(1) || 'request'} ${e.message}`).join('; ');
 
-export function problem(status: number, code: ErrorCode, detail: string, extra: Partial<Problem> = {}): Problem {
-  return { type: `urn:showsuite:problem:${code}`, title: ERROR_CODES[code], status, detail, code, ...extra };
+/** The problem document of a code; its status and title are the catalogue's (errors.catalogue.ts). */
+export function problem(code: ErrorCode, detail: string, extra: Partial<Problem> = {}): Problem {
+  return { type: `urn:showsuite:problem:${code}`, title: ERROR_CODES[code], status: statusOf(code), detail, code, ...extra };
 }
 
 /** The `Retry-After` of a 503 that names none: about how long a restarting database or store takes to answer again. */
@@ -89,6 +41,16 @@ const VALIDATION_CODE: Record<string, ErrorCode> = {
   querystring: 'invalid_query',
   params: 'invalid_params',
   headers: 'invalid_query',
+};
+
+/** A framework's 4xx by its status (a plugin's 413, a 415), answered under the code the catalogue gives that status. */
+const FRAMEWORK_CODE: Partial<Record<number, ErrorCode>> = {
+  404: 'not_found',
+  408: 'request_timeout',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  431: 'headers_too_large',
 };
 
 interface AjvError {
@@ -132,29 +94,25 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
   // A client that went away mid-request (reset, aborted body) is neither a database outage nor our fault.
   if (request.raw.destroyed && (!request.raw.complete || error.code === 'ECONNRESET')) {
     request.log.info({ code: error.code }, 'client closed the connection before the request was complete');
-    return sendProblem(reply, problem(400, 'invalid_request', 'The client closed the connection'));
+    return sendProblem(reply, problem('invalid_request', 'The client closed the connection'));
   }
   if (error instanceof AppError) {
-    return sendProblem(
-      reply,
-      { ...error.extra, ...problem(error.status, error.code, error.detail, error.errors ? { errors: error.errors } : {}) },
-      error.headers,
-    );
+    return sendProblem(reply, { ...error.extra, ...problem(error.code, error.detail, error.errors ? { errors: error.errors } : {}) }, error.headers);
   }
   if (error.validation) {
     const code = VALIDATION_CODE[error.validationContext ?? 'body'] ?? 'invalid_body';
     const errors = fieldErrorsFromAjv(error.validation);
-    return sendProblem(reply, problem(400, code, fieldErrorText(errors), { errors }));
+    return sendProblem(reply, problem(code, fieldErrorText(errors), { errors }));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return sendProblem(reply, problem(415, 'unsupported_media_type', 'Request bodies must be application/json'));
+      return sendProblem(reply, problem('unsupported_media_type', 'Request bodies must be application/json'));
     case 'FST_ERR_CTP_BODY_TOO_LARGE': {
       // Each route's own limit (an import takes far more than a JSON record), named in words and as a number.
       const maxBytes = request.routeOptions.bodyLimit;
       const size = maxBytes % 1048576 === 0 ? `${maxBytes / 1048576} MiB` : `${maxBytes} bytes`;
       return sendProblem(reply, {
-        ...problem(413, 'payload_too_large', `Request body exceeds ${size}, the most this route takes`, {
+        ...problem('payload_too_large', `Request body exceeds ${size}, the most this route takes`, {
           errors: [{ path: '/', message: `is larger than ${maxBytes} bytes` }],
         }),
         maxBytes,
@@ -164,25 +122,26 @@ export function errorHandler(error: FastifyError & { validationContext?: string 
       if (/forbidden prototype property/.test(error.message)) {
         // The parser refuses it before anything can be polluted; it does not say where, so the body is named.
         const message = 'has a field named __proto__, which is not an allowed field name';
-        return sendProblem(reply, problem(400, 'invalid_body', `request ${message}`, { errors: [{ path: '/', message }] }));
+        return sendProblem(reply, problem('invalid_body', `request ${message}`, { errors: [{ path: '/', message }] }));
       }
     // falls through
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return sendProblem(reply, problem(400, 'invalid_json', 'The request body is not valid JSON'));
+      return sendProblem(reply, problem('invalid_json', 'The request body is not valid JSON'));
   }
   if (error.statusCode === 429) {
-    return sendProblem(reply, problem(429, 'rate_limited', error.message || 'Too many requests'));
+    return sendProblem(reply, problem('rate_limited', error.message || 'Too many requests'));
   }
   const mapped = problemFromDatabaseError(error);
   if (mapped) {
     if (mapped.status >= 500) request.log.error({ err: error }, 'database unavailable');
-    return sendProblem(reply, problem(mapped.status, mapped.code, mapped.detail, mapped.status >= 500 ? { requestId } : {}));
+    return sendProblem(reply, problem(mapped.code, mapped.detail, mapped.status >= 500 ? { requestId } : {}));
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    // Framework-level client errors (bad headers, aborted bodies): safe to name, never internal details.
-    return sendProblem(reply, problem(error.statusCode, 'invalid_body', error.message));
+    // Framework-level client errors (bad headers, aborted bodies): safe to name, never internal details. The code is
+    // the catalogue's for that status, so a code keeps its one status; any other 4xx is a bad body.
+    return sendProblem(reply, problem(FRAMEWORK_CODE[error.statusCode] ?? 'invalid_body', error.message));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return sendProblem(reply, problem(500, 'internal', `Unexpected error; quote request id ${requestId}`, { requestId }));
+  return sendProblem(reply, problem('internal', `Unexpected error; quote request id ${requestId}`, { requestId }));
 }

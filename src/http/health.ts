@@ -4,6 +4,7 @@ import type { Ctx } from '../context.ts';
 import { AppError } from './errors.ts';
 import { problems } from './schemas.ts';
 import { useJsonStringify } from './serializer.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 const Status = Type.Object({ status: Type.String() });
 
@@ -35,7 +36,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          reject(new AppError(503, 'database_unavailable', 'The database did not answer in time'));
+          reject(ERRORS.databaseUnavailable('The database did not answer in time'));
         }, 3000);
       });
       try {
@@ -43,7 +44,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           await Promise.race([ctx.db.ping(), timeout]);
         } catch (err) {
           if (err instanceof AppError) throw err;
-          throw new AppError(503, 'database_unavailable', 'The database is unavailable');
+          throw ERRORS.databaseUnavailable('The database is unavailable');
         }
         // Writes that queue mail, webhooks or imports need the job queue. A node whose queue could not start (the
         // database was away at boot) tries again now, within the same 3 s, rather than at its next 5 s retry.
@@ -51,7 +52,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app,
           try {
             await Promise.race([ctx.outbox.start(), timeout]);
           } catch {
-            throw new AppError(503, 'starting', 'The job queue is not started yet');
+            throw ERRORS.starting('The job queue is not started yet');
           }
         }
       } finally {

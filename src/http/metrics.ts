@@ -4,7 +4,7 @@ import type { ConnectionCounts } from '../db/db.ts';
 import type { ConnectionLimits } from './connection-limits.ts';
 import { commonJs } from '../lib/cjs.ts';
 import { DurationHistogram } from './duration-histogram.ts';
-import { AppError } from './errors.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 /** What GET /metrics reads at each scrape; nothing here is computed per request. */
 export interface MetricsSources {
@@ -13,7 +13,7 @@ export interface MetricsSources {
   /** Live-feed streams open on this node now. */
   sseStreams: () => number;
   /** Resumed streams catching up on this node now, and `refetch` events sent since the start. */
-  sseReplays: () => { running: number; refetches: number };
+  sseReplays: () => { running: number; refetches: number; cacheBytes: number };
   /** Outbox jobs by kind and state (one grouped count statement per scrape). */
   outboxJobs: () => Promise<{ kind: string; state: string; count: number }[]>;
   dbConnections: () => ConnectionCounts;
@@ -63,6 +63,14 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     collect() {
       this.reset();
       this.inc(sources.sseReplays().refetches);
+    },
+  });
+  new Gauge({
+    name: 'showsuite_sse_replay_cache_bytes',
+    help: 'Bytes of ready live-feed frames this node keeps for replays (SSE_REPLAY_CACHE_MB)',
+    registers: [registry],
+    collect() {
+      this.set(sources.sseReplays().cacheBytes);
     },
   });
   new Gauge({
@@ -124,7 +132,7 @@ export async function registerMetrics(app: FastifyInstance, sources: MetricsSour
     const given = request.headers.authorization;
     // Compared as digests: same length, constant time.
     if (given === undefined || !timingSafeEqual(digest(given), expected)) {
-      throw new AppError(401, 'unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+      throw ERRORS.unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     }
     poolAtScrape = sources.dbConnections();
     const body = duration.text() + (await registry.metrics().finally(() => (poolAtScrape = undefined)));

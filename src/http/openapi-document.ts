@@ -81,7 +81,7 @@ interface Operation extends OperationNotes {
 }
 
 /** Routes that answer HTML for people, not JSON for programs: they stay out of the API document. */
-export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace', '/admin']);
+export const HTML_ROUTES = new Set(['/', '/p/:namespace', '/p/:namespace/units/:unitId', '/p/:namespace/units/:unitId/:frame', '/g/:namespace', '/admin']);
 
 /** The verbs an operationId may start with (test/openapi-conventions.test.ts holds every route's operationId to them). */
 export const OPERATION_VERBS = [
@@ -113,6 +113,8 @@ export const OPERATION_VERBS = [
   'suggest',
   'export',
   'erase',
+  'refund',
+  'test',
 ];
 
 const header = (description: string, schema: Schema = { type: 'string' }): Header => ({ description, schema });

@@ -42,7 +42,7 @@ const SAMPLES: Record<string, unknown> = {
   bedrooms: '2',
   availability: 'available',
   message: 'Is the corner unit still available?',
-  // Each kind of value as itself, never an id standing in for it (issue 24).
+  // Each kind of value as itself, never an id standing in for it.
   status: 'ok',
   token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl',
   access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NWYwYzBmZmVlMDAwMDAwMDAwMDAwMDEifQ.c2lnbmF0dXJl',

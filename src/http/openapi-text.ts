@@ -12,8 +12,23 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'groups', description: 'Groups of projects, with their own team and page settings.' },
   { name: 'leads', description: 'Enquiries collected for a project (owners and administrators).' },
   { name: 'worksheets', description: 'Realtors’ worksheets from their allocations: the sales team’s inbox, accepting with a unit or declining.' },
+  {
+    name: 'deposits',
+    description:
+      'Deposits a hold takes through the project owner’s own Stripe account: connecting the account, Stripe’s signed events, the project’s deposits and refunds (docs/deposits.md).',
+  },
+  {
+    name: 'billing',
+    description:
+      'Plans a hosted Showsuite bills its customers on (BILLING=stripe; off by default): the caller’s plan, Stripe Checkout to take one, the customer portal to change it (docs/billing.md).',
+  },
   { name: 'inventory', description: 'Spreadsheet and feed imports of a project’s units, with dry runs and a sync history.' },
   { name: 'events', description: 'The per-project change log (sequence numbers, oldest first) and a unit’s history.' },
+  {
+    name: 'integrations',
+    description:
+      'The sales team’s own systems (Spark, Salesforce, Zoho CRM, RENTCafé, Cal.com): each one’s state and a connection test; CRMs are sent every lead.',
+  },
   { name: 'webhooks', description: 'Signed HTTP callbacks for project events (Standard Webhooks), with delivery logs and retries.' },
   { name: 'insights', description: 'Page analytics counted without cookies, the sales dashboard of a project and its weekly report.' },
   { name: 'invites', description: 'Reading and accepting an invitation link (no token needed).' },

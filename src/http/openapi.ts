@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifySwagger, { type StaticDocumentSpec } from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
 import { GUIDES_PATH, renderGuides, type RenderedGuides } from './guides.ts';
 import { finishDocument, HTML_ROUTES, type OpenApiDocument } from './openapi-document.ts';
+import { ERRORS } from './errors.catalogue.ts';
 
 /** OpenAPI 3.1 from the same schemas that validate requests, at /openapi.json, and a reference page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: Record<string, unknown>; publicUrl: string }) {
@@ -91,10 +91,10 @@ export async function registerOpenApi(app: FastifyInstance, extra: { webhooks?: 
   const docsDir = findDocsDir(dirname(fileURLToPath(import.meta.url)));
   let guides: Promise<RenderedGuides> | undefined;
   const sendGuide = async (reply: FastifyReply, name: string | undefined) => {
-    if (!docsDir) throw new AppError(404, 'not_found', 'No such guide');
+    if (!docsDir) throw ERRORS.notFound('No such guide');
     const rendered = await (guides ??= renderGuides(docsDir));
     const found = name === undefined ? rendered.index : rendered.pages.get(name);
-    if (!found) throw new AppError(404, 'not_found', 'No such guide');
+    if (!found) throw ERRORS.notFound('No such guide');
     return reply.header('content-security-policy', rendered.csp).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(found.html);
   };
   app.get(GUIDES_PATH, { schema: { hide: true } }, (_request, reply) => sendGuide(reply, undefined));

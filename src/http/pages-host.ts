@@ -4,6 +4,11 @@ import { problem, sendProblem } from './errors.ts';
 
 /** The buyer's pages: served on the pages host only; asked for on the console's host, they are redirected there. */
 const PAGE_ROUTES = new Set(['/p/:namespace', '/p/:namespace/units/:unitId', '/g/:namespace']);
+/**
+ * A unit's sandboxed frames (its embed, its button's snippet): on the pages host, and on a project's own host name
+ * beside its page (a frame of the page's own origin); asked for on the console's host, redirected to the pages host.
+ */
+const FRAME_ROUTE = '/p/:namespace/units/:unitId/:frame';
 
 /**
  * What the pages host answers besides the pages: the public API the page calls (bundle, enquiries, holds, waitlist,
@@ -13,6 +18,7 @@ const PAGE_ROUTES = new Set(['/p/:namespace', '/p/:namespace/units/:unitId', '/g
 function servedOnPagesHost(route: string): boolean {
   return (
     PAGE_ROUTES.has(route) ||
+    route === FRAME_ROUTE ||
     route.startsWith('/public/') ||
     route.startsWith('/p/assets/') ||
     route === '/embed.js' ||
@@ -52,15 +58,19 @@ export function pagesHostGuard(config: Config) {
         return;
       }
       // Not found here (the console and the API are on their own host), whatever the path.
-      sendProblem(reply, problem(404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]} on the pages host`));
+      sendProblem(reply, problem('not_found', `No route ${request.method} ${request.url.split('?')[0]} on the pages host`));
       return;
     }
     if (route !== undefined && PAGE_ROUTES.has(route) && (request.method === 'GET' || request.method === 'HEAD')) {
       reply.redirect(`${pagesOrigin}${request.url}`, 308);
       return;
     }
+    if (route === FRAME_ROUTE && hostname === consoleHostname) {
+      reply.redirect(`${pagesOrigin}${request.url}`, 308);
+      return;
+    }
     if (route === '/' && hostname === consoleHostname) {
-      sendProblem(reply, problem(404, 'not_found', `No presentation on the console's host; pages are at ${pagesOrigin}`));
+      sendProblem(reply, problem('not_found', `No presentation on the console's host; pages are at ${pagesOrigin}`));
       return;
     }
     done();

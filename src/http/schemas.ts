@@ -34,6 +34,11 @@ export const ProblemSchema = Type.Object(
     ),
     instance: Type.Optional(Type.String({ description: 'The request path' })),
     requestId: Type.Optional(Type.String({ description: 'The X-Request-Id of this request, for a 500' })),
+    plan: Type.Optional(Type.String({ description: 'A 402 `plan_limit`: the plan in effect (`starter`, `pro`, or `none`)' })),
+    limit: Type.Optional(Type.String({ description: 'A 402 `plan_limit`: what the plan limits (`publishedProjects` or `hideBranding`)' })),
+    allowed: Type.Optional(
+      Type.Union([Type.Integer(), Type.Boolean()], { description: 'A 402 `plan_limit`: what the plan allows (projects published at once, or false)' }),
+    ),
     errors: Type.Optional(
       Type.Array(
         Type.Object({
@@ -51,6 +56,7 @@ export const PROBLEM_TEXT: Record<number, string> = {
   304: 'Not modified',
   400: 'Invalid input; `errors` names each bad field',
   401: 'Missing, invalid or expired credentials',
+  402: 'The owner’s plan does not allow this (plans on): `plan`, `limit` and `allowed` name the plan and its limit',
   403: 'Not allowed',
   404: 'Not found, or not visible to the caller',
   405: 'Method not allowed',
@@ -63,7 +69,7 @@ export const PROBLEM_TEXT: Record<number, string> = {
   422: 'Idempotency-Key reused with another body',
   429: 'Rate limited; see Retry-After',
   500: 'Unexpected error; the body carries a request id',
-  502: 'An upstream server (an inventory feed) failed; `detail` names what failed',
+  502: 'A server this one called failed or did not answer (an inventory feed, the sign-in provider, the media store); `detail` names which',
   503: 'Unavailable for now: the database or a store did not answer, or the service is starting; retry after Retry-After',
 };
 

@@ -152,3 +152,14 @@ export async function resolveTarget(host: string, allowPrivate: boolean): Promis
   }
   return first;
 }
+
+/** The host of an http(s) address (IPv6 without its brackets), or undefined when it is not one. */
+export function webHost(url: string): string | undefined {
+  try {
+    const parsed = new URL(url.trim());
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+    return parsed.hostname.replace(/^\[|\]$/g, '') || undefined;
+  } catch {
+    return undefined;
+  }
+}

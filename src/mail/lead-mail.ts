@@ -7,14 +7,22 @@ import { leadNotification, visitorConfirmation, type LeadForMail } from './templ
 
 /**
  * Queues, in the lead's own transaction, the sales team's notice (when the project has formsSendTo) and the
- * visitor's confirmation (when it has formsMessage). Returns how many messages were queued.
+ * visitor's confirmation (when it has formsMessage, unless `confirm` is false: a booking is confirmed by Cal.com).
+ * Returns how many messages were queued.
  */
-export async function queueLeadMail(trx: Transaction<Database>, mail: MailQueue, projectId: string, lead: LeadForMail, now: number): Promise<number> {
+export async function queueLeadMail(
+  trx: Transaction<Database>,
+  mail: MailQueue,
+  projectId: string,
+  lead: LeadForMail,
+  now: number,
+  { confirm: confirming = true }: { confirm?: boolean } = {},
+): Promise<number> {
   const project = await findMailProject(trx, projectId);
   if (!project) return 0;
   const settings = project.data;
   const sendTo = typeof settings.formsSendTo === 'string' ? splitEmailList(settings.formsSendTo) : [];
-  const confirm = typeof settings.formsMessage === 'string' && settings.formsMessage.trim() !== '';
+  const confirm = confirming && typeof settings.formsMessage === 'string' && settings.formsMessage.trim() !== '';
   if (!sendTo.length && !confirm) return 0;
   const unitName = lead.unit && /^[0-9a-f]{24}$/.test(lead.unit) ? await findUnitName(trx, projectId, lead.unit) : undefined;
   const target = { name: project.name, settings };

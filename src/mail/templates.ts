@@ -14,6 +14,8 @@ const WORDS = {
     newHold: (p: string, u: string) => `Unit ${u} held: ${p}`,
     leadIntro: (p: string) => `A visitor left an enquiry on ${p}.`,
     holdIntro: (p: string, u: string) => `A visitor placed a hold on unit ${u} of ${p}.`,
+    newBooking: (p: string) => `Visit booked: ${p}`,
+    bookingIntro: (p: string) => `A visitor booked a visit of ${p} through Cal.com.`,
     fields: {
       firstName: 'First name',
       lastName: 'Last name',
@@ -25,6 +27,7 @@ const WORDS = {
       questions: 'Questions',
       customFields: 'Other answers',
       createdAt: 'Received',
+      visit: 'Visit',
     },
     replyHint: 'Reply to this message to answer the visitor.',
     thanks: (p: string) => `Thank you for your enquiry: ${p}`,
@@ -48,12 +51,39 @@ const WORDS = {
     endedAction: 'Hold it again',
     endedTeamSubject: (p: string, u: string) => `Hold on unit ${u} ended: ${p}`,
     endedTeamBody: (p: string, u: string, who: string, at: string) => `The hold on unit ${u} of ${p} by ${who} ended at ${at}. The unit is available again.`,
+    depositSubject: (p: string, u: string) => `Deposit received: ${u}, ${p}`,
+    depositBody: (p: string, u: string, amount: string) => `We received your deposit of ${amount} for ${u} at ${p}.`,
+    depositReserved: 'The home is now reserved for you; the sales team will be in touch.',
+    depositNotReserved: 'The sales team will contact you about the home shortly.',
+    depositRef: (id: string) => `Deposit reference: ${id}`,
+    depositTeamSubject: (p: string, u: string) => `Deposit paid: ${u}, ${p}`,
+    depositTeamBody: (p: string, u: string, who: string, amount: string) => `${who} paid a deposit of ${amount} for ${u} at ${p}.`,
+    depositTeamReserved: 'The unit is now reserved.',
+    depositTeamNotReserved:
+      'The unit could not be reserved: its hold had lapsed and it was no longer free. Refund the deposit or arrange another home with the buyer.',
+    depositTeamRef: (id: string) => `Deposit: ${id}`,
+    depositTeamAction: 'See it in the console',
+    wsSubject: (who: string, p: string) => `New worksheet from ${who}: ${p}`,
+    wsIntro: (who: string, p: string, buyer: string) => `${who} submitted a worksheet on ${p} for ${buyer}.`,
+    wsBuyer: 'Buyer:',
+    wsChoices: 'Choices, in order of preference:',
+    wsNotes: 'Notes:',
+    wsRealtor: (e: string) => `Realtor's e-mail: ${e} (they are mailed your decision)`,
+    wsAction: 'Accept or decline it in the console:',
+    wsAcceptedSubject: (u: string, b: string, p: string) => `Worksheet accepted: ${u} for ${b} (${p})`,
+    wsDeclinedSubject: (b: string, p: string) => `Worksheet declined: ${b} (${p})`,
+    wsAccepted: (b: string, p: string, u: string) => `Your worksheet for ${b} on ${p} was accepted: unit ${u} is reserved for them.`,
+    wsAcceptedNext: 'The sales team will be in touch about the next steps.',
+    wsDeclined: (b: string, p: string) => `Your worksheet for ${b} on ${p} was declined.`,
+    wsDeclinedNext: 'You may submit another worksheet with other choices.',
   },
   fr: {
     newEnquiry: (p: string) => `Nouvelle demande : ${p}`,
     newHold: (p: string, u: string) => `Lot ${u} réservé : ${p}`,
     leadIntro: (p: string) => `Un visiteur a laissé une demande sur ${p}.`,
     holdIntro: (p: string, u: string) => `Un visiteur a mis une option sur le lot ${u} de ${p}.`,
+    newBooking: (p: string) => `Visite réservée : ${p}`,
+    bookingIntro: (p: string) => `Un visiteur a réservé une visite de ${p} sur Cal.com.`,
     fields: {
       firstName: 'Prénom',
       lastName: 'Nom',
@@ -65,6 +95,7 @@ const WORDS = {
       questions: 'Questions',
       customFields: 'Autres réponses',
       createdAt: 'Reçue le',
+      visit: 'Visite',
     },
     replyHint: 'Répondez à ce message pour écrire au visiteur.',
     thanks: (p: string) => `Merci pour votre demande : ${p}`,
@@ -89,12 +120,39 @@ const WORDS = {
     endedTeamSubject: (p: string, u: string) => `Option sur le lot ${u} terminée : ${p}`,
     endedTeamBody: (p: string, u: string, who: string, at: string) =>
       `L’option de ${who} sur le lot ${u} de ${p} a pris fin le ${at}. Le lot est de nouveau disponible.`,
+    depositSubject: (p: string, u: string) => `Acompte reçu : ${u}, ${p}`,
+    depositBody: (p: string, u: string, amount: string) => `Nous avons bien reçu votre acompte de ${amount} pour le lot ${u} de ${p}.`,
+    depositReserved: 'Le logement vous est désormais réservé ; l’équipe de vente vous contactera.',
+    depositNotReserved: 'L’équipe de vente vous contactera très vite au sujet du logement.',
+    depositRef: (id: string) => `Référence de l’acompte : ${id}`,
+    depositTeamSubject: (p: string, u: string) => `Acompte payé : ${u}, ${p}`,
+    depositTeamBody: (p: string, u: string, who: string, amount: string) => `${who} a payé un acompte de ${amount} pour le lot ${u} de ${p}.`,
+    depositTeamReserved: 'Le lot est désormais réservé.',
+    depositTeamNotReserved:
+      'Le lot n’a pas pu être réservé : l’option avait pris fin et il n’était plus libre. Remboursez l’acompte ou proposez un autre logement à l’acheteur.',
+    depositTeamRef: (id: string) => `Acompte : ${id}`,
+    depositTeamAction: 'Le voir dans la console',
+    wsSubject: (who: string, p: string) => `Nouvelle fiche de réservation de ${who} : ${p}`,
+    wsIntro: (who: string, p: string, buyer: string) => `${who} a soumis une fiche de réservation pour ${p} au nom de ${buyer}.`,
+    wsBuyer: 'Acheteur :',
+    wsChoices: 'Choix, par ordre de préférence :',
+    wsNotes: 'Remarques :',
+    wsRealtor: (e: string) => `Courriel du courtier : ${e} (votre décision lui est envoyée)`,
+    wsAction: 'L’accepter ou la refuser dans la console :',
+    wsAcceptedSubject: (u: string, b: string, p: string) => `Fiche acceptée : ${u} pour ${b} (${p})`,
+    wsDeclinedSubject: (b: string, p: string) => `Fiche refusée : ${b} (${p})`,
+    wsAccepted: (b: string, p: string, u: string) => `Votre fiche pour ${b} sur ${p} a été acceptée : le logement ${u} lui est réservé.`,
+    wsAcceptedNext: 'L’équipe de vente vous contactera pour la suite.',
+    wsDeclined: (b: string, p: string) => `Votre fiche pour ${b} sur ${p} a été refusée.`,
+    wsDeclinedNext: 'Vous pouvez soumettre une autre fiche avec d’autres choix.',
   },
   es: {
     newEnquiry: (p: string) => `Nueva consulta: ${p}`,
     newHold: (p: string, u: string) => `Unidad ${u} reservada: ${p}`,
     leadIntro: (p: string) => `Un visitante dejó una consulta en ${p}.`,
     holdIntro: (p: string, u: string) => `Un visitante reservó la unidad ${u} de ${p}.`,
+    newBooking: (p: string) => `Visita reservada: ${p}`,
+    bookingIntro: (p: string) => `Un visitante reservó una visita de ${p} en Cal.com.`,
     fields: {
       firstName: 'Nombre',
       lastName: 'Apellido',
@@ -106,6 +164,7 @@ const WORDS = {
       questions: 'Preguntas',
       customFields: 'Otras respuestas',
       createdAt: 'Recibida',
+      visit: 'Visita',
     },
     replyHint: 'Responda a este mensaje para escribir al visitante.',
     thanks: (p: string) => `Gracias por su consulta: ${p}`,
@@ -131,11 +190,36 @@ const WORDS = {
     endedTeamSubject: (p: string, u: string) => `Reserva de la unidad ${u} terminada: ${p}`,
     endedTeamBody: (p: string, u: string, who: string, at: string) =>
       `La reserva de ${who} de la unidad ${u} de ${p} terminó el ${at}. La unidad vuelve a estar disponible.`,
+    depositSubject: (p: string, u: string) => `Depósito recibido: ${u}, ${p}`,
+    depositBody: (p: string, u: string, amount: string) => `Hemos recibido su depósito de ${amount} por la unidad ${u} de ${p}.`,
+    depositReserved: 'La vivienda queda reservada para usted; el equipo de ventas se pondrá en contacto.',
+    depositNotReserved: 'El equipo de ventas se pondrá en contacto con usted en breve sobre la vivienda.',
+    depositRef: (id: string) => `Referencia del depósito: ${id}`,
+    depositTeamSubject: (p: string, u: string) => `Depósito pagado: ${u}, ${p}`,
+    depositTeamBody: (p: string, u: string, who: string, amount: string) => `${who} pagó un depósito de ${amount} por la unidad ${u} de ${p}.`,
+    depositTeamReserved: 'La unidad queda reservada.',
+    depositTeamNotReserved:
+      'No se pudo reservar la unidad: su reserva había terminado y ya no estaba libre. Reembolse el depósito o acuerde otra vivienda con el comprador.',
+    depositTeamRef: (id: string) => `Depósito: ${id}`,
+    depositTeamAction: 'Verlo en la consola',
+    wsSubject: (who: string, p: string) => `Nueva hoja de reserva de ${who}: ${p}`,
+    wsIntro: (who: string, p: string, buyer: string) => `${who} envió una hoja de reserva de ${p} para ${buyer}.`,
+    wsBuyer: 'Comprador:',
+    wsChoices: 'Opciones, por orden de preferencia:',
+    wsNotes: 'Notas:',
+    wsRealtor: (e: string) => `Correo del agente: ${e} (recibe su decisión por correo)`,
+    wsAction: 'Acéptela o recházela en la consola:',
+    wsAcceptedSubject: (u: string, b: string, p: string) => `Hoja aceptada: ${u} para ${b} (${p})`,
+    wsDeclinedSubject: (b: string, p: string) => `Hoja rechazada: ${b} (${p})`,
+    wsAccepted: (b: string, p: string, u: string) => `Su hoja para ${b} en ${p} fue aceptada: la unidad ${u} queda reservada para esa persona.`,
+    wsAcceptedNext: 'El equipo de ventas se pondrá en contacto para los próximos pasos.',
+    wsDeclined: (b: string, p: string) => `Su hoja para ${b} en ${p} fue rechazada.`,
+    wsDeclinedNext: 'Puede enviar otra hoja con otras opciones.',
   },
 } as const;
 
 /**
- * A project's message signed with its owner's company (§19): a signature block (`-- ` then the name) at the end of the
+ * A project's message signed with its owner's company: a signature block (`-- ` then the name) at the end of the
  * text, and a last paragraph in the HTML. Words are the company's own, so the line reads the same in every language.
  */
 export function signMail(mail: Mail, company: string | undefined): Mail {
@@ -188,6 +272,8 @@ export interface LeadForMail {
   source?: string | undefined;
   questions?: unknown;
   customFields?: unknown;
+  /** A lead made by a Cal.com booking: the visit's start. */
+  booking?: { startTime?: string | undefined } | undefined;
   createdAt: string;
 }
 
@@ -200,23 +286,25 @@ export interface ProjectForMail {
 const fromNameOf = (settings: Record<string, unknown>) =>
   typeof settings.formsFromName === 'string' && settings.formsFromName.trim() ? settings.formsFromName.trim() : undefined;
 
-const FIELD_ORDER = ['firstName', 'lastName', 'email', 'phone', 'unit', 'message', 'source', 'questions', 'customFields', 'createdAt'] as const;
+const FIELD_ORDER = ['firstName', 'lastName', 'email', 'phone', 'unit', 'visit', 'message', 'source', 'questions', 'customFields', 'createdAt'] as const;
 
 /** The sales team's notice of a lead or a hold: every field, the unit by name, Reply-To the visitor. */
 export function leadNotification(project: ProjectForMail, lead: LeadForMail, unitName: string | undefined, to: string[], now: number): Mail {
   const lang = langOf(project.settings.projectLang);
   const w = WORDS[lang];
   const hold = lead.source === 'hold';
+  const booked = lead.source === 'booking';
   const customSubject =
     typeof project.settings.formsSubject === 'string' && project.settings.formsSubject.trim() ? project.settings.formsSubject.trim() : undefined;
-  const subject = customSubject ?? (hold && unitName ? w.newHold(project.name, unitName) : w.newEnquiry(project.name));
+  const subject = customSubject ?? (hold && unitName ? w.newHold(project.name, unitName) : booked ? w.newBooking(project.name) : w.newEnquiry(project.name));
+  const visit = lead.booking?.startTime ? projectTime(lead.booking.startTime, project.settings, lang) : undefined;
   const rows: [string, string][] = [];
   for (const key of FIELD_ORDER) {
-    const value = key === 'unit' ? (lead.unit ? (unitName ? `${unitName} (${lead.unit})` : lead.unit) : undefined) : lead[key];
+    const value = key === 'unit' ? (lead.unit ? (unitName ? `${unitName} (${lead.unit})` : lead.unit) : undefined) : key === 'visit' ? visit : lead[key];
     if (value === undefined || value === null || value === '') continue;
     rows.push([w.fields[key], show(value)]);
   }
-  const intro = hold && unitName ? w.holdIntro(project.name, unitName) : w.leadIntro(project.name);
+  const intro = hold && unitName ? w.holdIntro(project.name, unitName) : booked ? w.bookingIntro(project.name) : w.leadIntro(project.name);
   const fromName = fromNameOf(project.settings);
   return {
     to,
@@ -369,6 +457,158 @@ export function holdEndedNotice(input: EndedHoldForMail, to: string[]): Mail {
     subject: w.endedTeamSubject(input.project.name, input.unitName),
     text: `${body}\n` + (input.link ? `\n${input.link}\n` : ''),
     html: page(lang, `<p>${escapeHtml(body)}</p>` + (input.link ? `<p><a href="${escapeHtml(input.link)}">${escapeHtml(input.link)}</a></p>` : '')),
+    date: input.now,
+    project: input.projectId,
+  };
+}
+
+/** A deposit as its two mails tell it (the receipt to the buyer, the notice to the sales team), in the project's language. */
+export interface DepositForMail {
+  project: ProjectForMail;
+  projectId: string;
+  unitName: string;
+  buyer: { name: string; email: string };
+  /** Written for people: the amount in the currency's major unit, formatted in the project's language. */
+  amountText: string;
+  depositId: string;
+  /** False when the unit could not be reserved any more (the hold lapsed and someone else took it). */
+  reserved: boolean;
+  /** The console's Deposits tab showing this deposit, for the sales team's notice. */
+  consoleLink: string;
+  now: number;
+}
+
+/** The buyer's receipt for a paid deposit; Reply-To the sales team. */
+export function depositReceiptMail(input: DepositForMail): Mail {
+  const lang = langOf(input.project.settings.projectLang);
+  const w = WORDS[lang];
+  const hello = w.hello(greetingName(input.buyer.name.split(' ')[0]));
+  const body = `${w.depositBody(input.project.name, input.unitName, input.amountText)} ` + (input.reserved ? w.depositReserved : w.depositNotReserved);
+  const ref = w.depositRef(input.depositId);
+  const replyTo = typeof input.project.settings.formsSendTo === 'string' ? input.project.settings.formsSendTo.split(',')[0]?.trim() : undefined;
+  return {
+    to: [input.buyer.email],
+    fromName: fromNameOf(input.project.settings),
+    replyTo: replyTo || undefined,
+    subject: w.depositSubject(input.project.name, input.unitName),
+    text: `${hello}\n\n${body}\n\n${ref}\n`,
+    html: page(lang, `<p>${escapeHtml(hello)}</p><p>${escapeHtml(body)}</p><p>${escapeHtml(ref)}</p>`),
+    date: input.now,
+    project: input.projectId,
+  };
+}
+
+/** The sales team's notice of a paid deposit, with the console's link to it; Reply-To the buyer. */
+export function depositNotice(input: DepositForMail, to: string[]): Mail {
+  const lang = langOf(input.project.settings.projectLang);
+  const w = WORDS[lang];
+  const who = input.buyer.name ? `${input.buyer.name} (${input.buyer.email})` : input.buyer.email;
+  const body =
+    `${w.depositTeamBody(input.project.name, input.unitName, who, input.amountText)} ` + (input.reserved ? w.depositTeamReserved : w.depositTeamNotReserved);
+  const ref = w.depositTeamRef(input.depositId);
+  return {
+    to,
+    fromName: fromNameOf(input.project.settings),
+    replyTo: input.buyer.email,
+    subject: w.depositTeamSubject(input.project.name, input.unitName),
+    text: `${body}\n\n${ref}\n${w.depositTeamAction}: ${input.consoleLink}\n`,
+    html: page(
+      lang,
+      `<p>${escapeHtml(body)}</p><p>${escapeHtml(ref)}</p><p><a href="${escapeHtml(input.consoleLink)}">${escapeHtml(w.depositTeamAction)}</a></p>`,
+    ),
+    date: input.now,
+    project: input.projectId,
+  };
+}
+
+/** Plans (docs/billing.md): the owner's notice that a payment failed, sent before anything is taken down. */
+export function planPaymentFailedMail(input: { to: string; plan: string; periodEnd: string; published: number; link: string; now: number }): Mail {
+  const body =
+    `The payment for your Showsuite ${input.plan} plan failed. Your ${input.published} published project${input.published === 1 ? ' stays' : 's stay'} ` +
+    `published until ${input.periodEnd}, the end of the period already paid. If the payment has not gone through by then, ` +
+    'they go to draft (their pages stop answering) until you publish them again on a plan.';
+  const action = 'Update your payment details';
+  return {
+    to: [input.to],
+    subject: `Payment failed: your Showsuite ${input.plan} plan`,
+    text: `${body}\n\n${action}: ${input.link}\n`,
+    html: page('en', `<p>${escapeHtml(body)}</p>${linkBlock(input.link, action, 'Nothing else changes until then.')}`),
+    date: input.now,
+  };
+}
+
+/** Plans: the owner's notice that their plan ended unpaid and which projects go to draft (queued before they do). */
+export function planLapsedMail(input: { to: string; projects: string[]; link: string; now: number }): Mail {
+  const body =
+    'Your Showsuite plan ended without payment, so your published projects go to draft now: their pages stop answering ' +
+    'until you publish them again on a plan. Nothing in them is deleted.';
+  const list = input.projects.map((p) => `- ${p}`).join('\n');
+  const action = 'Choose a plan';
+  return {
+    to: [input.to],
+    subject: 'Your Showsuite plan ended: projects moved to draft',
+    text: `${body}\n\n${list}\n\n${action}: ${input.link}\n`,
+    html: page(
+      'en',
+      `<p>${escapeHtml(body)}</p><ul>${input.projects.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>${linkBlock(input.link, action, 'Publishing a project again needs a plan.')}`,
+    ),
+    date: input.now,
+  };
+}
+
+/** A worksheet as its mail needs it: the buyer, the choices by unit name, the realtor's own notes and address. */
+export interface WorksheetMailInput {
+  project: ProjectForMail;
+  projectId: string;
+  allocation: string;
+  buyer: { firstName: string; lastName: string; email: string; phone: string };
+  /** The choices' unit names, in order of preference. */
+  choices: string[];
+  notes?: string | undefined;
+  realtorEmail?: string | undefined;
+  now: number;
+}
+
+const wsBuyerName = (input: WorksheetMailInput) => `${input.buyer.firstName} ${input.buyer.lastName}`.trim();
+
+/** The sales team's notice of a worksheet, in the project's language; Reply-To the realtor when they left an address. */
+export function worksheetNotice(input: WorksheetMailInput, to: string[], consoleLink: string): Mail {
+  const w = WORDS[langOf(input.project.settings.projectLang)];
+  const buyer = wsBuyerName(input);
+  const lines = [
+    w.wsIntro(input.allocation, input.project.name, buyer),
+    `${w.wsBuyer} ${buyer}, ${input.buyer.email}, ${input.buyer.phone}`,
+    `${w.wsChoices}\n${input.choices.map((name, i) => `${i + 1}. ${name}`).join('\n')}`,
+    ...(input.notes ? [`${w.wsNotes} ${input.notes}`] : []),
+    ...(input.realtorEmail ? [w.wsRealtor(input.realtorEmail)] : []),
+    `${w.wsAction} ${consoleLink}`,
+  ];
+  return {
+    to,
+    fromName: fromNameOf(input.project.settings),
+    replyTo: input.realtorEmail,
+    subject: w.wsSubject(input.allocation, input.project.name),
+    text: `${lines.join('\n\n')}\n`,
+    html: page(langOf(input.project.settings.projectLang), paragraphs(lines.join('\n\n'))),
+    date: input.now,
+    project: input.projectId,
+  };
+}
+
+/** The realtor's notice of the sales team's decision, in the project's language. */
+export function worksheetDecision(input: WorksheetMailInput & { realtorEmail: string }, accepted: boolean, unitName: string | undefined): Mail {
+  const lang = langOf(input.project.settings.projectLang);
+  const w = WORDS[lang];
+  const buyer = wsBuyerName(input);
+  const lines = accepted
+    ? [w.wsAccepted(buyer, input.project.name, unitName ?? ''), w.wsAcceptedNext]
+    : [w.wsDeclined(buyer, input.project.name), w.wsDeclinedNext];
+  return {
+    to: [input.realtorEmail],
+    fromName: fromNameOf(input.project.settings),
+    subject: accepted ? w.wsAcceptedSubject(unitName ?? '', buyer, input.project.name) : w.wsDeclinedSubject(buyer, input.project.name),
+    text: `${lines.join('\n\n')}\n`,
+    html: page(lang, paragraphs(lines.join('\n\n'))),
     date: input.now,
     project: input.projectId,
   };

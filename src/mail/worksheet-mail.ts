@@ -4,7 +4,7 @@ import { splitEmailList } from '../http/validation.ts';
 import { findMailProject } from './lead-mail.repo.ts';
 import { findManagerEmails, findUnitNamesOf } from './worksheet-mail.repo.ts';
 import type { MailQueue } from './mail.ts';
-import { escapeHtml } from './templates.ts';
+import { worksheetDecision, worksheetNotice, type WorksheetMailInput } from './templates.ts';
 
 /** A worksheet as its mail needs it. */
 export interface WorksheetForMail {
@@ -15,14 +15,6 @@ export interface WorksheetForMail {
   notes?: string | undefined;
   realtorEmail?: string | undefined;
 }
-
-const html = (lines: string[]) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body style="font-family:sans-serif;line-height:1.5;color:#1b1b1b">${lines
-    .map((l) => `<p>${escapeHtml(l).replace(/\n/g, '<br>')}</p>`)
-    .join('')}</body></html>`;
-const fromNameOf = (settings: Record<string, unknown>) =>
-  typeof settings.formsFromName === 'string' && settings.formsFromName.trim() ? settings.formsFromName.trim() : undefined;
-const buyerName = (ws: WorksheetForMail) => `${ws.buyer.firstName} ${ws.buyer.lastName}`.trim();
 
 /**
  * The sales team's notice of a worksheet, queued in the submission's transaction: to the project's `formsSendTo`,
@@ -41,26 +33,8 @@ export async function queueWorksheetSubmitted(
   const to = formsSendTo.length ? formsSendTo : await findManagerEmails(trx, projectId);
   if (!to.length) return 0;
   const names = new Map((await findUnitNamesOf(trx, projectId, ws.choices)).map((u) => [u.id, u.name]));
-  const choices = ws.choices.map((id, i) => `${i + 1}. ${names.get(id) ?? id}`).join('\n');
   const link = `${input.consoleUrl}/admin/projects/${projectId}/launch`;
-  const lines = [
-    `${ws.allocation} submitted a worksheet on ${project.name} for ${buyerName(ws)}.`,
-    `Buyer: ${buyerName(ws)}, ${ws.buyer.email}, ${ws.buyer.phone}`,
-    `Choices, in order of preference:\n${choices}`,
-    ...(ws.notes ? [`Notes: ${ws.notes}`] : []),
-    ...(ws.realtorEmail ? [`Realtor's e-mail: ${ws.realtorEmail} (they are mailed your decision)`] : []),
-    `Accept or decline it in the console: ${link}`,
-  ];
-  await mail.queue(trx, {
-    to,
-    fromName: fromNameOf(project.data),
-    replyTo: ws.realtorEmail,
-    subject: `New worksheet from ${ws.allocation}: ${project.name}`,
-    text: `${lines.join('\n\n')}\n`,
-    html: html(lines),
-    date: input.now,
-    project: projectId,
-  });
+  await mail.queue(trx, worksheetNotice(mailInput(projectId, project, ws, names, input.now), to, link));
   return 1;
 }
 
@@ -78,21 +52,27 @@ export async function queueWorksheetDecided(
   const project = await findMailProject(trx, projectId);
   if (!project) return 0;
   const unitName = input.unitId ? ((await findUnitNamesOf(trx, projectId, [input.unitId]))[0]?.name ?? input.unitId) : undefined;
-  const accepted = input.status === 'accepted';
-  const lines = accepted
-    ? [
-        `Your worksheet for ${buyerName(ws)} on ${project.name} was accepted: unit ${unitName} is reserved for them.`,
-        'The sales team will be in touch about the next steps.',
-      ]
-    : [`Your worksheet for ${buyerName(ws)} on ${project.name} was declined.`, 'You may submit another worksheet with other choices.'];
-  await mail.queue(trx, {
-    to: [ws.realtorEmail],
-    fromName: fromNameOf(project.data),
-    subject: accepted ? `Worksheet accepted: ${unitName} for ${buyerName(ws)} (${project.name})` : `Worksheet declined: ${buyerName(ws)} (${project.name})`,
-    text: `${lines.join('\n\n')}\n`,
-    html: html(lines),
-    date: input.now,
-    project: projectId,
-  });
+  const realtorEmail = ws.realtorEmail;
+  await mail.queue(trx, worksheetDecision({ ...mailInput(projectId, project, ws, new Map(), input.now), realtorEmail }, input.status === 'accepted', unitName));
   return 1;
+}
+
+/** What the templates need of a worksheet: its choices by unit name (the id where a unit has none). */
+function mailInput(
+  projectId: string,
+  project: { name: string; data: Record<string, unknown> },
+  ws: WorksheetForMail,
+  names: Map<string, string>,
+  now: number,
+): WorksheetMailInput {
+  return {
+    project: { name: project.name, settings: project.data },
+    projectId,
+    allocation: ws.allocation,
+    buyer: ws.buyer,
+    choices: ws.choices.map((id) => names.get(id) ?? id),
+    notes: ws.notes,
+    realtorEmail: ws.realtorEmail,
+    now,
+  };
 }

@@ -103,6 +103,19 @@ export function bossDb(q: Queryable) {
 type Affected = { affected: number };
 
 class AttemptTimeout extends Error {}
+
+/**
+ * A handler's failure that names the earliest time to try again (a server's 429 with Retry-After): the next attempt
+ * is not before it, however short the kind's schedule says.
+ */
+export class RetryAfter extends Error {
+  constructor(
+    message: string,
+    readonly seconds: number,
+  ) {
+    super(message);
+  }
+}
 class LeaseLost extends Error {}
 
 /**
@@ -393,9 +406,10 @@ export class Outbox {
     const env = job.data;
     const message = err instanceof AttemptTimeout ? err.message : err instanceof Error ? err.message : String(err);
     const delays = kind.retryDelaysSec;
-    const delaySec = delays[Math.min(env.n - 1, delays.length - 1)];
+    const scheduled = delays[Math.min(env.n - 1, delays.length - 1)];
     // register() refuses a kind without delays, and attempts count from 1.
-    if (delaySec === undefined) throw new Error(`outbox: no retry delay for attempt ${env.n} of kind ${kind.name}`);
+    if (scheduled === undefined) throw new Error(`outbox: no retry delay for attempt ${env.n} of kind ${kind.name}`);
+    const delaySec = err instanceof RetryAfter ? Math.max(scheduled, err.seconds) : scheduled;
     const now = this.clock.now();
     const next = now + delaySec * 1000;
     const giveUpAt = env.t0 + (kind.giveUpAfterSec ?? DAY_SEC) * 1000;

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AssetManifest } from '../lib/built-assets.ts';
 import { mediaSrcset } from '../modules/media/srcset.ts';
 import { escapeHtml, safeHref, str } from './html-text.ts';
+import type { MapConfig } from '../config.ts';
+import { mapCspSources, placeSection } from './map-section.ts';
 import { heroFacts, projectInfo, shownAddress } from './project-info.ts';
 
 export { escapeHtml, safeHref } from './html-text.ts';
@@ -46,19 +48,27 @@ export function inlineStyle(text: string): InlineStyle {
  * response's nonce), and one with a brand font allows the font service. The policy is per response, so one
  * project's allowances never reach another project's page.
  */
-export function pageCsp(settings: Data, nonce: string | undefined, style?: InlineStyle, viewerStyles: string[] = []): string {
+export function pageCsp(
+  settings: Data,
+  nonce: string | undefined,
+  style?: InlineStyle,
+  viewerStyles: string[] = [],
+  mapHosts?: { connect: string[]; img: string[] },
+): string {
   const gtm = nonce !== undefined;
   const font = brandFont(settings) !== undefined;
-  const model = gltfModelOrigin(settings);
+  const models = gltfModelOrigins(settings);
+  const model = models === undefined ? undefined : models.filter(Boolean).join(' ');
+  const mapped = mapHosts ?? { connect: [], img: [] };
   return [
     "default-src 'self'",
-    // The 3D viewer compiles WebAssembly (its mesh decoder): allowed on a page with a glTF model only, never eval.
+    // The 3D viewer compiles WebAssembly (its mesh decoder): allowed on a page showing 3D (`enable3d`) only, never eval.
     ['script-src', "'self'", ...(model !== undefined ? ["'wasm-unsafe-eval'"] : []), ...(gtm ? [`'nonce-${nonce}'`, ...GTM_SCRIPT] : [])].join(' '),
     ['style-src', "'self'", ...(style ? [style.source] : []), ...(model !== undefined ? viewerStyles : []), ...(font ? [FONT_CSS] : [])].join(' '),
-    `img-src 'self' data: https:${model !== undefined ? ' blob:' : ''}`,
-    ['connect-src', "'self'", ...(model ? [model] : []), ...(gtm ? GTM_CONNECT : [])].join(' '),
+    [`img-src 'self' data: https:${model !== undefined ? ' blob:' : ''}`, ...mapped.img].join(' '),
+    ['connect-src', "'self'", ...(model ? [model] : []), ...mapped.connect, ...(gtm ? GTM_CONNECT : [])].join(' '),
     ['font-src', "'self'", 'data:', ...(font ? [FONT_FILES] : [])].join(' '),
-    ...(gtm ? ['frame-src https://www.googletagmanager.com'] : []),
+    ...(gtm ? ["frame-src 'self' https://www.googletagmanager.com"] : []),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -66,22 +76,26 @@ export function pageCsp(settings: Data, nonce: string | undefined, style?: Inlin
   ].join('; ');
 }
 
+/** The project's model fields, each a glTF/GLB file or a hosted tour's address. */
+const MODEL_FIELDS = ['_3dModelUrl', '_3dBuildingModelUrl', '_3dFloorSelectorModelUrl'] as const;
+
 /**
- * The origin a project's glTF/GLB model (`_3dModelUrl`) is fetched from, when it has one: '' for this origin (a
- * relative address), the https origin otherwise; undefined when the project has no such model (a hosted tour is a
- * link and needs nothing).
+ * Where a project's 3D models are fetched from, when the page shows 3D (`enable3d` true): '' stands for this origin
+ * (relative addresses, uploaded media, units' `unitmodels` on this origin), then the https origin of each of the
+ * project's glTF/GLB model fields on another origin; undefined when the page shows no 3D (no viewer is allowed).
  */
-export function gltfModelOrigin(settings: Data): string | undefined {
-  const v = str(settings._3dModelUrl);
-  if (!v) return undefined;
-  try {
-    const url = new URL(v, 'http://relative.invalid');
-    if (!/\.(glb|gltf)$/i.test(url.pathname)) return undefined;
-    if (url.origin === 'http://relative.invalid') return '';
-    return url.protocol === 'https:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
+export function gltfModelOrigins(settings: Data): string[] | undefined {
+  if (settings.enable3d !== true) return undefined;
+  const origins = MODEL_FIELDS.map((k) => str(settings[k])).flatMap((v) => {
+    try {
+      const url = new URL(v ?? '', 'http://relative.invalid');
+      if (!v || !/\.(glb|gltf)$/i.test(url.pathname) || url.origin === 'http://relative.invalid') return [];
+      return url.protocol === 'https:' ? [url.origin] : [];
+    } catch {
+      return [];
+    }
+  });
+  return ['', ...new Set(origins)];
 }
 
 /** `'sha256-…'` of each <style> element a built script writes (the 3D viewer's own shadow-DOM stylesheet). */
@@ -122,6 +136,10 @@ export interface PageInput {
   noindex?: boolean | undefined;
   /** The service's marks on the page (absent: all of them). */
   branding?: Branding | undefined;
+  /** The console's origin: the only parent whose unsaved settings a framed preview of the page draws (web/preview-frame.ts). */
+  consoleOrigin?: string | undefined;
+  /** The map's settings and MapLibre's built worker script (absent: no map section). */
+  map?: { config: MapConfig; worker: string } | undefined;
 }
 
 /** The service's marks on a project's page: the line at its foot (`showBranding`), that line's icon, the logo while it loads. */
@@ -185,124 +203,16 @@ ${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}"${sized(hero,
 ${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>
 ${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
-<body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}${branding.line && branding.icon ? '' : ' data-branding-icon="off"'}>
+<body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}${branding.line && branding.icon ? '' : ' data-branding-icon="off"'}${input.consoleOrigin ? ` data-console-origin="${escapeHtml(input.consoleOrigin)}"` : ''}>
 ${input.draft ? DRAFT_BANNER : ''}${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
 ${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
 ${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
 ${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}${heroFacts(s, origin, lang)}</div>
 </header>
 <main id="app" aria-busy="true">${branding.loadingLogo ? `<img class="loading-logo" src="${BRAND_ICON}" alt="" width="32" height="32">` : ''}<p class="loading">${escapeHtml(description)}</p></main>
-${projectInfo(s, origin, lang)}<noscript>This presentation needs JavaScript.</noscript>
+${projectInfo(s, origin, lang, input.map ? placeSection(s, input.map.config, input.map.worker, origin, lang, address) : '')}<noscript>This presentation needs JavaScript.</noscript>
 </body>
 </html>
 `;
-  return { html, csp: pageCsp(s, gtm, input.style, input.viewerStyles) };
-}
-
-export interface GroupCard {
-  name: string;
-  namespace: string;
-  image?: string | undefined;
-  address?: string | undefined;
-  /** Left out when the group or the project hides availability. */
-  available?: number | undefined;
-  lowestPrice?: number | undefined;
-  currency: string;
-  /** The project's `websiteURL`, where the group's `linkBehavior` is `Website`. */
-  website?: string | undefined;
-}
-
-const COLOR = /^#[0-9a-fA-F]{3,8}$/;
-
-/** A group's page: its public projects as cards, complete in the HTML as served (no script needed). */
-export function renderGroupPage(
-  group: { name: string; data: Data },
-  projects: GroupCard[],
-  origin: string,
-  url: string,
-  css: string,
-): { html: string; csp: string } {
-  const g = group.data;
-  const lang = typeof g.groupLang === 'string' && /^[a-z]{2}\b/i.test(g.groupLang) ? g.groupLang.slice(0, 2).toLowerCase() : 'en';
-  const vars = Object.entries({
-    '--base': g.colorBase,
-    '--accent': g.colorAccent ?? g.accentColor,
-    '--hover': g.colorHover,
-    '--button': g.colorButton,
-    '--button-text': g.colorButtonText,
-    '--text': g.colorText,
-  })
-    .filter((e): e is [string, string] => typeof e[1] === 'string' && COLOR.test(e[1]))
-    .map(([k, v]) => `${k}:${v}`)
-    .join(';');
-  const image = safeHref(g.groupImageUrl, origin);
-  const nonce = randomBytes(16).toString('base64');
-  const money = (n: number, currency: string) => {
-    try {
-      return new Intl.NumberFormat(lang, { style: 'currency', currency: currency.toUpperCase(), maximumFractionDigits: 0 }).format(n);
-    } catch {
-      return n.toLocaleString(lang);
-    }
-  };
-  const words =
-    lang === 'fr'
-      ? { available: 'disponibles', from: 'À partir de', see: 'Voir les logements', none: 'Aucun projet pour le moment.', website: 'Site web' }
-      : lang === 'es'
-        ? { available: 'disponibles', from: 'Desde', see: 'Ver las viviendas', none: 'Todavía no hay proyectos.', website: 'Sitio web' }
-        : { available: 'available', from: 'From', see: 'See the homes', none: 'No projects yet.', website: 'Website' };
-  const website = safeHref(g.websiteURL, origin);
-  const description = `${group.name}: ${projects.map((p) => p.name).join(', ') || words.none}`;
-  const summary = (p: GroupCard) => {
-    const parts = [
-      ...(p.available !== undefined ? [`<span class="count">${p.available} ${words.available}</span>`] : []),
-      ...(p.lowestPrice !== undefined ? [`<span class="price">${words.from} ${escapeHtml(money(p.lowestPrice, p.currency))}</span>`] : []),
-    ];
-    return parts.length ? `<p class="summary">${parts.join(' · ')}</p>` : '';
-  };
-  const cards = projects
-    .map((p) => {
-      // The group's `linkBehavior`: `Website` opens the project's own site (where it has one), `NewTab` its page in a new tab.
-      const site = g.linkBehavior === 'Website' ? safeHref(p.website, origin) : undefined;
-      const href = site ?? `/p/${encodeURIComponent(p.namespace)}`;
-      const tab = site || g.linkBehavior === 'NewTab' ? ' target="_blank" rel="noopener"' : '';
-      const img = safeHref(p.image, origin);
-      return `<li class="card">
-${img ? `<img src="${escapeHtml(img)}"${sized(img, origin, '(max-width: 720px) 100vw, 480px', 'srcset', 'sizes', 1920)} alt="" width="640" height="360" loading="lazy">\n` : ''}<h2><a href="${escapeHtml(href)}"${tab}>${escapeHtml(p.name)}</a></h2>
-${p.address ? `<p class="address">${escapeHtml(p.address)}</p>\n` : ''}${summary(p)}
-<a class="primary" href="${escapeHtml(href)}"${tab} aria-label="${escapeHtml(`${words.see}: ${p.name}`)}">${words.see}</a>
-</li>`;
-    })
-    .join('\n');
-  const html = `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(group.name)}</title>
-<meta name="description" content="${escapeHtml(description)}">
-<link rel="canonical" href="${escapeHtml(url)}">
-<meta property="og:title" content="${escapeHtml(group.name)}">
-<meta property="og:description" content="${escapeHtml(description)}">
-${image ? `<meta property="og:image" content="${escapeHtml(image)}">\n` : ''}<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/p/assets/${css}">
-${vars ? `<style nonce="${nonce}">:root{${vars}}</style>\n` : ''}</head>
-<body class="group-page">
-<header class="hero${image ? '' : ' plain'}">
-${image ? `<img class="hero-img" src="${escapeHtml(image)}"${sized(image, origin, '100vw')} alt="" width="1600" height="900">\n` : ''}<div class="hero-text"><h1>${escapeHtml(group.name)}</h1>${str(g.address) ? `<p class="address">${escapeHtml(String(g.address))}</p>` : ''}${
-    website
-      ? `<p class="hero-facts"><a class="hero-link" id="website-link" href="${escapeHtml(website)}" target="_blank" rel="noopener">${words.website}</a></p>`
-      : ''
-  }</div>
-</header>
-<main class="group">
-${projects.length ? `<ul class="projects">\n${cards}\n</ul>` : `<p class="empty">${words.none}</p>`}
-</main>
-</body>
-</html>
-`;
-  // The group's colours are one inline style block with this response's nonce; no script at all.
-  return {
-    html,
-    csp: `default-src 'self'; script-src 'none'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors *`,
-  };
+  return { html, csp: pageCsp(s, gtm, input.style, input.viewerStyles, input.map ? mapCspSources(s, input.map.config, origin) : undefined) };
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context.ts';
 import { chosenEncoding, sendAsset, staticAsset, type StaticAsset } from '../http/encoding.ts';
@@ -10,8 +11,11 @@ import { problems } from '../http/schemas.ts';
 import { embedScript, PAGE_MANIFEST, readManifest, WEB_OUT } from '../lib/built-assets.ts';
 import { PROJECT_ROOT } from '../lib/paths.ts';
 import type { BundleKey } from '../public/bundle.service.ts';
-import { inlineStyle, renderGroupPage, renderPage, scriptStyleHashes } from './html.ts';
-import { AssetParams, HtmlContent, PageParams, PageQuery, UnitPageParams } from './presentation.schemas.ts';
+import { renderGroupPage } from './group-html.ts';
+import type { GroupView } from './group-model.ts';
+import { inlineStyle, renderPage, scriptStyleHashes } from './html.ts';
+import { AssetParams, GroupPageQuery, HostPageQuery, HtmlContent, PageParams, PageQuery, UnitFrameParams, UnitPageParams } from './presentation.schemas.ts';
+import { frameDocument, FRAME_CSP } from './frame.ts';
 import { PresentationService } from './presentation.service.ts';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -24,6 +28,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.glb': 'model/gltf-binary',
+  '.json': 'application/json',
 };
 
 /** A page asset: a file of the build or of the demo (web/static); hashed names never change content. */
@@ -40,6 +45,8 @@ const htmlPage = { 200: { description: 'HTML page', content: HtmlContent }, ...p
  */
 export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const pages = new PresentationService(ctx);
+  // The console frames the page as its settings preview (web/preview-frame.ts): the page listens to that origin only.
+  const consoleOrigin = new URL(ctx.config.mail.publicUrl).origin;
   // Built by `npm run build` (main.ts checks before it starts); never built here.
   const manifest = readManifest(PAGE_MANIFEST);
   const assets = new Map<string, Asset>();
@@ -52,6 +59,10 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     assets.set(chunk, asset(body, JS, true));
     viewerStyles.push(...scriptStyleHashes(body.toString('utf8')));
   }
+  // MapLibre's worker, copied beside the page's chunks by the build (scripts/build-web.ts).
+  const mapWorker = (manifest.chunks ?? []).find((c) => c.startsWith('app-map-worker.'));
+  // The group page's one script: its map (web/group-map.ts).
+  const groupScript = (manifest.chunks ?? []).find((c) => c.startsWith('app-group.'));
   const sdk = asset(embedScript(), JS, false);
   // The project page carries its stylesheet in its HTML (allowed by hash in its CSP); the group page links the file.
   const style = inlineStyle(sheet.body.toString('utf8').trim());
@@ -85,8 +96,22 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   }
 
   async function groupPage(request: FastifyRequest, reply: FastifyReply, by: { namespace: string } | { hostName: string }) {
-    const { group, cards } = await pages.groupPage(by);
-    return send(request, reply, renderGroupPage(group, cards, origin(request), `${origin(request)}${pathOf(request.url)}`, manifest.css));
+    const { view, minPrice, maxPrice, minArea, maxArea } = request.query as Static<typeof GroupPageQuery>;
+    const bound = (v: string | undefined) => (v ? Number(v) : undefined);
+    const filters = { minPrice: bound(minPrice), maxPrice: bound(maxPrice), minArea: bound(minArea), maxArea: bound(maxArea) };
+    const { group, model } = await pages.groupPage(by, filters, origin(request));
+    const shown = view === undefined ? undefined : ((view.charAt(0).toUpperCase() + view.slice(1)) as GroupView);
+    return send(
+      request,
+      reply,
+      renderGroupPage(group, model, {
+        origin: origin(request),
+        url: `${origin(request)}${pathOf(request.url)}`,
+        css: manifest.css,
+        view: shown,
+        map: mapWorker && groupScript ? { config: ctx.config.map, worker: mapWorker, script: groupScript } : undefined,
+      }),
+    );
   }
 
   async function projectPage(request: FastifyRequest, reply: FastifyReply, by: BundleKey, unitId?: string) {
@@ -113,6 +138,8 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
         draft,
         noindex,
         branding,
+        consoleOrigin,
+        map: mapWorker ? { config: ctx.config.map, worker: mapWorker } : undefined,
       }),
       draft,
     );
@@ -151,13 +178,43 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
   );
 
   app.get(
+    '/p/:namespace/units/:unitId/:frame',
+    {
+      schema: {
+        tags: ['public'],
+        summary: "The code a unit's sheet runs in a sandboxed frame: its tour or video (`embed`), its custom button's snippet (`button`)",
+        description:
+          "Served on the pages origin only (asked for on the console's host, redirected there), with `Content-Security-Policy: sandbox` (no " +
+          "`allow-same-origin`): the code runs in an opaque origin, never in the page's document, and reads no cookie or storage of any origin of the service. " +
+          "`button` answers only while the project's custom button is on with the `snippet` action. No code to run, an unknown unit, a hidden sold one → 404.",
+        security: [],
+        params: UnitFrameParams,
+        querystring: PageQuery,
+        response: htmlPage,
+      },
+    },
+    async (request, reply) => {
+      const { namespace, unitId, frame } = request.params;
+      const code = await pages.unitFrameCode({ namespace }, request.query.preview, unitId, frame);
+      reply.removeHeader('x-frame-options');
+      return reply
+        .header('Content-Security-Policy', FRAME_CSP)
+        .header('X-Robots-Tag', 'noindex')
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(frameDocument(code));
+    },
+  );
+
+  app.get(
     '/',
     {
       schema: {
         tags: ['public'],
         summary: "The presentation page, for a request whose Host is a project's host name (else a group's: its group page)",
+        description: "A project's page reads `preview`; a group's page reads `view` and the filters, as `/g/{namespace}` does. A host that is neither → 404.",
         security: [],
-        querystring: PageQuery,
+        querystring: HostPageQuery,
         response: htmlPage,
       },
     },
@@ -178,12 +235,14 @@ export const presentationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
     {
       schema: {
         tags: ['public'],
-        summary: "A group's page: its public projects, each linking to its presentation",
+        summary: "A group's page: its public projects, each linking to its presentation, and (with `showAllUnits`) every home of them in one list",
         description:
-          'Server-rendered HTML (no script): for each project of the group that has a namespace, is published and is not in preview, its name, image, address, ' +
-          "the count of available units and the lowest available price (when the project shows prices). Styled from the group's colours and language. Unknown namespace → 404.",
+          "Server-rendered HTML (no script), governed by the group's own settings: a card for each project of the group that has a namespace, is published and is not in preview, " +
+          "and with the group's `showAllUnits` every home of those projects in one list, filtered by `minPrice`/`maxPrice` and `minArea`/`maxArea` where the group offers those filters. " +
+          "`view` (`list`, `grid`) picks the view, else the group's `initialView`. Styled from the group's colours, theme and language. Unknown namespace → 404.",
         security: [],
         params: PageParams,
+        querystring: GroupPageQuery,
         response: htmlPage,
       },
     },

@@ -2,10 +2,15 @@ import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
 import type { BundleKey } from '../public/bundle.service.ts';
-import { hiddenSold, publicProject, publicUnit } from '../public/bundle.ts';
+import { LRUCache } from 'lru-cache';
+import { buildBundle, bundleEtag, publicProject, publicUnit } from '../public/bundle.ts';
+import { hiddenSold } from '../modules/units/units.record.ts';
 import { findBundleHead } from '../public/bundle.repo.ts';
-import type { Branding, GroupCard } from './html.ts';
-import { shownAddress } from './project-info.ts';
+import { groupModel, withSvgShapes, type GroupFilters, type GroupProjectBundle } from './group-model.ts';
+import { middleOf } from './group-html.ts';
+import { groupSvgShapes } from './group-svg.ts';
+import { str } from './html-text.ts';
+import type { Branding } from './html.ts';
 import { findGroupByHost, findGroupByNamespace, findOwnerPreferences, findProjectUnit, listGroupCards } from './presentation.repo.ts';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
@@ -13,8 +18,13 @@ const OBJECT_ID = /^[0-9a-f]{24}$/;
 /** What the server-rendered pages show: a project's page (a draft only with its preview token), a unit's, a group's. */
 export class PresentationService {
   readonly #previews: ReturnType<typeof previewSigner>;
+  /**
+   * The group page's projects' bundles, built once per version (the bundle's validator, as the bundle route keys its
+   * bytes) rather than on every view of the group: bounded by count, safe to lose; the group page never changes them.
+   */
+  readonly #groupBundles = new LRUCache<string, GroupProjectBundle>({ max: 128 });
 
-  constructor(private readonly ctx: Pick<Ctx, 'db' | 'clock' | 'config'>) {
+  constructor(private readonly ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'media'>) {
     this.#previews = previewSigner(ctx.config);
   }
 
@@ -43,6 +53,22 @@ export class PresentationService {
   }
 
   /**
+   * The code a unit's frame runs: its `embedCode` (a tour or video), or its `customButtonSnippet` (the custom button's
+   * `snippet` action, only while the project offers that button). 404 when there is none to run.
+   */
+  async unitFrameCode(by: BundleKey, previewToken: string | undefined, unitId: string, frame: 'embed' | 'button'): Promise<string> {
+    const { project, unit } = await this.projectPage(by, previewToken, unitId);
+    const code =
+      frame === 'embed'
+        ? unit?.embedCode
+        : project.customButtonEnabled === true && project.customButtonActionType === 'snippet'
+          ? unit?.customButtonSnippet
+          : undefined;
+    if (typeof code !== 'string' || code.trim() === '') throw notFound(frame === 'embed' ? 'Embed' : 'Button snippet');
+    return code;
+  }
+
+  /**
    * The service's marks on a project's page: none when the project turns `showBranding` off; else the line at its foot
    * with its icon unless the owner's `preferences.hideBrandingIcon`, and the logo while it loads unless `hideLoadingLogo`.
    */
@@ -52,35 +78,37 @@ export class PresentationService {
     return { line: true, icon: preferences.hideBrandingIcon !== true, loadingLogo: preferences.hideLoadingLogo !== true };
   }
 
-  /** A group's page, by its namespace or (`/` on its own host) its `hostName`: the group and a card per public project. */
-  async groupPage(by: { namespace: string } | { hostName: string }) {
+  /**
+   * A group's page, by its namespace or (`/` on its own host) its `hostName`: the group and what its page shows, from
+   * each public project's bundle (so nothing a project withholds from the public reaches the group page).
+   */
+  async groupPage(by: { namespace: string } | { hostName: string }, filters: GroupFilters, origin: string) {
     const db = this.ctx.db.kysely;
+    const now = this.ctx.clock.now();
     const group = 'namespace' in by ? await findGroupByNamespace(db, by.namespace) : await findGroupByHost(db, by.hostName);
     if (!group) throw notFound('Group');
-    const rows = await listGroupCards(db, group.id, this.ctx.clock.now());
-    // The group's own switches govern its page; a price or a count a project hides on its own page stays hidden here.
-    const showPrices = group.data.showPrices !== false;
-    const showAvailability = group.data.showAvailability !== false;
-    const cards: GroupCard[] = rows.map((r) => {
-      const d = r.data;
-      const cover: unknown = Array.isArray(d.alternativeCovers) ? (d.alternativeCovers as unknown[])[0] : undefined;
-      const currency =
-        typeof d.payProviderCurrency === 'string' && d.payProviderCurrency
-          ? d.payProviderCurrency
-          : typeof d.chargeCurrency === 'string' && d.chargeCurrency
-            ? d.chargeCurrency
-            : 'usd';
-      return {
-        name: r.name,
-        namespace: r.namespace,
-        image: (typeof d.projectImageUrl === 'string' && d.projectImageUrl) || (typeof cover === 'string' ? cover : undefined),
-        address: shownAddress(d),
-        website: typeof d.websiteURL === 'string' ? d.websiteURL : undefined,
-        available: showAvailability && d.showAvailability !== false ? r.available : undefined,
-        lowestPrice: showPrices && d.showPrices !== false && r.lowest !== null ? Number(r.lowest) : undefined,
-        currency,
-      };
-    });
-    return { group: { name: group.name, data: group.data }, cards };
+    const rows = await listGroupCards(db, group.id, now);
+    const bundles = await Promise.all(
+      rows.map(async (r) => {
+        const head = await findBundleHead(db, { namespace: r.namespace }, now);
+        if (!head) return undefined;
+        const key = `${head.id}:${bundleEtag(head)}`;
+        let bundle = this.#groupBundles.get(key);
+        if (!bundle) {
+          bundle = (await buildBundle(db, head, now)) as unknown as GroupProjectBundle;
+          this.#groupBundles.set(key, bundle);
+        }
+        return bundle;
+      }),
+    );
+    const shown = bundles.filter((b): b is GroupProjectBundle => b !== undefined);
+    // The branding line's icon follows the group's owner's `preferences.hideBrandingIcon`, as a project's follows its owner's.
+    const shell = { name: group.name, data: group.data, brandingIcon: group.preferences?.hideBrandingIcon !== true };
+    const model = groupModel(group.data, shown, filters, origin);
+    // Projects placed by `svgGroupId`, and the group's own outline, need the group's SVG read (an upload of this service only).
+    if (!model.cards.some((c) => !c.paths.length && c.svgGroupId) && !str(group.data.svgGroupId)) return { group: shell, model };
+    const { config } = this.ctx;
+    const shapes = await groupSvgShapes(this.ctx.media, group.data.groupSVGUrl, [origin, config.mail.publicUrl, config.pagesUrl], middleOf);
+    return { group: shell, model: shapes ? withSvgShapes(model, group.data, shapes, origin) : model };
   }
 }

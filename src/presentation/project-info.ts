@@ -1,5 +1,5 @@
 /**
- * The project's content fields the server writes into the page's HTML (CONTRACT §19), so they cost the page no
+ * The project's content fields the server writes into the page's HTML, so they cost the page no
  * script: in the hero, the address shown (`enterpriseAddressDisplay` over `address`), the property type
  * (`propertyType`), the developer's site (`websiteURL`) and the brochures (`brochureAssets`); below the homes, the
  * layouts and floor plans (`layouts`, `floorplans`), the downloads (`downloadableAssets`), the
@@ -106,9 +106,10 @@ function plans(id: string, title: string, v: unknown, origin: string): string | 
 const walkBand = (score: number) => (score >= 90 ? 3 : score >= 70 ? 2 : score >= 50 ? 1 : 0);
 
 /** Below the homes: layouts and floor plans, downloads, sponsors and the Walk Score, each only when the project has it (and its switch is on). */
-export function projectInfo(s: Data, origin: string, lang: string): string {
+export function projectInfo(s: Data, origin: string, lang: string, place = ''): string {
   const w = words(lang);
-  const parts = [plans('layouts', w.layouts, s.layouts, origin), plans('floorplans', w.floorplans, s.floorplans, origin)].filter(
+  // First below the homes: where they are (the map or the flat site plan, src/presentation/map-section.ts).
+  const parts = [place || undefined, plans('layouts', w.layouts, s.layouts, origin), plans('floorplans', w.floorplans, s.floorplans, origin)].filter(
     (x): x is string => x !== undefined,
   );
   const files = lines(s.downloadableAssets, /[\n,]/)

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { UNIT_COLUMNS } from '../modules/units/units.repo.ts';
-import { holdLapsedSql, type UnitRow } from '../modules/units/units.record.ts';
+import { type UnitRow } from '../modules/units/units.record.ts';
+import { holdLapsedSql } from '../modules/holds/hold-rules.ts';
 import { childOrderSql } from '../db/reorder.repo.ts';
 
 type Q = Kysely<Database>;
@@ -16,14 +17,27 @@ export interface BundleHead {
   content_version: number;
   /** Holds on this project whose time has passed but that are not yet written back. */
   lapsed: number;
+  /** The owner's Stripe account can take charges (their profile's paymentsOnboardingDone). */
+  owner_payments: boolean;
 }
 
 /** One cheap query: enough to answer a revalidation (304) without loading floors and units. */
 export async function findBundleHead(db: Q, by: { namespace: string } | { hostName: string }, now: number): Promise<BundleHead | undefined> {
   const lapsed = sql<number>`(select count(*)::int from units u where u.project_id = p.id and ${holdLapsedSql(now, 'u')})`;
+  const ownerPayments = sql<boolean>`coalesce((select (o.profile->>'paymentsOnboardingDone')::boolean from users o where o.id = p.user_id), false)`;
   let q = db
     .selectFrom('projects as p')
-    .select(['p.id', 'p.name', 'p.namespace', 'p.host_name', 'p.project_type', 'p.data', 'p.content_version', lapsed.as('lapsed')]);
+    .select([
+      'p.id',
+      'p.name',
+      'p.namespace',
+      'p.host_name',
+      'p.project_type',
+      'p.data',
+      'p.content_version',
+      lapsed.as('lapsed'),
+      ownerPayments.as('owner_payments'),
+    ]);
   q = 'namespace' in by ? q.where('p.namespace', '=', by.namespace) : q.where(sql`lower(p.host_name)`, '=', by.hostName.toLowerCase());
   const row = await q.executeTakeFirst();
   return row ? { ...row, content_version: Number(row.content_version) } : undefined;

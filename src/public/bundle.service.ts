@@ -4,7 +4,7 @@ import { compress, type Encoding } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { Allocations } from '../modules/allocations/allocations.service.ts';
 import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
-import { BundleCache, buildBundle, bundleEtag } from './bundle.ts';
+import { BundleCache, buildBundle, bundleEtag, type BundleSite } from './bundle.ts';
 import type { BundleMemo } from './bundle-memo.ts';
 import { findBundleHead } from './bundle.repo.ts';
 import { findProjectByNamespace } from './public.repo.ts';
@@ -47,6 +47,8 @@ export class BundleService {
   readonly #cache: BundleCache;
   readonly #previews: ReturnType<typeof previewSigner>;
   readonly #allocations: Allocations;
+  /** Payments configured on this server (STRIPE_SECRET_KEY): without them no project's bundle offers a deposit. */
+  readonly #site: BundleSite;
 
   constructor(
     private readonly ctx: Ctx,
@@ -55,6 +57,7 @@ export class BundleService {
     this.#cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
     this.#previews = previewSigner(ctx.config);
     this.#allocations = new Allocations(ctx);
+    this.#site = { paymentsOn: ctx.payments.enabled, calUrl: ctx.config.integrations.calUrl };
   }
 
   async answer(by: BundleKey, ask: BundleAsk): Promise<BundleAnswer> {
@@ -78,7 +81,7 @@ export class BundleService {
       if (viewer) {
         const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
         const noindex = head.data.previewMode === true || !isPublished(head.data);
-        const json = notModified(etag) ? undefined : JSON.stringify(await buildBundle(db, head, now, viewer.name));
+        const json = notModified(etag) ? undefined : JSON.stringify(await buildBundle(db, head, now, viewer.name, this.#site));
         const body = json !== undefined && encoding ? await compress(json, encoding) : json;
         return { etag: codedEtag(etag, encoding), cacheControl: 'private, max-age=0', noindex, body, encoding };
       }
@@ -95,7 +98,7 @@ export class BundleService {
       if (body === undefined && !notModified(checked.etag)) {
         // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
         // a 560 kB allocation each that pushed the peak RSS under load.
-        body = Buffer.from(JSON.stringify(await buildBundle(db, head, now)));
+        body = Buffer.from(JSON.stringify(await buildBundle(db, head, now, undefined, this.#site)));
         this.#cache.set(head.id, checked.etag, body);
       }
       this.memo.remember(key, checked, now, generation);

@@ -3,10 +3,11 @@ import { LRUCache } from 'lru-cache';
 import { compress, type Encoding } from '../http/encoding.ts';
 import type { Database } from '../db/schema.ts';
 import { isIntegrationField } from '../modules/projects/projects.schemas.ts';
-import { toUnit, type UnitRow } from '../modules/units/units.record.ts';
+import { hiddenSold, toUnit, type UnitRow } from '../modules/units/units.record.ts';
 import { listBundleFloors, listBundleUnits, type BundleHead } from './bundle.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
-import { allocatedAvailability } from '../modules/allocations/allocated.ts';
+import { allocatedAvailability, hasAllocations } from '../modules/allocations/allocated.ts';
+import { bookingPageUrl } from '../modules/integrations/cal.ts';
 
 type Q = Kysely<Database>;
 
@@ -26,8 +27,18 @@ const GTM = new Set(['gtmHeadCode', 'gtmBodyCode']);
  */
 export const bundleEtag = (head: Pick<BundleHead, 'id' | 'content_version' | 'lapsed'>) => `"${head.id}-${head.content_version}-${head.lapsed}"`;
 
-export function publicProject(head: BundleHead): Record<string, unknown> {
-  const out: Record<string, unknown> = { _id: head.id, name: head.name };
+/** What of the server's own settings a bundle shows: whether payments are on, and where Cal.com's booking pages are. */
+export interface BundleSite {
+  paymentsOn: boolean;
+  calUrl?: string | undefined;
+}
+
+export function publicProject(head: BundleHead, site: BundleSite = { paymentsOn: false }): Record<string, unknown> {
+  // Whether a hold may ask for a deposit here: the page says nothing of one otherwise.
+  const out: Record<string, unknown> = { _id: head.id, name: head.name, deposits: site.paymentsOn && head.owner_payments };
+  // "Book a visit": the Cal.com booking page of `calUsername` (the username itself stays among the integration's fields).
+  const booking = site.calUrl ? bookingPageUrl(site.calUrl, head.data.calUsername) : undefined;
+  if (booking) out.bookingUrl = booking;
   if (head.namespace !== null) out.namespace = head.namespace;
   if (head.host_name !== null) out.hostName = head.host_name;
   if (head.project_type !== null) out.projectType = head.project_type;
@@ -49,15 +60,10 @@ export function publicUnit(row: UnitRow, settings: Record<string, unknown>, now:
   return unit;
 }
 
-/** A sold unit of a project that hides sold units: no public answer names it (bundle, unit page, holds, live feed). */
-export const hiddenSold = (settings: Record<string, unknown>, availability: unknown) => settings.hideSold === true && availability === 'sold';
 const visibleUnit = (settings: Record<string, unknown>, unit: Record<string, unknown>) => !hiddenSold(settings, unit.availability);
 
-/** Whether a project has any allocations, so the bundle and the live feed need to look up whose units are whose. */
-export const hasAllocations = (settings: Record<string, unknown>) => Array.isArray(settings.allocations) && settings.allocations.length > 0;
-
 /**
- * A unit as the bundle shows it with realtors' allocations (§18): to the public, an allocated unit that is free reads
+ * A unit as the bundle shows it with realtors' allocations: to the public, an allocated unit that is free reads
  * `unavailable`; to the allocation's own realtor (`viewer`), its units read as they are, marked `allocated: true`.
  */
 export function allocatedView(unit: Record<string, unknown>, owner: string | undefined, viewer: string | undefined): Record<string, unknown> {
@@ -71,7 +77,7 @@ export function allocatedView(unit: Record<string, unknown>, owner: string | und
  * The whole presentation: public project fields, floors in position order, each with its units in order. `viewer`
  * is the allocation a token request opened, if any.
  */
-export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?: string) {
+export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?: string, site: BundleSite = { paymentsOn: false }) {
   const settings = head.data;
   const [floors, units, allocated] = await Promise.all([
     listBundleFloors(db, head.id),
@@ -101,7 +107,7 @@ export async function buildBundle(db: Q, head: BundleHead, now: number, viewer?:
     byFloor.set(row.floor_id, list);
   }
   return {
-    project: publicProject(head),
+    project: publicProject(head, site),
     floors: floors.map((f) => ({
       ...f.data,
       _id: f.id,

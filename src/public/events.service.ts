@@ -1,10 +1,11 @@
 import type { Ctx } from '../context.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { isBot } from '../modules/insights/bots.ts';
 import { EventsBlockList } from '../modules/insights/blocklist.ts';
 import { findEventsProject, recordEvent } from '../modules/insights/ingest.repo.ts';
 import type { EventInput } from '../modules/insights/insights.schemas.ts';
 import { VisitorHasher } from '../modules/insights/visitors.ts';
+import { ERRORS } from '../http/errors.catalogue.ts';
 
 /** How long a node trusts what it read of a project (its id and block list): a changed block list applies within this. */
 const PROJECT_TTL_MS = 10_000;
@@ -19,7 +20,7 @@ interface EventsProject {
 export type Counted = 'counted' | 'bot' | 'blocked';
 
 /**
- * POST /public/events: one page event, counted per CONTRACT §16. The project is read once per PROJECT_TTL_MS per
+ * POST /public/events: one page event, counted in the day's totals. The project is read once per PROJECT_TTL_MS per
  * node; the event, the visitor's day and the daily totals are then one statement.
  */
 export class EventIngest {
@@ -53,7 +54,7 @@ export class EventIngest {
       utmCampaign: utm.campaign?.trim() || null,
       source: (utm.source?.trim().toLowerCase() || referrer || 'direct').slice(0, 200),
     });
-    if (!ok) throw new AppError(400, 'invalid_body', 'unit is not a unit of this project', [{ path: '/unit', message: 'is not a unit of this project' }]);
+    if (!ok) throw ERRORS.invalidBody('unit is not a unit of this project', { errors: [{ path: '/unit', message: 'is not a unit of this project' }] });
     return 'counted';
   }
 

@@ -3,17 +3,13 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/db.ts';
 import type { Database } from '../db/schema.ts';
-import { EVENTS_CHANNEL } from '../modules/events/events.repo.ts';
-import { PUBLIC_EVENT_TYPES } from '../modules/events/events.schemas.ts';
-import { findLastEventSeq, listEventsAfter } from './public.repo.ts';
+import { EVENTS_CHANNEL } from '../modules/events/event-model.ts';
+import { findLastEventSeq, listEventsAfter, type PublicEventRow } from './public.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
-import { allocatedAvailability } from '../modules/allocations/allocated.ts';
 import { Semaphore } from '../lib/semaphore.ts';
+import { maskAllocated, publicChange, refetchMessage, sseMessage, type PublicChange } from './public-change.ts';
+import { ReplayCache } from './replay-cache.ts';
 
-/** Unit fields a visitor may see change (price only while the project shows prices). */
-const PUBLIC_FIELDS = ['availability', 'onHoldExpiresAt', 'price'];
-/** Types whose public changes are sent (the others only name what changed). */
-const CHANGING_TYPES = ['unit.updated', 'unit.held', 'unit.hold_expired', 'unit.hold_released', 'unit.hold_extended'];
 const PAGE = 500;
 /** A replay reads this many events per turn, then lets the next replay in line have one. */
 const REPLAY_PAGE = 100;
@@ -21,34 +17,6 @@ const REPLAY_PAGE = 100;
 const REPLAY_BUFFERED = 64 * 1024;
 /** A client this far behind (slow reader) is dropped; its EventSource reconnects and resumes with Last-Event-ID. */
 const MAX_BUFFERED = 1024 * 1024;
-
-export interface PublicChange {
-  seq: number;
-  type: string;
-  /** Left out where it would name a unit a `hideSold` project hides. */
-  _id?: string;
-  changes?: Record<string, [unknown, unknown]>;
-}
-
-/** What the feed needs to know of an event's project and unit beyond the event itself. */
-export interface ChangeContext {
-  showPrices: boolean;
-  hideSold: boolean;
-  /** The unit's availability now (null when it is gone or the event is not about a unit). */
-  availabilityNow: string | null;
-}
-
-/**
- * Under `hideSold` the feed names no sold unit, as the bundle names none: an event about a unit that is sold now, was
- * sold or became sold (or one deleted, whose last state is unknown) goes out as `{ seq, type }` alone. A page only
- * revalidates its bundle on a message, so it still learns that something changed, never which sold unit.
- */
-function namesHiddenSold(row: { type: string; data: Record<string, unknown> }, ctx: ChangeContext): boolean {
-  if (!ctx.hideSold || !row.type.startsWith('unit.')) return false;
-  if (row.type === 'unit.deleted' || ctx.availabilityNow === 'sold') return true;
-  const availability = (row.data.changes as Record<string, unknown> | undefined)?.availability;
-  return Array.isArray(availability) && availability.includes('sold');
-}
 
 interface Stream {
   res: ServerResponse;
@@ -74,24 +42,8 @@ export interface ReplayBounds {
   budgetMs: number;
   /** Replays reading the log at once on this node; the others wait their turn, one page at a time. */
   concurrent: number;
-}
-
-/** The public part of one event, or undefined when a visitor would see nothing change. */
-export function publicChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, ctx: ChangeContext): PublicChange | undefined {
-  const change = visibleChange(row, ctx.showPrices);
-  return change && namesHiddenSold(row, ctx) ? { seq: change.seq, type: change.type } : change;
-}
-
-function visibleChange(row: { seq: string | number; type: string; data: Record<string, unknown> }, showPrices: boolean): PublicChange | undefined {
-  const out: PublicChange = { seq: Number(row.seq), type: row.type, _id: String(row.data._id) };
-  if (!CHANGING_TYPES.includes(row.type)) return row.type.startsWith('floor.') || row.type.startsWith('unit.') ? out : undefined;
-  const changes: Record<string, [unknown, unknown]> = {};
-  for (const [k, v] of Object.entries((row.data.changes ?? {}) as Record<string, [unknown, unknown]>)) {
-    if (PUBLIC_FIELDS.includes(k) && (k !== 'price' || showPrices)) changes[k] = v;
-  }
-  if (!Object.keys(changes).length) return undefined;
-  out.changes = changes;
-  return out;
+  /** Bytes of ready frames the node keeps for replays (0: none; every replay reads the log). */
+  cacheBytes: number;
 }
 
 /** Whether `res` has at most REPLAY_BUFFERED bytes waiting for its client by `deadline` (false: past it, or closed). */
@@ -122,15 +74,6 @@ function drained(res: ServerResponse, deadline: number): Promise<boolean> {
   });
 }
 
-export const sseMessage = (c: PublicChange) => `id: ${c.seq}\ndata: ${JSON.stringify(c)}\n\n`;
-
-/**
- * "Fetch the bundle again": the stream does not replay what was missed (too much, or too slow) and goes on live from
- * `seq`. A named event, so a client that only handles `message` is not handed a change without `_id`; it carries
- * `id:` so a reconnect resumes from there, and data because EventSource drops an event without.
- */
-export const refetchMessage = (seq: number) => `event: refetch\nid: ${seq}\ndata: ${JSON.stringify({ seq, type: 'refetch' })}\n\n`;
-
 /**
  * The node's side of the public live feed: one LISTEN connection for the whole process; each committed event
  * (from any node) wakes the project's channel, which reads the new events once and writes them to every open
@@ -146,6 +89,7 @@ export class LiveFeed {
   #keepAlive: NodeJS.Timeout | undefined;
   readonly #db: Kysely<Database>;
   readonly #replays: Semaphore;
+  readonly #cache: ReplayCache | undefined;
 
   constructor(
     private readonly store: Db,
@@ -155,6 +99,24 @@ export class LiveFeed {
   ) {
     this.#db = store.kysely;
     this.#replays = new Semaphore(bounds.concurrent);
+    if (bounds.cacheBytes > 0 && bounds.maxEvents > 0)
+      this.#cache = new ReplayCache(
+        {
+          rows: async (projectId, after, upTo) => {
+            const release = await this.#replays.acquire(bounds.budgetMs);
+            if (!release) throw new Error('no replay turn within the budget');
+            try {
+              return await listEventsAfter(this.#db, projectId, after, upTo, REPLAY_PAGE);
+            } finally {
+              release();
+              await yieldToLoop();
+            }
+          },
+          allocated: (projectId) => this.#allocated(projectId),
+        },
+        bounds.maxEvents,
+        bounds.cacheBytes,
+      );
   }
 
   /** Streams open on this node, from `open` until their connection closes (also while they catch up). */
@@ -162,9 +124,9 @@ export class LiveFeed {
     return this.#open;
   }
 
-  /** Streams replaying what they missed now, and `refetch` events sent since the start (GET /metrics). */
+  /** Streams replaying what they missed now, `refetch` events sent since the start, bytes of ready frames (GET /metrics). */
   get replays() {
-    return { running: this.#replaying, refetches: this.#refetches };
+    return { running: this.#replaying, refetches: this.#refetches, cacheBytes: this.#cache?.bytes ?? 0 };
   }
 
   async start() {
@@ -257,7 +219,9 @@ export class LiveFeed {
 
   async #catchUp(projectId: string, channel: Channel) {
     for (;;) {
-      const page = await this.#read(projectId, channel.cursor);
+      const after = channel.cursor;
+      const page = await this.#read(projectId, after);
+      this.#cache?.apply(projectId, after, page.rows);
       if (page.last === undefined) return;
       channel.cursor = page.last;
       for (const s of channel.streams) {
@@ -269,46 +233,23 @@ export class LiveFeed {
   }
 
   /**
-   * Sends a stream the public changes in (`from`, `upTo`], a page at a time, each page a turn of the node's replay
-   * semaphore (so replays take turns and at most `concurrent` read at once), then what came live meanwhile. A replay
-   * that runs past its deadline, fails, or falls too far behind the live changes it holds ends with `refetch`.
+   * Sends a stream the public changes in (`from`, `upTo`], then what came live meanwhile: ready frames from the replay
+   * cache when it has them, else read from the log a page per turn of the node's replay semaphore (so replays take
+   * turns and at most `concurrent` read at once). A replay that runs past its deadline, fails, or falls too far behind
+   * the live changes it holds ends with `refetch`.
    */
   async #replay(projectId: string, stream: Stream, replay: { held: string[] }, from: number, upTo: number, deadline: number) {
-    let after = from;
     this.#replaying += 1;
     try {
-      while (after < upTo) {
-        // A client that reads the replay slowly is waited for (within the budget) rather than dropped as a slow reader.
-        if (!(await drained(stream.res, deadline))) {
-          if (stream.replay === replay) this.#refetch(stream);
-          return;
-        }
-        const release = await this.#replays.acquire(deadline - performance.now());
-        if (stream.replay !== replay || stream.res.destroyed) {
-          release?.();
-          return;
-        }
-        if (!release) {
-          this.#refetch(stream);
-          return;
-        }
-        let page;
-        try {
-          page = await this.#read(projectId, after, upTo, REPLAY_PAGE);
-        } finally {
-          release();
-        }
-        if (stream.replay !== replay) return;
-        for (const c of page.changes) this.#write(stream, sseMessage(c));
-        after = page.last ?? upTo;
-        if (after < upTo && performance.now() > deadline) {
-          this.#refetch(stream);
-          return;
-        }
-        // Let the event loop take new connections, /health and the live fan-out before this replay's next turn: the
-        // embedded database answers within the process, so back-to-back pages would otherwise never yield to them.
-        await new Promise((resolve) => setImmediate(resolve));
+      const frames = await this.#cachedFrames(projectId, from, upTo, deadline);
+      if (frames === 'late') {
+        if (stream.replay === replay) this.#refetch(stream);
+        return;
       }
+      const sent = frames
+        ? await this.#writeFrames(stream, replay, frames, deadline)
+        : await this.#replayFromLog(projectId, stream, replay, from, upTo, deadline);
+      if (!sent) return;
     } catch (err) {
       this.log.warn({ err, projectId }, 'live feed replay failed');
       if (stream.replay === replay) this.#refetch(stream);
@@ -319,6 +260,84 @@ export class LiveFeed {
     if (stream.replay !== replay) return;
     stream.replay = undefined;
     for (const m of replay.held) this.#write(stream, m);
+  }
+
+  /** The frames of (`from`, `upTo`] from the cache; undefined when it has none (read the log); 'late' past the deadline. */
+  async #cachedFrames(projectId: string, from: number, upTo: number, deadline: number): Promise<string[] | undefined | 'late'> {
+    if (!this.#cache) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(
+        () => {
+          resolve('late');
+        },
+        Math.max(0, deadline - performance.now()),
+      );
+    });
+    try {
+      return await Promise.race([this.#cache.frames(projectId, from, upTo), late]);
+    } catch (err) {
+      this.log.warn({ err, projectId }, 'live feed replay cache failed; reading the log');
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Writes ready frames a page at a time, each once the client has taken the last ones (a slowly reading client is
+   * waited for within the budget rather than dropped as a slow reader), yielding to the event loop between pages so
+   * one replay never holds it. True when all were written.
+   */
+  async #writeFrames(stream: Stream, replay: { held: string[] }, frames: string[], deadline: number): Promise<boolean> {
+    for (let i = 0; i < frames.length; i += REPLAY_PAGE) {
+      if (!(await drained(stream.res, deadline)) || (i > 0 && performance.now() > deadline)) {
+        if (stream.replay === replay) this.#refetch(stream);
+        return false;
+      }
+      if (stream.replay !== replay) return false;
+      this.#write(stream, frames.slice(i, i + REPLAY_PAGE).join(''));
+      await yieldToLoop();
+    }
+    return stream.replay === replay;
+  }
+
+  /** The replay read from the log, a page per turn of the replay semaphore. True when it got to `upTo`. */
+  async #replayFromLog(projectId: string, stream: Stream, replay: { held: string[] }, from: number, upTo: number, deadline: number): Promise<boolean> {
+    let after = from;
+    while (after < upTo) {
+      // A client that reads the replay slowly is waited for (within the budget) rather than dropped as a slow reader.
+      if (!(await drained(stream.res, deadline))) {
+        if (stream.replay === replay) this.#refetch(stream);
+        return false;
+      }
+      const release = await this.#replays.acquire(deadline - performance.now());
+      if (stream.replay !== replay || stream.res.destroyed) {
+        release?.();
+        return false;
+      }
+      if (!release) {
+        this.#refetch(stream);
+        return false;
+      }
+      let page;
+      try {
+        page = await this.#read(projectId, after, upTo, REPLAY_PAGE);
+      } finally {
+        release();
+      }
+      if (stream.replay !== replay) return false;
+      for (const c of page.changes) this.#write(stream, sseMessage(c));
+      after = page.last ?? upTo;
+      if (after < upTo && performance.now() > deadline) {
+        this.#refetch(stream);
+        return false;
+      }
+      // Let the event loop take new connections, /health and the live fan-out before this replay's next turn: the
+      // embedded database answers within the process, so back-to-back pages would otherwise never yield to them.
+      await yieldToLoop();
+    }
+    return true;
   }
 
   /** Tells the stream to fetch the bundle again and goes on live from its cursor (dropping any replay under way). */
@@ -340,29 +359,25 @@ export class LiveFeed {
     else this.#refetch(stream);
   }
 
-  /** Public changes after `after` (up to `upTo`), and the last seq read. */
+  /** Public changes after `after` (up to `upTo`), the rows they came from, and the last seq read. */
   async #read(projectId: string, after: number, upTo?: number, limit = PAGE) {
     const rows = await listEventsAfter(this.#db, projectId, after, upTo, limit);
     const changes: PublicChange[] = [];
     for (const r of rows) {
-      if (!PUBLIC_EVENT_TYPES.has(r.type)) continue;
       const c = publicChange(r, { showPrices: r.show_prices, hideSold: r.hide_sold, availabilityNow: r.subject_availability });
       if (c) changes.push(c);
     }
-    if (changes.some((c) => c.changes?.availability)) await this.#maskAllocated(projectId, changes);
+    if (changes.some((c) => c.changes?.availability)) {
+      const allocated = await this.#allocated(projectId);
+      if (allocated.size) for (const c of changes) maskAllocated(c, allocated);
+    }
     const last = rows.at(-1);
-    return { changes, count: rows.length, last: last ? Number(last.seq) : undefined };
+    return { changes, rows: rows as readonly PublicEventRow[], count: rows.length, last: last ? Number(last.seq) : undefined };
   }
 
-  /** A unit that belongs to a realtor's allocation reads `unavailable` to the public where it would read `available` (§18). */
-  async #maskAllocated(projectId: string, changes: PublicChange[]) {
-    const allocated = new Set((await listAllocatedUnits(this.#db, projectId, { anyStatus: true })).map((a) => a.unit_id));
-    if (!allocated.size) return;
-    for (const c of changes) {
-      const changes = c.changes;
-      if (!changes?.availability || c._id === undefined || !allocated.has(c._id)) continue;
-      changes.availability = changes.availability.map(allocatedAvailability) as [unknown, unknown];
-    }
+  /** The project's units that belong to an allocation, whatever their availability (the feed masks their past too). */
+  async #allocated(projectId: string): Promise<Set<string>> {
+    return new Set((await listAllocatedUnits(this.#db, projectId, { anyStatus: true })).map((a) => a.unit_id));
   }
 
   #write(stream: Stream, chunk: string) {
@@ -375,3 +390,5 @@ export class LiveFeed {
     res.write(chunk);
   }
 }
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -17,7 +17,7 @@ export function findProjectByNamespace(db: Q, namespace: string): Promise<{ id: 
 }
 
 export interface PublicEventRow {
-  seq: string;
+  seq: string | number;
   type: string;
   data: Record<string, unknown>;
   show_prices: boolean;

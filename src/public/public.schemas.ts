@@ -9,7 +9,21 @@ import { PREVIEW_PARAM } from '../modules/projects/drafts.ts';
 export const BundleSchema = Type.Object(
   {
     project: Type.Object(
-      { _id: ObjectId, name: Type.String() },
+      {
+        _id: ObjectId,
+        name: Type.String(),
+        deposits: Type.Boolean({
+          description:
+            "Whether a hold on this project may ask for a deposit: payments are configured on the server and the owner's Stripe account is onboarded. False: the page says nothing of a deposit",
+        }),
+        bookingUrl: Type.Optional(
+          Type.String({
+            format: 'uri',
+            description:
+              'The Cal.com booking page of the project\'s `calUsername` (at the server\'s CAL_URL), where "Book a visit" sends a visitor; absent without one. The username itself is not in the bundle',
+          }),
+        ),
+      },
       { additionalProperties: true, description: 'Public Project fields (see docs/public-api.md for what is left out)' },
     ),
     floors: Type.Array(
@@ -57,6 +71,12 @@ export const HeldUnitSchema = Type.Intersect(
         description:
           'A secret for this hold alone (256 random bits, base64url): GET, DELETE /public/holds/{holdToken} and POST …/extend. The server keeps only its hash',
       }),
+      payment: Type.Optional(
+        Type.Ref('PaymentOffer', {
+          description:
+            "Only on a project taking deposits (its owner's Stripe account onboarded, a deposit above zero for this unit): the deposit asked for. The unit is held for the payment window (DEPOSIT_WINDOW_MINUTES) instead of onHoldMinsDuration",
+        }),
+      ),
     }),
   ],
   { $id: 'HeldUnit', description: 'The unit now on hold, with the hold token' },
@@ -97,6 +117,7 @@ export const PublicLeadInputSchema = Type.Object(
       source: Type.Optional(LeadFields.source),
       questions: Type.Optional(LeadFields.questions),
       customFields: Type.Optional(LeadFields.customFields),
+      utm: Type.Optional(LeadFields.utm),
     },
     {
       ...LEAD_TEXT,
@@ -146,7 +167,7 @@ export const HoldHeaders = Type.Object({
 });
 
 /** POST /public/units/{id}/hold: who holds the unit. */
-export const HoldBody = Type.Object(Visitor, { additionalProperties: false });
+export const HoldBody = Type.Object({ ...Visitor, utm: Type.Optional(LeadFields.utm) }, { additionalProperties: false });
 
 /** POST /public/leads: the input schema by reference (the document names it), typed as that schema. */
 export const PublicLeadBody = Type.Unsafe<Static<typeof PublicLeadInputSchema>>(Type.Ref('PublicLeadInput'));
@@ -162,6 +183,7 @@ export const PublicLeadSchema = Type.Object(
     source: Type.Optional(Type.String({ description: LEAD_TEXT.source })),
     questions: Type.Optional(saying(LeadFields.questions, LEAD_TEXT.questions)),
     customFields: Type.Optional(saying(LeadFields.customFields, LEAD_TEXT.customFields)),
+    utm: Type.Optional(LeadFields.utm),
     createdAt: saying(DateTime, 'When the lead was left'),
     updatedAt: saying(DateTime, 'When the lead last changed: in this answer, its createdAt'),
   },
@@ -183,6 +205,7 @@ export const WaitlistBody = Type.Object(
     ...Waitlistee,
     message: Type.Optional(saying(LeadFields.message, 'Message')),
     customFields: Type.Optional(saying(LeadFields.customFields, LEAD_TEXT.customFields)),
+    utm: Type.Optional(LeadFields.utm),
   },
   { additionalProperties: false },
 );
@@ -195,6 +218,7 @@ export const WaitlistLeadSchema = Type.Object(
     ...Waitlistee,
     message: Type.Optional(Type.String({ description: 'Message' })),
     customFields: Type.Optional(saying(LeadFields.customFields, LEAD_TEXT.customFields)),
+    utm: Type.Optional(LeadFields.utm),
     source: Type.Literal('waitlist', { description: 'Always `waitlist`' }),
     rank: Type.Optional(Type.Integer({ minimum: 1, description: "For an entry about a unit: its place in that unit's waiting list (1 is first), by arrival" })),
     createdAt: saying(DateTime, 'When the entry was left'),

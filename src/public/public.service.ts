@@ -6,21 +6,30 @@ import type { Database } from '../db/schema.ts';
 import { Allocations } from '../modules/allocations/allocations.service.ts';
 import { lockUnitForWaitlist, lockWaitingList, nextRank } from '../modules/priority/priority.repo.ts';
 import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
-import { holdLive } from '../modules/units/units.record.ts';
-import { hasAllocations } from './bundle.ts';
-import { offerToNext } from '../modules/priority/priority.service.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import {
+  extendHold,
+  holdLink,
+  holdLive,
+  type HoldView,
+  offerToNext,
+  placeHold,
+  queueHoldEndedMail,
+  readHold,
+  releaseHold,
+  type Visitor,
+} from '../modules/holds/index.ts';
+import { hasAllocations } from '../modules/allocations/allocated.ts';
+import { notFound } from '../http/errors.ts';
 import { newObjectId } from '../lib/object-id.ts';
 import { queueLeadMail } from '../mail/lead-mail.ts';
 import { holdMail, type LeadForMail } from '../mail/templates.ts';
-import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
 import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
+import { takeLead } from '../modules/leads/lead-intake.ts';
 import { etagOf, invalid } from '../modules/shared/records.ts';
-import { extendHold, holdLink, readHold, releaseHold, type HoldView } from '../modules/holds/hold-tokens.ts';
-import { LEAD_KEPT, placeHold, type Visitor } from './holds.ts';
-import { queueHoldEndedMail } from '../modules/holds/hold-expiry.ts';
 import { runIdempotent, type Outcome } from '../modules/shared/idempotency.ts';
 import { findFormProject } from './public.repo.ts';
+import { ERRORS } from '../http/errors.catalogue.ts';
+import { DepositsService } from '../modules/deposits/deposits.service.ts';
 
 /** A public form's project: by `project` (its id) or `namespace`; when both are sent, `project` decides. */
 interface FormTarget {
@@ -38,8 +47,10 @@ type HeldUnit = Record<string, unknown> & { holdToken: string };
  */
 export class PublicService {
   readonly #allocations: Allocations;
+  readonly #deposits: DepositsService;
   constructor(private readonly ctx: Ctx) {
     this.#allocations = new Allocations(ctx);
+    this.#deposits = new DepositsService(ctx);
   }
 
   /** POST /public/leads: a lead with source "presentation" (unless sent), when the project takes enquiries. */
@@ -49,21 +60,11 @@ export class PublicService {
     const outcome = await runIdempotent(this.ctx.db.kysely, 'public-leads', key, body, async (trx) => {
       const target = await findFormProject(trx, by);
       if (!target) throw notFound('Project');
-      if (target.data.enableForms !== true) throw new AppError(403, 'forbidden', 'This presentation does not take enquiries');
-      const now = this.ctx.clock.now();
-      const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data: { source: 'presentation', ...lead }, createdAt: new Date(now) });
-      const record = toLead(row);
-      // The sales team's notice and the visitor's confirmation commit with the lead, or not at all.
-      await queueLeadMail(trx, this.ctx.mail, target.id, record as unknown as LeadForMail, now);
-      await this.ctx.events.append(trx, {
-        projectId: target.id,
-        type: 'lead.created',
-        actor: PUBLIC,
-        subjectId: row.id,
-        changes: createdChanges(record, LEAD_KEPT),
-        now,
-      });
-      return { status: 201, body: record };
+      if (target.data.enableForms !== true) throw ERRORS.forbidden('This presentation does not take enquiries');
+      // The CRMs (through the outbox: the 201 never waits for a vendor), the sales team's notice, the visitor's
+      // confirmation and the lead.created event commit with the lead, or not at all.
+      const row = await takeLead(trx, this.ctx, { projectId: target.id, data: { source: 'presentation', ...lead }, now: this.ctx.clock.now() });
+      return { status: 201, body: toLead(row) };
     });
     if (!outcome.replayed) this.ctx.mail.wake();
     return outcome;
@@ -73,11 +74,11 @@ export class PublicService {
   async joinWaitlist(key: string | undefined, body: FormTarget & Record<string, unknown>): Promise<Replayable<Record<string, unknown>>> {
     const { project, namespace, ...entry } = body;
     const by = formTarget({ project, namespace });
-    return runIdempotent(this.ctx.db.kysely, 'public-waitlist', key, body, async (trx) => {
+    const outcome = await runIdempotent(this.ctx.db.kysely, 'public-waitlist', key, body, async (trx) => {
       const target = await findFormProject(trx, by);
       if (!target) throw notFound('Project');
-      if (target.data.waitlistEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation has no waitlist');
-      // An entry for a unit is ranked by arrival (§18): the priority list offers a unit that comes free in rank order.
+      if (target.data.waitlistEnabled !== true) throw ERRORS.forbidden('This presentation has no waitlist');
+      // An entry for a unit is ranked by arrival: the priority list offers a unit that comes free in rank order.
       let rank: number | undefined;
       if (typeof entry.unit === 'string' && entry.unit !== '') {
         // The unit first, then its list: the order a unit coming free takes them in, so the two never deadlock.
@@ -87,9 +88,9 @@ export class PublicService {
         // A free unit of a realtor's allocation reads unavailable to the public: its waiting list is open.
         const allocated = free && hasAllocations(target.data) && (await findUnitAllocation(trx, target.id, entry.unit)) !== undefined;
         if (free && !allocated) {
-          throw new AppError(409, 'conflict', 'This unit is available: hold it or enquire about it instead of joining its waiting list', [
-            { path: '/unit', message: 'is available now' },
-          ]);
+          throw ERRORS.conflict('This unit is available: hold it or enquire about it instead of joining its waiting list', {
+            errors: [{ path: '/unit', message: 'is available now' }],
+          });
         }
         await lockWaitingList(trx, target.id, entry.unit);
         rank = await nextRank(trx, target.id, entry.unit);
@@ -97,8 +98,11 @@ export class PublicService {
       const data = { ...entry, source: 'waitlist', ...(rank !== undefined ? { rank } : {}) };
       const now = this.ctx.clock.now();
       const row = await insertLead(trx, { id: newObjectId(now), projectId: target.id, data, createdAt: new Date(now) });
+      await this.ctx.crm.queue(trx, target.id, row.id);
       return { status: 201, body: toLead(row) };
     });
+    if (!outcome.replayed) this.ctx.crm.wake();
+    return outcome;
   }
 
   /**
@@ -116,8 +120,22 @@ export class PublicService {
       visitor,
       async (trx) => {
         const now = this.ctx.clock.now();
-        const held = await placeHold(trx, { unitId, client, visitor, now, limits: this.ctx.config.limits, events: this.ctx.events, allocation });
+        // A project taking deposits holds for the payment window, and the answer sends the buyer to Stripe Checkout.
+        const terms = await this.#deposits.termsFor(trx, unitId);
+        const minutes = terms ? this.ctx.config.payments.depositWindowMinutes : undefined;
+        const held = await placeHold(trx, {
+          unitId,
+          client,
+          visitor,
+          now,
+          limits: this.ctx.config.limits,
+          events: this.ctx.events,
+          render: publicUnit,
+          allocation,
+          minutes,
+        });
         await queueLeadMail(trx, this.ctx.mail, held.lead.project_id, toLead(held.lead) as unknown as LeadForMail, now);
+        await this.ctx.crm.queue(trx, held.lead.project_id, held.lead.id);
         const { target } = held;
         if (held.lapsed) await queueHoldEndedMail(trx, this.ctx, held.lapsed.holdId, held.lapsed.endedAt, now);
         await this.ctx.mail.queue(
@@ -133,7 +151,22 @@ export class PublicService {
             now,
           }),
         );
-        return { status: 200, body: { ...held.unit, holdToken: held.token }, etag: etagOf(held.version) };
+        const payment = terms
+          ? await this.#deposits.offer(trx, terms, {
+              depositId: newObjectId(now),
+              holdId: held.holdId,
+              projectId: held.lead.project_id,
+              namespace: target.namespace,
+              projectName: target.project_name,
+              unitId: target.id,
+              unitName: target.name,
+              leadId: held.lead.id,
+              buyer: visitor,
+              expiresAt: held.expiresAt,
+              now,
+            })
+          : undefined;
+        return { status: 200, body: { ...held.unit, holdToken: held.token, ...(payment ? { payment } : {}) }, etag: etagOf(held.version) };
       },
       // A retry gets the same token back; the stored answer keeps it sealed with SECRET_KEY, never in clear.
       {
@@ -156,7 +189,7 @@ export class PublicService {
   /** DELETE /public/holds/{holdToken}. */
   async releaseHold(token: string): Promise<void> {
     const now = this.ctx.clock.now();
-    // The unit goes to the next on its waiting list, if any, in the release's transaction (§18).
+    // The unit goes to the next on its waiting list, if any, in the release's transaction.
     const afterRelease = (trx: Transaction<Database>, unitId: string) => offerToNext(trx, this.ctx, unitId, now);
     await this.ctx.db.kysely.transaction().execute((trx) => releaseHold(trx, token, { now, events: this.ctx.events, afterRelease }));
     // A priority hold offered to the next in rank is mailed once this commits.
@@ -174,5 +207,5 @@ export class PublicService {
 function formTarget({ project, namespace }: FormTarget): { project: string } | { namespace: string } {
   if (project) return { project };
   if (namespace) return { namespace };
-  throw new AppError(400, 'invalid_body', 'project or namespace is required', [{ path: '/project', message: 'is required (or namespace)' }]);
+  throw ERRORS.invalidBody('project or namespace is required', { errors: [{ path: '/project', message: 'is required (or namespace)' }] });
 }

@@ -1,5 +1,5 @@
-import { AppError } from '../http/errors.ts';
 import { clientKey } from '../lib/client-key.ts';
+import { ERRORS } from '../http/errors.catalogue.ts';
 
 /** How long a refused client is asked to wait before opening another stream. */
 const RETRY_AFTER_SEC = 30;
@@ -47,4 +47,4 @@ export class StreamLimits {
 }
 
 const refused = (detail: string, limit: number) =>
-  new AppError(429, 'rate_limited', `${detail}; try again later`, undefined, { 'Retry-After': String(RETRY_AFTER_SEC) }, { limit });
+  ERRORS.rateLimited(`${detail}; try again later`, { headers: { 'Retry-After': String(RETRY_AFTER_SEC) }, extra: { limit } });

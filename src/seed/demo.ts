@@ -91,7 +91,8 @@ export async function seedDemo(db: Db, log: FastifyBaseLogger, config: Config) {
           projectId: project.id,
           name: `Level ${f + 1}`,
           position: f + 1,
-          data: { floorplanUrl: '/p/assets/demo-floorplan.svg', path: 'M0 0 H600 V300 H0 Z' },
+          // The floor's band across the tower of the hero picture (1280 × 720, its pixels): Level 1 at the quay.
+          data: { floorplanUrl: '/p/assets/demo-floorplan.svg', path: `M496 ${421 - 91 * f} H808 V${512 - 91 * f} H496 Z` },
         });
         for (const [u, [x, y, w, bedrooms]] of UNIT_PLAN.entries()) {
           // The area follows the drawing: 10 sq ft per square unit of the plan, give or take the walls.

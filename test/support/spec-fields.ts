@@ -1,12 +1,12 @@
 /**
- * The fields of the interface description (test/support/API-SPEC.md, a copy of the project's API-SPEC.md kept in
- * the repository so the checks run wherever it does), and where in our code a field's name is read.
+ * The fields of the interface description (test/support/interface-description.md, kept in the repository so the
+ * checks run wherever it does), and where in our code a field's name is read.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '../..');
-export const SPEC_FILE = join(ROOT, 'test/support/API-SPEC.md');
+export const SPEC_FILE = join(ROOT, 'test/support/interface-description.md');
 
 const NAME = /^_?[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -25,7 +25,7 @@ function namesOf(text: string): string[] {
 }
 
 /**
- * Resource → its fields, as API-SPEC.md's "Resources and their fields" lists them: the first column of each table,
+ * Resource → its fields, as the interface description's "Resources and their fields" lists them: the first column of each table,
  * and for the Project the names of its field-list paragraphs ("Text fields (string): a, b (meaning), …").
  */
 export function specFields(text = readFileSync(SPEC_FILE, 'utf8')): Map<string, string[]> {
@@ -56,16 +56,18 @@ export function specFields(text = readFileSync(SPEC_FILE, 'utf8')): Map<string, 
 }
 
 /** Where a field acts, as docs/fields.md names it. */
-export const PLACES = ['page', 'group page', 'mail', 'service', 'integration credential', 'stored, not yet acting'] as const;
+export const PLACES = ['page', 'group page', 'mail', 'service', 'console', 'integration credential', 'withheld', 'stored, not yet acting'] as const;
 export type Place = (typeof PLACES)[number];
 
 /** The code that makes each acting place: a field listed there must be read in one of these files. */
-export const CODE_OF: Record<'page' | 'group page' | 'mail' | 'service', (file: string) => boolean> = {
+export const CODE_OF: Record<'page' | 'group page' | 'mail' | 'service' | 'console', (file: string) => boolean> = {
   // The buyer's page: its script (web/, not the console) and what the server renders and bundles for it.
   page: (f) => (f.startsWith('web/') && !f.startsWith('web/admin/')) || f.startsWith('src/presentation/') || f.startsWith('src/public/'),
   'group page': (f) => f.startsWith('src/presentation/'),
   mail: (f) => f.startsWith('src/mail/') || /mail/i.test(f.split('/').pop() ?? ''),
   service: (f) => f.startsWith('src/'),
+  // The sales team's console: its screens (what it shows the team and lets them edit).
+  console: (f) => f.startsWith('web/admin/'),
 };
 
 /**

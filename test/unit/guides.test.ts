@@ -29,9 +29,9 @@ test('links between guides point to their pages; files that are no guide and oth
 });
 
 test('heading anchors are GitHub’s', () => {
-  assert.equal(slugOf('Stop 21: PostgreSQL writes each listed project'), 'stop-21-postgresql-writes-each-listed-project');
+  assert.equal(slugOf('Step 21: PostgreSQL writes each listed project'), 'step-21-postgresql-writes-each-listed-project');
   assert.equal(slugOf('From a terminal: npm run inventory'), 'from-a-terminal-npm-run-inventory');
-  assert.equal(slugOf('Third pass: the embedded engine (issue 9, point 2)'), 'third-pass-the-embedded-engine-issue-9-point-2');
+  assert.equal(slugOf('Third pass: the embedded engine (part 9, point 2)'), 'third-pass-the-embedded-engine-part-9-point-2');
 });
 
 test('raw HTML in a guide is shown as text, never passed through; unsafe links lose their address', async () => {

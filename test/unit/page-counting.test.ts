@@ -1,7 +1,7 @@
 // The buyer's page's pure arithmetic (web/counting.ts): the Filters button's count and the payment calculator.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { activeFilterCount, monthlyPayment } from '../../web/counting.ts';
+import { activeFilterCount, featuredFirst, isHome, monthlyPayment, spaceKind } from '../../web/counting.ts';
 
 const none = { priceMin: '', priceMax: '', areaMin: '', areaMax: '', bedrooms: '', availability: '', search: '' };
 
@@ -41,4 +41,22 @@ test('monthlyPayment: the annuity formula, a zero rate, a full deposit, nonsense
   for (const bad of bads) {
     assert.equal(monthlyPayment(...bad), undefined, String(bad));
   }
+});
+
+test('spaceKind and isHome: unit (or nothing) is a home; amenities, parking, storage and any other word are not', () => {
+  for (const home of [undefined, '', ' ', 'unit', 'Unit', 'units', 3]) assert.equal(isHome({ specificType: home }), true, String(home));
+  assert.equal(spaceKind('Amenities'), 'amenities');
+  assert.equal(spaceKind('amenity'), 'amenities');
+  assert.equal(spaceKind('parkings'), 'parking');
+  assert.equal(spaceKind('Storage'), 'storage');
+  assert.equal(spaceKind('commercial'), 'other');
+  assert.equal(isHome({ specificType: 'parking' }), false);
+});
+
+test('featuredFirst: featured units first, the others in their order', () => {
+  const list = [{ n: 1 }, { n: 2, isFeatured: true }, { n: 3 }, { n: 4, isFeatured: true }, { n: 5, isFeatured: 'yes' }];
+  assert.deepEqual(
+    featuredFirst(list).map((x) => x.n),
+    [2, 4, 1, 3, 5],
+  );
 });

@@ -1,5 +1,5 @@
 /**
- * Whether the signed-in user asked for the console's experimental features (their `experimentalFeatures`, §19). Set by
+ * Whether the signed-in user asked for the console's experimental features (their `experimentalFeatures`). Set by
  * the console when the user is loaded or saves their profile; read where an experimental feature would show.
  */
 let on = false;

@@ -16,6 +16,8 @@ export const FEATURES = {
   webhooks: names.has('webhooks'),
   /** Single sign-on through the company's OpenID Connect provider (configured on the server). */
   sso: names.has('sso'),
+  /** Plans (BILLING=stripe): the Profile's Plan section. */
+  billing: names.has('billing'),
 };
 
 /**
@@ -26,3 +28,18 @@ export const PAGES_ORIGIN = typeof document === 'undefined' ? '' : (document.bod
 
 /** The absolute address of a project's page. */
 export const pageUrl = (namespace: string) => `${PAGES_ORIGIN}/p/${encodeURIComponent(namespace)}`;
+
+/** The map's styles by `mapStyle` and MapLibre's worker (`<body data-map>`, from the server's settings). */
+export interface MapSettings {
+  styles: Partial<Record<string, string>>;
+  worker: string;
+}
+export const MAP_SETTINGS: MapSettings | undefined = (() => {
+  const text = typeof document === 'undefined' ? undefined : document.body.dataset.map;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as MapSettings;
+  } catch {
+    return undefined;
+  }
+})();

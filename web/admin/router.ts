@@ -12,12 +12,32 @@ export function navigate(to: string, opts: { replace?: boolean } = {}) {
   else window.scrollTo(0, 0);
 }
 
-/** A link to a part of a screen (`…/settings#set-waitlist`): scrolled to once the screen has drawn it. */
+/**
+ * A link to a part of a screen (`…/settings#set-waitlist`): scrolled to once the screen has drawn it, and kept there
+ * while what is above it still settles (a preview frame or pictures loading push it down), until the person scrolls,
+ * types or touches the page themselves, or after two seconds.
+ */
 function scrollToWhenDrawn(id: string, frames = 60) {
   const el = document.getElementById(id);
-  if (el) el.scrollIntoView({ block: 'start' });
-  else if (frames > 0) requestAnimationFrame(() => scrollToWhenDrawn(id, frames - 1));
+  if (!el) {
+    if (frames > 0) requestAnimationFrame(() => scrollToWhenDrawn(id, frames - 1));
+    return;
+  }
+  el.scrollIntoView({ block: 'start' });
+  const settle = new ResizeObserver(() => {
+    if (Math.abs(el.getBoundingClientRect().top) > 1) el.scrollIntoView({ block: 'start' });
+  });
+  settle.observe(document.body);
+  const stop = () => {
+    settle.disconnect();
+    for (const type of PERSON) removeEventListener(type, stop, true);
+  };
+  for (const type of PERSON) addEventListener(type, stop, { capture: true, passive: true });
+  setTimeout(stop, 2000);
 }
+
+/** What a person does to move the page themselves. */
+const PERSON = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
 
 export function usePath(): string {
   const [path, setPath] = useState(location.pathname + location.search);

@@ -26,6 +26,12 @@ function place(script: HTMLScriptElement) {
   if (view === 'building' || view === 'plan' || view === 'list') page.searchParams.set('view', view);
   // Where the page may send its messages: this site's origin, and no other.
   page.searchParams.set('embed', location.origin);
+  // The campaign that brought the visitor to this site reaches the page's enquiries and holds.
+  const here = new URLSearchParams(location.search);
+  for (const k of ['source', 'medium', 'campaign', 'term', 'content']) {
+    const v = here.get(`utm_${k}`);
+    if (v) page.searchParams.set(`utm_${k}`, v.slice(0, 200));
+  }
   const frame = document.createElement('iframe');
   frame.src = page.href;
   frame.title = script.dataset.title ?? 'Homes';

@@ -1,10 +1,14 @@
-/** The building: floors as rows (top floor first), units as cells coloured by status, available count per floor (one
- * neutral colour and no count where the project hides availability). */
+/** The building: the picture of it with the floors drawn over it (building-picture.ts) and its 3D models
+ * (building-3d.ts) when the project has them; then floors as rows (top floor first), units as cells coloured by
+ * status, available count per floor (one neutral colour and no count where the project hides availability). */
 import { h } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { floorUnits, matches, loaded, showsStatus, shownStatus } from '../state.ts';
 import { fromPrice, priceText, statusText } from '../format.ts';
 import { legend, mark } from './legend.ts';
+import { isHome } from '../counting.ts';
+import { buildingPicture } from './building-picture.ts';
+import { building3d } from './building-3d.ts';
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void): HTMLElement {
   const floors = [...loaded().floors].sort((a, b) => b.position - a.position);
@@ -14,12 +18,14 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
     'div',
     { class: 'building', id: 'building' },
     h('div', { class: 'building-head' }, h('h2', { class: 'section-title' }, t().chooseFloor), shows ? legend(statuses, 'building-legend') : undefined),
+    buildingPicture(pickFloor),
+    building3d(pickFloor),
     h(
       'ol',
       { class: 'floor-rows', 'aria-label': t().building },
       ...floors.map((f) => {
         const units = floorUnits(f);
-        const free = units.filter((u) => u.availability === 'available' && matches(u)).length;
+        const free = units.filter((u) => u.availability === 'available' && isHome(u) && matches(u)).length;
         return h(
           'li',
           { class: 'floor-row' },

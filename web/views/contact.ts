@@ -3,6 +3,7 @@
  * nothing typed is lost when the page refreshes or a hold is placed; prefilled from the visitor's last submission.
  */
 import { sendHold, sendLead, sendWaitlist, type PostAnswer } from '../api.ts';
+import { campaign } from '../campaign.ts';
 import { byId, formFields, requireById, h, safeUrl } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { flag, settings, state } from '../state.ts';
@@ -12,6 +13,7 @@ import { clearFormErrors, EMAIL, liveChecks } from './form-help.ts';
 import { x } from '../extra-words.ts';
 import { emit } from '../embed-events.ts';
 import { lostRaceText } from './hold.ts';
+import { depositText, holdDeposit, payButtonFace } from './sheet-extras.ts';
 
 export type Mode = 'enquire' | 'hold' | 'waitlist';
 
@@ -126,11 +128,14 @@ export function setContact(u: Room | undefined, m: Mode, show: boolean) {
     waitlist: [t().waitlist, t().waitlistIntro, t().waitlistSend],
   };
   const [title, intro, send] = words[m];
+  // A hold that takes a deposit: the form says how much, and its button is the project's pay button.
+  const deposit = m === 'hold' && u ? holdDeposit(u) : undefined;
   requireById('contact-title').textContent = title;
   // The team's own message above the enquiry form (`crfMessage`), instead of the page's.
   const own = settings().crfMessage;
-  requireById('contact-intro').textContent = m === 'enquire' && typeof own === 'string' && own.trim() ? own : intro;
-  requireById('contact-submit').textContent = send;
+  requireById('contact-intro').textContent =
+    m === 'enquire' && typeof own === 'string' && own.trim() ? own : deposit ? x().depositIntro(depositText(deposit)) : intro;
+  requireById('contact-submit').replaceChildren(...(deposit ? payButtonFace() : [send]));
   requireById('contact-message-field').hidden = m === 'hold';
   // The phone is required for an enquiry and a hold; optional on the waitlist.
   requireById('contact-phone-req').hidden = m === 'waitlist';
@@ -200,8 +205,10 @@ async function submit(e: Event) {
   const u = unit;
   let res: PostAnswer;
   // A hold requires the phone (checked above with the other required fields).
-  if (mode === 'hold') res = await sendHold(u._id, { ...visitor, phone: data.phone });
-  else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}) });
+  const utm = campaign();
+  const from = utm ? { utm } : {};
+  if (mode === 'hold') res = await sendHold(u._id, { ...visitor, phone: data.phone, ...from });
+  else if (mode === 'waitlist') res = await sendWaitlist({ project, ...visitor, unit: u._id, ...(data.message ? { message: data.message } : {}), ...from });
   else {
     const custom = customs
       .map((c) => ({ key: c.dataset.key ?? '', value: c instanceof HTMLInputElement && c.type === 'checkbox' ? (c.checked ? t().yes : '') : c.value.trim() }))
@@ -213,6 +220,7 @@ async function submit(e: Event) {
       source: 'presentation',
       ...(data.message ? { message: data.message } : {}),
       ...(custom.length ? { customFields: custom } : {}),
+      ...from,
     });
   }
   form.setAttribute('aria-busy', 'false');
@@ -229,6 +237,9 @@ async function submit(e: Event) {
     emit(mode === 'hold' ? 'hold_placed' : mode === 'waitlist' ? 'waitlist_joined' : 'enquiry_sent', { unitId: u._id, unitName: u.name });
     if (mode === 'hold') {
       hooks.held(res.body as unknown as Unit);
+      // A project taking deposits: the hold is kept (its token stored above), and the buyer pays at Stripe Checkout.
+      const checkout = safeUrl((res.body as { payment?: { checkoutUrl?: unknown } }).payment?.checkoutUrl);
+      if (checkout) location.assign(checkout);
       return;
     }
     form.dataset.sent = mode;

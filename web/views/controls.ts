@@ -6,7 +6,7 @@ import { byId, requireById, h, isPhone } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { bound, FILTER_KEYS, filtersActive, flag, listedUnits, settings, state, type FilterKey, type Sort, type View, loaded } from '../state.ts';
 import { areaUnit, showsArea, showsPrices, statusText } from '../format.ts';
-import { activeFilterCount } from '../counting.ts';
+import { activeFilterCount, isHome } from '../counting.ts';
 import { x } from '../extra-words.ts';
 import { shortlistButton, updateShortlistButton } from './shortlist.ts';
 
@@ -70,7 +70,7 @@ function filterSheet(): HTMLElement {
       prices ? numberField('priceMax', t().priceMax) : undefined,
       areas ? numberField('areaMin', `${t().areaMin} (${areaUnit()})`) : undefined,
       areas ? numberField('areaMax', `${t().areaMax} (${areaUnit()})`) : undefined,
-      !flag('hideBedrooms') ? select('bedrooms', t().bedrooms) : undefined,
+      !flag('hideBedrooms') && !flag('landOnly') ? select('bedrooms', t().bedrooms) : undefined,
       settings().showAvailability !== false ? select('availability', t().availability) : undefined,
       h(
         'div',
@@ -82,6 +82,9 @@ function filterSheet(): HTMLElement {
   );
   sheet.addEventListener('click', (e) => {
     if (e.target === sheet) closeSheet();
+  });
+  sheet.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') closeSheet();
   });
   return sheet;
 }
@@ -171,7 +174,8 @@ export function closeSheet() {
   sheet.classList.remove('open');
   document.body.classList.remove('sheet-open');
   byId('filters-toggle')?.setAttribute('aria-expanded', 'false');
-  if (isPhone()) byId('filters-toggle')?.focus();
+  // Where the filters are a sheet over the page (a phone's, or `styleFilter` panel's), focus goes back to its button.
+  if (isPhone() || document.documentElement.dataset.filter === 'panel') byId('filters-toggle')?.focus();
 }
 
 /** Brings the toolbar in line with the state and the bundle without replacing anything being typed in. */
@@ -227,6 +231,7 @@ const allBedrooms = () =>
   loaded()
     .floors.flatMap((f) => f.units)
     .concat(loaded().unassignedUnits)
+    .filter(isHome)
     .map((u) => u.bedrooms)
     .filter((x): x is string => typeof x === 'string' && x !== '');
 

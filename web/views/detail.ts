@@ -8,7 +8,9 @@ import { t } from '../i18n.ts';
 import { findUnit, flag, settings, showsStatus, state, unitUrl } from '../state.ts';
 import { areaText, clock, perArea, priceText } from '../format.ts';
 import { contactForm, contactMode, focusContact, sayLostRace, setContact, type ContactHooks, type Mode } from './contact.ts';
-import { badge } from './unit-parts.ts';
+import { badge, featuredMark, layoutName } from './unit-parts.ts';
+import { downloadLink, embedBlock, frameUrl, moreExtras, sandboxedFrame, sheetImages, textExtras } from './unit-extras.ts';
+import { u as words } from '../unit-words.ts';
 import { holdKey, lapsedMine } from '../holds.ts';
 import { holdPanel } from './hold.ts';
 import type { Room } from '../types.ts';
@@ -16,9 +18,10 @@ import { emit } from '../embed-events.ts';
 import { x } from '../extra-words.ts';
 import { calculator } from './calculator.ts';
 import { thumbnails } from './lightbox.ts';
-import { modelBlock } from './model.ts';
-import { depositTerms, placeFacts } from './sheet-extras.ts';
+import { unitModels } from './model.ts';
+import { depositTerms, holdDeposit, payButtonFace, placeFacts } from './sheet-extras.ts';
 import { favButton } from './shortlist.ts';
+import { bookVisitLink } from '../book-visit.ts';
 
 const dialog = h('dialog', { id: 'unit-dialog', class: 'sheet', 'aria-labelledby': 'unit-title' });
 const notices = new Map<string, string>();
@@ -26,9 +29,13 @@ let infoKey = '';
 let countdown: number | undefined;
 let shown: string | undefined;
 let onClose: () => void = () => {};
+let openOther: (id: string) => void = () => {};
+/** Whether the custom button's snippet frame is open in the sheet (its `same_tab` way). */
+let snippetOpen = false;
 
-export function setupDetail(hooks: ContactHooks & { closed: () => void }) {
+export function setupDetail(hooks: ContactHooks & { closed: () => void; open: (id: string) => void }) {
   onClose = hooks.closed;
+  openOther = hooks.open;
   const form = contactForm({
     ...hooks,
     // The hold's panel ("Held for you", the countdown) at the top of the sheet: brought into view, on a phone too.
@@ -90,6 +97,7 @@ export function openDetail(id: string) {
   const u = findUnit(id);
   if (!u) return;
   const fresh = shown !== id;
+  if (fresh) snippetOpen = false;
   shown = id;
   renderDetail();
   if (fresh) {
@@ -114,19 +122,19 @@ export function renderDetail() {
     dialog.close();
     return;
   }
-  const key = JSON.stringify([u, state.holds.get(u._id), holdKey(u._id), notices.get(u._id), document.documentElement.lang]);
+  const key = JSON.stringify([u, state.holds.get(u._id), holdKey(u._id), notices.get(u._id), document.documentElement.lang, snippetOpen]);
   if (key === infoKey) return;
   infoKey = key;
   const mine = state.holds.get(u._id);
-  requireById('unit-title').replaceChildren(u.name, ' ', badge(u, 'held-badge') ?? '');
+  requireById('unit-title').replaceChildren(u.name, ' ', featuredMark(u) ?? '', ' ', badge(u, 'held-badge') ?? '');
   requireById('fav-slot').replaceChildren(...(u.stub ? [] : [favButton(u, 'fav-unit', 'icon-btn')]));
   const price = priceText(u);
   const per = perArea(u);
-  const images = [...new Set([...(Array.isArray(u.images) ? u.images : []), u.unitImageUrl].map(safeUrl).filter((x): x is string => x !== undefined))];
+  const images = sheetImages(u);
   const layouts = [
     ...new Set([u.layoutUrl, ...(Array.isArray(u.layoutGallery) ? u.layoutGallery : [])].map(safeUrl).filter((x): x is string => x !== undefined)),
   ];
-  const [layout, model] = [safeUrl(u.layoutUrl), safeUrl(settings()._3dModelUrl)];
+  const layout = safeUrl(u.layoutUrl);
   const many = (list: string[], what: string) => list.slice(0, 8).map((src, i) => ({ src, alt: `${what} ${u.name} (${i + 1}/${Math.min(list.length, 8)})` }));
   const notice = notices.get(u._id);
   const facts = unitFacts(u, per);
@@ -154,12 +162,23 @@ export function renderDetail() {
       depositTerms(u),
       facts.length ? h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
       typeof u.description === 'string' && settings().showUnitDescription !== false ? h('p', { class: 'description' }, u.description) : undefined,
+      ...textExtras(u),
+      snippetOpen ? snippetPanel(u) : undefined,
+      embedBlock(u),
       images.length && !flag('hideGallery')
         ? h('section', { 'aria-label': t().gallery }, thumbnails(many(images, t().gallery), 'gallery', '270px', 'unit-gallery'))
         : undefined,
-      layout ? h('p', { class: 'links' }, h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout)) : undefined,
-      model ? modelBlock(model, u.name) : undefined,
-      typeof u.price === 'number' && price && u.unitPriceTBD !== true ? calculator(u.price) : undefined,
+      layout || downloadLink(u)
+        ? h(
+            'p',
+            { class: 'links' },
+            layout ? h('a', { href: layout, target: '_blank', rel: 'noopener', id: 'unit-layout' }, t().layout) : undefined,
+            downloadLink(u),
+          )
+        : undefined,
+      ...unitModels(u),
+      moreExtras(u, openOther, redrawDetail),
+      typeof u.price === 'number' && price && u.unitPriceTBD !== true && !flag('rentalObject') ? calculator(u.price) : undefined,
       !mine && u.availability === 'on_hold' && typeof u.onHoldExpiresAt === 'string' && showsStatus()
         ? h('p', { id: 'hold-until' }, `${t().onHoldUntil} ${clock(u.onHoldExpiresAt)}`)
         : undefined,
@@ -179,16 +198,24 @@ export function renderDetail() {
   } else setContact(u, m, !requireById('contact-form').hidden);
 }
 
+/** Draws the open sheet again even though its unit did not change (the lazily loaded extras have arrived). */
+function redrawDetail() {
+  infoKey = '';
+  renderDetail();
+}
+
 /** The unit's facts, as label and value, in the sheet's order. */
 function unitFacts(u: Room, per: string | undefined): string[][] {
   const info = settings().showAdditionalInfo === false ? [] : (u.additionalInfo ?? []);
   const area = areaText(u);
+  const type = layoutName(u);
   return [
+    type ? [words().layoutType, type] : undefined,
     ...placeFacts(u),
-    area ? [t().area, area] : undefined,
+    area ? [flag('landOnly') ? x().lotArea : t().area, area] : undefined,
     per ? [t().perArea, per] : undefined,
-    !flag('hideBedrooms') && u.bedrooms ? [t().bedrooms, u.bedrooms] : undefined,
-    typeof u.bathrooms === 'number' && settings().showBathrooms !== false ? [t().bathroomsLabel, String(u.bathrooms)] : undefined,
+    !flag('landOnly') && !flag('hideBedrooms') && u.bedrooms ? [t().bedrooms, u.bedrooms] : undefined,
+    !flag('landOnly') && typeof u.bathrooms === 'number' && settings().showBathrooms !== false ? [t().bathroomsLabel, String(u.bathrooms)] : undefined,
     typeof u.parking === 'number' && settings().showParking !== false ? [t().parkingLabel, String(u.parking)] : undefined,
     typeof u.orientation === 'string' && settings().showOrientation !== false ? [t().orientation, u.orientation] : undefined,
     ...info.map((i) => [i.label ?? '', i.value ?? '']),
@@ -214,7 +241,7 @@ function startCountdown(unitId: string, mine: string | undefined) {
 function renderActions(u: Room) {
   const mine = state.holds.has(u._id);
   const brochure = safeUrl(u.brochurePDF);
-  const act = (id: string, label: string, m: Mode, primary = false) =>
+  const act = (id: string, label: string | (HTMLElement | string)[], m: Mode, primary = false) =>
     h(
       'button',
       {
@@ -224,15 +251,17 @@ function renderActions(u: Room) {
         'aria-pressed': String(!requireById('contact-form').hidden && contactMode() === m),
         onclick: () => choose(u, m),
       },
-      label,
+      ...(typeof label === 'string' ? [label] : label),
     );
   const canHold = flag('onHoldExperienceEnabled') && u.availability === 'available' && !mine;
   const canWait = flag('waitlistEnabled') && showsStatus() && u.availability !== 'available' && !mine;
   const buttons = [
-    flag('enableForms') && !u.stub ? act('act-enquire', t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
-    canHold ? act('act-hold', t().holdShort, 'hold', true) : undefined,
+    flag('enableForms') && !u.stub ? act('act-enquire', flag('rentalObject') ? x().apply : t().enquireShort, 'enquire', !canHold && !canWait) : undefined,
+    // A hold that takes a deposit reads as the project's pay button.
+    canHold ? act('act-hold', holdDeposit(u) ? payButtonFace() : t().holdShort, 'hold', true) : undefined,
     canWait ? act('act-waitlist', t().waitlistShort, 'waitlist', true) : undefined,
     customButton(u),
+    u.stub ? undefined : bookVisitLink('unit-book-visit', 'secondary', u),
     brochure && settings().brochureButtonEnabled !== false
       ? h('a', { href: brochure, target: '_blank', rel: 'noopener', id: 'unit-brochure', class: 'secondary' }, t().brochure)
       : undefined,
@@ -241,19 +270,39 @@ function renderActions(u: Room) {
   requireById('action-bar').hidden = buttons.length === 0;
 }
 
-/** The project's own call to action (`customButton*`): a link to the unit's `customButtonUrl`, in this tab or a new one. */
+/**
+ * The project's own call to action (`customButton*`). The `url` action: a link to the unit's `customButtonUrl`
+ * (http(s) only), in this tab or a new one. The `snippet` action: the unit's `customButtonSnippet` runs in a sandboxed
+ * frame served by the pages origin, opened in the sheet (`same_tab`) or in a new tab (`new_tab`), never in this page.
+ */
 function customButton(u: Room): HTMLElement | undefined {
   const s = settings();
-  const href = safeUrl(u.customButtonUrl);
-  if (!flag('customButtonEnabled') || s.customButtonActionType === 'snippet' || !href || typeof s.customButtonText !== 'string' || !s.customButtonText) return;
+  if (!flag('customButtonEnabled') || u.stub || typeof s.customButtonText !== 'string' || !s.customButtonText) return;
   const icon = safeUrl(s.customButtonIcon);
-  return h(
-    'a',
-    { href, id: 'unit-custom-button', class: 'secondary', ...(s.customButtonOpensAt === 'new_tab' ? { target: '_blank', rel: 'noopener' } : {}) },
-    icon ? h('img', { src: icon, alt: '', width: '18', height: '18', class: 'btn-icon' }) : undefined,
-    s.customButtonText,
-  );
+  const face = [icon ? h('img', { src: icon, alt: '', width: '18', height: '18', class: 'btn-icon' }) : undefined, s.customButtonText];
+  const newTab = s.customButtonOpensAt === 'new_tab';
+  if (s.customButtonActionType === 'snippet') {
+    if (typeof u.customButtonSnippet !== 'string' || u.customButtonSnippet.trim() === '') return;
+    if (newTab) return h('a', { href: frameUrl(u._id, 'button'), id: 'unit-custom-button', class: 'secondary', target: '_blank', rel: 'noopener' }, ...face);
+    const toggle = () => {
+      snippetOpen = !snippetOpen;
+      renderDetail();
+      byId('unit-snippet')?.scrollIntoView({ block: 'nearest' });
+    };
+    return h('button', { type: 'button', id: 'unit-custom-button', class: 'secondary', 'aria-expanded': String(snippetOpen), onclick: toggle }, ...face);
+  }
+  const href = safeUrl(u.customButtonUrl);
+  if (!href) return;
+  return h('a', { href, id: 'unit-custom-button', class: 'secondary', ...(newTab ? { target: '_blank', rel: 'noopener' } : {}) }, ...face);
 }
+
+/** The custom button's snippet, opened in the sheet: its sandboxed frame. */
+const snippetPanel = (u: Room) =>
+  h(
+    'section',
+    { class: 'unit-extra unit-snippet' },
+    sandboxedFrame(frameUrl(u._id, 'button'), 'unit-snippet', typeof settings().customButtonText === 'string' ? String(settings().customButtonText) : ''),
+  );
 
 function choose(u: Room, m: Mode) {
   setContact(u, m, true);

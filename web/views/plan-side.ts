@@ -5,7 +5,7 @@
  */
 import { byId, h } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { floorUnits, matches, showsStatus, state } from '../state.ts';
+import { floorUnits, matches, settingsRev, showsStatus, state } from '../state.ts';
 import { factsLine, priceText } from '../format.ts';
 import type { Floor, Unit } from '../types.ts';
 import { badge } from './unit-parts.ts';
@@ -44,6 +44,7 @@ export function planWithList(plan: HTMLElement, floor: Floor, open: (id: string)
     document.documentElement.lang,
     state.view.unit,
     showsStatus(),
+    settingsRev(),
   ]);
   if (next !== key) {
     key = next;

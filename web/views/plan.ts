@@ -5,7 +5,7 @@
  */
 import { h, s, safeUrl, sized } from '../dom.ts';
 import { t } from '../i18n.ts';
-import { floorUnits, matches, showsStatus, shownStatus } from '../state.ts';
+import { floorUnits, matches, settingsRev, showsStatus, shownStatus } from '../state.ts';
 import { factsLine, priceText, statusText } from '../format.ts';
 import { badge, unitImage } from './unit-parts.ts';
 import { myHold } from '../holds.ts';
@@ -85,6 +85,7 @@ function drawShapes(floor: Floor) {
     units.map((u) => [u._id, u.availability, u.path, u.price, matches(u), u.allocated, !!myHold(u._id)]),
     document.documentElement.lang,
     showsStatus(),
+    settingsRev(),
   ]);
   if (key === shapesKey) return;
   shapesKey = key;

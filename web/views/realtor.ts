@@ -1,5 +1,5 @@
 /**
- * Realtor access (§18): a realtor opens their allocation with its password; the page then reads the bundle with the
+ * Realtor access: a realtor opens their allocation with its password; the page then reads the bundle with the
  * allocation's token (their units as they are, marked theirs) and offers one worksheet form: the buyer and up to three
  * units in order of preference, picked from their units or from every unit of the project.
  */

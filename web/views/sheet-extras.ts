@@ -1,8 +1,9 @@
 /** The unit sheet's terms: which floor, when it is delivered, and what it takes to hold it (the deposit). */
-import { h } from '../dom.ts';
+import { depositFor } from '../../src/modules/deposits/amounts.ts';
+import { h, safeUrl } from '../dom.ts';
 import { x } from '../extra-words.ts';
 import { currency, money } from '../format.ts';
-import { settings, state } from '../state.ts';
+import { flag, settings, state } from '../state.ts';
 import type { Room } from '../types.ts';
 
 /** The floor's name and the delivery date, as fact rows. */
@@ -24,20 +25,66 @@ function deliveryText(v: string): string {
 }
 
 /**
- * The unit's terms: what is payable on it (`payableAmount`) and in which currency. The project's deposit
- * (`payProviderDeposit`) is not shown: a hold takes no money until deposits are taken online (docs/presentation.md),
- * so the page never says a hold costs anything.
+ * The deposit a hold of `u` takes, as the server will ask for it (the same rule, `depositFor`), or undefined. Only on a
+ * project taking deposits (the bundle's `project.deposits`: payments on and the owner's Stripe account onboarded),
+ * for a unit one can hold now; anywhere else the page says nothing of a deposit and the hold is a plain hold.
+ */
+export function holdDeposit(u: Room): { amount: number; currency: string } | undefined {
+  if (!flag('deposits') || !flag('onHoldExperienceEnabled') || u.stub || u.availability !== 'available' || state.holds.has(u._id)) return undefined;
+  return depositFor(settings(), u);
+}
+
+/** A deposit in the page's language: "$5,000", "5 000 €", cents only when it has some. */
+export function depositText(d: { amount: number; currency: string }): string {
+  const code = d.currency.toUpperCase();
+  if (Number.isInteger(d.amount) && code === currency()) return money(d.amount);
+  const lang = document.documentElement.lang || 'en';
+  try {
+    return new Intl.NumberFormat(lang, { style: 'currency', currency: code, ...(Number.isInteger(d.amount) ? { maximumFractionDigits: 0 } : {}) }).format(
+      d.amount,
+    );
+  } catch {
+    return `${d.amount} ${code}`;
+  }
+}
+
+/**
+ * The face of the button that holds a unit with a deposit: `payButtonIcon` (an image address) before `payButtonText`.
+ * The spec's default text ("Pay Now"), or none, reads in the page's language.
+ */
+export function payButtonFace(): (HTMLElement | string)[] {
+  const s = settings();
+  const own = typeof s.payButtonText === 'string' ? s.payButtonText.trim() : '';
+  const icon = safeUrl(s.payButtonIcon);
+  return [
+    ...(icon ? [h('img', { src: icon, alt: '', width: '18', height: '18', class: 'btn-icon' })] : []),
+    own && own !== DEFAULT_PAY_TEXT ? own : x().payNow,
+  ];
+}
+/** payButtonText as a new project has it. */
+const DEFAULT_PAY_TEXT = 'Pay Now';
+
+/**
+ * The unit's terms: what a hold of it takes (its deposit, where one is taken: "$5,000 deposit to hold this home"),
+ * what is payable on it (`payableAmount`, unless that is the deposit itself) and in which currency.
  */
 export function depositTerms(u: Room): HTMLElement | undefined {
+  const deposit = holdDeposit(u);
   const payable = typeof u.payableAmount === 'number' && u.payableAmount > 0 ? u.payableAmount : undefined;
-  if (payable === undefined) return undefined;
-  const rows = [
-    [x().payable, money(payable)],
-    [x().currency, currency()],
-  ];
+  // Not said twice: with chargeType `unit` the payable amount is the deposit the line above says.
+  const shownPayable = deposit && settings().chargeType === 'unit' && deposit.amount === payable ? undefined : payable;
+  if (!deposit && shownPayable === undefined) return undefined;
+  const rows =
+    shownPayable === undefined
+      ? []
+      : [
+          [x().payable, money(shownPayable)],
+          [x().currency, currency()],
+        ];
   return h(
     'section',
     { class: 'terms', id: 'unit-terms', 'aria-label': x().depositTerms },
-    h('dl', { class: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    deposit ? h('p', { class: 'deposit-line', id: 'unit-deposit' }, x().depositToHold(depositText(deposit))) : undefined,
+    rows.length ? h('dl', { class: 'facts' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])) : undefined,
   );
 }

@@ -1,4 +1,4 @@
--- Launch day (CONTRACT §18): realtors' worksheets, and the waiting lists of the priority list.
+-- Launch day: realtors' worksheets, and the waiting lists of the priority list.
 
 -- A worksheet: a realtor's (an allocation's) request for a buyer, up to three units in order of preference. The
 -- sales team accepts it with one unit (that unit becomes reserved in the same transaction) or declines it.

@@ -14,7 +14,7 @@ export interface AllocatedUnit {
 
 /**
  * The units of a project that belong to an allocation now: listed (by id or name) in an allocation with a name,
- * and neither sold nor reserved (§18: a unit belongs to its allocation until it is sold, reserved or taken off).
+ * and neither sold nor reserved (a unit belongs to its allocation until it is sold, reserved or taken off).
  * A unit listed by two allocations belongs to the first. `anyStatus`: every listed unit, whatever its availability
  * now (the live feed masks past `available` values, when the unit was free and so allocated).
  */

@@ -5,7 +5,7 @@ import { problems } from '../../http/schemas.ts';
 import { OpenAllocationBody, OpenedAllocation } from './allocations.schemas.ts';
 import { Allocations } from './allocations.service.ts';
 
-/** POST /public/allocations/open: a realtor opens their share of a launch with its password (§18). */
+/** POST /public/allocations/open: a realtor opens their share of a launch with its password. */
 export const allocationRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const allocations = new Allocations(ctx);
   app.post(

@@ -2,10 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
 import { findAllocationDoor, findAllocationSeal, listAllocatedUnits } from './allocations.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
-/** How long an opened allocation's token works (§18). */
+/** How long an opened allocation's token works. */
 export const ALLOCATION_TOKEN_MS = 12 * 60 * 60 * 1000;
 /**
  * Opening compares against at least this many allocations (the spare comparisons against a throwaway value), so a
@@ -19,11 +19,11 @@ export interface AllocationAccess {
   name: string;
 }
 
-const refused = () => new AppError(401, 'invalid_credentials', 'Wrong password');
-const badToken = () => new AppError(401, 'unauthorized', 'The allocation token is not valid (expired, replaced or removed); open the allocation again');
+const refused = () => ERRORS.invalidCredentials('Wrong password');
+const badToken = () => ERRORS.unauthorized('The allocation token is not valid (expired, replaced or removed); open the allocation again');
 
 /**
- * Realtors' allocations (CONTRACT §18): opening one with its password, and the signed token that then names it.
+ * Realtors' allocations: opening one with its password, and the signed token that then names it.
  *
  * The token is stateless: `base64url(JSON {p, n, e, f}).base64url(HMAC)`, keyed by a key derived from SECRET_KEY,
  * where `f` is a fingerprint of the allocation's sealed password as stored. Every use reads that sealed value again,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { APPEND_BATCH, appendEvent, appendEvents, type AppendedEvent, type NewEvent } from './events.repo.ts';
+import { APPEND_BATCH, appendEvent, appendEvents } from './events.repo.ts';
+import { type AppendedEvent, type NewEvent } from './event-model.ts';
 
 type Q = Kysely<Database>;
 /**

@@ -2,43 +2,9 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import type { EventType } from './events.schemas.ts';
+import { EVENTS_CHANNEL, IMPERSONAL_CHANGE_KEYS, PERSONAL_EVENT_TYPES, type AppendedEvent, type NewEvent } from './event-model.ts';
 
 type Q = Kysely<Database>;
-
-// The list of types and who may see each live in events.schemas.ts (one table); here for the modules that read them with the log.
-export { EVENT_TYPES, type EventType } from './events.schemas.ts';
-
-/** Events about people (buyers' names, e-mails and phones): only for those who may read leads. */
-export const PERSONAL_EVENT_TYPES: readonly EventType[] = ['lead.created', 'lead.updated', 'worksheet.submitted', 'worksheet.accepted', 'worksheet.declined'];
-
-/** Who made a change: a signed-in user, an anonymous visitor, a feed/import, or the service itself (hold expiry). */
-export interface Actor {
-  kind: 'user' | 'public' | 'sync' | 'system';
-  id?: string;
-}
-export const actorOf = (principal: { id: string }): Actor => ({ kind: 'user', id: principal.id });
-export const SYSTEM: Actor = { kind: 'system' };
-export const PUBLIC: Actor = { kind: 'public' };
-
-/** field → [before, after]; null stands for "absent". */
-export type Changes = Record<string, [unknown, unknown]>;
-
-/** Stands in for a secret's value in `changes`: the field is named, its value never appears. */
-export const SECRET_MARK = '***';
-
-/** The channel every node LISTENs on; the payload is `<projectId>:<seq>`. */
-export const EVENTS_CHANNEL = 'showsuite_events';
-
-export interface NewEvent {
-  projectId: string;
-  type: EventType;
-  actor: Actor;
-  subjectId: string;
-  changes?: Changes | undefined;
-  /** One id shared by the events of one bulk write (a bulk PATCH, an import): what a client reverts as one. */
-  batch?: string | undefined;
-  now: number;
-}
 
 /** An event's `data`: the record it is about, what changed, and the bulk write it was part of. */
 const eventData = (e: Pick<NewEvent, 'subjectId' | 'changes' | 'batch'>) => ({
@@ -56,13 +22,6 @@ export interface EventRow {
   actor_id: string | null;
   data: Record<string, unknown>;
   created_at: Date;
-}
-
-/** An event as written, for what follows it in the same transaction (its webhook deliveries). */
-export interface AppendedEvent {
-  id: string;
-  seq: number;
-  type: EventType;
 }
 
 /** Whether the project has a webhook (so its events may have deliveries), read in the append's own statement when asked. */
@@ -145,20 +104,6 @@ export async function appendEvents(
   return { events: rows.map((e, k) => ({ id: e.id, seq: first + k, type: e.type })), hooked: row.hooked };
 }
 
-/** `changes` of a created record: every field from absent to its value. */
-export function createdChanges(record: Record<string, unknown>, skip: readonly string[] = ['_id', 'createdAt', 'updatedAt']): Changes {
-  const out: Changes = {};
-  for (const [k, v] of Object.entries(record)) if (v !== undefined && !skip.includes(k)) out[k] = [null, v];
-  return out;
-}
-
-/** `changes` of an update: each changed field's value before and after. */
-export function updatedChanges(before: Record<string, unknown>, changed: Record<string, unknown>): Changes {
-  const out: Changes = {};
-  for (const [k, v] of Object.entries(changed)) if (v !== undefined) out[k] = [before[k] ?? null, v];
-  return out;
-}
-
 const COLUMNS = ['id', 'project_id', 'seq', 'type', 'actor_kind', 'actor_id', 'data', 'created_at'] as const;
 
 /** The event as the API shows it. */
@@ -194,9 +139,6 @@ export async function lastSeq(db: Q, projectId: string): Promise<number> {
   const row = await db.selectFrom('project_event_counters').select('last_seq').where('project_id', '=', projectId).executeTakeFirst();
   return row ? Number(row.last_seq) : 0;
 }
-
-/** Change keys that say nothing of a person: kept when an event about a buyer is redacted. */
-export const IMPERSONAL_CHANGE_KEYS = ['status', 'assignee', 'unit', 'source', 'rank', 'offeredAt', 'availability', 'choices', 'allocation'];
 
 /**
  * Redacts events about these leads or worksheets in place: their `changes` keep only the impersonal keys (status,

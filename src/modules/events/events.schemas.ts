@@ -24,6 +24,10 @@ const EVENT_VISIBILITY = {
   'worksheet.submitted': { public: false },
   'worksheet.accepted': { public: false },
   'worksheet.declined': { public: false },
+  'deposit.pending': { public: false },
+  'deposit.paid': { public: false },
+  'deposit.expired': { public: false },
+  'deposit.refunded': { public: false },
 } as const satisfies Record<string, { public: boolean }>;
 
 export type EventType = keyof typeof EVENT_VISIBILITY;
@@ -70,6 +74,12 @@ const DESCRIPTIONS: Record<EventType, string> = {
   'worksheet.accepted':
     'The sales team accepted a worksheet (owner and administrators only): changes hold status and unit; the unit turned reserved in the same transaction (its unit.updated just before)',
   'worksheet.declined': 'The sales team declined a worksheet (owner and administrators only): changes hold status',
+  'deposit.pending':
+    "A hold asked for a deposit: a Stripe Checkout Session was created on the owner's account (actor public); changes hold status, amount (minor units), currency, unit and lead",
+  'deposit.paid':
+    'Stripe confirmed the deposit paid (actor system): changes hold status; the unit turned reserved in the same transaction (its unit.updated just before)',
+  'deposit.expired': 'The payment window lapsed, the buyer left Checkout, or Stripe expired the session (actor system): changes hold status',
+  'deposit.refunded': 'The owner or an administrator refunded a paid deposit at Stripe (actor user): changes hold status',
   'inventory.imported':
     'An import or feed pull was applied (actor user for an upload, sync for a feed pull): `_id` is its record in GET /projects/{id}/inventory/syncs; changes hold its source, status, startedAt, finishedAt and summary from null. The floors and units it wrote have their own events (floor.created, unit.created, unit.updated) just before it, in the same transaction',
 };

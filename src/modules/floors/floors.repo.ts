@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, FloorsTable } from '../../db/schema.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
 import { childOrderSql } from '../../db/reorder.repo.ts';
 import { sortOf, windowTotal, type Page } from '../shared/list.ts';
 
@@ -93,9 +93,9 @@ export function updateFloor(
   db: Q,
   id: string,
   change: { columns: Partial<{ name: string; position: number }>; data: Record<string, unknown> },
-  ifVersion?: number,
+  write: WriteAt,
 ): Promise<boolean> {
-  return versionedUpdate(db, 'floors', id, { ...change.columns, data: jsonMerge('data', change.data) }, ifVersion);
+  return versionedUpdate(db, 'floors', id, { ...change.columns, data: jsonMerge('data', change.data) }, write);
 }
 
 /** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */

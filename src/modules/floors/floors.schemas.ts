@@ -4,10 +4,20 @@ import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { describedRecord } from '../shared/described.ts';
 import { optional, Str } from '../shared/fields.ts';
 
+/**
+ * SVG path data (`M 10 20 L 30 20 … Z`): a moveto first, then only path commands, numbers, spaces and commas; or ''
+ * (no shape). Drawn over the project's `projectImageUrl` in that picture's own pixels (docs/building.md).
+ */
+const SvgPath = Type.String({
+  maxLength: 100_000,
+  pattern: '^(\\s*[Mm][\\sMmLlHhVvCcSsQqTtAaZz0-9.,eE+-]*)?$',
+  description: "SVG path data in the pixels of the project's `projectImageUrl` (a moveto first, then path commands and numbers), or ''",
+});
+
 export const floorDataFields = {
   floorplanUrl: Str,
-  path: Str,
-  alternativePaths: Type.Array(Str, { maxItems: 1000 }),
+  path: SvgPath,
+  alternativePaths: Type.Array(SvgPath, { maxItems: 1000 }),
 };
 
 const Name = Type.String({ minLength: 1, maxLength: 300 });
@@ -18,7 +28,8 @@ const FLOOR_TEXT = {
   project: 'Associated project: the project the floor belongs to',
   name: 'Name of the floor',
   floorplanUrl: 'Floorplan image URL',
-  path: 'Floor drawing path',
+  path: "Floor drawing path: the floor's shape on the project's picture (`projectImageUrl`), SVG path data in that picture's pixels",
+  alternativePaths: 'Alternative paths: more shapes of the same floor on the picture (a floor seen in two places), each SVG path data like `path`',
 };
 
 export const FloorSchema = Type.Object(

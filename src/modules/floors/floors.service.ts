@@ -4,7 +4,7 @@ import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { actorOf, createdChanges, updatedChanges } from '../events/events.repo.ts';
+import { actorOf, createdChanges, updatedChanges } from '../events/event-model.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
@@ -63,7 +63,7 @@ export class FloorService {
     const pos = position ?? (await nextFloorPosition(db, project));
     return createOnce(db, 'floors', req, async (trx) => {
       await insertFloor(trx, { id, projectId: project, name, position: pos, data });
-      await bumpVersions(trx, 'projects', [project]);
+      await bumpVersions(trx, 'projects', [project], this.ctx.clock.now());
       await this.ctx.events.append(trx, {
         projectId: project,
         type: 'floor.created',
@@ -92,9 +92,9 @@ export class FloorService {
       const { name, position, ...data } = changes;
       const columns = { ...(name !== undefined ? { name } : {}), ...(position !== undefined ? { position } : {}) };
       await db.transaction().execute(async (trx) => {
-        if (!(await updateFloor(trx, floor.id, { columns, data }, ifVersion))) throw staleWrite();
-        if (order) await reorderChildren(trx, 'units', floor.id, order);
-        if (position !== undefined) await bumpVersions(trx, 'projects', [floor.project_id]);
+        if (!(await updateFloor(trx, floor.id, { columns, data }, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
+        if (order) await reorderChildren(trx, 'units', floor.id, order, this.ctx.clock.now());
+        if (position !== undefined) await bumpVersions(trx, 'projects', [floor.project_id], this.ctx.clock.now());
         await this.ctx.events.append(trx, {
           projectId: floor.project_id,
           type: 'floor.updated',
@@ -142,7 +142,7 @@ export class FloorService {
     return createOnce(db, 'floors', req, async (trx) => {
       await insertFloor(trx, floor);
       await insertUnits(trx, floor.projectId, copies);
-      await bumpVersions(trx, 'projects', [floor.projectId]);
+      await bumpVersions(trx, 'projects', [floor.projectId], this.ctx.clock.now());
       const actor = actorOf(principal);
       const batch = floor.id;
       await this.ctx.events.appendMany(trx, [
@@ -210,7 +210,7 @@ export class FloorService {
     const ifVersion = parseIfMatch(ifMatch, row.version);
     await db.transaction().execute(async (trx) => {
       if (!(await deleteFloor(trx, row.id, ifVersion))) throw staleWrite();
-      await bumpVersions(trx, 'projects', [row.project_id]);
+      await bumpVersions(trx, 'projects', [row.project_id], this.ctx.clock.now());
       await this.ctx.events.append(trx, {
         projectId: row.project_id,
         type: 'floor.deleted',

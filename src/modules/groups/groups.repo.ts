@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
 import type { Database, GroupsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
 import { namedStatement } from '../../db/prepared.ts';
@@ -84,8 +84,8 @@ export async function insertGroup(db: Q, g: { id: string; userId: string; name: 
 }
 
 /** One versioned statement: columns set, `data` merged key by key; false when the row is not at `ifVersion`. */
-export function updateGroup(db: Q, id: string, change: GroupChange, ifVersion?: number): Promise<boolean> {
-  return versionedUpdate(db, 'groups', id, { ...change.columns, data: jsonMerge('data', change.data) }, ifVersion);
+export function updateGroup(db: Q, id: string, change: GroupChange, write: WriteAt): Promise<boolean> {
+  return versionedUpdate(db, 'groups', id, { ...change.columns, data: jsonMerge('data', change.data) }, write);
 }
 
 /** Replaces the group's project list, in order. */
@@ -104,12 +104,8 @@ export async function setGroupProjects(db: Q, groupId: string, projectIds: strin
  * (ON DELETE CASCADE), so their ETags must move. Run before the delete, in its transaction, while the listing is
  * still there; the delete failing (gone, or not at its If-Match version) rolls this back with it.
  */
-export async function touchGroupsListing(db: Q, projectId: string): Promise<void> {
-  await db
-    .updateTable('groups')
-    .set({ version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', 'in', (sub) => sub.selectFrom('group_projects').select('group_id').where('project_id', '=', projectId))
-    .execute();
+export async function touchGroupsListing(db: Q, projectId: string, at: number | Date): Promise<void> {
+  await versionedUpdate(db, 'groups', { in: sql`select group_id from group_projects where project_id = ${projectId}` }, {}, { at });
 }
 
 /** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */
@@ -120,21 +116,21 @@ export async function deleteGroup(db: Q, id: string, ifVersion?: number): Promis
 }
 
 /** Appends an invite to the group's `invites` (a write to the group: its version moves). */
-export function listGroupInvite(db: Q, id: string, invite: Record<string, unknown>): Promise<void> {
-  return listInvite(db, 'groups', id, invite);
+export function listGroupInvite(db: Q, id: string, invite: Record<string, unknown>, at: number | Date): Promise<void> {
+  return listInvite(db, 'groups', id, invite, at);
 }
 
 /** Takes the invite out of the group's `invites`. */
-export function unlistGroupInvite(db: Q, id: string, inviteId: string): Promise<void> {
-  return unlistInvite(db, 'groups', id, inviteId);
+export function unlistGroupInvite(db: Q, id: string, inviteId: string, at: number | Date): Promise<void> {
+  return unlistInvite(db, 'groups', id, inviteId, at);
 }
 
 /** Puts the user in the group's `administrators` or `editors` (and out of the other); its owner stays the owner. */
-export function addGroupMember(db: Q, id: string, userId: string, level: MemberLevel): Promise<void> {
-  return addMember(db, 'groups', id, userId, level);
+export function addGroupMember(db: Q, id: string, userId: string, level: MemberLevel, at: number | Date): Promise<void> {
+  return addMember(db, 'groups', id, userId, level, at);
 }
 
 /** Hands the group to `userId` (an accepted ownership invitation); answers the previous owner, if it changed. */
-export function transferGroupOwner(db: Q, id: string, userId: string): Promise<string | undefined> {
-  return transferOwner(db, 'groups', id, userId);
+export function transferGroupOwner(db: Q, id: string, userId: string, at: number | Date): Promise<string | undefined> {
+  return transferOwner(db, 'groups', id, userId, at);
 }

@@ -4,7 +4,8 @@ import { describedRecord } from '../shared/described.ts';
 import { ListOptions, UpdatedSince } from '../shared/list.ts';
 import { HostName, Namespace, optional, Str, strings } from '../shared/fields.ts';
 
-const SWITCHES = [
+/** The group's display switches: they govern its page over each project's own (docs/presentation.md). */
+export const GROUP_SWITCHES = [
   'showAvailableFirst',
   'showAllUnits',
   'showPrices',
@@ -52,7 +53,7 @@ export const groupDataFields = {
   zoomLevel: Type.Number(),
   alternativeCovers: Type.Array(Str, { maxItems: 1000 }),
   invites: Type.Array(Type.Ref('Invite'), { maxItems: 1000 }),
-  ...Object.fromEntries(SWITCHES.map((k) => [k, Type.Boolean()])),
+  ...Object.fromEntries(GROUP_SWITCHES.map((k) => [k, Type.Boolean()])),
 };
 
 /** Payload-shape values of the interface's Group, applied on create. */
@@ -62,7 +63,7 @@ export const GROUP_DEFAULTS: Record<string, unknown> = {
   mapStyle: 'Light',
   initialView: 'List',
   unitImageOnGrid: 'Unit Plan',
-  ...Object.fromEntries(SWITCHES.map((k) => [k, !['showAvailableFirst', 'pricesStartingAt', 'hideArea', 'showFloorOverview'].includes(k)])),
+  ...Object.fromEntries(GROUP_SWITCHES.map((k) => [k, !['showAvailableFirst', 'pricesStartingAt', 'hideArea', 'showFloorOverview'].includes(k)])),
 };
 
 const columnFields = {
@@ -83,7 +84,8 @@ const GROUP_TEXT = {
   linkBehavior: 'Default link behaviour (default `Service`)',
   groupImageUrl: 'Image URL',
   groupSVGUrl: 'SVG URL',
-  perimeter: 'Perimeter of the group area (drawing path)',
+  perimeter:
+    'Perimeter of the group area, drawn on the group page map: "lat,lon lat,lon …" pairs (at least three) or a GeoJSON Polygon, MultiPolygon or Feature holding one; anything else → 400',
   internalURL: 'Internal URL (for management)',
   invites: 'Invited users: pending invitations to the group',
 };

@@ -2,15 +2,18 @@ import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { findProjectMemberships } from '../projects/projects.repo.ts';
 import { authorize, can, levelOf } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
 import type { VisiblePage } from '../shared/list.repo.ts';
+import { checkPerimeter } from '../shared/perimeter-check.ts';
 import { changedFields, checkBodyId, invalid, parseIfMatch, repeatedIds, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { deleteGroup, findGroup, insertGroup, listGroups, setGroupProjects, toGroup, updateGroup, type GroupChange, type GroupRow } from './groups.repo.ts';
 import { GROUP_DEFAULTS } from './groups.schemas.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
+import { checkPlan } from '../billing/plans.ts';
 
 type Body = Record<string, unknown>;
 const COLUMN_OF = {
@@ -54,10 +57,13 @@ export class GroupService {
     const fields = { ...GROUP_DEFAULTS, ...body };
     const { name } = fields;
     if (typeof name !== 'string' || !name) invalid([{ path: '/name', message: 'is required' }]);
+    checkPerimeter(fields.perimeter);
     const { change, projects = [] } = toChange(fields);
     await this.#checkProjects(principal, projects);
     const group: NewGroup = { id: newObjectId(this.ctx.clock.now()), userId: principal.id, name, change, projects };
     return createOnce(this.ctx.db.kysely, 'groups', req, async (trx) => {
+      // With plans on, a group page without the branding needs the Pro plan (402 otherwise).
+      await checkPlan(trx, this.ctx.config.billing, this.ctx.clock.now(), principal.id, { hidesBranding: fields.showBranding === false });
       await insertGroup(trx, group);
       await setGroupProjects(trx, group.id, group.projects);
       const row = await this.#reread(group.id, trx);
@@ -83,18 +89,20 @@ export class GroupService {
     checkBodyId(body, row.id);
     const changes = changedFields(body, toGroup(row));
     const keys = Object.keys(changes);
-    if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
+    if (keys.includes('user') && !can(level, 'own')) throw ERRORS.forbidden('Only the owner may change the owner');
     // As for a project: a group changes owner only through an ownership invitation its recipient accepts (one answer for any id).
     if (keys.includes('user')) {
       invalid([{ path: '/user', message: 'cannot be changed here: send an invitation with level "owner"; the group changes owner when it is accepted' }]);
     }
+    checkPerimeter(changes.perimeter);
     const managed = keys.filter((k) => MANAGED.includes(k));
-    if (managed.length && !can(level, 'manage')) throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);
+    if (managed.length && !can(level, 'manage')) throw ERRORS.forbidden(`Editors may not change ${managed.join(', ')}`);
     if (keys.length) {
       const { change, projects } = toChange(changes);
       if (projects) await this.#checkProjects(principal, projects);
       await db.transaction().execute(async (trx) => {
-        if (!(await updateGroup(trx, row.id, change, ifVersion))) throw staleWrite();
+        if (changes.showBranding === false) await checkPlan(trx, this.ctx.config.billing, this.ctx.clock.now(), row.user_id, { hidesBranding: true });
+        if (!(await updateGroup(trx, row.id, change, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
         if (projects) await setGroupProjects(trx, row.id, projects);
       });
     }

@@ -18,7 +18,7 @@ export const unitLink = (pagesUrl: string, namespace: string, unitId: string) =>
  * Queues, in the sweep's transaction that writes the lapsed hold back as available, the holder's notice and (when the
  * project has formsSendTo) the sales team's. The sweep runs on one node at a time under its PostgreSQL lock and the
  * row is written back once, so each lapse is mailed once however many nodes sweep. A visitor's hold only: a priority
- * offer that lapses goes on to the next person, who is mailed by the priority list (§18). Returns how many were queued.
+ * offer that lapses goes on to the next person, who is mailed by the priority list. Returns how many were queued.
  */
 export async function queueHoldEndedMail(trx: Transaction<Database>, deps: ExpiryMailDeps, holdId: string, endedAt: Date, now: number): Promise<number> {
   const hold = await findEndedHold(trx, holdId);

@@ -2,15 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { hashToken } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { EventLog } from '../events/event-log.ts';
-import { PUBLIC } from '../events/events.repo.ts';
-import { findHoldByToken, insertHold, markHoldExtended, markHoldReleased, type TokenHold } from './holds.repo.ts';
-import { extendHeldUnit, releaseHeldUnit } from '../units/unit-writes.repo.ts';
-import { stillHeld } from '../units/units.record.ts';
+import { PUBLIC } from '../events/event-model.ts';
+import { extendHeldUnit, findHoldByToken, insertHold, markHoldExtended, markHoldReleased, releaseHeldUnit, type TokenHold } from './holds.repo.ts';
+import { stillHeld } from './hold-rules.ts';
+import type { UnitRow } from '../units/units.record.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** How the unit of a hold is shown to its holder: as the public page shows it (given by the public side). */
-export type RenderUnit = (row: TokenHold, settings: Record<string, unknown>, now: number) => Record<string, unknown>;
+export type RenderUnit = (row: UnitRow, settings: Record<string, unknown>, now: number) => Record<string, unknown>;
 
 /** What a hold's holder (whoever has its token) sees of it. */
 export interface HoldView {
@@ -51,7 +52,7 @@ export const holdLink = (pagesUrl: string, namespace: string, unitId: string, to
 export const holdMinutes = (settings: Record<string, unknown>) =>
   typeof settings.onHoldMinsDuration === 'number' && settings.onHoldMinsDuration > 0 ? settings.onHoldMinsDuration : 5;
 
-const ended = () => new AppError(410, 'gone', 'This hold has ended: it was released or it lapsed');
+const ended = () => ERRORS.gone('This hold has ended: it was released or it lapsed');
 
 /**
  * The hold a token names, as long as it still holds its unit: unknown → 404; released, lapsed, or its unit
@@ -97,7 +98,7 @@ export async function releaseHold(
     changes: { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(hold.on_hold_expires_at).toISOString(), null] },
     now: input.now,
   });
-  // What follows a unit coming free (the priority list's next offer, §18), in this same transaction.
+  // What follows a unit coming free (the priority list's next offer), in this same transaction.
   if (input.afterRelease) await input.afterRelease(trx, hold.id);
 }
 
@@ -111,7 +112,7 @@ export async function extendHold(
   input: { now: number; events: EventLog; render: RenderUnit },
 ): Promise<HoldView & { onHoldExpiresAt: string; version: number }> {
   const hold = await liveHold(trx, token, input.now, true);
-  if (!(await markHoldExtended(trx, hold.hold_id, input.now))) throw new AppError(409, 'conflict', 'This hold has already been extended once');
+  if (!(await markHoldExtended(trx, hold.hold_id, input.now))) throw ERRORS.conflict('This hold has already been extended once');
   const before = new Date(hold.on_hold_expires_at);
   const until = new Date(before.getTime() + holdMinutes(hold.settings) * 60_000);
   const extended = await extendHeldUnit(trx, hold.id, hold.hold_id, until, input.now);

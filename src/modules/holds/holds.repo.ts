@@ -1,11 +1,21 @@
 import { sql, type Kysely } from 'kysely';
 import { KEYED_LOCKS, LOCKS } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
+import { returning, versionBumpSql, versionedUpdate } from '../../db/versioned.repo.ts';
 import { publishedSql } from '../projects/drafts.ts';
 import { UNIT_COLUMNS } from '../units/units.repo.ts';
-import { holdLiveSql, type UnitRow } from '../units/units.record.ts';
+import type { UnitRow } from '../units/units.record.ts';
+import { HOLD_CLEARED, holdLapsedSql, holdLiveSql, stillHeldSql, unitFreeSql } from './hold-rules.ts';
 
 type Q = Kysely<Database>;
+
+/**
+ * A hold's SQL: its record (`holds`) and its unit's hold columns (availability on_hold and back, the expiry, the
+ * holder): placed, extended, released by its holder, written back when it lapsed, swept.
+ */
+
+/** A unit as a hold's write answers it (`RETURNING`), the same columns as a read. */
+const UNIT_ROW = returning<UnitRow>(UNIT_COLUMNS);
 
 /** The unit a visitor asks to hold, with its project's settings; none in a draft. */
 export function findHoldTarget(
@@ -120,6 +130,55 @@ export async function markHoldReleased(db: Q, holdId: string, now: number): Prom
     .set({ released_at: new Date(now) })
     .where('id', '=', holdId)
     .execute();
+}
+
+/** Writes an expired hold back as available; conditional, so it is harmless if another node did it first. */
+export function releaseExpiredHold(db: Q, id: string, now: number): Promise<boolean> {
+  return versionedUpdate(db, 'units', id, { availability: 'available', ...HOLD_CLEARED }, { at: now, where: holdLapsedSql(now, 'units') });
+}
+
+/**
+ * Puts an available unit (or one whose hold has lapsed) on hold by hold `holdId` until `until`; one conditional
+ * UPDATE, so of concurrent calls exactly one gets the row. Undefined when the unit was not free.
+ */
+export function holdUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
+  const set = { availability: 'on_hold', on_hold_expires_at: until, held_by: holdId };
+  return versionedUpdate(db, 'units', unitId, set, { at: now, as: 'u', where: unitFreeSql(now, 'u'), returning: UNIT_ROW });
+}
+
+/** Makes the unit of a live hold available again; undefined when the hold no longer holds it. */
+export function releaseHeldUnit(db: Q, unitId: string, holdId: string, now: number): Promise<UnitRow | undefined> {
+  const set = { availability: 'available', ...HOLD_CLEARED };
+  return versionedUpdate(db, 'units', unitId, set, { at: now, as: 'u', where: stillHeldSql(holdId, now), returning: UNIT_ROW });
+}
+
+/** Moves a live hold's expiry to `until`; undefined when the hold no longer holds its unit. */
+export function extendHeldUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
+  return versionedUpdate(db, 'units', unitId, { on_hold_expires_at: until }, { at: now, as: 'u', where: stillHeldSql(holdId, now), returning: UNIT_ROW });
+}
+
+export interface ReleasedHold {
+  id: string;
+  project_id: string;
+  /** The expiry the row had, read in the same statement that clears it. */
+  expired_at: Date;
+  /** The hold that lapsed (holds.id), or a client address for a hold placed before holds had records. */
+  held_by: string | null;
+}
+
+/** Writes every lapsed hold back as available. */
+export async function releaseLapsedHolds(db: Q, now: number): Promise<ReleasedHold[]> {
+  const released = await sql<ReleasedHold>`
+      with lapsed as (
+        select id, on_hold_expires_at, held_by from units l
+        where ${holdLapsedSql(now, 'l')}
+        order by project_id, id
+        for update
+      )
+      update units u set availability = 'available', on_hold_expires_at = null, held_by = null, ${versionBumpSql(now, 'u')}
+      from lapsed where u.id = lapsed.id
+      returning u.id, u.project_id, lapsed.on_hold_expires_at as expired_at, lapsed.held_by`.execute(db);
+  return released.rows;
 }
 
 /** Every node competes for it, so one sweep runs per interval however many nodes there are. */

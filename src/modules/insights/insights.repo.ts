@@ -109,7 +109,7 @@ export async function findSources(db: Q, projectId: string, r: DayRange, limit: 
   return res.rows;
 }
 
-/** The project's settings insights read: its name and the fields of CONTRACT §16. */
+/** The project's settings insights read: its name and its settings (`data`: the report's recipients, the leads left out). */
 export async function findInsightsProject(db: Q, projectId: string): Promise<{ name: string; data: Record<string, unknown> } | undefined> {
   return db.selectFrom('projects').select(['name', 'data']).where('id', '=', projectId).executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ObjectId } from '../../http/schemas.ts';
 
-/** What the buyer's page reports (CONTRACT §16). */
+/** What the buyer's page reports. */
 export const EVENT_TYPES = ['page_view', 'unit_view', 'plan_view', 'list_view', 'building_view', 'filter', 'share', 'gallery', 'brochure'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,6 +1,5 @@
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import type { Insights } from './insights.schemas.ts';
@@ -8,6 +7,7 @@ import type { DayRange } from './insights.repo.ts';
 import { addDays, buildInsights, DAY_MS, type Interval } from './insights.read.ts';
 import { queueReport } from './report.ts';
 import { utcDay } from './visitors.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** The longest range one request may ask for (two years of days). */
 export const MAX_RANGE_DAYS = 731;
@@ -29,11 +29,11 @@ export class InsightsService {
   rangeOf(q: { from?: string | undefined; to?: string | undefined }): DayRange {
     const to = q.to ?? utcDay(this.ctx.clock.now());
     const from = q.from ?? addDays(to, -29);
-    if (from > to) throw new AppError(400, 'invalid_query', 'from is after to', [{ path: '/from', message: 'must not be after to' }]);
+    if (from > to) throw ERRORS.invalidQuery('from is after to', { errors: [{ path: '/from', message: 'must not be after to' }] });
     if (Date.parse(to) - Date.parse(from) >= MAX_RANGE_DAYS * DAY_MS) {
-      throw new AppError(400, 'invalid_query', `A range is at most ${MAX_RANGE_DAYS} days`, [
-        { path: '/from', message: `must be within ${MAX_RANGE_DAYS} days of to` },
-      ]);
+      throw ERRORS.invalidQuery(`A range is at most ${MAX_RANGE_DAYS} days`, {
+        errors: [{ path: '/from', message: `must be within ${MAX_RANGE_DAYS} days of to` }],
+      });
     }
     return { from, to };
   }
@@ -43,7 +43,7 @@ export class InsightsService {
     const db = this.ctx.db.kysely;
     const { row } = authorize(principal, await findProjectMembership(db, projectId), 'manage');
     if (typeof row.data.reportSendTo !== 'string' || !row.data.reportSendTo.trim()) {
-      throw new AppError(409, 'conflict', 'The project has no reportSendTo: set it to the addresses the report goes to');
+      throw ERRORS.conflict('The project has no reportSendTo: set it to the addresses the report goes to');
     }
     await queueReport(this.ctx.outbox, db, { projectId, until: utcDay(this.ctx.clock.now()) });
     this.ctx.outbox.wake();

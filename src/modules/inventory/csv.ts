@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { AppError } from '../../http/errors.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /**
  * A cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage return, as OWASP lists
@@ -96,12 +96,9 @@ export function parseCsv(input: Buffer | string): ParsedTable {
     records = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true });
   } catch (err) {
     const e = err as { message?: string; lines?: number };
-    throw new AppError(
-      400,
-      'invalid_body',
-      `The file is not readable CSV${e.lines ? ` (line ${e.lines})` : ''}: ${String(e.message).replace(/^Invalid [^:]*: /, '')}`,
-      [{ path: '/', message: 'is not valid CSV' }],
-    );
+    throw ERRORS.invalidBody(`The file is not readable CSV${e.lines ? ` (line ${e.lines})` : ''}: ${String(e.message).replace(/^Invalid [^:]*: /, '')}`, {
+      errors: [{ path: '/', message: 'is not valid CSV' }],
+    });
   }
   const [head = [], ...data] = records;
   const headers = head.map((h) => h.trim());
@@ -127,4 +124,11 @@ export function csvOrJson<T extends object>(schema: T, what: string) {
       },
     },
   };
+}
+
+/** JSON rows as a table: headers in order of first appearance; row 1 is the first object. */
+export function jsonTable(rows: Record<string, unknown>[]): Pick<ParsedTable, 'headers' | 'rows'> {
+  const headers = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(r)) headers.add(k);
+  return { headers: [...headers], rows: rows.map((cells, i) => ({ row: i + 1, cells })) };
 }

@@ -1,7 +1,7 @@
 import { Transform, type Readable } from 'node:stream';
 import { parse, type Parser } from 'csv-parse';
-import { AppError } from '../../http/errors.ts';
 import { detectDelimiter, type ParsedTable } from './csv.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /**
  * The bounds on one import: rows counted while the file streams in (the whole file is never held before the count
@@ -16,14 +16,10 @@ export interface ReadLimits {
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 export const tooManyRows = (maxRows: number) =>
-  new AppError(
-    413,
-    'too_many_rows',
-    `The file has more than ${maxRows} rows, the most one import may have (INVENTORY_MAX_ROWS); split it`,
-    [{ path: '/', message: `has more than ${maxRows} rows` }],
-    undefined,
-    { maxRows },
-  );
+  ERRORS.tooManyRows(`The file has more than ${maxRows} rows, the most one import may have (INVENTORY_MAX_ROWS); split it`, {
+    errors: [{ path: '/', message: `has more than ${maxRows} rows` }],
+    extra: { maxRows },
+  });
 
 /**
  * Cells one import may keep per data row allowed: every column an import reads and an export writes (45), and a
@@ -39,35 +35,24 @@ export const maxCells = (maxRows: number) => (maxRows + 1) * CELLS_PER_ROW;
 export const passesCellBound = (rowsKept: number, headers: number, maxRows: number) => (rowsKept + 2) * headers > maxCells(maxRows);
 
 export const tooManyCells = (max: number) =>
-  new AppError(
-    413,
-    'payload_too_large',
+  ERRORS.payloadTooLarge(
     `The file holds more than ${max} cells (${CELLS_PER_ROW} for each row allowed), the most one import may keep; drop the columns it does not need`,
-    [{ path: '/', message: `has more than ${max} cells` }],
-    undefined,
-    { maxCells: max },
+    { errors: [{ path: '/', message: `has more than ${max} cells` }], extra: { maxCells: max } },
   );
 
 export const fileTooLarge = (maxBytes: number) =>
-  new AppError(
-    413,
-    'payload_too_large',
-    `The file is larger than ${mib(maxBytes)}, the most one import may be (INVENTORY_MAX_FILE_MB)`,
-    [{ path: '/', message: `is larger than ${maxBytes} bytes` }],
-    undefined,
-    { maxBytes },
-  );
+  ERRORS.payloadTooLarge(`The file is larger than ${mib(maxBytes)}, the most one import may be (INVENTORY_MAX_FILE_MB)`, {
+    errors: [{ path: '/', message: `is larger than ${maxBytes} bytes` }],
+    extra: { maxBytes },
+  });
 
-const emptyFile = () => new AppError(400, 'invalid_body', 'The file is empty: the first line must name the columns', [{ path: '/', message: 'is empty' }]);
+const emptyFile = () => ERRORS.invalidBody('The file is empty: the first line must name the columns', { errors: [{ path: '/', message: 'is empty' }] });
 
 const unreadable = (err: unknown) => {
   const e = err as { message?: string; lines?: number };
-  return new AppError(
-    400,
-    'invalid_body',
-    `The file is not readable CSV${e.lines ? ` (line ${e.lines})` : ''}: ${String(e.message).replace(/^Invalid [^:]*: /, '')}`,
-    [{ path: '/', message: 'is not valid CSV' }],
-  );
+  return ERRORS.invalidBody(`The file is not readable CSV${e.lines ? ` (line ${e.lines})` : ''}: ${String(e.message).replace(/^Invalid [^:]*: /, '')}`, {
+    errors: [{ path: '/', message: 'is not valid CSV' }],
+  });
 };
 
 /** Enough of the start of a file to see its header line and pick the delimiter. */
@@ -208,14 +193,10 @@ export class ImportGate {
   /** Takes a place or throws 429 with Retry-After; the returned release may be called any number of times. */
   take(): () => void {
     if (this.#running >= this.places) {
-      throw new AppError(
-        429,
-        'rate_limited',
-        `${this.places} imports are running on this node, the most at once (INVENTORY_IMPORTS_AT_ONCE); try again shortly`,
-        undefined,
-        { 'Retry-After': '5' },
-        { limit: this.places },
-      );
+      throw ERRORS.rateLimited(`${this.places} imports are running on this node, the most at once (INVENTORY_IMPORTS_AT_ONCE); try again shortly`, {
+        headers: { 'Retry-After': '5' },
+        extra: { limit: this.places },
+      });
     }
     return this.#hold();
   }

@@ -27,7 +27,7 @@ export const IMPORT_FIELDS: Record<string, FieldKind> = {
 export const SERVER_KEPT_COLUMNS = new Set(['project', 'createdAt', 'updatedAt', '__v', 'onHoldExpiresAt']);
 
 /**
- * The sales team's words for the columns (CONTRACT §17): the console grid's headers and the usual spreadsheet names,
+ * The sales team's words for the columns: the console grid's headers and the usual spreadsheet names,
  * matched in any case with spaces and dots ignored, beside the Unit field names. The first name of each is the one the
  * template (GET /projects/{id}/inventory/template) writes, in this order.
  */
@@ -136,13 +136,15 @@ export function readBoolean(text: string): boolean | undefined {
 }
 
 /**
- * An availability: first the project's `yiStatusMapping` read backwards (external string → status name), then the
- * status names themselves in any case, with spaces or hyphens for the underscore (`On Hold`).
+ * An availability: first the project's `yiStatusMapping` read backwards (external string → status name; a value may
+ * list several external strings separated by commas), then the status names themselves in any case, with spaces or
+ * hyphens for the underscore (`On Hold`).
  */
 export function availabilityReader(yiStatusMapping: Record<string, string | undefined> = {}) {
   const external = new Map<string, string>();
   for (const [status, value] of Object.entries(yiStatusMapping)) {
-    if (typeof value === 'string' && value.trim() && (AVAILABILITY as readonly string[]).includes(status)) external.set(value.trim().toLowerCase(), status);
+    if (typeof value !== 'string' || !(AVAILABILITY as readonly string[]).includes(status)) continue;
+    for (const one of value.split(',')) if (one.trim()) external.set(one.trim().toLowerCase(), status);
   }
   return (text: string): string | undefined => {
     const t = text.trim().toLowerCase();

@@ -1,5 +1,6 @@
 import { deepEqual } from '../shared/records.ts';
-import { holdLive, shownAvailability, type UnitRow } from '../units/units.record.ts';
+import { type UnitRow } from '../units/units.record.ts';
+import { holdLive, shownAvailability } from '../holds/hold-rules.ts';
 import type { ParsedTable } from './csv.ts';
 import { availabilityReader, IMPORT_FIELDS, mapColumns, readCell } from './import.fields.ts';
 
@@ -21,6 +22,8 @@ export interface ImportSettings {
   /** Unit-name patterns (`*` any run of characters), comma-separated; only for feed pulls. */
   whitelist?: string | undefined;
   blacklist?: string | undefined;
+  /** Rows only update the units they name, never create or rename one: a row naming no unit is skipped (RENTCafé). */
+  updateOnly?: boolean;
 }
 
 export interface RowError {
@@ -167,6 +170,11 @@ export function planImport(
       errors.push({ row, column: col('name'), message: 'is required (or _id)' });
     }
 
+    if (!unit && settings.updateOnly) {
+      plan.skipped += 1;
+      continue;
+    }
+
     const target = unit ? unit.id : `new:${(newFloor ?? floorId ?? '').toLowerCase()}:${typeof values.name === 'string' ? values.name.toLowerCase() : ''}`;
     if (!errors.length && claimedBy.has(target))
       errors.push({ row, column: col(unit ? '_id' : 'name'), message: `is the same unit as row ${claimedBy.get(target)}` });
@@ -187,6 +195,8 @@ export function planImport(
       plan.newFloors.push(newFloor);
     }
     const { _id, floor, ...sent } = values;
+    // The name only finds the unit (in any case); the unit keeps its own spelling.
+    if (settings.updateOnly) delete sent.name;
 
     if (!unit) {
       const fieldsOut: Record<string, [unknown, unknown]> = {};

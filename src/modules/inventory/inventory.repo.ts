@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database, InventorySyncsTable } from '../../db/schema.ts';
 import { UNIT_COLUMNS } from '../units/units.repo.ts';
 import type { UnitRow } from '../units/units.record.ts';
+
+/** Where an import's rows came from: a file uploaded, the FTP/SFTP feed, or RENTCafé. */
+export type SyncSource = InventorySyncsTable['source'];
 import type { FloorState, InventoryState } from './import.plan.ts';
 import { childOrderSql } from '../../db/reorder.repo.ts';
 
@@ -40,7 +43,7 @@ export async function lockProject(db: Q, projectId: string) {
 export interface SyncRecord {
   id: string;
   projectId: string;
-  source: 'upload' | 'ftp';
+  source: SyncSource;
   status: 'applied' | 'failed';
   startedAt: Date;
   finishedAt: Date;
@@ -90,15 +93,29 @@ export async function feedProjectIds(db: Q): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** Projects whose RENTCafé credentials are all set (the token sealed): the schedule's other work list. */
+export async function rentcafeProjectIds(db: Q): Promise<string[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select('id')
+    .where(
+      sql<boolean>`coalesce(data->>'yiCompanyCode', '') <> '' and coalesce(data->>'yiPropertyCode', '') <> '' and coalesce(secrets->>'yiApiToken', '') <> ''`,
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /**
- * Claims this interval's pull of one project's feed, for this node: one conditional upsert, so of any number of
- * nodes asking at once exactly one gets `true` per interval. The claim row is the schedule's last-run record.
+ * Claims this interval's pull of one project's feed (or RENTCafé), for this node: one conditional upsert, so of any
+ * number of nodes asking at once exactly one gets `true` per project, source and interval. The claim row is the
+ * schedule's last-run record.
  */
-export async function claimFeedPull(db: Q, projectId: string, now: Date, intervalMs: number): Promise<boolean> {
+export async function claimFeedPull(db: Q, projectId: string, source: Exclude<SyncSource, 'upload'>, now: Date, intervalMs: number): Promise<boolean> {
   const due = new Date(now.getTime() - intervalMs);
   const r = await sql<{ project_id: string }>`
-    insert into inventory_feed_claims as c (project_id, claimed_at) values (${projectId}, ${now})
-    on conflict (project_id) do update set claimed_at = excluded.claimed_at where c.claimed_at <= ${due}
+    insert into inventory_feed_claims as c (project_id, source, claimed_at) values (${projectId}, ${source}, ${now})
+    on conflict (project_id, source) do update set claimed_at = excluded.claimed_at where c.claimed_at <= ${due}
     returning c.project_id`.execute(db);
   return r.rows.length === 1;
 }

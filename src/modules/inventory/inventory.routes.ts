@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { principalOf } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
 import { IdParams, problems } from '../../http/schemas.ts';
 import { useJsonStringify } from '../../http/serializer.ts';
 import { objectQuery } from '../shared/query.ts';
@@ -11,7 +10,7 @@ import type { ParsedTable } from './csv.ts';
 import { jsonRowCounter, readCsv } from './import.bounds.ts';
 import { templateCsv, TEMPLATE_HEADERS } from './template.ts';
 import { readXlsx, sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT, XLSX_TYPE } from './xlsx.ts';
-import { sendCsv } from './csv.ts';
+import { jsonTable, sendCsv } from './csv.ts';
 import {
   ImportAnswerSchema,
   ImportBody,
@@ -25,7 +24,8 @@ import {
   SyncSchema,
   TemplateQuery,
 } from './inventory.schemas.ts';
-import { InventoryService, jsonTable, type ImportOutcome } from './inventory.service.ts';
+import { InventoryService, type ImportOutcome } from './inventory.service.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** What both import routes read from a request. */
 interface ImportRequest extends FastifyRequest {
@@ -47,9 +47,9 @@ const rejected = {
 };
 
 const missingImportBody = () =>
-  new AppError(400, 'invalid_body', 'request body is required: a CSV file (text/csv) or {"rows": [...]} (application/json)', [
-    { path: '/', message: 'is required' },
-  ]);
+  ERRORS.invalidBody('request body is required: a CSV file (text/csv) or {"rows": [...]} (application/json)', {
+    errors: [{ path: '/', message: 'is required' }],
+  });
 
 export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: InventoryService }> = async (app, { ctx, inventory: service }) => {
   useJsonStringify(app);
@@ -78,13 +78,9 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     reply.header('ETag', outcome.etag);
     if (outcome.status === 400) {
       const { answer } = outcome;
-      throw new AppError(
-        400,
-        'invalid_body',
+      throw ERRORS.invalidBody(
         `${answer.errors.length} row error${answer.errors.length === 1 ? '' : 's'}; nothing was applied (skipErrors=true applies the other rows)`,
-        undefined,
-        { ETag: outcome.etag },
-        { ...answer, errors: answer.errors.map((e) => ({ ...e, path: `/${e.row}/${e.column ?? ''}` })) },
+        { headers: { ETag: outcome.etag }, extra: { ...answer, errors: answer.errors.map((e) => ({ ...e, path: `/${e.row}/${e.column ?? ''}` })) } },
       );
     }
     return outcome.answer;
@@ -143,7 +139,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
         if (typeof body !== 'string' && !('rows' in body)) throw missingImportBody();
         const table = typeof body === 'string' ? tables.get(request) : jsonTable(body.rows);
         // The CSV parser always leaves its table; a string body without one never passes it.
-        if (!table) throw new AppError(415, 'unsupported_media_type', 'Send the file as text/csv or .xlsx, or the rows as application/json');
+        if (!table) throw ERRORS.unsupportedMediaType('Send the file as text/csv or .xlsx, or the rows as application/json');
         return table;
       };
       return send(
@@ -183,6 +179,39 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx; inventory: I
     async (request, reply) => {
       // The place is taken once access is granted, so a stranger gets 404 even when every place is busy.
       const outcome = await service.pullNow(principalOf(request), request.params.id, optionsOf(request), () => {
+        takePlace(reply);
+      });
+      return send(reply, outcome);
+    },
+  );
+
+  app.post(
+    '/projects/:id/integrations/rentcafe/sync',
+    {
+      schema: {
+        operationId: 'syncRentcafe',
+        tags: ['integrations'],
+        summary: 'Pull availability and prices from Yardi RENTCafé now and import them (owner and administrators)',
+        description:
+          "Calls RENTCafé's apartment availability with the project's `yiApiToken`, `yiCompanyCode` and `yiPropertyCode` and " +
+          "imports each apartment into the unit of the same name (RENTCafé's `ApartmentName`, any case): its status read through " +
+          '`yiStatusMapping` (and the defaults docs/integrations.md lists) and its rent as `price`. Apartments naming no unit are ' +
+          'skipped; units RENTCafé does not list are left as they are. As the feed: `dryRun=true` changes nothing and records ' +
+          'nothing, its `ETag` as `If-Match` applies exactly that, row errors apply nothing (400) unless `skipErrors=true`, and the ' +
+          'sync is recorded (`source: "rentcafe"`) with `lastSync`. RENTCafé refusing, failing or rate-limiting → 502 ' +
+          '`upstream_failed` in words (`reason`) and a failed sync; credentials not all set → 409. The integration’s state keeps the outcome.',
+        params: IdParams,
+        querystring: ImportQuery,
+        headers: PullHeaders,
+        response: {
+          200: answered("The import answer of RENTCafé's availability"),
+          400: rejected,
+          ...problems(401, 403, 404, 409, 412, 413, 429, 502),
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await service.rentcafeNow(principalOf(request), request.params.id, optionsOf(request), () => {
         takePlace(reply);
       });
       return send(reply, outcome);

@@ -22,7 +22,9 @@ export const ImportAnswerSchema = Type.Object(
       unchanged: Type.Integer(),
       kept: Type.Integer({ description: 'Rows whose availability was not applied because the unit is held right now' }),
       errors: Type.Integer(),
-      skipped: Type.Integer({ description: 'Rows left out by ftpWhitelist / ftpBlacklist (feed pulls only)' }),
+      skipped: Type.Integer({
+        description: 'Rows left out by ftpWhitelist / ftpBlacklist (feed pulls), or apartments naming no unit of the project (RENTCafé pulls)',
+      }),
     }),
     changes: Type.Array(
       Type.Object({
@@ -66,7 +68,9 @@ export const ImportRejectedSchema = Type.Object(
 export const SyncSchema = Type.Object(
   {
     _id: ObjectId,
-    source: Type.Union([Type.Literal('upload'), Type.Literal('ftp')]),
+    source: Type.Union([Type.Literal('upload'), Type.Literal('ftp'), Type.Literal('rentcafe')], {
+      description: 'upload: a file sent; ftp: the FTP/SFTP feed; rentcafe: availability and prices pulled from Yardi RENTCafé',
+    }),
     status: Type.Union([Type.Literal('applied'), Type.Literal('failed')]),
     startedAt: DateTime,
     finishedAt: DateTime,

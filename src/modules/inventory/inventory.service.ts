@@ -1,11 +1,12 @@
 import type { Ctx } from '../../context.ts';
-import { offerToNext, priorityOn } from '../priority/priority.service.ts';
+import { priorityOn } from '../priority/priority.service.ts';
+import { offerToNext } from '../holds/index.ts';
 import type { Principal } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { ifMatchAllows } from '../../http/conditional.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
-import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/events.repo.ts';
+import { actorOf, createdChanges, type Actor, type NewEvent } from '../events/event-model.ts';
 import { unitUpdateChanges } from '../units/units.change.ts';
 import { toUnit } from '../units/units.record.ts';
 import { UNIT_DEFAULTS } from '../units/units.schemas.ts';
@@ -13,7 +14,7 @@ import type { ProjectRow } from '../projects/projects.record.ts';
 import { findProject, findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { Readable } from 'node:stream';
-import type { ParsedTable } from './csv.ts';
+import { jsonTable, type ParsedTable } from './csv.ts';
 import { ImportGate, readCsv, tooManyRows } from './import.bounds.ts';
 import { FeedError, feedTarget, fetchFeedFile } from './feed.ts';
 import { readXlsx } from './xlsx.ts';
@@ -23,13 +24,16 @@ import { insertSync, inventoryEtag, listSyncs, loadInventory, lockProject } from
 import { insertFloor } from '../floors/floors.repo.ts';
 import { setLastSync } from '../projects/projects.repo.ts';
 import { insertUnits, updateUnits, type UnitInsert, type UnitSet } from '../units/unit-writes.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
+import type { SyncSource } from './inventory.repo.ts';
+import { rentcafeRejected, rentcafeTable } from './rentcafe.pull.ts';
 
 export interface ImportRequest {
   projectId: string;
   /** The project's `data`: ftpMapping, yiStatusMapping, ftpWhitelist, ftpBlacklist. */
   settings: Record<string, unknown>;
   table: Pick<ParsedTable, 'headers' | 'rows'>;
-  source: 'upload' | 'ftp';
+  source: SyncSource;
   dryRun: boolean;
   skipErrors: boolean;
   ifMatch: string | undefined;
@@ -99,6 +103,27 @@ export class InventoryService {
     return this.pull(project, { ...options, userId: principal.id });
   }
 
+  /** A RENTCafé pull asked by a manager of the project: access first (404, 403), then `takePlace`, then the pull. */
+  async rentcafeNow(principal: Principal, projectId: string, options: ImportOptions, takePlace: () => void): Promise<ImportOutcome> {
+    const project = await this.#managed(principal, projectId);
+    takePlace();
+    return this.pullRentcafe(project, { ...options, userId: principal.id });
+  }
+
+  /**
+   * Pulls RENTCafé's availability and prices and imports them (`source: "rentcafe"`), as a feed pull: a dry run changes
+   * and records nothing; a call that fails is a failed sync and 502; rows that cannot be applied a failed sync and 400.
+   */
+  async pullRentcafe(project: ProjectRow, opts: ImportOptions & { userId: string | null }): Promise<ImportOutcome> {
+    const startedAt = new Date(this.ctx.clock.now());
+    const table = await rentcafeTable(this.ctx, project, async (summary, errors) =>
+      opts.dryRun ? undefined : this.recordFailure(project.id, 'rentcafe', startedAt, summary, errors, opts.userId),
+    );
+    const outcome = await this.import({ projectId: project.id, settings: project.data, table, source: 'rentcafe', ...opts });
+    if (outcome.status === 400) await rentcafeRejected(this.ctx, project.id, outcome.answer.errors);
+    return outcome;
+  }
+
   /** The project's units as the import template's rows, for whoever may read the project. */
   async template(principal: Principal, projectId: string): Promise<Record<string, unknown>[]> {
     const db = this.ctx.db.kysely;
@@ -133,13 +158,17 @@ export class InventoryService {
 
   async import(req: ImportRequest): Promise<ImportOutcome> {
     const startedAt = new Date(this.ctx.clock.now());
-    const settings: ImportSettings = {
-      ftpMapping: req.settings.ftpMapping as ImportSettings['ftpMapping'],
-      yiStatusMapping: req.settings.yiStatusMapping as ImportSettings['yiStatusMapping'],
-      ...(req.source === 'ftp'
-        ? { whitelist: req.settings.ftpWhitelist as string | undefined, blacklist: req.settings.ftpBlacklist as string | undefined }
-        : {}),
-    };
+    // RENTCafé's rows are already in our words (statuses read through yiStatusMapping); they change existing units only.
+    const settings: ImportSettings =
+      req.source === 'rentcafe'
+        ? { updateOnly: true }
+        : {
+            ftpMapping: req.settings.ftpMapping as ImportSettings['ftpMapping'],
+            yiStatusMapping: req.settings.yiStatusMapping as ImportSettings['yiStatusMapping'],
+            ...(req.source === 'ftp'
+              ? { whitelist: req.settings.ftpWhitelist as string | undefined, blacklist: req.settings.ftpBlacklist as string | undefined }
+              : {}),
+          };
     const db = this.ctx.db.kysely;
 
     if (req.dryRun) {
@@ -151,11 +180,11 @@ export class InventoryService {
     let offered = 0;
     const outcome = await db.transaction().execute(async (trx): Promise<ImportOutcome> => {
       offered = 0;
-      if (!(await lockProject(trx, req.projectId))) throw new AppError(404, 'not_found', 'Project not found');
+      if (!(await lockProject(trx, req.projectId))) throw ERRORS.notFound('Project not found');
       const state = await loadInventory(trx, req.projectId, true);
       const etag = inventoryEtag(state);
       if (req.ifMatch !== undefined && !ifMatchAllows(req.ifMatch, etag)) {
-        throw new AppError(412, 'precondition_failed', `The inventory changed since ${req.ifMatch} (now ${etag}); preview the import again`);
+        throw ERRORS.preconditionFailed(`The inventory changed since ${req.ifMatch} (now ${etag}); preview the import again`);
       }
       const now = this.ctx.clock.now();
       const plan = planImport(req.table, state, settings, now);
@@ -175,7 +204,7 @@ export class InventoryService {
         errors: plan.errors,
         userId: req.userId,
       });
-      await setLastSync(trx, req.projectId, finishedAt.toISOString());
+      await setLastSync(trx, req.projectId, finishedAt);
       // Last in the transaction: each floor and unit written, as its own route would log it, then the import itself.
       const actor = importActor(req.source, req.userId);
       const imported = createdChanges({
@@ -189,7 +218,7 @@ export class InventoryService {
         ...written.map((e) => ({ ...e, projectId: req.projectId, actor, batch: sync, now })),
         { projectId: req.projectId, type: 'inventory.imported', actor, subjectId: sync, changes: imported, now },
       ]);
-      // A unit the import makes available goes to its waiting list first, as when staff do it by hand (§18).
+      // A unit the import makes available goes to its waiting list first, as when staff do it by hand.
       const availableNow = written.filter((e) => e.type === 'unit.updated' && e.changes?.availability?.[1] === 'available');
       if (availableNow.length && priorityOn((await findProjectMembership(trx, req.projectId))?.data ?? {})) {
         for (const e of availableNow) {
@@ -199,9 +228,9 @@ export class InventoryService {
       return { status: 200, etag, answer };
     });
     if (offered) this.ctx.mail.wake();
-    // A feed whose file has row errors is a failed pull: kept, so the team sees why nothing changed.
-    if (outcome.status === 400 && req.source === 'ftp') {
-      await this.recordFailure(req.projectId, 'ftp', startedAt, outcome.answer.summary, outcome.answer.errors, req.userId);
+    // A pull (feed or RENTCafé) with row errors is a failed pull: kept, so the team sees why nothing changed.
+    if (outcome.status === 400 && req.source !== 'upload') {
+      await this.recordFailure(req.projectId, req.source, startedAt, outcome.answer.summary, outcome.answer.errors, req.userId);
     }
     return outcome;
   }
@@ -234,15 +263,20 @@ export class InventoryService {
         ? undefined
         : await this.recordFailure(project.id, 'ftp', startedAt, { reason: err.reason }, [{ row: null, column: null, message: err.message }], opts.userId);
       if (err.reason === 'misconfigured') {
-        throw new AppError(400, 'invalid_body', err.message, [{ path: '/ftpUrl', message: err.message }], undefined, {
-          reason: err.reason,
-          ...(sync ? { sync } : {}),
+        throw ERRORS.invalidBody(err.message, {
+          errors: [{ path: '/ftpUrl', message: err.message }],
+          extra: {
+            reason: err.reason,
+            ...(sync ? { sync } : {}),
+          },
         });
       }
-      throw new AppError(502, 'upstream_failed', err.message, undefined, undefined, {
-        reason: err.reason,
-        ...(where ? { server: where } : {}),
-        ...(sync ? { sync } : {}),
+      throw ERRORS.upstreamFailed(err.message, {
+        extra: {
+          reason: err.reason,
+          ...(where ? { server: where } : {}),
+          ...(sync ? { sync } : {}),
+        },
       });
     }
     let table: Pick<ParsedTable, 'headers' | 'rows'>;
@@ -273,14 +307,7 @@ export class InventoryService {
     });
   }
 
-  async recordFailure(
-    projectId: string,
-    source: 'upload' | 'ftp',
-    startedAt: Date,
-    summary: Record<string, unknown>,
-    errors: unknown[],
-    userId: string | null,
-  ) {
+  async recordFailure(projectId: string, source: SyncSource, startedAt: Date, summary: Record<string, unknown>, errors: unknown[], userId: string | null) {
     const id = newObjectId(this.ctx.clock.now());
     await insertSync(this.ctx.db.kysely, {
       id,
@@ -364,11 +391,13 @@ export class InventoryService {
         data,
       };
     });
-    await updateUnits(trx, sets);
+    const at = this.ctx.clock.now();
+    await updateUnits(trx, sets, at);
     await bumpVersions(
       trx,
       'floors',
       touched.filter((id) => !id || ![...newFloorIds.values()].includes(id)),
+      at,
     );
     return events;
   }
@@ -378,19 +407,12 @@ export class InventoryService {
 type WrittenEvent = Pick<NewEvent, 'type' | 'subjectId' | 'changes'>;
 
 /**
- * Who an import's events name: the user who uploaded the file; for a feed pull `sync` (the file's content came from
- * the feed), with the id of the user who asked for it through the API, none for the schedule.
+ * Who an import's events name: the user who uploaded the file; for a feed or RENTCafé pull `sync` (the rows came from
+ * elsewhere), with the id of the user who asked for it through the API, none for the schedule.
  */
-export function importActor(source: 'upload' | 'ftp', userId: string | null): Actor {
+export function importActor(source: SyncSource, userId: string | null): Actor {
   if (source === 'upload' && userId) return actorOf({ id: userId });
   return { kind: 'sync', ...(userId ? { id: userId } : {}) };
-}
-
-/** JSON rows as a table: headers in order of first appearance; row 1 is the first object. */
-export function jsonTable(rows: Record<string, unknown>[]): Pick<ParsedTable, 'headers' | 'rows'> {
-  const headers = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r)) headers.add(k);
-  return { headers: [...headers], rows: rows.map((cells, i) => ({ row: i + 1, cells })) };
 }
 
 /** A feed file named *.json: `{ "rows": [...] }` or a bare array of row objects. */
@@ -399,13 +421,13 @@ function jsonFile(file: Buffer, maxRows: number): Pick<ParsedTable, 'headers' | 
   try {
     parsed = JSON.parse(file.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
-    throw new AppError(400, 'invalid_body', 'The feed file is not valid JSON', [{ path: '/', message: 'is not valid JSON' }]);
+    throw ERRORS.invalidBody('The feed file is not valid JSON', { errors: [{ path: '/', message: 'is not valid JSON' }] });
   }
   const rows = Array.isArray(parsed) ? parsed : (parsed as { rows?: unknown } | null)?.rows;
   if (!Array.isArray(rows) || rows.some((r) => typeof r !== 'object' || r === null || Array.isArray(r))) {
-    throw new AppError(400, 'invalid_body', 'The feed file must hold { "rows": [ { header: value } ] }', [
-      { path: '/rows', message: 'must be an array of objects' },
-    ]);
+    throw ERRORS.invalidBody('The feed file must hold { "rows": [ { header: value } ] }', {
+      errors: [{ path: '/rows', message: 'must be an array of objects' }],
+    });
   }
   if (rows.length > maxRows) throw tooManyRows(maxRows);
   return jsonTable(rows as Record<string, unknown>[]);

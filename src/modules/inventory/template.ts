@@ -1,4 +1,4 @@
-import { shownAvailability } from '../units/units.record.ts';
+import { shownAvailability } from '../holds/hold-rules.ts';
 import { neutralise } from './csv.ts';
 import { SHEET_COLUMNS } from './import.fields.ts';
 import type { InventoryState } from './import.plan.ts';

@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.ts';
 import { commonJs } from '../../lib/cjs.ts';
 import type { ParsedTable } from './csv.ts';
 import { fileTooLarge, maxCells, passesCellBound, tooManyCells, tooManyRows, type ReadLimits } from './import.bounds.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /**
  * Excel workbooks (.xlsx) in and out, through exceljs, loaded on first use (the server starts without it; see
@@ -28,17 +29,13 @@ const SPARE_ROWS = 1000;
 const MAX_ENTRIES = 2000;
 
 const notXlsx = (why: string) =>
-  new AppError(400, 'invalid_body', `The file is not a readable .xlsx workbook: ${why}`, [{ path: '/', message: 'is not a valid .xlsx workbook' }]);
+  ERRORS.invalidBody(`The file is not a readable .xlsx workbook: ${why}`, { errors: [{ path: '/', message: 'is not a valid .xlsx workbook' }] });
 
 const inflatesTooLarge = (max: number) =>
-  new AppError(
-    413,
-    'payload_too_large',
-    `The workbook inflates to more than ${Math.round(max / 1024 / 1024)} MiB of XML, the most one import may`,
-    [{ path: '/', message: `inflates to more than ${max} bytes` }],
-    undefined,
-    { maxBytes: max },
-  );
+  ERRORS.payloadTooLarge(`The workbook inflates to more than ${Math.round(max / 1024 / 1024)} MiB of XML, the most one import may`, {
+    errors: [{ path: '/', message: `inflates to more than ${max} bytes` }],
+    extra: { maxBytes: max },
+  });
 
 /** A part of the zip as stored: its name and its whole local record (header, data and any data descriptor). */
 interface ZipPart {
@@ -245,7 +242,7 @@ export async function readXlsx(file: Buffer, limits: ReadLimits): Promise<Parsed
   }
   if (sheets === 0) throw notXlsx('it has no sheet');
   if (headers === undefined || !headers.some((h) => h !== '')) {
-    throw new AppError(400, 'invalid_body', 'The first sheet is empty: its first row must name the columns', [{ path: '/', message: 'is empty' }]);
+    throw ERRORS.invalidBody('The first sheet is empty: its first row must name the columns', { errors: [{ path: '/', message: 'is empty' }] });
   }
   return { headers, rows, delimiter: '' };
 }

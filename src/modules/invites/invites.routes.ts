@@ -89,11 +89,12 @@ export const invitePublicRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async
           'Not signed in: creates the account `email` with `password` (and `name`, `lastName`); ' +
           'if that account already exists, `password` must be its password (401 otherwise). ' +
           'The user lands in `administrators` or `editors` and the invite leaves `invites`. Answers like login (200, cookies). ' +
-          'The link works once, for 7 days (410 after).',
+          'The link works once, for 7 days (410 after). With plans on, a published project handed over (level `owner`) takes a place in the new owner’s plan as publishing it would: ' +
+          'no room → 402 `plan_limit`, nothing changes and the invitation still works.',
         security: [{}, { bearerAuth: [] }, { cookieAuth: [] }],
         params: InviteTokenParams,
         body: InviteAcceptBody,
-        response: { 200: LoginResponseSchema, ...problems(400, 401, 403, 404, 409, 410, 415, 429) },
+        response: { 200: LoginResponseSchema, ...problems(400, 401, 402, 403, 404, 409, 410, 415, 429) },
       },
       config: { rateLimit },
     },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.ts';
 import { hashToken, type Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { inviteMail, langOf } from '../../mail/templates.ts';
 import { authorize } from '../shared/access.ts';
@@ -13,6 +13,8 @@ import type { User } from '../users/users.schemas.ts';
 import { addProjectMember, listProjectInvite, transferProjectOwner, unlistProjectInvite } from '../projects/projects.repo.ts';
 import { addGroupMember, listGroupInvite, transferGroupOwner, unlistGroupInvite } from '../groups/groups.repo.ts';
 import { findInviteByToken, findTarget, insertInvite, markAccepted, revokeInvite, toInvite, type InviteRow, type TargetKind } from './invites.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
+import { billTransfer } from '../billing/billing.service.ts';
 
 /** An invitation link works for this long. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -61,7 +63,7 @@ export class InviteService {
         expiresAt: new Date(now + INVITE_TTL_MS),
       });
       const invite = toInvite(row);
-      await LISTS[kind].listInvite(trx, id, invite);
+      await LISTS[kind].listInvite(trx, id, invite, this.ctx.clock.now());
       await recordAudit(trx, {
         actor: principal,
         action: 'member_invited',
@@ -94,7 +96,7 @@ export class InviteService {
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
       authorize(principal, await findTarget(trx, kind, id), 'manage', what(kind));
       if (!(await revokeInvite(trx, kind, id, inviteId, new Date(this.ctx.clock.now())))) throw notFound('Invite');
-      await LISTS[kind].unlistInvite(trx, id, inviteId);
+      await LISTS[kind].unlistInvite(trx, id, inviteId, this.ctx.clock.now());
       await recordAudit(trx, {
         actor: principal,
         action: 'invite_revoked',
@@ -111,7 +113,7 @@ export class InviteService {
     const db = this.ctx.db.kysely;
     const invite = await this.#live(token);
     const target = await findTarget(db, invite.target_kind, invite.target_id);
-    if (!target) throw new AppError(410, 'gone', `The ${invite.target_kind} of this invitation no longer exists`);
+    if (!target) throw ERRORS.gone(`The ${invite.target_kind} of this invitation no longer exists`);
     return {
       email: invite.email,
       level: invite.level,
@@ -136,7 +138,7 @@ export class InviteService {
     const tokenHash = hashToken(token);
     const first = await this.#live(token);
     if (principal && principal.username.toLowerCase() !== first.email.toLowerCase()) {
-      throw new AppError(403, 'forbidden', 'This invitation is for another address; sign out or sign in as the invited user');
+      throw ERRORS.forbidden('This invitation is for another address; sign out or sign in as the invited user');
     }
 
     // The slow work (hashing, verifying a password) before the transaction; the transaction re-checks the invite.
@@ -144,12 +146,12 @@ export class InviteService {
     let newUser: { id: string; passwordHash: string; profile: Record<string, unknown> } | undefined;
     if (!userId) {
       const { password, name, lastName } = body;
-      if (password === undefined) throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
+      if (password === undefined) throw ERRORS.invalidBody('password is required', { errors: [{ path: '/password', message: 'is required' }] });
       const existing = await findUserByUsername(db, first.email);
       if (existing) {
         // The same failure counter as login: an invitation is no way around the lockout.
         if (!(await this.ctx.authService.checkPassword(first.email, password, ip)))
-          throw new AppError(401, 'invalid_credentials', 'This address has an account: send its password, or sign in first');
+          throw ERRORS.invalidCredentials('This address has an account: send its password, or sign in first');
         if (existing.deactivated_at) throw deactivated();
         userId = existing.id;
       } else {
@@ -164,22 +166,26 @@ export class InviteService {
 
     const user = await db.transaction().execute(async (trx) => {
       const invite = await findInviteByToken(trx, tokenHash, { lock: true });
-      if (!invite) throw new AppError(410, 'gone', 'This invitation no longer exists');
+      if (!invite) throw ERRORS.gone('This invitation no longer exists');
       const gone = spent(invite, this.ctx.clock.now());
-      if (gone) throw new AppError(410, 'gone', gone);
+      if (gone) throw ERRORS.gone(gone);
       const target = await findTarget(trx, invite.target_kind, invite.target_id);
-      if (!target) throw new AppError(410, 'gone', `The ${invite.target_kind} of this invitation no longer exists`);
+      if (!target) throw ERRORS.gone(`The ${invite.target_kind} of this invitation no longer exists`);
       let row: UserRow | undefined;
       if (newUser) {
         row = await insertUser(trx, { id: newUser.id, username: invite.email, passwordHash: newUser.passwordHash, role: 'user', profile: newUser.profile });
       } else if (userId) {
         row = await findUserById(trx, userId);
       }
-      if (!row) throw new AppError(401, 'unauthorized', 'The signed-in user no longer exists');
+      if (!row) throw ERRORS.unauthorized('The signed-in user no longer exists');
       let previousOwner: string | undefined;
-      if (invite.level === 'owner') previousOwner = await LISTS[invite.target_kind].transferOwner(trx, invite.target_id, row.id);
-      else await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level);
-      await LISTS[invite.target_kind].unlistInvite(trx, invite.target_id, invite.id);
+      if (invite.level === 'owner') {
+        previousOwner = await LISTS[invite.target_kind].transferOwner(trx, invite.target_id, row.id, this.ctx.clock.now());
+        // A published project takes a place in its new owner's plan, as publishing it would.
+        if (invite.target_kind === 'project')
+          await billTransfer(trx, { config: this.ctx.config.billing, outbox: this.ctx.outbox, now: this.ctx.clock.now() }, target, row.id, previousOwner);
+      } else await LISTS[invite.target_kind].addMember(trx, invite.target_id, row.id, invite.level, this.ctx.clock.now());
+      await LISTS[invite.target_kind].unlistInvite(trx, invite.target_id, invite.id, this.ctx.clock.now());
       await markAccepted(trx, invite.id, row.id, new Date(this.ctx.clock.now()));
       if (previousOwner) {
         await recordAudit(trx, {
@@ -202,7 +208,7 @@ export class InviteService {
       return row;
     });
     const issued = await this.ctx.authService.signIn(user);
-    // The whole record, as the login answer has it (§19's worked-out fields included).
+    // The whole record, as the login answer has it (its worked-out fields included).
     return { user: await new UserService(this.ctx).record(user), issued };
   }
 
@@ -211,7 +217,7 @@ export class InviteService {
     const invite = await findInviteByToken(this.ctx.db.kysely, hashToken(token));
     if (!invite) throw notFound('Invitation');
     const why = spent(invite, this.ctx.clock.now());
-    if (why) throw new AppError(410, 'gone', why);
+    if (why) throw ERRORS.gone(why);
     return invite;
   }
 }

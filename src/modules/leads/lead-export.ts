@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError, fieldErrorText } from '../../http/errors.ts';
+import { fieldErrorText } from '../../http/errors.ts';
 import { findTeamAccounts } from '../team/team.repo.ts';
 import { displayName } from '../team/team.service.ts';
 import { findProjectNames, findUnitNames } from './leads.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 type Lead = Record<string, unknown> & { project: string; unit?: string; assignee: string | null };
 
@@ -16,7 +17,7 @@ export function checkTimeZone(tz: string): string {
     return new Intl.DateTimeFormat('en', { timeZone: tz }).resolvedOptions().timeZone;
   } catch {
     const errors = [{ path: '/tz', message: 'is not a time zone (an IANA name such as America/Toronto)' }];
-    throw new AppError(400, 'invalid_query', fieldErrorText(errors), errors);
+    throw ERRORS.invalidQuery(fieldErrorText(errors), { errors });
   }
 }
 
@@ -35,9 +36,25 @@ export function wallClock(iso: string, timeZone: string): string {
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
+/** The visitor's answers (the lock screen's questions, the custom form's fields): each pair's two keys. */
+const ANSWERS = [
+  ['questions', 'question', 'answer'],
+  ['customFields', 'key', 'value'],
+] as const;
+
+const textOf = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '');
+
+/** Answers as a cell reads them: one `question: answer` line each. */
+const answerLines = (pairs: unknown[], ask: string, said: string) =>
+  pairs
+    .map((p) => (typeof p === 'object' && p !== null ? (p as Record<string, unknown>) : {}))
+    .map((p) => `${textOf(p[ask])}: ${textOf(p[said])}`)
+    .join('\n');
+
 /**
  * Leads as people read them in a spreadsheet: the project, unit and assignee by name (a member by profile name, else
- * e-mail; a unit the visitor typed stays as typed), times on the zone's wall clock, and the zone in `timeZone`.
+ * e-mail; a unit the visitor typed stays as typed), times on the zone's wall clock, the zone in `timeZone`, and the
+ * answers a line each.
  */
 export async function readableLeads(db: Kysely<Database>, leads: Lead[], timeZone: string): Promise<Record<string, unknown>[]> {
   const projectIds = [...new Set(leads.map((l) => l.project))];
@@ -51,6 +68,7 @@ export async function readableLeads(db: Kysely<Database>, leads: Lead[], timeZon
     if (l.unit !== undefined) row.unit = units.get(l.unit) ?? l.unit;
     if (l.assignee) row.assignee = users.get(l.assignee) ?? l.assignee;
     for (const k of TIMES) if (typeof l[k] === 'string') row[k] = wallClock(l[k], timeZone);
+    for (const [k, ask, said] of ANSWERS) if (Array.isArray(l[k])) row[k] = answerLines(l[k], ask, said);
     return row;
   });
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Principal } from '../../http/auth.ts';
-import { versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, returning, versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
 import { sortOf, windowTotal, type Page } from '../shared/list.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -26,6 +26,9 @@ export interface LeadRow {
 export type HoldState = 'active' | 'expired' | 'converted';
 
 const COLUMNS = ['l.id', 'l.project_id', 'l.data', 'l.status', 'l.notes', 'l.assignee', 'l.version', 'l.created_at', 'l.updated_at'] as const;
+
+/** Lead fields that are not content: left out of a lead.created event's changes. */
+export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
 
 /** The response record: what the visitor sent (`data`), then the server's and the sales team's fields. */
 export const toLead = (row: LeadRow) => ({
@@ -169,8 +172,16 @@ export function findLead(db: Q, id: string): Promise<LeadRow | undefined> {
 }
 
 /** Sets the sales team's fields in one versioned statement (If-Match: only while still at `ifVersion`). */
-export function updateLead(db: Q, id: string, set: { status?: string; notes?: string | null; assignee?: string | null }, ifVersion?: number) {
-  return versionedUpdate(db, 'leads', id, set, ifVersion);
+export function updateLead(db: Q, id: string, set: { status?: string; notes?: string | null; assignee?: string | null }, write: WriteAt) {
+  return versionedUpdate(db, 'leads', id, set, write);
+}
+
+/**
+ * Merges `data` into what the lead's visitor sent (a booking moved or cancelled at Cal.com), in one versioned statement;
+ * answers the lead as written, or undefined when it is gone.
+ */
+export function mergeLeadData(db: Q, id: string, data: Record<string, unknown>, at: number): Promise<LeadRow | undefined> {
+  return versionedUpdate(db, 'leads', id, { data: jsonMerge('data', data) }, { at, as: 'l', returning: returning<LeadRow>(COLUMNS) });
 }
 
 // A waiting list's entries are leads, so its writes are here; the rest of it is in modules/priority/.
@@ -191,6 +202,27 @@ export async function markOffered(db: Q, leadId: string, now: number): Promise<b
     update leads set data = data || jsonb_build_object('offeredAt', ${new Date(now).toISOString()}::text)
     where id = ${leadId} and not (data ? 'offeredAt')`.execute(db);
   return Number(result.numAffectedRows ?? 0) === 1;
+}
+
+/**
+ * Where a lead was sent (`data.sentTo`, one entry per integration: the latest push), kept like `rank` and `offeredAt`
+ * beside what the visitor sent; no version change, as the lead itself did not change.
+ */
+export async function recordSentTo(db: Q, leadId: string, entry: { integration: string; at: string; externalId: string }): Promise<void> {
+  await sql`
+    update leads set data = jsonb_set(data, '{sentTo}', coalesce(
+      (select jsonb_agg(e) from jsonb_array_elements(coalesce(data->'sentTo', '[]'::jsonb)) e where e->>'integration' <> ${entry.integration}),
+      '[]'::jsonb) || jsonb_build_array(${JSON.stringify(entry)}::jsonb))
+    where id = ${leadId}`.execute(db);
+}
+
+/** Writes where a lead's deposit stands on the lead (`deposit`: its id, status, amount, currency and, once paid, when). */
+export async function markLeadDeposit(
+  db: Q,
+  leadId: string,
+  deposit: { _id: string; status: string; amount: number; currency: string; paidAt?: string },
+): Promise<void> {
+  await sql`update leads set data = data || jsonb_build_object('deposit', ${JSON.stringify(deposit)}::jsonb) where id = ${leadId}`.execute(db);
 }
 
 /** Deletes leads by id (their holds' `lead_id` is set null by the database); answers how many went. */

@@ -8,7 +8,7 @@ import { objectQuery } from '../shared/query.ts';
 import { LIST_TEXT, pageOf, TotalHeader } from '../shared/list.ts';
 import { LeadService } from './leads.service.ts';
 import { checkTimeZone } from './lead-export.ts';
-import { LeadArray, LeadPatchBody, LeadSchema, LeadsQuery } from './leads.schemas.ts';
+import { LeadArray, LeadPatchBody, LeadSchema, LeadsQuery, WaitlisteeArray } from './leads.schemas.ts';
 import { csvOrJson, sendCsv, toCsv, wantsCsv } from '../inventory/csv.ts';
 import { sendXlsx, toXlsx, wantsXlsx, XLSX_CONTENT } from '../inventory/xlsx.ts';
 
@@ -27,6 +27,28 @@ const beforeBound = (v: string | undefined) =>
 export const leadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   useJsonStringify(app);
   const service = new LeadService(ctx);
+  app.get(
+    '/projects/:id/waitlistees',
+    {
+      schema: {
+        operationId: 'listWaitlistees',
+        tags: ['leads'],
+        summary: "A project's waitlist sign-ups, oldest first (owner and administrators)",
+        description:
+          "The project record's `waitlistees`: each visitor who joined the project's waitlist (a lead with source `waitlist`), " +
+          'as first name, last name, e-mail, phone, the unit asked about and when, with the lead id to work it by. Up to 1,000; ' +
+          '`X-Total-Count` says how many there are (`GET /leads?filters[source]=waitlist` pages through them all). A PATCH of the project ignores the field.',
+        params: IdParams,
+        response: { 200: { ...WaitlisteeArray, headers: TotalHeader }, ...problems(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { records, total } = await service.waitlistees(principalOf(request), request.params.id);
+      reply.header('X-Total-Count', String(total));
+      return records;
+    },
+  );
+
   app.get(
     '/leads',
     {

@@ -13,6 +13,37 @@ export type LeadStatus = (typeof LEAD_STATUSES)[number];
 /** A lead's notes: room for a long sales history, bounded. */
 export const LeadNotes = Type.String({ maxLength: 20_000 });
 
+/** The campaign that brought the visitor: the `utm_*` parameters of the page's address, as the page read them. */
+export const LeadUtm = Type.Object(
+  {
+    source: Type.Optional(Short(200)),
+    medium: Type.Optional(Short(200)),
+    campaign: Type.Optional(Short(200)),
+    term: Type.Optional(Short(200)),
+    content: Type.Optional(Short(200)),
+  },
+  {
+    additionalProperties: false,
+    description: "The campaign that brought the visitor (`utm_source`, `utm_medium`, … of the page's address); sent on to the project's CRMs",
+  },
+);
+
+/** Where a lead was sent: one entry per CRM, the latest push (docs/integrations.md). */
+export const LeadSentTo = Type.Array(
+  Type.Object(
+    {
+      integration: Type.String({ description: 'spark, salesforce or zoho', examples: ['salesforce'] }),
+      at: Type.String({ format: 'date-time', description: 'When the CRM last accepted the lead (created, then each update)' }),
+      externalId: Type.String({ description: "The lead's id in that CRM", examples: ['00Q5g00000AbCdEEAZ'] }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    description:
+      'Where the lead was sent and when: one entry per CRM of the project (Spark, Salesforce, Zoho CRM), the latest push. Absent until a CRM accepts it; a push waits and retries while the CRM is down, so a lead is never lost or sent twice',
+  },
+);
+
 /** A lead as clients see it (GET /leads) and as visitors send it (bounded; see docs/public-api.md). */
 export const LeadFields = {
   firstName: Short(200),
@@ -24,6 +55,7 @@ export const LeadFields = {
   source: Short(200),
   questions: Type.Array(Type.Object({ question: Short(1000), answer: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
   customFields: Type.Array(Type.Object({ key: Short(200), value: Short(5000) }, { additionalProperties: false }), { maxItems: 50 }),
+  utm: LeadUtm,
 };
 
 /** What a lead's fields mean, as a stored lead and as an input alike. */
@@ -31,7 +63,7 @@ export const LEAD_TEXT = {
   email: 'E-mail address',
   phone: 'Phone number',
   unit: 'Unit associated with the lead (as the visitor sent it; a hold names the unit by id)',
-  source: 'Where the lead came from (`presentation`, `hold`, `waitlist`, …)',
+  source: 'Where the lead came from (`presentation`, `hold`, `waitlist`, `booking`, …)',
   questions: 'Answers to the lock-screen questions',
   customFields: "Answers to the project's custom form fields",
 };
@@ -55,6 +87,8 @@ export const LeadSchema = Type.Object(
       message: Type.Optional(LeadFields.message),
       questions: Type.Optional(LeadFields.questions),
       customFields: Type.Optional(LeadFields.customFields),
+      utm: Type.Optional(LeadFields.utm),
+      sentTo: Type.Optional(LeadSentTo),
       status: Type.Union(
         LEAD_STATUSES.map((s) => Type.Literal(s)),
         { description: 'Where the sales team is with this lead: new (when it arrives), contacted, qualified or lost' },
@@ -66,6 +100,35 @@ export const LeadSchema = Type.Object(
       ),
       offeredAt: Type.Optional(
         Type.String({ format: 'date-time', description: 'A waitlist entry the priority list has offered its unit to (a priority hold): when' }),
+      ),
+      deposit: Type.Optional(
+        Type.Object(
+          {
+            _id: Type.String({ description: 'The deposit (GET /projects/{id}/deposits)' }),
+            status: Type.Union([Type.Literal('pending'), Type.Literal('paid'), Type.Literal('expired'), Type.Literal('refunded')]),
+            amount: Type.Integer({ description: "In the currency's minor unit (cents)" }),
+            currency: Type.String({ description: 'Lower-case ISO 4217' }),
+            paidAt: Type.Optional(
+              Type.String({ format: 'date-time', description: 'When Stripe confirmed it paid (a deposit paid, or paid and then refunded)' }),
+            ),
+          },
+          { additionalProperties: false, description: 'A lead made with a hold that took a deposit: where the deposit stands' },
+        ),
+      ),
+      booking: Type.Optional(
+        Type.Object(
+          {
+            uid: Type.String({ description: "Cal.com's uid of the booking (after a reschedule, the new booking's)" }),
+            status: Type.Union([Type.Literal('booked'), Type.Literal('rescheduled'), Type.Literal('cancelled')]),
+            startTime: Type.Optional(Type.String({ format: 'date-time', description: 'When the visit starts' })),
+            endTime: Type.Optional(Type.String({ format: 'date-time', description: 'When it ends' })),
+            cancellationReason: Type.Optional(Type.String({ maxLength: 500, description: 'Cancelled: the reason the attendee gave, if any' })),
+          },
+          {
+            additionalProperties: false,
+            description: 'A lead with source `booking` (a visit booked through Cal.com): the visit, kept current as Cal.com reports it',
+          },
+        ),
       ),
       createdAt: DateTime,
       updatedAt: DateTime,
@@ -102,6 +165,7 @@ export const LeadInputSchema = Type.Object(
       notes: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       rank: Type.Optional(Type.Integer({ minimum: 1 })),
       offeredAt: Type.Optional(DateTime),
+      sentTo: Type.Optional(LeadSentTo),
       createdAt: Type.Optional(DateTime),
       updatedAt: Type.Optional(DateTime),
     },
@@ -181,6 +245,23 @@ export const LeadPatchBody = Type.Object(
 
 /** A list of stored leads (GET /leads as JSON). */
 export const LeadArray = Type.Array(Type.Ref('Lead'));
+
+/** A waitlist sign-up as the interface's project record embeds it (`waitlistees`), with the lead's id to work it by. */
+export const WaitlisteeArray = Type.Array(
+  Type.Object(
+    {
+      _id: Type.String({ description: "The sign-up's lead (PATCH /leads/{id}: its status, notes, rank)" }),
+      firstName: Type.Optional(Type.String()),
+      lastName: Type.Optional(Type.String()),
+      email: Type.Optional(Type.String()),
+      phone: Type.Optional(Type.String()),
+      unit: Type.Optional(Type.String({ description: 'The unit asked about, when the sign-up named one' })),
+      createdAt: Type.String({ format: 'date-time', description: 'When the visitor signed up' }),
+    },
+    { additionalProperties: false },
+  ),
+  { maxItems: 1000 },
+);
 
 /** The static types of this module's schemas (what handlers, services and the page work with). */
 export type Lead = Static<typeof LeadSchema>;

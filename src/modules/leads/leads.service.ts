@@ -1,7 +1,7 @@
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
-import { actorOf, updatedChanges } from '../events/events.repo.ts';
+import { actorOf, updatedChanges } from '../events/event-model.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { totalOf, type Page } from '../shared/list.ts';
@@ -48,6 +48,21 @@ export class LeadService {
     return { leads: rows.map(toLead), total };
   }
 
+  /**
+   * A project's waitlist sign-ups (its leads with source `waitlist`), oldest first, up to 1,000, as the interface's
+   * project record embeds them (`waitlistees`); 404 for a stranger, 403 for an editor, as for its leads.
+   */
+  async waitlistees(principal: Principal, project: string) {
+    const { leads, total } = await this.list(principal, project, { source: 'waitlist', skip: 0, limit: 1000, sort: 'createdAt' });
+    const text = (l: Record<string, unknown>, k: string) => (typeof l[k] === 'string' ? { [k]: l[k] } : {});
+    const records = leads.map((l) => ({
+      _id: l._id,
+      ...['firstName', 'lastName', 'email', 'phone', 'unit'].reduce((o, k) => ({ ...o, ...text(l, k) }), {}),
+      createdAt: l.createdAt,
+    }));
+    return { records, total };
+  }
+
   /** An export for people (`tz`): names for ids and times in the zone (see lead-export.ts). */
   readable(leads: ReturnType<typeof toLead>[], timeZone: string) {
     return readableLeads(this.ctx.db.kysely, leads, timeZone);
@@ -57,7 +72,7 @@ export class LeadService {
    * PATCH: the sent fields that differ change, in one versioned statement with its `lead.updated` event. The
    * assignee must be on the project's team (owner, administrator or editor).
    */
-  /** The sales team's fields, then (with `rank`) the entry's place in its unit's waiting list (§18). */
+  /** The sales team's fields, then (with `rank`) the entry's place in its unit's waiting list. */
   async patch(principal: Principal, id: string, body: LeadPatch & { rank?: number }, ifMatch: string | undefined): Promise<Tagged> {
     const { rank, ...fields } = body;
     const worked = await this.#work(principal, id, fields, ifMatch);
@@ -77,7 +92,9 @@ export class LeadService {
     }
     if (!Object.keys(changes).length) return row;
     await db.transaction().execute(async (trx) => {
-      if (!(await updateLead(trx, row.id, changes, ifVersion))) throw staleWrite();
+      if (!(await updateLead(trx, row.id, changes, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
+      // The CRMs that have the lead are sent its new status, notes or assignee (through the outbox).
+      await this.ctx.crm.queue(trx, row.project_id, row.id);
       await this.ctx.events.append(trx, {
         projectId: row.project_id,
         type: 'lead.updated',
@@ -87,6 +104,7 @@ export class LeadService {
         now: this.ctx.clock.now(),
       });
     });
+    this.ctx.crm.wake();
     const updated = await findLead(db, row.id);
     if (!updated) throw notFound('Lead');
     return updated;

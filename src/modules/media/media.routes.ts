@@ -32,7 +32,7 @@ export const mediaUploadRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async 
             'multipart/form-data': { schema: MediaUploadForm },
           },
         },
-        response: { 201: { ...json(StoredMediaSchema, 'Stored'), headers: { Location: { type: 'string' } } }, ...problems(400, 401, 403, 413, 415) },
+        response: { 201: { ...json(StoredMediaSchema, 'Stored'), headers: { Location: { type: 'string' } } }, ...problems(400, 401, 403, 413, 415, 502) },
       },
     },
     async (request, reply) => {
@@ -64,7 +64,7 @@ export const mediaFileRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (a
             content: MEDIA_FILE_CONTENT,
           },
           304: { description: 'Not modified: the `If-None-Match` ETag is this file' },
-          ...problems(400, 404, 429, 503),
+          ...problems(400, 404, 429, 502, 503),
         },
       },
     },

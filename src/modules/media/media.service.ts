@@ -12,6 +12,7 @@ import { readAll, type MediaStore, type PutBody, type StoredObject } from './med
 import { CONTENT_TYPES, sniff, type MediaKind } from './sniff.ts';
 import { NotSvgError, sanitizeSvg } from './svg-sanitize.ts';
 import { negotiate, UndecodableError, VARIANT_TYPES, variantKey, variantWidth, VariantEncoder, type RasterKind } from './variants.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 export const MEDIA_MAX_BYTES = 20 * 1024 * 1024;
 export const ACCEPTED = 'PNG, JPEG, WebP, SVG or PDF';
@@ -54,7 +55,7 @@ export class MediaService {
 
   /** Reads the one part `file`, recognises it by content and stores it; throws the 400/413/415 problems. */
   async upload(source: UploadSource): Promise<StoredMedia> {
-    if (!source.isMultipart()) throw new AppError(415, 'unsupported_media_type', `Send multipart/form-data with one part "file" (${ACCEPTED})`);
+    if (!source.isMultipart()) throw ERRORS.unsupportedMediaType(`Send multipart/form-data with one part "file" (${ACCEPTED})`);
     const dir = this.store.tempDir;
     await mkdir(dir, { recursive: true });
     const parts = source.parts();
@@ -69,7 +70,7 @@ export class MediaService {
     const part = first.done ? undefined : first.value;
     if (!part || part.type !== 'file' || part.fieldname !== 'file') {
       if (part?.type === 'file') part.file.resume();
-      throw new AppError(400, 'invalid_body', 'file: is required (one multipart part named "file")', [{ path: '/file', message: 'is required' }]);
+      throw ERRORS.invalidBody('file: is required (one multipart part named "file")', { errors: [{ path: '/file', message: 'is required' }] });
     }
     // Stream to a temporary file, keeping the first bytes for sniffing; the size limit cuts it off at 20 MiB.
     const temp = join(dir, `.upload-${randomBytes(8).toString('hex')}`);
@@ -88,7 +89,7 @@ export class MediaService {
       }
       if (part.file.truncated) throw tooLarge();
       if (!(await next()).done) throw onlyOnePart();
-      if (head.length === 0) throw new AppError(400, 'invalid_body', 'file: is empty', [{ path: '/file', message: 'is empty' }]);
+      if (head.length === 0) throw ERRORS.invalidBody('file: is empty', { errors: [{ path: '/file', message: 'is empty' }] });
       const kind = sniff(head);
       if (!kind) throw unsupported();
       let stored: { name: string; kind: MediaKind; size: number };
@@ -138,7 +139,7 @@ export class MediaService {
     if (!m) throw notFound('File');
     const [, hash, ext] = m as unknown as [string, string, MediaKind];
     if (width !== undefined && ext === 'pdf') {
-      throw new AppError(400, 'invalid_query', 'w: a PDF has no width; ask without w', [{ path: '/w', message: 'applies to pictures only, not PDFs' }]);
+      throw ERRORS.invalidQuery('w: a PDF has no width; ask without w', { errors: [{ path: '/w', message: 'applies to pictures only, not PDFs' }] });
     }
     if (width === undefined || ext === 'svg') return this.original(name, hash, ext);
     const w = variantWidth(width);
@@ -176,9 +177,9 @@ export class MediaService {
   }
 }
 
-/** The store did not answer (the bucket is unreachable): 503, to be retried, never details of the store. */
+/** The store did not answer (the bucket is unreachable): 502, to be retried, never details of the store. */
 function storeFailed(err: unknown): never {
-  throw Object.assign(new AppError(503, 'upstream_failed', 'The media store did not answer; retry shortly', undefined, { 'Retry-After': '5' }), { cause: err });
+  throw ERRORS.upstreamFailed('The media store did not answer; retry shortly', { headers: { 'Retry-After': '5' }, cause: err });
 }
 
 function bufferStream(buf: Buffer): Readable {
@@ -186,23 +187,19 @@ function bufferStream(buf: Buffer): Readable {
 }
 
 const tooLarge = () =>
-  new AppError(
-    413,
-    'payload_too_large',
-    `The file is larger than ${MEDIA_MAX_BYTES / 1048576} MiB, the most an upload may be`,
-    [{ path: '/file', message: `is larger than ${MEDIA_MAX_BYTES} bytes` }],
-    undefined,
-    { maxBytes: MEDIA_MAX_BYTES },
-  );
-const unsupported = (why = 'it is not one of them') => new AppError(415, 'unsupported_media_type', `Files must be ${ACCEPTED}; ${why}`);
+  ERRORS.payloadTooLarge(`The file is larger than ${MEDIA_MAX_BYTES / 1048576} MiB, the most an upload may be`, {
+    errors: [{ path: '/file', message: `is larger than ${MEDIA_MAX_BYTES} bytes` }],
+    extra: { maxBytes: MEDIA_MAX_BYTES },
+  });
+const unsupported = (why = 'it is not one of them') => ERRORS.unsupportedMediaType(`Files must be ${ACCEPTED}; ${why}`);
 
 const onlyOnePart = () =>
-  new AppError(400, 'invalid_body', 'file: send exactly one multipart part, named "file"', [{ path: '/file', message: 'must be the only part' }]);
+  ERRORS.invalidBody('file: send exactly one multipart part, named "file"', { errors: [{ path: '/file', message: 'must be the only part' }] });
 
 const malformed = () =>
-  new AppError(400, 'invalid_body', 'The body is not readable multipart/form-data (a boundary, a part header or the end of the form is missing)', [
-    { path: '/', message: 'is not valid multipart/form-data' },
-  ]);
+  ERRORS.invalidBody('The body is not readable multipart/form-data (a boundary, a part header or the end of the form is missing)', {
+    errors: [{ path: '/', message: 'is not valid multipart/form-data' }],
+  });
 
 /** What reading the parts can throw, as the client's problem; only the server's own failures (disk, files) stay 500s. */
 function uploadError(err: unknown): unknown {

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** Resized copies of uploaded pictures: `GET /media/<name>?w=<width>` (docs/media.md, "Sizes"). */
 export const MIN_WIDTH = 64;
@@ -71,7 +71,7 @@ export class VariantEncoder {
   async #run(original: () => Promise<Buffer>, width: number, format: VariantFormat): Promise<Buffer> {
     if (this.#running < AT_ONCE) this.#running++;
     else if (this.#waiting.length >= MAX_WAITING) {
-      throw new AppError(429, 'rate_limited', 'Too many pictures are being resized; retry in a second', undefined, { 'Retry-After': '1' });
+      throw ERRORS.rateLimited('Too many pictures are being resized; retry in a second', { headers: { 'Retry-After': '1' } });
     } else {
       // The slot is handed over by the encoding that finishes (see finally), so no newcomer can slip in between.
       await new Promise<void>((resolve) => this.#waiting.push(resolve));

@@ -1,82 +1,19 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
-import { newObjectId } from '../../lib/object-id.ts';
 import type { Principal } from '../../http/auth.ts';
-import type { MailQueue } from '../../mail/mail.ts';
-import { holdMail } from '../../mail/templates.ts';
-import { holdLink, holdMinutes, recordHold } from '../holds/hold-tokens.ts';
-import { findHoldTarget } from '../holds/holds.repo.ts';
-import { holdUnit } from '../units/unit-writes.repo.ts';
-import type { EventLog } from '../events/event-log.ts';
-import { SYSTEM } from '../events/events.repo.ts';
-import { markOffered, toLead } from '../leads/leads.repo.ts';
+import { toLead } from '../leads/leads.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { findUnit } from '../units/units.repo.ts';
-import { findFirstWaiting, hasWaiting, listWaitingLeads, lockWaitingList } from './priority.repo.ts';
+import { hasWaiting, listWaitingLeads } from './priority.repo.ts';
 
-/** The priority list runs only where the project keeps a waitlist, takes holds, and asks for it (§18). */
+/** The priority list runs only where the project keeps a waitlist, takes holds, and asks for it. */
 export const priorityOn = (settings: Record<string, unknown>) =>
   settings.priorityList === true && settings.waitlistEnabled === true && settings.onHoldExperienceEnabled === true;
 
 /** Whether a public hold on this unit must wait: the unit goes to its waiting list first. */
 export async function reservedForWaitingList(db: Kysely<Database>, settings: Record<string, unknown>, projectId: string, unitId: string) {
   return priorityOn(settings) && (await hasWaiting(db, projectId, unitId));
-}
-
-export interface PriorityDeps {
-  events: EventLog;
-  mail: MailQueue;
-  config: Pick<Config, 'pagesUrl'>;
-}
-
-/**
- * The priority list's one step (§18): a unit that has just become available, in the transaction `trx` that made it
- * so, goes to the first entry of its waiting list not yet offered. The unit goes on hold for `onHoldMinsDuration`
- * under a hold of its own (with a hold token, §17), the entry is marked offered (spent), and the person is mailed the
- * page's link with the token, through the outbox. Nothing happens when the project has no priority list, the list is
- * spent, or the unit is not free after all.
- *
- * Once across nodes: the caller's write holds the unit's row lock until commit, the waiting list's lock orders
- * offers of one unit, and both the unit's update (only from available) and the entry's mark (only once) are
- * conditional, so a second attempt changes nothing. Answers the entry offered, if any; the caller wakes the mail.
- */
-export async function offerToNext(trx: Transaction<Database>, deps: PriorityDeps, unitId: string, now: number): Promise<string | undefined> {
-  const target = await findHoldTarget(trx, unitId);
-  if (!target || !priorityOn(target.settings)) return undefined;
-  await lockWaitingList(trx, target.project_id, unitId);
-  const next = await findFirstWaiting(trx, target.project_id, unitId);
-  if (!next) return undefined;
-  const expiresAt = new Date(now + holdMinutes(target.settings) * 60_000);
-  const holdId = newObjectId(now);
-  const held = await holdUnit(trx, unitId, holdId, expiresAt, now);
-  if (!held) return undefined;
-  if (!(await markOffered(trx, next.id, now))) throw new Error(`waiting-list entry ${next.id} was offered twice`);
-  const token = await recordHold(trx, { id: holdId, unitId, projectId: target.project_id, client: `priority:${next.id}`, leadId: next.id, now });
-  await deps.events.append(trx, {
-    projectId: target.project_id,
-    type: 'unit.held',
-    actor: SYSTEM,
-    subjectId: unitId,
-    changes: { availability: ['available', 'on_hold'], onHoldExpiresAt: [null, expiresAt.toISOString()] },
-    now,
-  });
-  const data = next.data as { email: string; firstName: string };
-  await deps.mail.queue(
-    trx,
-    holdMail({
-      project: { name: target.project_name, settings: target.settings },
-      projectId: target.project_id,
-      unitName: target.name,
-      to: data.email,
-      firstName: data.firstName,
-      until: expiresAt,
-      link: target.namespace === null ? undefined : holdLink(deps.config.pagesUrl, target.namespace, unitId, token),
-      now,
-    }),
-  );
-  return next.id;
 }
 
 /** A unit's waiting list as its project's owner and administrators see it: access first, then the list. */

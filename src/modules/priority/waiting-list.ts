@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { authorize } from '../shared/access.ts';
 import { findLeadForRank, findLeadRow, listWaiting, lockWaitingList } from './priority.repo.ts';
 import { writeRanks } from '../leads/leads.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /**
  * Moves a waitlist entry to `rank` in its unit's waiting list (1 is first; past the end is last): the others close
@@ -19,13 +20,12 @@ export async function moveInWaitingList(
   settings: Record<string, unknown>,
   rank: number,
 ): Promise<number> {
-  if (settings.specialRankEnabled !== true)
-    throw new AppError(403, 'forbidden', "This project's waiting lists are ranked by arrival (specialRankEnabled is off)");
+  if (settings.specialRankEnabled !== true) throw ERRORS.forbidden("This project's waiting lists are ranked by arrival (specialRankEnabled is off)");
   const unit = lead.data.unit;
   if (lead.data.source !== 'waitlist' || typeof unit !== 'string' || typeof lead.data.rank !== 'number') {
-    throw new AppError(400, 'invalid_body', 'rank: only a waitlist entry for a unit has a rank', [
-      { path: '/rank', message: 'is only for a waitlist entry for a unit' },
-    ]);
+    throw ERRORS.invalidBody('rank: only a waitlist entry for a unit has a rank', {
+      errors: [{ path: '/rank', message: 'is only for a waitlist entry for a unit' }],
+    });
   }
   await lockWaitingList(trx, lead.project_id, unit);
   const order = (await listWaiting(trx, lead.project_id, unit)).map((w) => w.id).filter((id) => id !== lead.id);

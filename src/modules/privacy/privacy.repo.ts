@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { PERSONAL_EVENT_TYPES, redactPersonalEvents } from '../events/events.repo.ts';
-import { deleteEndedLeadHolds } from '../holds/holds.repo.ts';
+import { redactPersonalEvents } from '../events/events.repo.ts';
+import { PERSONAL_EVENT_TYPES } from '../events/event-model.ts';
+import { deleteEndedLeadHolds } from '../holds/index.ts';
 import { deleteLeads, leadReadableProjects } from '../leads/leads.repo.ts';
 import type { LeadRow } from '../leads/leads.repo.ts';
 import type { WorksheetRow } from '../worksheets/worksheets.repo.ts';

@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import type { Mail } from '../../mail/mailer.ts';
 import { MAIL_KIND } from '../../mail/mail.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
-import { redactPersonalEvents, toEvent, type EventRow } from '../events/events.repo.ts';
+import { redactPersonalEvents, toEvent } from '../events/events.repo.ts';
 import { findLeadWithTeam, toLead } from '../leads/leads.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
@@ -39,7 +39,7 @@ interface BuyerMail {
 }
 
 /**
- * A buyer's data (§24): everything held about one e-mail address, exported as one document or erased, by the owner
+ * A buyer's data: everything held about one e-mail address, exported as one document or erased, by the owner
  * or an administrator of the projects it was left with (a service administrator: every project); each logged.
  * Also DELETE /leads/{id} and the leads retention.
  */
@@ -133,7 +133,7 @@ export class PrivacyService {
         date: new Date(mail.date).toISOString(),
         text: mail.text,
       })),
-      events: data.events.map((e) => toEvent(e as EventRow)),
+      events: data.events.map((e) => toEvent(e)),
       webhookDeliveries: data.deliveries.map((d) => ({
         _id: d.id,
         webhook: d.webhook_id,

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
 import { LinkSigner } from '../../lib/signed-link.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /**
  * Drafts: a project whose `published` is false is not public. Its bundle, page, live feed, forms and holds answer
@@ -49,8 +49,8 @@ export function previewLink(
   if (project.namespace !== null) page = `${config.pagesUrl}/p/${encodeURIComponent(project.namespace)}`;
   else if (project.host_name !== null) page = `${new URL(config.pagesUrl).protocol}//${project.host_name}/`;
   else
-    throw new AppError(409, 'conflict', 'The project has no page to preview yet: give it a namespace (or a host name) first', [
-      { path: '/namespace', message: 'is not set' },
-    ]);
+    throw ERRORS.conflict('The project has no page to preview yet: give it a namespace (or a host name) first', {
+      errors: [{ path: '/namespace', message: 'is not set' }],
+    });
   return { url: `${page}?preview=${token}`, expiresAt: new Date(expires).toISOString() };
 }

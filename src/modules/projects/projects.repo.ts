@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, versionBumpSql, versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
+import { publishedSql } from './drafts.ts';
 import { namedStatement } from '../../db/prepared.ts';
 import { addMember, listInvite, transferOwner, unlistInvite, type MemberLevel } from '../../db/member-lists.repo.ts';
 import { pageWithTotal, visibleList, visibleShape, visibleValues, type VisiblePage, type VisibleShape, type VisibleValues } from '../shared/list.repo.ts';
@@ -34,6 +35,15 @@ export function findProject(db: Q, id: string): Promise<ProjectRow | undefined> 
     .select([...COLUMNS, floorIds])
     .where('p.id', '=', id)
     .executeTakeFirst();
+}
+
+/** A change outside the projects (the owner's payments account) that their public bundles show: their ETags move. */
+export async function touchOwnerBundles(db: Q, userId: string): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ content_version: sql`content_version + 1` })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 /** Just what an access check needs, for routes that act on a project's children. */
@@ -106,12 +116,8 @@ export async function insertProject(db: Q, p: ProjectInsert): Promise<ProjectRow
 }
 
 /** An import's time, in the project's `lastSync` (a write to the project: its version moves). */
-export async function setLastSync(db: Q, projectId: string, at: string) {
-  await db
-    .updateTable('projects')
-    .set({ data: sql`data || ${JSON.stringify({ lastSync: at })}::jsonb`, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', projectId)
-    .execute();
+export async function setLastSync(db: Q, projectId: string, at: Date) {
+  await versionedUpdate(db, 'projects', projectId, { data: jsonMerge('data', { lastSync: at.toISOString() }) }, { at });
 }
 
 export interface ProjectChange {
@@ -125,6 +131,8 @@ export interface ProjectChange {
     editors: string[];
   }>;
   data: Record<string, unknown>;
+  /** `data` keys taken out before the merge (the billing fields of a project going to draft). */
+  dataRemove?: string[];
   secretsSet: Record<string, string>;
   secretsRemove: string[];
 }
@@ -138,9 +146,42 @@ function secretsMerge(remove: string[], set: Record<string, string>) {
  * Applies one change in one versioned statement: typed columns set, `data` merged key by key, secrets merged and removed.
  * With `ifVersion` it writes only if the row is still at that version; false when it was not.
  */
-export function updateProject(db: Q, id: string, change: ProjectChange, ifVersion?: number): Promise<boolean> {
-  const set = { ...change.columns, data: jsonMerge('data', change.data), secrets: secretsMerge(change.secretsRemove, change.secretsSet) };
-  return versionedUpdate(db, 'projects', id, set, ifVersion);
+export function updateProject(db: Q, id: string, change: ProjectChange, write: WriteAt): Promise<boolean> {
+  const data = change.dataRemove?.length ? dataWithout(change.dataRemove, change.data) : jsonMerge('data', change.data);
+  const set = { ...change.columns, data, secrets: secretsMerge(change.secretsRemove, change.secretsSet) };
+  return versionedUpdate(db, 'projects', id, set, write);
+}
+
+/** `data` with `remove` taken out and `merge` merged, in the statement. */
+function dataWithout(remove: string[], merge: Record<string, unknown>) {
+  return sql<string>`(data - ${sql.val(remove)}::text[]) || ${JSON.stringify(merge)}::jsonb`;
+}
+
+/** The fields that say what a published project is billed on (plans, docs/billing.md). */
+export const BILLING_FIELDS = ['plan', 'subscriptionItem'];
+
+/**
+ * The owner's published projects all say they are billed on `fields` (`plan`, `subscriptionItem`); only those that
+ * said otherwise are written (their version moves). Answers their ids.
+ */
+export async function markOwnerProjectsBilled(db: Q, userId: string, fields: Record<string, unknown>, at: number | Date): Promise<string[]> {
+  const plan = JSON.stringify(fields.plan ?? null);
+  const item = JSON.stringify(fields.subscriptionItem ?? null);
+  const { rows } = await sql<{ id: string }>`
+    update projects p set data = (p.data - ${sql.val(BILLING_FIELDS)}::text[]) || ${JSON.stringify(fields)}::jsonb, ${versionBumpSql(at, 'p')}
+    where p.user_id = ${userId} and ${publishedSql('p')}
+      and (coalesce(p.data->'plan', 'null'::jsonb), coalesce(p.data->'subscriptionItem', 'null'::jsonb)) is distinct from (${plan}::jsonb, ${item}::jsonb)
+    returning p.id`.execute(db);
+  return rows.map((r) => r.id);
+}
+
+/** The owner's published projects go to draft (their plan ended unpaid), without their billing fields; answers their ids and names. */
+export async function draftOwnerProjects(db: Q, userId: string, at: number | Date): Promise<{ id: string; name: string }[]> {
+  const { rows } = await sql<{ id: string; name: string }>`
+    update projects p set data = (p.data - ${sql.val(BILLING_FIELDS)}::text[]) || '{"published":false}'::jsonb, ${versionBumpSql(at, 'p')}
+    where p.user_id = ${userId} and ${publishedSql('p')}
+    returning p.id, p.name`.execute(db);
+  return rows;
 }
 
 /**
@@ -155,21 +196,21 @@ export async function deleteProject(db: Q, id: string, ifVersion?: number): Prom
 }
 
 /** Appends an invite to the project's `invites` (a write to the project: its version moves). */
-export function listProjectInvite(db: Q, id: string, invite: Record<string, unknown>): Promise<void> {
-  return listInvite(db, 'projects', id, invite);
+export function listProjectInvite(db: Q, id: string, invite: Record<string, unknown>, at: number | Date): Promise<void> {
+  return listInvite(db, 'projects', id, invite, at);
 }
 
 /** Takes the invite out of the project's `invites`. */
-export function unlistProjectInvite(db: Q, id: string, inviteId: string): Promise<void> {
-  return unlistInvite(db, 'projects', id, inviteId);
+export function unlistProjectInvite(db: Q, id: string, inviteId: string, at: number | Date): Promise<void> {
+  return unlistInvite(db, 'projects', id, inviteId, at);
 }
 
 /** Puts the user in the project's `administrators` or `editors` (and out of the other); its owner stays the owner. */
-export function addProjectMember(db: Q, id: string, userId: string, level: MemberLevel): Promise<void> {
-  return addMember(db, 'projects', id, userId, level);
+export function addProjectMember(db: Q, id: string, userId: string, level: MemberLevel, at: number | Date): Promise<void> {
+  return addMember(db, 'projects', id, userId, level, at);
 }
 
 /** Hands the project to `userId` (an accepted ownership invitation); answers the previous owner, if it changed. */
-export function transferProjectOwner(db: Q, id: string, userId: string): Promise<string | undefined> {
-  return transferOwner(db, 'projects', id, userId);
+export function transferProjectOwner(db: Q, id: string, userId: string, at: number | Date): Promise<string | undefined> {
+  return transferOwner(db, 'projects', id, userId, at);
 }

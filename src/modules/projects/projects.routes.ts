@@ -53,12 +53,13 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
         tags: ['projects'],
         summary: 'Create a project (the caller owns it)',
         description:
-          'Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win).',
+          'Inputs as query parameters `name`, `namespace`, `hostName`; any other Project field may also be sent in a JSON body (query parameters win). ' +
+          'With plans on (BILLING=stripe) a project created published (`published` absent or true) takes a place in the caller’s plan, and `showBranding: false` needs Pro: past either → 402 `plan_limit`; `plan` and `subscriptionItem` are then the service’s.',
         querystring: ProjectCreateQuery,
         body: ProjectPatchSchema,
         headers: IdempotencyHeaders,
         'x-create-inputs': { required: ['name'] },
-        response: { 201: { ...Project, headers: { Location: { type: 'string' }, ETag: { type: 'string' } } }, ...problems(400, 401, 409, 415) },
+        response: { 201: { ...Project, headers: { Location: { type: 'string' }, ETag: { type: 'string' } } }, ...problems(400, 401, 402, 409, 415) },
       },
     },
     async (request, reply) => {
@@ -94,7 +95,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
 
   for (const base of ['/project', '/projects']) {
     const alias = base === '/projects';
-    // The plural aliases the interface also serves (CONTRACT: `PATCH /project/{id}` also `/projects/{id}`) need ids of their own.
+    // The plural aliases the interface also serves (`PATCH /project/{id}` also as `/projects/{id}`) need ids of their own.
     const suffix = alias ? 'Alias' : '';
     app.get(
       `${base}/:id`,
@@ -124,11 +125,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app
           summary: 'Update a project',
           description:
             'Changes only the fields sent, atomically. A fetched record may be sent back whole: `_id` (must equal the path id), `createdAt`, `updatedAt`, `configuredSecrets`, `leads` and `waitlistees` are ignored, and unchanged values are no change. ' +
-            "Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412." +
+            "Secrets are write-only: a string sets one, `null` clears it. `floors` may reorder the project's own floors. `If-Match` with a stale ETag → 412. " +
+            'With plans on (BILLING=stripe): publishing past the owner’s plan, or `showBranding: false` on a plan without Pro → 402 `plan_limit` naming the plan and the limit; `plan` and `subscriptionItem` are kept by the service (sent values are ignored).' +
             (alias ? ' Alias of PATCH /project/{id}.' : ''),
           params: IdParams,
           body: ProjectPatchSchema,
-          response: { 200: { ...Project, headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 403, 404, 409, 412, 415) },
+          response: { 200: { ...Project, headers: { ETag: { type: 'string' } } }, ...problems(400, 401, 402, 403, 404, 409, 412, 415) },
         },
       },
       async (request, reply) => {

@@ -233,6 +233,12 @@ const INTEGRATIONS: Record<string, string> = {
   ftp: 'inventory feed',
 };
 export const INTEGRATION_PREFIXES = Object.keys(INTEGRATIONS);
+/**
+ * Prefixes of vendors not identified: their fields are credentials kept for a custom integration, sealed or stored,
+ * and sent to no one (no webhook carries them).
+ */
+export const CUSTOM_INTEGRATION_PREFIXES = ['pv', 'so', 'bs'] as const;
+export const isCustomIntegrationField = (key: string) => CUSTOM_INTEGRATION_PREFIXES.some((p) => key.startsWith(p) && /[A-Z]/.test(key.charAt(p.length)));
 const integrationOf = (key: string) => INTEGRATION_PREFIXES.find((p) => key.startsWith(p) && /[A-Z]/.test(key.charAt(p.length)));
 export const isIntegrationField = (key: string) => integrationOf(key) !== undefined;
 
@@ -254,6 +260,9 @@ const AllocationIn = Type.Object(
   { additionalProperties: false },
 );
 const AllocationOut = Type.Object({ name: Type.Optional(Str), allocation: Type.Optional(Str) }, { additionalProperties: false });
+
+/** The page's languages (web/i18n.ts): a lock-screen question is asked in one of them, or ('') in every one. */
+const QUESTION_LANGS = ['en', 'fr', 'es', ''] as const;
 
 /** The content fields kept in `data` (everything but identity, references and secrets). */
 export const projectDataFields = {
@@ -277,9 +286,22 @@ export const projectDataFields = {
   plan: Type.Object({}, { additionalProperties: true }),
   invites: Type.Array(Type.Ref('Invite'), { maxItems: 1000 }),
   customFinishes: CustomFinishesType(Tabs),
-  lockScreenCustomQuestions: Type.Array(Type.Object({ lang: Type.Optional(Str), value: Type.Optional(Str) }, { additionalProperties: false }), {
-    maxItems: 200,
-  }),
+  lockScreenCustomQuestions: Type.Array(
+    Type.Object(
+      {
+        lang: Type.Optional(
+          Type.Unsafe<(typeof QUESTION_LANGS)[number]>({
+            type: 'string',
+            enum: [...QUESTION_LANGS],
+            description: "The page language the question is asked in (the two letters of `projectLang`: en, fr, es), or '' (or none) for every language",
+          }),
+        ),
+        value: Type.String({ minLength: 1, maxLength: 500, description: 'The question, as the visitor reads it' }),
+      },
+      { additionalProperties: false },
+    ),
+    { maxItems: 20 },
+  ),
   ftpMapping: Type.Array(Type.Object({ header: Type.Optional(Str), property: Type.Optional(Str) }, { additionalProperties: false }), { maxItems: 500 }),
   yiStatusMapping: Type.Object(
     { available: Type.Optional(Str), leased: Type.Optional(Str), sold: Type.Optional(Str), unavailable: Type.Optional(Str), reserved: Type.Optional(Str) },
@@ -366,7 +388,10 @@ const PROJECT_TEXT = {
   customFormFields: 'Fields of the custom enquiry form',
   plan: 'Subscription plan',
   customFinishes: 'Finish options per room',
-  lockScreenCustomQuestions: 'Lock-screen questions per language',
+  lockScreenCustomQuestions:
+    "The lock screen's own questions (with lockScreenCustom), each asked where the page is in its `lang`; the answers are kept on the lead as `questions` (up to 20 questions of 500 characters)",
+  lockScreenCustom: 'The lock screen also asks lockScreenCustomQuestions',
+  showFloorOverview: 'Every floor above the homes: its homes available of all, and its lowest price',
   ftpMapping: 'Inventory file headers mapped to Unit fields',
   yiStatusMapping: 'External status strings for the five availability names',
   ...INTEGRATION_SETTINGS_TEXT,

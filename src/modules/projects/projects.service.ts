@@ -1,24 +1,38 @@
+import { projectDepositErrors } from '../deposits/amounts.ts';
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { authorize, can, PROJECT_GUARDED_FIELDS, type Level } from '../shared/access.ts';
 import { createOnce, type CreateOutcome, type CreateRequest, type Created } from '../shared/idempotent.ts';
+import { checkPerimeter } from '../shared/perimeter-check.ts';
 import { changedFields, checkBodyId, childOrder, deepEqual, invalid, parseIfMatch, SERVER_KEPT, staleWrite, tagged, type Tagged } from '../shared/records.ts';
 import { reorderChildren } from '../../db/reorder.repo.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
-import { SECRET_MARK, type Changes } from '../events/events.repo.ts';
-import { deleteProject, findProject, insertProject, listProjects, updateProject, type ProjectChange, type ProjectListParams } from './projects.repo.ts';
+import { SECRET_MARK, type Changes } from '../events/event-model.ts';
+import {
+  BILLING_FIELDS,
+  deleteProject,
+  findProject,
+  insertProject,
+  listProjects,
+  updateProject,
+  type ProjectChange,
+  type ProjectListParams,
+} from './projects.repo.ts';
 import { ALLOCATION_SECRET_PREFIX, secretName, toProject, type ProjectRow } from './projects.record.ts';
-import { previewLink } from './drafts.ts';
+import { isPublished, previewLink } from './drafts.ts';
+import { checkPlan } from '../billing/plans.ts';
+import { queueQuantitySync } from '../billing/billing.jobs.ts';
 import { isIntegrationField, PROJECT_DEFAULTS, PROJECT_SECRETS } from './projects.schemas.ts';
 import { unitIdsInProject } from '../units/units.repo.ts';
 import { touchGroupsListing } from '../groups/groups.repo.ts';
 import { feedHost } from '../inventory/feed.ts';
 import { EventsBlockList } from '../insights/blocklist.ts';
-import { RefusedTarget, resolveTarget } from '../../lib/outbound.ts';
+import { RefusedTarget, resolveTarget, webHost } from '../../lib/outbound.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 const SECRET = new Set<string>(PROJECT_SECRETS);
 const COLUMN_OF = {
@@ -54,15 +68,26 @@ export class ProjectService {
   }
 
   async #insert(owner: Principal, body: Body, db: Kysely<Database>): Promise<ProjectRow> {
-    const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && k !== 'floors' && k !== 'user'));
+    const fields = Object.fromEntries(Object.entries(body).filter(([k]) => !IGNORED.has(k) && !this.#billingKept(k) && k !== 'floors' && k !== 'user'));
     const { name } = fields;
     if (typeof name !== 'string') invalid([{ path: '/name', message: 'is required' }]);
     const id = newObjectId(this.ctx.clock.now());
     // A new project has no units yet, so any unit named here is another project's.
     await this.#checkOwnUnits(db, id, fields.commercialSpaces);
     checkBlockList(fields.eventsBlockList);
-    await this.#checkFeedTarget(fields.ftpUrl);
+    checkPerimeter(fields.perimeter);
+    await this.#checkTargets(fields);
     const change = this.#toChange({ ...PROJECT_DEFAULTS, ...fields }, {});
+    // With plans on, a project made published (as the API's are unless `published: false`) takes a place in the owner's plan.
+    const published = isPublished(change.data);
+    const billed = await checkPlan(db, this.ctx.config.billing, this.ctx.clock.now(), owner.id, {
+      publishes: published ? { projectId: id } : undefined,
+      hidesBranding: change.data.showBranding === false,
+    });
+    if (billed && published) {
+      Object.assign(change.data, billed);
+      await queueQuantitySync(this.ctx.outbox, db, owner.id);
+    }
     return insertProject(db, {
       id,
       userId: owner.id,
@@ -111,6 +136,7 @@ export class ProjectService {
     checkBodyId(body, row.id);
     const current = toProject(row);
     const { floors, allocations, ...rest } = body;
+    for (const key of Object.keys(rest)) if (this.#billingKept(key)) delete rest[key];
 
     const changes = changedFields(rest, current, IGNORED);
     // A secret cannot be compared without opening it, so any value counts as a change; clearing one that is not set does not.
@@ -123,17 +149,22 @@ export class ProjectService {
     this.#checkLevel(level, Object.keys(changes), allocationsChanged);
     await this.#checkOwnUnits(this.ctx.db.kysely, row.id, changes.commercialSpaces);
     checkBlockList(changes.eventsBlockList);
+    checkPerimeter(changes.perimeter);
+    // A currency or deposit Stripe would refuse is refused here, naming the field, rather than at a buyer's hold.
+    const depositErrors = projectDepositErrors({ ...current, ...changes }, Object.keys(changes));
+    if (depositErrors.length) invalid(depositErrors);
 
     const newFloorOrder = childOrder(floors as string[] | undefined, row.floor_ids, 'floors', 'is not a floor of this project');
 
     if (!Object.keys(changes).length && !allocationsChanged && !newFloorOrder) return row;
-    await this.#checkFeedTarget(changes.ftpUrl);
+    await this.#checkTargets(changes);
     const change = this.#toChange(changes, row.secrets, allocationsChanged ? (allocations as AllocationIn[]) : undefined);
     const logged = this.#logged(current, row, changes, change, newFloorOrder);
     const db = this.ctx.db.kysely;
     await db.transaction().execute(async (trx) => {
-      if (!(await updateProject(trx, row.id, change, ifVersion))) throw staleWrite();
-      if (newFloorOrder) await reorderChildren(trx, 'floors', row.id, newFloorOrder);
+      await this.#billPatch(trx, row, changes, change);
+      if (!(await updateProject(trx, row.id, change, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
+      if (newFloorOrder) await reorderChildren(trx, 'floors', row.id, newFloorOrder, this.ctx.clock.now());
       await this.ctx.events.append(trx, {
         projectId: row.id,
         type: 'project.updated',
@@ -145,6 +176,29 @@ export class ProjectService {
       await this.#audit(trx, principal, row.id, changes, allocationsChanged, newFloorOrder !== undefined);
     });
     return this.#reread(row.id);
+  }
+
+  /** With plans on, `plan` and `subscriptionItem` are the service's to write (a body's values are ignored). */
+  #billingKept(key: string): boolean {
+    return this.ctx.config.billing.enabled && BILLING_FIELDS.includes(key);
+  }
+
+  /**
+   * With plans on, in the PATCH's transaction: publishing takes a place in the owner's plan and hiding the branding
+   * needs Pro (402 otherwise); a project published carries its billing fields, one going to draft loses them, and the
+   * subscription's quantity follows through the outbox.
+   */
+  async #billPatch(trx: Kysely<Database>, row: ProjectRow, changes: Body, change: ProjectChange) {
+    const was = isPublished(row.data);
+    const will = 'published' in changes ? changes.published !== false : was;
+    const billed = await checkPlan(trx, this.ctx.config.billing, this.ctx.clock.now(), row.user_id, {
+      publishes: will && !was ? { projectId: row.id } : undefined,
+      hidesBranding: 'showBranding' in changes && changes.showBranding === false,
+    });
+    if (!billed || was === will) return;
+    if (will) Object.assign(change.data, billed);
+    else change.dataRemove = BILLING_FIELDS;
+    await queueQuantitySync(this.ctx.outbox, trx, row.user_id);
   }
 
   /**
@@ -173,23 +227,33 @@ export class ProjectService {
     const { row } = authorize(principal, await findProject(this.ctx.db.kysely, id), 'own');
     const ifVersion = parseIfMatch(ifMatch, row.version);
     await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      await touchGroupsListing(trx, id);
+      await touchGroupsListing(trx, id, this.ctx.clock.now());
       if (!(await deleteProject(trx, id, ifVersion))) throw ifVersion === undefined ? notFound('Project') : staleWrite();
     });
   }
 
   /**
-   * A feed may not point at a loopback or private address (unless ALLOW_PRIVATE_TARGETS): refused when set. A name
-   * that does not resolve yet is kept (the pull reports it); one that resolves to a private address later fails there.
+   * Settings the service connects to (the inventory feed's `ftpUrl`, Spark's `srBaseUrl`) may not point at a loopback or
+   * private address (unless ALLOW_PRIVATE_TARGETS): refused when set, naming the field. A name that does not resolve yet
+   * is kept (the pull or the connection test reports it); one that resolves to a private address later fails there.
    */
-  async #checkFeedTarget(ftpUrl: unknown) {
-    const host = typeof ftpUrl === 'string' ? feedHost(ftpUrl) : undefined;
-    if (host === undefined) return;
-    try {
-      await resolveTarget(host, this.ctx.config.allowPrivateTargets);
-    } catch (err) {
-      if (!(err instanceof RefusedTarget)) throw err;
-      if (err.reason === 'private_address') invalid([{ path: '/ftpUrl', message: err.message }]);
+  async #checkTargets(fields: Body) {
+    const spark = typeof fields.srBaseUrl === 'string' && fields.srBaseUrl.trim() ? fields.srBaseUrl : undefined;
+    const sparkHost = spark === undefined ? undefined : webHost(spark);
+    if (spark !== undefined && sparkHost === undefined)
+      invalid([{ path: '/srBaseUrl', message: 'must be an http(s) address, such as https://api.spark.re/v2' }]);
+    const targets: [string, string | undefined][] = [
+      ['ftpUrl', typeof fields.ftpUrl === 'string' ? feedHost(fields.ftpUrl) : undefined],
+      ['srBaseUrl', sparkHost],
+    ];
+    for (const [field, host] of targets) {
+      if (host === undefined) continue;
+      try {
+        await resolveTarget(host, this.ctx.config.allowPrivateTargets);
+      } catch (err) {
+        if (!(err instanceof RefusedTarget)) throw err;
+        if (err.reason === 'private_address') invalid([{ path: `/${field}`, message: err.message }]);
+      }
     }
   }
 
@@ -211,7 +275,7 @@ export class ProjectService {
   }
 
   #checkLevel(level: Level, keys: string[], allocationsChanged: boolean) {
-    if (keys.includes('user') && !can(level, 'own')) throw new AppError(403, 'forbidden', 'Only the owner may change the owner');
+    if (keys.includes('user') && !can(level, 'own')) throw ERRORS.forbidden('Only the owner may change the owner');
     // Handing a project to someone would put it in their console unasked, and answering by whether the id exists would
     // tell which ids are accounts: any other id gets this one answer, before any look-up.
     if (keys.includes('user'))
@@ -219,7 +283,7 @@ export class ProjectService {
     const managed = keys.filter((k) => MANAGED.has(k) || SECRET.has(k) || isIntegrationField(k) || PROJECT_GUARDED_FIELDS.has(k));
     if (allocationsChanged) managed.push('allocations');
     if (managed.length && !can(level, 'manage')) {
-      throw new AppError(403, 'forbidden', `Editors may not change ${managed.join(', ')}`);
+      throw ERRORS.forbidden(`Editors may not change ${managed.join(', ')}`);
     }
   }
 

@@ -1,5 +1,6 @@
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** How the caller relates to a project or group. Platform admins act as owners. */
 export type Level = 'owner' | 'administrator' | 'editor';
@@ -43,7 +44,7 @@ export function authorize<T extends Membership>(principal: Principal, record: T 
   const level = record && levelOf(principal, record);
   if (!record || !level) throw notFound(what);
   if (!ALLOWED[action].includes(level)) {
-    throw new AppError(403, 'forbidden', `${level === 'editor' ? 'Editors' : 'Administrators'} may not ${describe(action)}`);
+    throw ERRORS.forbidden(`${level === 'editor' ? 'Editors' : 'Administrators'} may not ${describe(action)}`);
   }
   return { row: record, level };
 }
@@ -79,7 +80,7 @@ export const UNIT_GUARDED_FIELDS: ReadonlySet<string> = new Set(['embedCode', 'c
 export function checkGuardedFields(level: Level, changed: Iterable<string>, guarded: ReadonlySet<string>, where = '') {
   if (can(level, 'manage')) return;
   const hit = [...changed].filter((k) => guarded.has(k));
-  if (hit.length) throw new AppError(403, 'forbidden', `${where}Editors may not change ${hit.join(', ')} (code on the page or where data is sent)`);
+  if (hit.length) throw ERRORS.forbidden(`${where}Editors may not change ${hit.join(', ')} (code on the page or where data is sent)`);
 }
 
 function describe(action: Action) {

@@ -18,7 +18,8 @@ const COMMON: Record<string, string> = {
   address: 'Physical address',
   lon: 'Longitude',
   lat: 'Latitude',
-  perimeter: 'Perimeter of the area (drawing path)',
+  perimeter:
+    'Perimeter of the area, drawn on the map: "lat,lon lat,lon …" pairs (at least three) or a GeoJSON Polygon, MultiPolygon or Feature holding one; anything else → 400',
   path: 'Drawing path',
   alternativePaths: 'Alternative paths (drawing)',
   images: 'Image URLs',

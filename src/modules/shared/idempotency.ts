@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { stringify as stableStringify } from 'safe-stable-stringify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
-import { claimIdempotencyKey, findIdempotencyRecord, storeIdempotentOutcome } from './idempotency.repo.ts';
+import { claimIdempotencyKey, findIdempotencyRecord, forgetIdempotencyKeys, storeIdempotentOutcome } from './idempotency.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 export interface Outcome<B = unknown> {
   status: number;
@@ -25,9 +25,9 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
   if (!key || !KEY.test(key)) {
-    throw new AppError(400, 'invalid_body', 'Idempotency-Key must be 1–200 visible ASCII characters', [
-      { path: '/headers/idempotency-key', message: 'is invalid' },
-    ]);
+    throw ERRORS.invalidBody('Idempotency-Key must be 1–200 visible ASCII characters', {
+      errors: [{ path: '/headers/idempotency-key', message: 'is invalid' }],
+    });
   }
   return key;
 }
@@ -61,10 +61,18 @@ export async function runIdempotent<B>(
     }
     const first = await findIdempotencyRecord(trx, scope, key);
     if (first.request_hash !== hash) {
-      throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
+      throw ERRORS.idempotencyKeyReused('This Idempotency-Key was used with a different request body');
     }
     // Stored by this function from `work`'s outcome for the same scope: the same shape.
     const stored = first.body as { body: B; etag?: string };
     return { status: first.status, body: codec ? codec.restore(stored.body) : stored.body, etag: stored.etag, replayed: true };
   });
+}
+
+/** How long a stored answer is kept for a retry to replay. */
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Forgets the stored answers older than a day (the hold sweep runs it on its schedule, in its transaction); how many. */
+export function forgetOldIdempotencyKeys(db: Kysely<Database>, now: number): Promise<number> {
+  return forgetIdempotencyKeys(db, new Date(now - IDEMPOTENCY_TTL_MS));
 }

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../http/errors.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /**
  * Object-valued query parameters arrive as JSON text (`filters={"name":"Tower"}`) or in bracket form
@@ -14,9 +14,9 @@ export function objectQuery(names: string[]) {
         try {
           query[name] = value.trim() === '' ? {} : JSON.parse(value);
         } catch {
-          throw new AppError(400, 'invalid_query', `${name} must be a JSON object or use ${name}[key]=value`, [
-            { path: `/${name}`, message: 'is not valid JSON' },
-          ]);
+          throw ERRORS.invalidQuery(`${name} must be a JSON object or use ${name}[key]=value`, {
+            errors: [{ path: `/${name}`, message: 'is not valid JSON' }],
+          });
         }
       }
       for (const key of Object.keys(query)) {

@@ -1,7 +1,8 @@
 import { dequal } from 'dequal';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ifMatchAllows } from '../../http/conditional.ts';
-import { AppError, fieldErrorText, type FieldError } from '../../http/errors.ts';
+import { fieldErrorText, type FieldError } from '../../http/errors.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** Fields a client may send back from a fetched record; they are ignored. */
 export const SERVER_KEPT = new Set(['_id', '__v', 'createdAt', 'updatedAt', 'configuredSecrets']);
@@ -34,12 +35,12 @@ export function parseIfMatch(header: string | undefined, currentVersion: number)
   if (header === undefined) return undefined;
   if (!ifMatchAllows(header, etagOf(currentVersion))) {
     const weak = /(^|,)\s*W\//.test(header) ? '; a weak tag (W/…) never matches a write, send the ETag as it was given' : '';
-    throw new AppError(412, 'precondition_failed', `If-Match ${header} does not match the current ETag ${etagOf(currentVersion)}${weak}`);
+    throw ERRORS.preconditionFailed(`If-Match ${header} does not match the current ETag ${etagOf(currentVersion)}${weak}`);
   }
   return currentVersion;
 }
 
-export const staleWrite = () => new AppError(412, 'precondition_failed', 'The record changed since the If-Match version; fetch it again');
+export const staleWrite = () => ERRORS.preconditionFailed('The record changed since the If-Match version; fetch it again');
 
 /**
  * Structural equality of JSON values (dequal). A key whose value is undefined is a key like any other, so callers
@@ -58,7 +59,7 @@ export function changedFields(sent: Record<string, unknown>, current: Record<str
 }
 
 export function invalid(errors: FieldError[]): never {
-  throw new AppError(400, 'invalid_body', fieldErrorText(errors), errors);
+  throw ERRORS.invalidBody(fieldErrorText(errors), { errors });
 }
 
 /** `id` in a body must equal the path id. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Configuration } from 'openid-client';
 import type { Ctx } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
 import { hasOpenInvite } from '../invites/invites.repo.ts';
 import { findUserByUsername, insertUser, type UserRow } from '../users/users.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** How long a sign-in may take at the provider before its state cookie lapses. */
 export const SSO_STATE_SEC = 600;
@@ -19,7 +19,7 @@ interface Pending {
   exp: number;
 }
 
-const refused = (detail: string) => new AppError(403, 'forbidden', detail);
+const refused = (detail: string) => ERRORS.forbidden(detail);
 
 /**
  * Single sign-on with OpenID Connect (authorization code with PKCE, a maintained client: openid-client). The provider's
@@ -38,7 +38,7 @@ export class SsoService {
 
   async #provider(): Promise<{ lib: OpenId; config: Configuration }> {
     const oidc = this.ctx.config.oidc;
-    if (!oidc) throw new AppError(404, 'not_found', 'Single sign-on is not configured (OIDC_ISSUER)');
+    if (!oidc) throw ERRORS.notFound('Single sign-on is not configured (OIDC_ISSUER)');
     this.#discovered ??= (async () => {
       // Loaded only when single sign-on is configured and used.
       const lib = await import('openid-client');
@@ -50,7 +50,7 @@ export class SsoService {
       return { lib, config };
     })().catch((err: unknown) => {
       this.#discovered = undefined;
-      throw new AppError(502, 'upstream_failed', `The sign-in provider could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+      throw ERRORS.upstreamFailed(`The sign-in provider could not be reached: ${err instanceof Error ? err.message : String(err)}`);
     });
     return this.#discovered;
   }
@@ -99,7 +99,7 @@ export class SsoService {
       // Providers may keep the e-mail for the UserInfo endpoint (only the ID token's subject is certain): ask it then.
       claims = typeof id.email === 'string' ? id : { ...(await lib.fetchUserInfo(config, tokens.access_token, id.sub)), sub: id.sub };
     } catch (err) {
-      throw new AppError(401, 'unauthorized', `The sign-in provider's answer was refused: ${err instanceof Error ? err.message : String(err)}`);
+      throw ERRORS.unauthorized(`The sign-in provider's answer was refused: ${err instanceof Error ? err.message : String(err)}`);
     }
     const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : undefined;
     if (!email || claims.email_verified !== true) throw refused('The sign-in provider did not assert a verified e-mail address');
@@ -141,7 +141,7 @@ export class SsoService {
       pending = undefined;
     }
     if (!pending || pending.exp <= this.ctx.clock.now()) {
-      throw new AppError(400, 'invalid_request', 'This sign-in has no state in this browser or took too long; start it again');
+      throw ERRORS.invalidRequest('This sign-in has no state in this browser or took too long; start it again');
     }
     return pending;
   }

@@ -7,7 +7,7 @@ import { ApiTokenService } from './tokens.service.ts';
 
 const FROM_A_SESSION = 'Only from a signed-in session: a request authenticated by an API token gets 403.';
 
-/** The caller's API tokens (CONTRACT §15; docs/authentication.md#api-tokens). */
+/** The caller's API tokens (docs/authentication.md#api-tokens). */
 export const apiTokenRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
   const service = new ApiTokenService(ctx);
 

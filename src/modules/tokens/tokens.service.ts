@@ -1,11 +1,12 @@
 import type { Ctx } from '../../context.ts';
 import { hashToken, type Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
 import { newApiTokenSecret } from '../../lib/api-token.ts';
 import { countApiTokens, deleteApiToken, insertApiToken, listApiTokens, lockUser, toApiToken } from './tokens.repo.ts';
 import { MAX_API_TOKENS, type ApiToken, type CreateApiTokenBody, type CreatedApiToken } from './tokens.schemas.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -19,9 +20,9 @@ export class ApiTokenService {
     const now = this.ctx.clock.now();
     const token = newApiTokenSecret();
     const row = await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      if (!(await lockUser(trx, principal.id))) throw new AppError(401, 'unauthorized', 'The user no longer exists');
+      if (!(await lockUser(trx, principal.id))) throw ERRORS.unauthorized('The user no longer exists');
       if ((await countApiTokens(trx, principal.id)) >= MAX_API_TOKENS) {
-        throw new AppError(409, 'conflict', `A user may hold at most ${MAX_API_TOKENS} API tokens; delete one first`);
+        throw ERRORS.conflict(`A user may hold at most ${MAX_API_TOKENS} API tokens; delete one first`);
       }
       const inserted = await insertApiToken(trx, {
         id: newObjectId(now),
@@ -69,5 +70,5 @@ const auditDetail = (row: { id: string; name: string; scope: string }) => ({ tok
 
 /** Tokens are managed from a login, never by a token: a leaked token cannot mint more or outlive its own revocation. */
 function requireSession(principal: Principal) {
-  if (principal.apiToken) throw new AppError(403, 'forbidden', 'API tokens are created and revoked from a signed-in session, not with an API token');
+  if (principal.apiToken) throw ERRORS.forbidden('API tokens are created and revoked from a signed-in session, not with an API token');
 }

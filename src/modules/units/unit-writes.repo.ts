@@ -1,12 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, returning, versionBumpSql, versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
 import { UNIT_COLUMNS } from './units.repo.ts';
-import { HOLD_CLEARED, holdLapsedSql, holdLiveSql, leavesHold, stillHeldSql, unitFreeSql, type UnitRow } from './units.record.ts';
+import type { UnitRow } from './units.record.ts';
+import { HOLD_CLEARED, holdLiveSql, leavesHold, unitFreeSql } from '../holds/hold-rules.ts';
 
 /**
- * Every write to `units`: created, changed (one, or many for bulk PATCH and imports), held, released, reserved,
- * deleted. The rules of a hold they apply are written once, in units.record.ts.
+ * Every write to `units` but a hold's: created, changed (one, or many for bulk PATCH and imports), reserved, deleted.
+ * Placing, extending and releasing a hold, and writing a lapsed one back, are the holds module's (holds.repo.ts). The
+ * rules of a hold these writes apply (leaving on_hold, a unit free to reserve) are written once, in holds/hold-rules.ts.
  */
 
 type Q = Kysely<Database>;
@@ -49,20 +51,9 @@ export interface UnitChange {
 }
 
 /** One unit's change in one versioned statement; leaving on_hold (`leavesHold`) clears the hold in it too. */
-export function updateUnit(db: Q, id: string, change: UnitChange, ifVersion?: number): Promise<boolean> {
+export function updateUnit(db: Q, id: string, change: UnitChange, write: WriteAt): Promise<boolean> {
   const set = { ...change.columns, ...(leavesHold(change.columns.availability) ? HOLD_CLEARED : {}), data: jsonMerge('data', change.data) };
-  return versionedUpdate(db, 'units', id, set, ifVersion);
-}
-
-/** Writes an expired hold back as available; conditional, so it is harmless if another node did it first. */
-export async function releaseExpiredHold(db: Q, id: string, now: number): Promise<boolean> {
-  const r = await db
-    .updateTable('units')
-    .set({ availability: 'available', ...HOLD_CLEARED, version: sql`version + 1`, updated_at: sql`now()` })
-    .where('id', '=', id)
-    .where(holdLapsedSql(now, 'units'))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return versionedUpdate(db, 'units', id, set, write);
 }
 
 /** With `ifVersion`, deletes only if the row is still at that version; false when nothing was deleted. */
@@ -123,7 +114,7 @@ export interface UnitSet {
  * `data` is merged field by field, leaving on_hold clears the hold, every changed unit's version goes up.
  * Returns the ids written (a unit whose `ifVersion` no longer matches is not).
  */
-export async function updateUnits(db: Q, sets: UnitSet[]): Promise<Set<string>> {
+export async function updateUnits(db: Q, sets: UnitSet[], now: number): Promise<Set<string>> {
   const written = new Set<string>();
   for (let i = 0; i < sets.length; i += CHUNK) {
     const rows = sets.slice(i, i + CHUNK).map((s) => ({
@@ -149,8 +140,7 @@ export async function updateUnits(db: Q, sets: UnitSet[]): Promise<Set<string>> 
         on_hold_expires_at = case when c.release then null when c.set_hold then c.hold_until else u.on_hold_expires_at end,
         held_by = case when c.release then null else u.held_by end,
         data = u.data || c.data,
-        version = u.version + 1,
-        updated_at = now()
+        ${versionBumpSql(now, 'u')}
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as c(id char(24), name text, position double precision, move boolean, floor_id char(24), availability text,
              release boolean, set_hold boolean, hold_until timestamptz, if_version integer, data jsonb)
@@ -159,66 +149,6 @@ export async function updateUnits(db: Q, sets: UnitSet[]): Promise<Set<string>> 
     for (const row of r.rows) written.add(row.id);
   }
   return written;
-}
-
-/**
- * Puts an available unit (or one whose hold has lapsed) on hold by hold `holdId` until `until`; one conditional
- * UPDATE, so of concurrent calls exactly one gets the row. Undefined when the unit was not free.
- */
-export function holdUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ availability: 'on_hold', on_hold_expires_at: until, held_by: holdId, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where(unitFreeSql(now, 'u'))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
-}
-
-/** Makes the unit of a live hold available again; undefined when the hold no longer holds it. */
-export function releaseHeldUnit(db: Q, unitId: string, holdId: string, now: number): Promise<UnitRow | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ availability: 'available', ...HOLD_CLEARED, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where(stillHeldSql(holdId, now))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
-}
-
-/** Moves a live hold's expiry to `until`; undefined when the hold no longer holds its unit. */
-export function extendHeldUnit(db: Q, unitId: string, holdId: string, until: Date, now: number): Promise<UnitRow | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ on_hold_expires_at: until, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where(stillHeldSql(holdId, now))
-    .returning(UNIT_COLUMNS)
-    .executeTakeFirst();
-}
-
-export interface ReleasedHold {
-  id: string;
-  project_id: string;
-  /** The expiry the row had, read in the same statement that clears it. */
-  expired_at: Date;
-  /** The hold that lapsed (holds.id), or a client address for a hold placed before holds had records. */
-  held_by: string | null;
-}
-
-/** Writes every lapsed hold back as available. */
-export async function releaseLapsedHolds(db: Q, now: number): Promise<ReleasedHold[]> {
-  const released = await sql<ReleasedHold>`
-      with lapsed as (
-        select id, on_hold_expires_at, held_by from units l
-        where ${holdLapsedSql(now, 'l')}
-        order by project_id, id
-        for update
-      )
-      update units u set availability = 'available', on_hold_expires_at = null, held_by = null, version = u.version + 1, updated_at = now()
-      from lapsed where u.id = lapsed.id
-      returning u.id, u.project_id, lapsed.on_hold_expires_at as expired_at, lapsed.held_by`.execute(db);
-  return released.rows;
 }
 
 /**
@@ -233,17 +163,41 @@ export function reserveUnit(
   heldByAllocation: boolean,
   now: number,
 ): Promise<(UnitRow & { before: string; held_before: string | null }) | undefined> {
-  return db
-    .updateTable('units as u')
-    .set({ availability: 'reserved', ...HOLD_CLEARED, version: sql`u.version + 1`, updated_at: sql`now()` })
-    .where('u.id', '=', unitId)
-    .where('u.project_id', '=', projectId)
-    .where((eb) => eb.or([unitFreeSql(now, 'u'), ...(heldByAllocation ? [holdLiveSql(now, 'u')] : [])]))
-    .returning([
-      ...UNIT_COLUMNS,
-      sql<string>`(select availability from units b where b.id = u.id)`.as('before'),
-      // The hold the reservation ends (the realtor's own), so its record can say it was released.
-      sql<string | null>`(select held_by from units b where b.id = u.id)`.as('held_before'),
-    ])
-    .executeTakeFirst();
+  const free = heldByAllocation ? sql<boolean>`(${unitFreeSql(now, 'u')} or ${holdLiveSql(now, 'u')})` : unitFreeSql(now, 'u');
+  return versionedUpdate(
+    db,
+    'units',
+    unitId,
+    { availability: 'reserved', ...HOLD_CLEARED },
+    {
+      at: now,
+      as: 'u',
+      where: sql<boolean>`${sql.ref('u.project_id')} = ${projectId} and ${free}`,
+      returning: returning<UnitRow & { before: string; held_before: string | null }>([
+        ...UNIT_COLUMNS,
+        sql`(select availability from units b where b.id = u.id) as before`,
+        // The hold the reservation ends (the realtor's own), so its record can say it was released.
+        sql`(select held_by from units b where b.id = u.id) as held_before`,
+      ]),
+    },
+  );
+}
+
+/**
+ * Reserves the unit of a paid deposit: while its hold (`holdId`) still names it (lapsed or not, as long as no one took
+ * it over), or while it is free. Undefined when someone else has it now.
+ */
+export function reserveDepositUnit(db: Q, unitId: string, holdId: string, now: number): Promise<(UnitRow & { before: string }) | undefined> {
+  return versionedUpdate(
+    db,
+    'units',
+    unitId,
+    { availability: 'reserved', ...HOLD_CLEARED },
+    {
+      at: now,
+      as: 'u',
+      where: sql<boolean>`((${sql.ref('u.held_by')} = ${holdId} and ${sql.ref('u.availability')} = 'on_hold') or ${unitFreeSql(now, 'u')})`,
+      returning: returning<UnitRow & { before: string }>([...UNIT_COLUMNS, sql`(select availability from units b where b.id = u.id) as before`]),
+    },
+  );
 }

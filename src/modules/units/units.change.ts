@@ -1,8 +1,10 @@
 import type { FieldError } from '../../http/errors.ts';
-import { updatedChanges, type Changes } from '../events/events.repo.ts';
+import { updatedChanges, type Changes } from '../events/event-model.ts';
 import { changedFields, SERVER_KEPT } from '../shared/records.ts';
+import { perimeterErrors } from '../shared/perimeter-check.ts';
 import type { UnitChange } from './unit-writes.repo.ts';
-import { leavesHold, toUnit, type UnitRow } from './units.record.ts';
+import { toUnit, type UnitRow } from './units.record.ts';
+import { leavesHold } from '../holds/hold-rules.ts';
 import type { UnitPatch } from './units.schemas.ts';
 
 const IGNORED = new Set([...SERVER_KEPT, 'project', 'ifMatch']);
@@ -25,6 +27,8 @@ export function unitUpdateChanges(before: Record<string, unknown>, changed: Reco
   if (leavesHold(changed.availability) && before.onHoldExpiresAt !== undefined) logged.onHoldExpiresAt = [before.onHoldExpiresAt, null];
   return logged;
 }
+
+export { perimeterErrors };
 
 /**
  * A unit on hold always has an expiry: the error when a unit would be `availability` (any case) with `expiresAt` as
@@ -51,6 +55,7 @@ export function planUnitChange(unit: UnitRow, body: UnitPatch, now: number, erro
   const { name, position, floor, availability, onHoldExpiresAt, ...data } = changes;
   // One on hold cannot lose its own expiry, and putting it on hold needs one.
   errors.push(...holdExpiryErrors(availability ?? current.availability, onHoldExpiresAt !== undefined ? onHoldExpiresAt : current.onHoldExpiresAt));
+  errors.push(...perimeterErrors(data.perimeter));
   return {
     change: {
       columns: {

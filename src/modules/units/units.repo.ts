@@ -4,7 +4,8 @@ import { namedStatement } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import { numericField, sortOf, windowTotal, type Page } from '../shared/list.ts';
 import { childOrderSql } from '../../db/reorder.repo.ts';
-import { holdLiveSql, unitFreeSql, UNIT_RECORD_KEYS, type UnitDocument, type UnitRow } from './units.record.ts';
+import { UNIT_RECORD_KEYS, type UnitDocument, type UnitRow } from './units.record.ts';
+import { holdLiveSql, unitFreeSql } from '../holds/hold-rules.ts';
 
 type Q = Kysely<Database>;
 export type UnitWithAccess = UnitRow & { user_id: string; administrators: string[]; editors: string[] };

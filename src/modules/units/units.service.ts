@@ -1,10 +1,11 @@
+import { amountProblem, depositCurrency } from '../deposits/amounts.ts';
 import type { Ctx } from '../../context.ts';
-import { offerToNext } from '../priority/priority.service.ts';
+import { holdExpired, offerToNext, writeBackLapsedHold } from '../holds/index.ts';
 import { bumpVersions } from '../../db/versioned.repo.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound, type FieldError } from '../../http/errors.ts';
+import { notFound, type FieldError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
-import { actorOf, createdChanges, SYSTEM } from '../events/events.repo.ts';
+import { actorOf, createdChanges } from '../events/event-model.ts';
 import { projectsOfFloors } from '../floors/floors.repo.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize, can, checkGuardedFields, levelOf, UNIT_GUARDED_FIELDS } from '../shared/access.ts';
@@ -12,11 +13,12 @@ import { createOnce, type CreateOutcome, type CreateRequest, type Created } from
 import { pageOf, totalOf } from '../shared/list.ts';
 import { ifMatchAllows } from '../../http/conditional.ts';
 import { checkBodyId, deepEqual, etagOf, invalid, parseIfMatch, staleWrite, tagged, type Tagged } from '../shared/records.ts';
-import { holdExpiryErrors, planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
+import { holdExpiryErrors, perimeterErrors, planUnitChange, touchedFloors, type PlannedUnitChange } from './units.change.ts';
 import { findUnit, findUnitDocument, findUnitsByIds, listUnits, unitIdsOfType, type UnitDocumentRow, type UnitWithAccess } from './units.repo.ts';
-import { holdExpired, toUnit, unitJson, type UnitRow } from './units.record.ts';
-import { deleteUnit, insertUnit, releaseExpiredHold, updateUnit, updateUnits, type UnitSet } from './unit-writes.repo.ts';
+import { toUnit, unitJson, type UnitRow } from './units.record.ts';
+import { deleteUnit, insertUnit, updateUnit, updateUnits, type UnitSet } from './unit-writes.repo.ts';
 import { MAX_BULK_UNITS, UNIT_DEFAULTS, type BulkUnitItem, type UnitCreate, type UnitList, type UnitPatch, type UnitsOfTypePatch } from './units.schemas.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** A bulk item that names a unit the caller can see, with what it changes (undefined: nothing). */
 interface CheckedItem {
@@ -54,20 +56,8 @@ export class UnitService {
 
   /** Writes a lapsed hold back as available (a read found it first); the service, not the reader, is the actor. */
   async releaseHold(unit: Pick<UnitRow, 'id' | 'project_id'> & { on_hold_expires_at: Date | string }, now: number): Promise<void> {
-    await this.ctx.db.kysely.transaction().execute(async (trx) => {
-      // Conditional: harmless when another node released it first.
-      if (!(await releaseExpiredHold(trx, unit.id, now))) return;
-      await this.ctx.events.append(trx, {
-        projectId: unit.project_id,
-        type: 'unit.hold_expired',
-        actor: SYSTEM,
-        subjectId: unit.id,
-        changes: { availability: ['on_hold', 'available'], onHoldExpiresAt: [new Date(unit.on_hold_expires_at).toISOString(), null] },
-        now,
-      });
-      // A unit with a waiting list goes to the next in rank, in this same transaction (§18).
-      await offerToNext(trx, this.ctx, unit.id, now);
-    });
+    await this.ctx.db.kysely.transaction().execute((trx) => writeBackLapsedHold(trx, this.ctx, unit, now));
+    // A priority hold offered to the next in rank is mailed once this commits.
     this.ctx.mail.wake();
   }
 
@@ -101,7 +91,7 @@ export class UnitService {
       UNIT_GUARDED_FIELDS,
     );
     // A unit on hold always has an expiry (holdExpiryErrors, as for a PATCH).
-    const holdErrors = holdExpiryErrors(availability, onHoldExpiresAt);
+    const holdErrors = [...holdExpiryErrors(availability, onHoldExpiresAt), ...perimeterErrors(data.perimeter)];
     if (holdErrors.length) invalid(holdErrors);
     await this.#checkFloor(project, floor, '/floor');
     const unit = {
@@ -116,7 +106,7 @@ export class UnitService {
     };
     return createOnce(this.ctx.db.kysely, 'units', req, async (trx): Promise<Created> => {
       await insertUnit(trx, unit);
-      await bumpVersions(trx, 'floors', [floor]);
+      await bumpVersions(trx, 'floors', [floor], this.ctx.clock.now());
       const changes = createdChanges({
         ...unit.data,
         name,
@@ -138,6 +128,13 @@ export class UnitService {
     });
   }
 
+  /** A unit's deposit (`payableAmount`) Stripe would refuse in its project's currency → 400 naming it. */
+  async #checkPayable(projectId: string, amount: unknown, errors: FieldError[]) {
+    const project = await findProjectMembership(this.ctx.db.kysely, projectId);
+    const problem = project ? amountProblem(amount, depositCurrency(project.data)) : undefined;
+    if (problem) errors.push({ path: '/payableAmount', message: problem });
+  }
+
   /** PATCH by the rules of planUnitChange; a move changes both floors' `units` in the same transaction. */
   async patch(principal: Principal, id: string, body: UnitPatch, ifMatch: string | undefined, now: number): Promise<Tagged> {
     const db = this.ctx.db.kysely;
@@ -149,11 +146,12 @@ export class UnitService {
     if (plan) checkGuardedFields(level, Object.keys(plan.change.data), UNIT_GUARDED_FIELDS);
     if (plan) {
       await this.#checkFloor(unit.project_id, plan.floorTo, '/floor');
+      if ('payableAmount' in plan.change.data) await this.#checkPayable(unit.project_id, plan.change.data.payableAmount, errors);
       if (errors.length) invalid(errors);
       await db.transaction().execute(async (trx) => {
         // Leaving on_hold clears the expiry too (updateUnit).
-        if (!(await updateUnit(trx, unit.id, plan.change, ifVersion))) throw staleWrite();
-        await bumpVersions(trx, 'floors', touchedFloors(unit, plan));
+        if (!(await updateUnit(trx, unit.id, plan.change, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
+        await bumpVersions(trx, 'floors', touchedFloors(unit, plan), this.ctx.clock.now());
         await this.ctx.events.append(trx, {
           projectId: unit.project_id,
           type: 'unit.updated',
@@ -162,7 +160,7 @@ export class UnitService {
           changes: plan.logged,
           now,
         });
-        // Made available by hand: a waiting list gets it first (§18), in this same transaction.
+        // Made available by hand: a waiting list gets it first, in this same transaction.
         if (plan.logged.availability?.[1] === 'available') await offerToNext(trx, this.ctx, unit.id, now);
       });
       this.ctx.mail.wake();
@@ -178,7 +176,7 @@ export class UnitService {
     const ifVersion = parseIfMatch(ifMatch, row.version);
     await db.transaction().execute(async (trx) => {
       if (!(await deleteUnit(trx, row.id, ifVersion))) throw staleWrite();
-      await bumpVersions(trx, 'floors', [row.floor_id]);
+      await bumpVersions(trx, 'floors', [row.floor_id], this.ctx.clock.now());
       await this.ctx.events.append(trx, {
         projectId: row.project_id,
         type: 'unit.deleted',
@@ -207,11 +205,11 @@ export class UnitService {
     if (writes.length) {
       await db.transaction().execute(async (trx) => {
         const sets = writes.map(({ item, row, plan }) => unitSet(row, plan, item.ifMatch !== undefined));
-        const written = await updateUnits(trx, sets);
+        const written = await updateUnits(trx, sets, this.ctx.clock.now());
         const lost = writes.filter((w) => !written.has(w.row.id)).map((w) => w.i);
         if (lost.length) throw staleItems(lost.sort((a, b) => a - b));
         const floors = writes.flatMap(({ row, plan }) => touchedFloors(row, plan));
-        await bumpVersions(trx, 'floors', floors);
+        await bumpVersions(trx, 'floors', floors, this.ctx.clock.now());
         // One unit.updated per changed unit, as its own PATCH would append, in request order.
         const actor = actorOf(principal);
         // One batch id for the request: the change log keeps every unit's before values under it (an undo reads them).
@@ -238,7 +236,7 @@ export class UnitService {
     authorize(principal, await findProjectMembership(db, project), 'edit');
     const ids = await unitIdsOfType(db, project, type);
     if (ids.length > MAX_BULK_UNITS) {
-      throw new AppError(413, 'payload_too_large', `More than ${MAX_BULK_UNITS} units have this type; change them by PATCH /units in parts`);
+      throw ERRORS.payloadTooLarge(`More than ${MAX_BULK_UNITS} units have this type; change them by PATCH /units in parts`);
     }
     return ids.length
       ? this.patchMany(
@@ -316,10 +314,7 @@ function unitSet(row: UnitRow, plan: PlannedUnitChange, guarded: boolean): UnitS
 }
 
 function staleItems(indexes: number[]) {
-  return new AppError(
-    412,
-    'precondition_failed',
-    `Item${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')} changed since the ifMatch version; nothing was written`,
-    indexes.map((i) => ({ path: `/${i}/ifMatch`, message: 'does not match the current ETag' })),
-  );
+  return ERRORS.preconditionFailed(`Item${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')} changed since the ifMatch version; nothing was written`, {
+    errors: indexes.map((i) => ({ path: `/${i}/ifMatch`, message: 'does not match the current ETag' })),
+  });
 }

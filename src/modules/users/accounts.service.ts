@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { Lang } from '../../mail/templates.ts';
 import { parseIfMatch, staleWrite } from '../shared/records.ts';
 import type { Account } from './accounts.schemas.ts';
@@ -8,6 +8,7 @@ import { notifySessionsEnded, revokeUserSessions } from './sessions.repo.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
 import { findUserById, listAccounts, setAccountActive, type AccountRow } from './users.repo.ts';
 import { UserService } from './users.service.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 function toAccount(row: Omit<AccountRow, 'total'>): Account {
   const p = row.profile;
@@ -46,7 +47,7 @@ export class AccountService {
    */
   async setActive(admin: Principal, id: string, active: boolean, ifMatch: string | undefined): Promise<Account> {
     const db = this.ctx.db.kysely;
-    if (id === admin.id && !active) throw new AppError(409, 'conflict', 'You cannot deactivate your own account; ask another administrator');
+    if (id === admin.id && !active) throw ERRORS.conflict('You cannot deactivate your own account; ask another administrator');
     const row = await findUserById(db, id);
     if (!row) throw notFound('Account');
     const ifVersion = parseIfMatch(ifMatch, row.version);
@@ -57,7 +58,7 @@ export class AccountService {
         await recordAudit(trx, { actor: admin, action: active ? 'account_reactivated' : 'account_deactivated', subjectId: id, at: now });
       }
       if (!active) {
-        await revokeUserSessions(trx, id);
+        await revokeUserSessions(trx, id, now);
         await notifySessionsEnded(trx, id);
       }
     });
@@ -69,7 +70,7 @@ export class AccountService {
   async sendPasswordReset(admin: Principal, id: string, lang: Lang): Promise<string> {
     const row = await findUserById(this.ctx.db.kysely, id);
     if (!row) throw notFound('Account');
-    if (row.deactivated_at) throw new AppError(409, 'conflict', 'This account is deactivated: reactivate it before sending a reset link');
+    if (row.deactivated_at) throw ERRORS.conflict('This account is deactivated: reactivate it before sending a reset link');
     await new UserService(this.ctx).requestPasswordReset(row.username, lang);
     await recordAudit(this.ctx.db.kysely, { actor: admin, action: 'password_reset_sent', subjectId: id, at: new Date(this.ctx.clock.now()) });
     return `A link to choose a new password was mailed to ${row.username}.`;

@@ -2,11 +2,11 @@ import { perMinute } from '../../http/rate-limits.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Ctx } from '../../context.ts';
 import { Auth, REFRESH_COOKIE } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
 import { cookieOf } from '../../http/cookies.ts';
 import { NoContent, problems } from '../../http/schemas.ts';
 import { LoginBody, LoginQuery, LoginResponseSchema, RefreshBody, RefreshResponse } from './users.schemas.ts';
 import { UserService } from './users.service.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 /** Login, refresh and logout: reachable without an access token. */
 export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, { ctx }) => {
@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
       const body = request.body as typeof request.body | undefined;
       const username = body?.username ?? request.query.username;
       const password = body?.password ?? request.query.password;
-      if (!username) throw new AppError(400, 'invalid_body', 'username is required', [{ path: '/username', message: 'is required' }]);
+      if (!username) throw ERRORS.invalidBody('username is required', { errors: [{ path: '/username', message: 'is required' }] });
       const bearer = request.headers.authorization ? Auth.tokenFrom(request)?.token : undefined;
       const { user, issued } = await ctx.authService.login({ username, password, ip: request.ip, bearer });
       ctx.authService.setCookies(reply, issued);
@@ -62,7 +62,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
     },
     async (request, reply) => {
       const token = (request.body as typeof request.body | undefined)?.refresh_token ?? cookieOf(request, REFRESH_COOKIE);
-      if (!token) throw new AppError(401, 'unauthorized', 'Send the serviceRefresh cookie or refresh_token');
+      if (!token) throw ERRORS.unauthorized('Send the serviceRefresh cookie or refresh_token');
       const issued = await ctx.authService.refresh(token);
       ctx.authService.setCookies(reply, issued);
       return { message: 'Token refreshed', access_token: issued.accessToken, token: issued.accessToken, refresh_token: issued.refreshToken };

@@ -4,13 +4,13 @@ import type { Db } from '../../db/db.ts';
 import { ACCESS_COOKIE, accessTtlFor, Auth, hashToken, newRefreshToken, REFRESH_COOKIE, REFRESH_TTL_SEC } from '../../http/auth.ts';
 import type { Counters } from '../../http/counters.ts';
 import { clearCookies, setCookies } from '../../http/cookies.ts';
-import { AppError } from '../../http/errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import type { Passwords } from '../../lib/passwords.ts';
 import { consumeRefreshToken, createSession, extendSession, findRefreshToken, insertRefreshToken, revokeSession } from './sessions.repo.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
 import { findUserById, findUserByUsername, type UserRow } from './users.repo.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 export interface Issued {
   accessToken: string;
@@ -35,11 +35,11 @@ export class AuthService {
       return this.#impersonate({ ...actor, address: input.ip }, input.username);
     }
     if (input.password === undefined) {
-      throw new AppError(400, 'invalid_body', 'password is required', [{ path: '/password', message: 'is required' }]);
+      throw ERRORS.invalidBody('password is required', { errors: [{ path: '/password', message: 'is required' }] });
     }
 
     const user = await this.checkPassword(input.username, input.password, input.ip);
-    if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    if (!user) throw ERRORS.invalidCredentials('Unknown username or wrong password');
     // Said only to whoever knows the password: the account exists and an administrator turned it off.
     if (user.deactivated_at) throw deactivated();
     const issued = await this.#startSession(user, null);
@@ -85,9 +85,9 @@ export class AuthService {
   }
 
   async #impersonate(actor: { id: string; role: string; address: string }, username: string) {
-    if (actor.role !== 'admin') throw new AppError(403, 'forbidden', 'Only platform administrators may log in as another user');
+    if (actor.role !== 'admin') throw ERRORS.forbidden('Only platform administrators may log in as another user');
     const user = await findUserByUsername(this.db.kysely, username);
-    if (!user) throw new AppError(401, 'invalid_credentials', 'Unknown username or wrong password');
+    if (!user) throw ERRORS.invalidCredentials('Unknown username or wrong password');
     if (user.deactivated_at) throw deactivated();
     const issued = await this.#startSession(user, actor.id);
     await recordAudit(this.db.kysely, { actor, action: 'impersonate', subjectId: user.id, at: new Date(this.clock.now()) });
@@ -113,7 +113,7 @@ export class AuthService {
     const tokenHash = hashToken(refreshToken);
     const next = newRefreshToken();
     const result = await this.db.kysely.transaction().execute(async (trx) => {
-      const used = await consumeRefreshToken(trx, tokenHash);
+      const used = await consumeRefreshToken(trx, tokenHash, new Date(this.clock.now()));
       if (!used) return undefined;
       await insertRefreshToken(trx, { tokenHash: hashToken(next), sessionId: used.session_id, expiresAt: new Date(this.clock.now() + REFRESH_TTL_SEC * 1000) });
       await extendSession(trx, used.session_id, new Date(this.clock.now() + REFRESH_TTL_SEC * 1000));
@@ -122,13 +122,13 @@ export class AuthService {
     if (!result) {
       const known = await findRefreshToken(this.db.kysely, tokenHash);
       if (known?.used_at) {
-        await revokeSession(this.db.kysely, known.session_id);
+        await revokeSession(this.db.kysely, known.session_id, new Date(this.clock.now()));
         this.auth.forgetSession(known.session_id);
       }
-      throw new AppError(401, 'unauthorized', 'The refresh token is invalid, expired or already used');
+      throw ERRORS.unauthorized('The refresh token is invalid, expired or already used');
     }
     const user = await findUserById(this.db.kysely, result.user_id);
-    if (!user) throw new AppError(401, 'unauthorized', 'The refresh token is invalid, expired or already used');
+    if (!user) throw ERRORS.unauthorized('The refresh token is invalid, expired or already used');
     return { accessToken: this.auth.signAccess(user.id, result.session_id, user.role), refreshToken: next, role: user.role };
   }
 
@@ -142,7 +142,7 @@ export class AuthService {
       if (known) sids.add(known.session_id);
     }
     for (const sid of sids) {
-      await revokeSession(this.db.kysely, sid);
+      await revokeSession(this.db.kysely, sid, new Date(this.clock.now()));
       this.auth.forgetSession(sid);
     }
   }
@@ -167,9 +167,9 @@ export class AuthService {
 }
 
 /** The answer to a deactivated account's sign-in, by password, as another user or by an invitation. */
-export const deactivated = () => new AppError(403, 'forbidden', 'This account has been deactivated; ask an administrator of this service to reactivate it');
+export const deactivated = () => ERRORS.forbidden('This account has been deactivated; ask an administrator of this service to reactivate it');
 
 function tooManyFailures(resetMs: number) {
   const retry = Math.max(1, Math.ceil(resetMs / 1000));
-  return new AppError(429, 'rate_limited', `Too many failed logins; retry in ${retry} s`, undefined, { 'Retry-After': String(retry) });
+  return ERRORS.rateLimited(`Too many failed logins; retry in ${retry} s`, { headers: { 'Retry-After': String(retry) } });
 }

@@ -10,8 +10,8 @@ export async function createSession(db: Q, s: { id: string; userId: string; impe
   await db.insertInto('sessions').values({ id: s.id, user_id: s.userId, impersonator_id: s.impersonatorId, expires_at: s.expiresAt }).execute();
 }
 
-/** The user behind a live session, or undefined when the session ended (logout, password change, reuse, expiry). */
-export function findSessionPrincipal(db: Q, sid: string): Promise<SessionPrincipal | undefined> {
+/** The user behind a live session at `now` (the injected clock), or undefined when the session ended (logout, password change, reuse, expiry). */
+export function findSessionPrincipal(db: Q, sid: string, now: Date): Promise<SessionPrincipal | undefined> {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -19,26 +19,16 @@ export function findSessionPrincipal(db: Q, sid: string): Promise<SessionPrincip
     .where('s.id', '=', sid)
     .where('s.revoked_at', 'is', null)
     .where('u.deactivated_at', 'is', null)
-    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('s.expires_at', '>', now)
     .executeTakeFirst();
 }
 
-export async function revokeSession(db: Q, sid: string) {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: sql`now()` })
-    .where('id', '=', sid)
-    .where('revoked_at', 'is', null)
-    .execute();
+export async function revokeSession(db: Q, sid: string, now: Date) {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sid).where('revoked_at', 'is', null).execute();
 }
 
-export async function revokeUserSessions(db: Q, userId: string) {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: sql`now()` })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+export async function revokeUserSessions(db: Q, userId: string, now: Date) {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }
 
 export async function insertRefreshToken(db: Q, t: { tokenHash: string; sessionId: string; expiresAt: Date }) {
@@ -47,17 +37,17 @@ export async function insertRefreshToken(db: Q, t: { tokenHash: string; sessionI
 
 /**
  * Marks a refresh token used, in one conditional statement: of two concurrent uses only one succeeds.
- * Returns its live session and user, or undefined when it was unknown, used, expired or its session ended.
+ * Returns its live session and user, or undefined when it was unknown, used, expired at `now` or its session ended.
  */
-export function consumeRefreshToken(db: Q, tokenHash: string) {
+export function consumeRefreshToken(db: Q, tokenHash: string, now: Date) {
   return db
     .updateTable('refresh_tokens as r')
-    .set({ used_at: sql`now()` })
+    .set({ used_at: now })
     .from('sessions as s')
     .whereRef('s.id', '=', 'r.session_id')
     .where('r.token_hash', '=', tokenHash)
     .where('r.used_at', 'is', null)
-    .where('r.expires_at', '>', sql<Date>`now()`)
+    .where('r.expires_at', '>', now)
     .where('s.revoked_at', 'is', null)
     .returning(['r.session_id', 's.user_id', 's.expires_at'])
     .executeTakeFirst();

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema.ts';
-import { jsonMerge, versionedUpdate } from '../../db/versioned.repo.ts';
+import { jsonMerge, versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
 import type { Role, User } from './users.schemas.ts';
 
 type Q = Kysely<Database>;
@@ -53,14 +53,32 @@ export function insertUser(db: Q, u: { id: string; username: string; passwordHas
  * Merges the given profile fields (and sets a new password hash) in one versioned statement, so concurrent edits of
  * different fields both survive. With `ifVersion`, writes only if the row is still at that version; false otherwise.
  */
-export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash?: string, ifVersion?: number): Promise<boolean> {
+export function mergeUserProfile(db: Q, id: string, patch: Record<string, unknown>, passwordHash: string | undefined, write: WriteAt): Promise<boolean> {
   const set = { profile: jsonMerge('profile', patch), ...(passwordHash ? { password_hash: passwordHash } : {}) };
-  return versionedUpdate(db, 'users', id, set, ifVersion);
+  return versionedUpdate(db, 'users', id, set, write);
+}
+
+/** The user whose connected Stripe account this is (profile `paymentsAccountId`). */
+export function findUserByPaymentsAccount(db: Q, accountId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'profile'])
+    .where(sql<boolean>`profile->>'paymentsAccountId' = ${accountId}`)
+    .executeTakeFirst();
+}
+
+/** The user whose Stripe customer this is (profile `paymentsCustomer.id`, plans). */
+export function findUserByPaymentsCustomer(db: Q, customerId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'profile'])
+    .where(sql<boolean>`profile->'paymentsCustomer'->>'id' = ${customerId}`)
+    .executeTakeFirst();
 }
 
 /** A new password (a reset): the record's version moves like any other write. */
-export function setUserPassword(db: Q, id: string, passwordHash: string): Promise<boolean> {
-  return versionedUpdate(db, 'users', id, { password_hash: passwordHash });
+export function setUserPassword(db: Q, id: string, passwordHash: string, at: number | Date): Promise<boolean> {
+  return versionedUpdate(db, 'users', id, { password_hash: passwordHash }, { at });
 }
 
 /** Ids of the projects and groups the user owns or is an administrator or editor of, oldest first. One statement. */
@@ -166,5 +184,5 @@ export async function listAccounts(
 
 /** Deactivates (at `at`) or reactivates an account, as a versioned write; false when the row moved past `ifVersion`. */
 export function setAccountActive(db: Q, id: string, active: boolean, at: Date, ifVersion?: number): Promise<boolean> {
-  return versionedUpdate(db, 'users', id, { deactivated_at: active ? null : at }, ifVersion);
+  return versionedUpdate(db, 'users', id, { deactivated_at: active ? null : at }, { at, ifVersion });
 }

@@ -60,9 +60,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ ctx: Ctx }> = async (app, {
         summary: "Change the caller's own profile (and password, with currentPassword)",
         description:
           'Only names, phone, company, address and preferences change here. A fetched record may be sent back whole: server-kept fields are ignored, and other fields are accepted only with their current value. ' +
-          'A password change ends every session of the user, this one included: log in again.',
+          'A password change ends every session of the user, this one included: log in again. ' +
+          'paymentsCustomer, subscription and appliedTrial are kept by the platform (a changed value → 400). With plans on (BILLING=stripe), hiding the branding (`preferences.hideBrandingIcon`, `preferences.hideLoadingLogo`) needs the Pro plan → 402 `plan_limit` otherwise.',
         body: PatchMeBody,
-        response: { 200: { ...User, headers: ETag }, ...problems(400, 401, 412, 415) },
+        response: { 200: { ...User, headers: ETag }, ...problems(400, 401, 402, 412, 415) },
       },
     },
     async (request, reply) => {

@@ -62,9 +62,21 @@ export const PlatformKept = {
   paymentsAccountId: Type.String(),
   paymentsOnboardingDone: Type.Boolean(),
   paymentsDetailsSubmitted: Type.Boolean(),
-  paymentsCustomer: Type.Object({}, { additionalProperties: true }),
-  subscription: Type.Object({}, { additionalProperties: true }),
-  appliedTrial: Type.Boolean(),
+  paymentsCustomer: Type.Object(
+    { id: Type.Optional(Type.String({ description: 'The Stripe customer id (cus_…)' })) },
+    { additionalProperties: true, description: 'With plans on: the user’s Stripe customer, made once at their first checkout or portal visit' },
+  ),
+  subscription: Type.Object(
+    {
+      status: Type.Optional(Type.String({ description: "Stripe's status: trialing, active, past_due, unpaid, canceled, …" })),
+      plan: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'starter or pro (null: another price)' })),
+      trialEnd: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+      currentPeriodEnd: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+      cancelAtPeriodEnd: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: true, description: 'With plans on: the user’s subscription as last read back from Stripe (docs/billing.md)' },
+  ),
+  appliedTrial: Type.Boolean({ description: 'With plans on: the user took their trial (it is offered once)' }),
   administrators: Type.Array(ObjectId, { description: 'The other people who are administrators of projects the user belongs to (user ids)' }),
   editors: Type.Array(ObjectId, { description: 'The other people who are editors of projects the user belongs to (user ids)' }),
   invites: Type.Array(Type.Ref('Invite'), {

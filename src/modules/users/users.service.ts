@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Ctx } from '../../context.ts';
 import { hashToken, type Principal } from '../../http/auth.ts';
-import { AppError, type FieldError } from '../../http/errors.ts';
+import { type FieldError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { resetMail, type Lang } from '../../mail/templates.ts';
-import { invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
+import { deepEqual, invalid, parseIfMatch, staleWrite } from '../shared/records.ts';
 import { claimPasswordReset, countResetsSince, insertPasswordReset, spendUserResets } from './password-reset.repo.ts';
 import { recordAudit } from '../audit/audit.repo.ts';
 import { toInvite } from '../invites/invites.repo.ts';
@@ -25,6 +25,8 @@ import {
   type UserRow,
 } from './users.repo.ts';
 import { SelfEditable, type CreateUserBody, type PatchMeBody, type User } from './users.schemas.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
+import { checkPlan } from '../billing/plans.ts';
 
 /** A namespace slug (the pattern of `Namespace`): lower-case letters and digits joined by single dashes, at most 50. */
 export const slugOf = (text: string) =>
@@ -51,7 +53,7 @@ function proposedSlug(row: UserRow): string {
 /** A reset link works once, for this long. */
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
-// The worked-out fields (§19) move as other people act: a record sent back with them stale is no attempt to change them.
+// The worked-out fields (administrators, editors, invites, projectNameURL) move as other people act: a record sent back with them stale is no attempt to change them.
 const SERVER_KEPT = new Set([
   '_id',
   '__v',
@@ -67,6 +69,14 @@ const SERVER_KEPT = new Set([
   'projectNameURL',
 ]);
 const SELF_EDITABLE = new Set(Object.keys(SelfEditable));
+
+/** Whether new `preferences` hide a mark of the service the current ones show. */
+function hidesBranding(current: unknown, next: unknown): boolean {
+  if (typeof next !== 'object' || next === null) return false;
+  const was = (typeof current === 'object' && current !== null ? current : {}) as Record<string, unknown>;
+  const now = next as Record<string, unknown>;
+  return (['hideBrandingIcon', 'hideLoadingLogo'] as const).some((k) => now[k] === true && was[k] !== true);
+}
 
 /** Accounts: creation, the caller's own record and password, and forgotten passwords. */
 export class UserService {
@@ -96,7 +106,7 @@ export class UserService {
     return toUser(row, await findMemberships(this.ctx.db.kysely, row.id), await this.#derived(row));
   }
 
-  /** §19: the people sharing the user's projects by role, the invitations waiting for them, a namespace for their next project. */
+  /** The worked-out fields: the people sharing the user's projects by role, the invitations waiting for them, a namespace for their next project. */
   async #derived(row: UserRow): Promise<Derived> {
     const db = this.ctx.db.kysely;
     const circle = await findCircle(db, row.id, row.username, new Date(this.ctx.clock.now()));
@@ -130,7 +140,7 @@ export class UserService {
     for (const [key, value] of Object.entries(fields)) {
       if (SERVER_KEPT.has(key)) continue;
       if (SELF_EDITABLE.has(key)) patch[key] = value;
-      else if (JSON.stringify(current[key] ?? null) !== JSON.stringify(value ?? null)) {
+      else if (!deepEqual(current[key] ?? null, value ?? null)) {
         errors.push({ path: `/${key}`, message: 'is not yours to change' });
       }
     }
@@ -143,9 +153,12 @@ export class UserService {
     if (errors.length) invalid(errors);
 
     const updated = await db.transaction().execute(async (trx) => {
-      if (!(await mergeUserProfile(trx, row.id, patch, passwordHash, ifVersion))) throw staleWrite();
+      // With plans on, hiding the branding on the user's pages needs a plan that allows it (402 otherwise).
+      if (hidesBranding(row.profile.preferences, patch.preferences))
+        await checkPlan(trx, this.ctx.config.billing, this.ctx.clock.now(), row.id, { hidesBranding: true });
+      if (!(await mergeUserProfile(trx, row.id, patch, passwordHash, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
       if (passwordHash) {
-        await revokeUserSessions(trx, row.id);
+        await revokeUserSessions(trx, row.id, new Date(this.ctx.clock.now()));
         await recordAudit(trx, { actor: principal, action: 'password_changed', subjectId: row.id, at: new Date(this.ctx.clock.now()) });
       }
       return findUserById(trx, row.id);
@@ -191,21 +204,21 @@ export class UserService {
     const userId = await this.ctx.db.kysely.transaction().execute(async (trx) => {
       const id = await claimPasswordReset(trx, tokenHash, now);
       if (!id) return undefined;
-      await setUserPassword(trx, id, passwordHash);
+      await setUserPassword(trx, id, passwordHash, now);
       await spendUserResets(trx, id, now);
-      await revokeUserSessions(trx, id);
+      await revokeUserSessions(trx, id, now);
       // Whoever needed a reset may have lost more than the password: the account's API tokens end with it.
       const tokens = await deleteUserApiTokens(trx, id);
       await recordAudit(trx, { actor: { id }, action: 'password_reset', subjectId: id, detail: { apiTokensRevoked: tokens }, at: now });
       return id;
     });
-    if (!userId) throw new AppError(410, 'gone', 'This reset link was already used, has expired or is unknown; ask for a new one');
+    if (!userId) throw ERRORS.gone('This reset link was already used, has expired or is unknown; ask for a new one');
     this.ctx.auth.forgetAllSessions();
   }
 
   async #current(principal: Principal): Promise<UserRow> {
     const row = await findUserById(this.ctx.db.kysely, principal.id);
-    if (!row) throw new AppError(401, 'unauthorized', 'The user no longer exists');
+    if (!row) throw ERRORS.unauthorized('The user no longer exists');
     return row;
   }
 }

@@ -5,7 +5,9 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { Outbox } from '../../outbox/outbox.ts';
-import { toEvent, type AppendedEvent, type EventRow } from '../events/events.repo.ts';
+import { toEvent, type EventRow } from '../events/events.repo.ts';
+import { type AppendedEvent } from '../events/event-model.ts';
+import { isCustomIntegrationField } from '../projects/projects.schemas.ts';
 import {
   findDeliveryForAttempt,
   findDeliveryTurn,
@@ -99,7 +101,7 @@ export class WebhookDispatcher {
       secret: secrets.open(d.secret),
       id: d.id,
       timestampSec: Math.floor(clock.now() / 1000),
-      body: JSON.stringify(toEvent(event)),
+      body: JSON.stringify(webhookEvent(event)),
       timeoutMs: config.webhooks.timeoutMs,
       allowPrivate: config.webhooks.allowPrivate,
     });
@@ -133,4 +135,15 @@ export class WebhookDispatcher {
     });
     if (next) this.deps.outbox.wake();
   }
+}
+
+/** An event as a webhook is sent it: the fields kept for a custom integration (pv*, so*, bs*) are sent to no one. */
+export function webhookEvent(row: EventRow): ReturnType<typeof toEvent> {
+  const event = toEvent(row);
+  const changes = event.data.changes;
+  if (!changes || typeof changes !== 'object') return event;
+  const kept = Object.entries(changes as Record<string, unknown>).filter(([key]) => !isCustomIntegrationField(key));
+  if (kept.length === Object.keys(changes).length) return event;
+  const { changes: _all, ...rest } = event.data;
+  return { ...event, data: kept.length ? { ...rest, changes: Object.fromEntries(kept) } : rest };
 }

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../events/events.repo.ts';
+import { EVENT_TYPES } from '../events/events.schemas.ts';
 import { eventSchemaName } from '../events/events.schemas.ts';
 
 const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });

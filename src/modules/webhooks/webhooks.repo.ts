@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { versionedUpdate } from '../../db/versioned.repo.ts';
-import type { AppendedEvent } from '../events/events.repo.ts';
+import { versionedUpdate, type WriteAt } from '../../db/versioned.repo.ts';
+import type { AppendedEvent } from '../events/event-model.ts';
 
 type Q = Kysely<Database>;
 
@@ -51,9 +51,9 @@ export function insertWebhook(db: Q, w: { id: string; projectId: string; url: st
     .executeTakeFirstOrThrow() as Promise<WebhookRow>;
 }
 
-/** The versioned update (version + 1, updated_at, If-Match guard); false when stale or gone. */
-export function updateWebhook(db: Q, id: string, set: Partial<{ url: string; events: string[]; description: string | null }>, ifVersion?: number) {
-  return versionedUpdate(db, 'webhooks', id, set, ifVersion);
+/** The versioned update (the version bumped, updated_at from the clock, If-Match guard); false when stale or gone. */
+export function updateWebhook(db: Q, id: string, set: Partial<{ url: string; events: string[]; description: string | null }>, write: WriteAt) {
+  return versionedUpdate(db, 'webhooks', id, set, write);
 }
 
 /** Deletes the webhook (and its deliveries); with `ifVersion`, only while it is at that version. False when nothing was deleted. */
@@ -111,7 +111,8 @@ export interface DeliveryRow {
   id: string;
   webhook_id: string;
   event_id: string;
-  seq: string;
+  /** A bigint: PostgreSQL's driver reads it as a string, PGlite's as a number. */
+  seq: string | number;
   status: string;
   created_at: Date;
   delivered_at: Date | null;
@@ -165,14 +166,14 @@ export function toDelivery(row: DeliveryRow) {
 export interface AttemptTarget {
   id: string;
   status: string;
-  seq: string;
+  seq: string | number;
   webhook_id: string;
   url: string;
   secret: string;
   /** The event delivered, with its columns prefixed where they clash with the delivery's. */
   e_id: string;
   project_id: string;
-  e_seq: string;
+  e_seq: string | number;
   type: string;
   actor_kind: string;
   actor_id: string | null;
@@ -207,7 +208,7 @@ export function findDeliveryForAttempt(db: Q, deliveryId: string): Promise<Attem
 }
 
 /** A pending delivery of the webhook before `seq`, if any: while there is one, a later delivery waits its turn. */
-export function findEarlierPending(db: Q, webhookId: string, seq: string): Promise<{ id: string } | undefined> {
+export function findEarlierPending(db: Q, webhookId: string, seq: string | number): Promise<{ id: string } | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .select('id')
@@ -229,7 +230,7 @@ export async function insertAttempt(
 }
 
 /** The webhook and place in its order of a delivery. */
-export function findDeliveryTurn(db: Q, deliveryId: string): Promise<{ webhook_id: string; seq: string } | undefined> {
+export function findDeliveryTurn(db: Q, deliveryId: string): Promise<{ webhook_id: string; seq: string | number } | undefined> {
   return db.selectFrom('webhook_deliveries').select(['webhook_id', 'seq']).where('id', '=', deliveryId).executeTakeFirst();
 }
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, ObjectId, Version } from '../../http/schemas.ts';
-import { EVENT_TYPES } from '../events/events.repo.ts';
+import { EVENT_TYPES } from '../events/events.schemas.ts';
 
 const EventName = Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], { description: 'An event type, or * for all' });
 const EventNames = Type.Array(EventName, { minItems: 1, maxItems: 20, uniqueItems: true, examples: [['unit.updated', 'lead.created']] });

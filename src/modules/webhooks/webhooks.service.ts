@@ -63,7 +63,7 @@ export class WebhookService {
     const set = { ...(url !== undefined ? { url } : {}), ...(events !== undefined ? { events } : {}), ...(description !== undefined ? { description } : {}) };
     let row = current;
     if (Object.keys(set).length) {
-      if (!(await updateWebhook(this.ctx.db.kysely, current.id, set, ifVersion))) throw staleWrite();
+      if (!(await updateWebhook(this.ctx.db.kysely, current.id, set, { at: this.ctx.clock.now(), ifVersion }))) throw staleWrite();
       row = await this.#hook(projectId, current.id);
     }
     return { record: toWebhook(row), etag: etagOf(row.version) };

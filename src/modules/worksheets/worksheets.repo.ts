@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { KEYED_LOCKS } from '../../db/locks.ts';
 import type { Database, WorksheetsTable } from '../../db/schema.ts';
+import { returning, versionedUpdate } from '../../db/versioned.repo.ts';
 import { windowTotal } from '../shared/list.ts';
 
 type Q = Kysely<Database>;
@@ -118,17 +119,33 @@ export function findWorksheet(db: Q, id: string) {
 
 /** Decides a submitted worksheet; undefined when it was decided already (by a concurrent request too). */
 export function decideWorksheet(db: Q, id: string, status: 'accepted' | 'declined', unitId: string | null, now: Date): Promise<WorksheetRow | undefined> {
-  return db
-    .updateTable('worksheets')
-    .set({ status, unit_id: unitId, version: sql`version + 1`, updated_at: now })
-    .where('id', '=', id)
-    .where('status', '=', 'submitted')
-    .returning(COLUMNS)
-    .executeTakeFirst();
+  return versionedUpdate(
+    db,
+    'worksheets',
+    id,
+    { status, unit_id: unitId },
+    { at: now, where: sql<boolean>`status = 'submitted'`, returning: returning<WorksheetRow>(COLUMNS) },
+  );
 }
 
 export async function deleteWorksheets(db: Q, ids: string[]): Promise<number> {
   if (!ids.length) return 0;
   const result = await db.deleteFrom('worksheets').where('id', 'in', ids).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** A worksheet as the CRMs are sent it: the record, and the names of its chosen units in the buyer's order. */
+export function findWorksheetToPush(db: Q, id: string) {
+  return db
+    .selectFrom('worksheets as w')
+    .select(COLUMNS.map((c) => `w.${c}` as const))
+    .select(
+      sql<
+        string[]
+      >`array(select u.name from unnest(w.choices) with ordinality as c(id, n) join units u on u.id = c.id and u.project_id = w.project_id order by c.n)`.as(
+        'choice_names',
+      ),
+    )
+    .where('w.id', '=', id)
+    .executeTakeFirst();
 }

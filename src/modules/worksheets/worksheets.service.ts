@@ -1,10 +1,9 @@
 import type { Ctx } from '../../context.ts';
 import type { Principal } from '../../http/auth.ts';
-import { AppError } from '../../http/errors.ts';
 import { newObjectId } from '../../lib/object-id.ts';
 import { Allocations } from '../allocations/allocations.service.ts';
 import { findUnitAllocation } from '../allocations/allocations.repo.ts';
-import { actorOf, createdChanges, PUBLIC, type Changes } from '../events/events.repo.ts';
+import { actorOf, createdChanges, PUBLIC, type Changes } from '../events/event-model.ts';
 import { findProjectMembership } from '../projects/projects.repo.ts';
 import { authorize } from '../shared/access.ts';
 import { totalOf } from '../shared/list.ts';
@@ -21,13 +20,14 @@ import {
 } from './worksheets.repo.ts';
 import type { WorksheetPatch, WorksheetSubmit } from './worksheets.schemas.ts';
 import { reserveUnit } from '../units/unit-writes.repo.ts';
-import { markHoldReleased } from '../holds/holds.repo.ts';
+import { markHoldReleased } from '../holds/index.ts';
 import { queueWorksheetDecided, queueWorksheetSubmitted } from '../../mail/worksheet-mail.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 const KEPT = ['_id', '__v', 'project', 'createdAt', 'updatedAt'] as const;
-const noToken = () => new AppError(401, 'unauthorized', 'X-Allocation-Token is required: open the allocation first');
+const noToken = () => ERRORS.unauthorized('X-Allocation-Token is required: open the allocation first');
 
-/** Realtors' worksheets (§18): submitted through an allocation's token, decided by the owner and administrators. */
+/** Realtors' worksheets: submitted through an allocation's token, decided by the owner and administrators. */
 export class WorksheetService {
   readonly #allocations: Allocations;
   constructor(private readonly ctx: Ctx) {
@@ -47,11 +47,7 @@ export class WorksheetService {
       await lockAllocationWorksheets(trx, projectId, access.name);
       const limit = this.ctx.config.limits.worksheetsPerAllocation;
       if ((await countPendingWorksheets(trx, projectId, access.name)) >= limit) {
-        throw new AppError(
-          409,
-          'conflict',
-          `This allocation already has ${limit} worksheets waiting for the sales team; wait for decisions before submitting more`,
-        );
+        throw ERRORS.conflict(`This allocation already has ${limit} worksheets waiting for the sales team; wait for decisions before submitting more`);
       }
       const row = await insertWorksheet(trx, {
         id: newObjectId(now),
@@ -64,6 +60,8 @@ export class WorksheetService {
         now: new Date(now),
       });
       const record = toWorksheet(row);
+      // The buyer reaches the project's CRMs as a lead would, through the outbox: the 201 never waits for a vendor.
+      await this.ctx.crm.queueWorksheet(trx, projectId, row.id);
       await queueWorksheetSubmitted(trx, this.ctx.mail, { projectId, worksheet: record, consoleUrl: this.ctx.config.mail.publicUrl, now });
       await this.ctx.events.append(trx, {
         projectId,
@@ -95,7 +93,7 @@ export class WorksheetService {
   async decide(principal: Principal, id: string, body: WorksheetPatch) {
     const db = this.ctx.db.kysely;
     const { row: ws } = authorize(principal, await findWorksheet(db, id), 'read-leads', 'Worksheet');
-    if (ws.status !== 'submitted') throw new AppError(409, 'conflict', `This worksheet is already ${ws.status}`);
+    if (ws.status !== 'submitted') throw ERRORS.conflict(`This worksheet is already ${ws.status}`);
     const unitId = body.status === 'accepted' ? body.unit : null;
     if (unitId !== null && !ws.choices.includes(unitId)) invalid([{ path: '/unit', message: "is not among the worksheet's choices" }]);
     const now = this.ctx.clock.now();
@@ -104,14 +102,14 @@ export class WorksheetService {
       if (unitId !== null) {
         const owner = await findUnitAllocation(trx, ws.project_id, unitId);
         const unit = await reserveUnit(trx, unitId, ws.project_id, owner === ws.allocation, now);
-        if (!unit) throw new AppError(409, 'conflict', 'That unit is no longer available (reserved, sold, or held by someone else)');
+        if (!unit) throw ERRORS.conflict('That unit is no longer available (reserved, sold, or held by someone else)');
         // The realtor's hold on it ends here: its record says so, as a release by its holder would.
         if (unit.before === 'on_hold' && unit.held_before) await markHoldReleased(trx, unit.held_before, now);
         const changes: Changes = { availability: [unit.before, 'reserved'] };
         await this.ctx.events.append(trx, { projectId: ws.project_id, type: 'unit.updated', actor, subjectId: unitId, changes, now });
       }
       const decided = await decideWorksheet(trx, id, body.status, unitId, new Date(now));
-      if (!decided) throw new AppError(409, 'conflict', 'This worksheet was decided by someone else meanwhile');
+      if (!decided) throw ERRORS.conflict('This worksheet was decided by someone else meanwhile');
       const changes: Changes = { status: ['submitted', body.status], ...(unitId !== null ? { unit: [null, unitId] } : {}) };
       await this.ctx.events.append(trx, { projectId: ws.project_id, type: `worksheet.${body.status}`, actor, subjectId: id, changes, now });
       const record = toWorksheet(decided);

@@ -5,19 +5,25 @@ import type { Group, User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { Team } from './team.tsx';
 import { PAGES_ORIGIN } from '../features.ts';
+import { InternalLink } from '../internal-link.tsx';
 
 const groupPage = (namespace: string) => `${PAGES_ORIGIN}/g/${encodeURIComponent(namespace)}`;
 
-/** The group's public address (/g/…) and own domain, with a link to its page once it has one. */
+/** The group's public address (/g/…), own domain and the team's internal link, with a link to its page once it has one. */
 function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) => void }) {
   const [namespace, setNamespace] = useState(group.namespace ?? '');
   const [hostName, setHostName] = useState(group.hostName ?? '');
+  const [internalURL, setInternalURL] = useState(group.internalURL ?? '');
   const [error, setError] = useState<unknown>();
   const [news, setNews] = useState('');
   const save = async (e: Event) => {
     e.preventDefault();
     setError(undefined);
-    const body = { ...(namespace !== (group.namespace ?? '') ? { namespace } : {}), ...(hostName !== (group.hostName ?? '') ? { hostName } : {}) };
+    const body = {
+      ...(namespace !== (group.namespace ?? '') ? { namespace } : {}),
+      ...(hostName !== (group.hostName ?? '') ? { hostName } : {}),
+      ...(internalURL !== (group.internalURL ?? '') ? { internalURL } : {}),
+    };
     try {
       onSaved(await api.patch(`/groups/${group._id}`, { body, ifMatch: etagOf(group) }));
       setNews('Address saved.');
@@ -28,7 +34,7 @@ function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) =>
   const invalid = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
   return (
     <form class="card" onSubmit={save} aria-labelledby="group-address-h">
-      <h2 id="group-address-h">Public page</h2>
+      <h2 id="group-address-h">Addresses</h2>
       <div class="two">
         <Field
           label="Public address (/g/…)"
@@ -39,9 +45,20 @@ function GroupAddress({ group, onSaved }: { group: Group; onSaved: (g: Group) =>
           error={invalid('/namespace')}
         />
         <Field label="Own domain" value={hostName} onValue={setHostName} hint="e.g. homes.example.com, pointed at this service." error={invalid('/hostName')} />
+        <Field
+          label="Internal link"
+          type="url"
+          value={internalURL}
+          onValue={setInternalURL}
+          hint="Your team’s own page about the group: linked beside its name here, never on the group's page."
+          error={invalid('/internalURL')}
+        />
       </div>
       <div class="row wrap">
-        <button type="submit" disabled={namespace === (group.namespace ?? '') && hostName === (group.hostName ?? '')}>
+        <button
+          type="submit"
+          disabled={namespace === (group.namespace ?? '') && hostName === (group.hostName ?? '') && internalURL === (group.internalURL ?? '')}
+        >
           Save address
         </button>
         {group.namespace && (
@@ -130,6 +147,7 @@ export function GroupScreen({ id, user }: { id: string; user: User }) {
     <section>
       <p class="crumbs">
         <a href="/admin/groups">Groups</a> › {g.name}
+        <InternalLink url={g.internalURL} id="internal-link" />
       </p>
       <PageTitle>{g.name}</PageTitle>
       <GroupAddress group={g} onSaved={group.set} />

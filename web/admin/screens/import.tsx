@@ -4,7 +4,7 @@ import type { Project } from '../types.ts';
 import { ErrorNotice, Notice, TextArea, useId } from '../ui.tsx';
 import { appliedText, canApply, changeCount, ImportDiff, runImport, XLSX, type FileType, type Preview } from './import-diff.tsx';
 
-/** The import's column names in the sales team's words (CONTRACT §17), as the template writes them. */
+/** The import's column names in the sales team's words, as the template writes them. */
 export const COLUMNS: [string, string, string][] = [
   ['Name', "the unit's name; an existing name updates that unit", ''],
   ['Floor', "the floor's name", ''],

@@ -5,7 +5,8 @@ import type { Project, User } from '../types.ts';
 import type { components } from '../../api-schema.d.ts';
 import { ErrorNotice, Loading, Notice, PageTitle, Select, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
-import { centre, parsePath, PLAN_VIEWBOX } from './plan.tsx';
+import { PLAN_VIEWBOX } from './plan.tsx';
+import { centre, parsePath } from '../drawing.tsx';
 import { canManage } from '../access.ts';
 
 type InsightsData = components['schemas']['Insights'];

@@ -32,7 +32,7 @@ const unitName = (units: Unit[], id: string | undefined) => units.find((u) => u.
 const problem = (err: unknown) =>
   err instanceof ApiError && err.status === 409 ? new Error(`That could not be done now: ${err.message.replace(/\.?$/, '.')}`) : err;
 
-/** Launch day (§18): the realtors' allocations, their worksheets, and each unit's waiting list. */
+/** Launch day: the realtors' allocations, their worksheets, and each unit's waiting list. */
 export function Launch({ project, onProject }: { project: Project; onProject: (p: Project) => void }) {
   const units = useLoad(() => all('/units', { query: { project: project._id } }), [project._id]);
   if (units.loading && !units.data) return <Loading what="Loading the units" />;

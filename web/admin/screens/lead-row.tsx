@@ -1,5 +1,6 @@
 import { api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import type { Lead, TeamMember, User } from '../types.ts';
+import { DepositLine } from './deposits.tsx';
 
 export const LEAD_STATUSES = ['new', 'contacted', 'qualified', 'lost'] as const;
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -69,6 +70,41 @@ function History({ history, unitName }: { history: Lead[]; unitName: (l: Lead) =
   );
 }
 
+/** The answers the visitor gave: the lock screen's own questions (`questions`) and the custom form's fields (`customFields`). */
+function Answers({ lead: l }: { lead: Lead }) {
+  const pairs = [...(l.questions ?? []).map((q) => [q.question, q.answer]), ...(l.customFields ?? []).map((f) => [f.key, f.value])];
+  if (!pairs.length) return null;
+  return (
+    <dl class="answers">
+      {pairs.map(([q, a], i) => (
+        <div key={i}>
+          <dt>{q}</dt>
+          <dd>{a}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Where the lead came from, its hold's state and, for a hold that took one, its deposit (one box: the cell's label beside it on a phone). */
+function SourceCell({ lead: l, hold }: { lead: Lead; hold: string | undefined }) {
+  return (
+    <td data-label="Source">
+      <div>
+        <span>
+          {l.source ? cap(l.source) : ''}
+          {hold && <span class={`badge hold-${l.holdState}`}>{hold}</span>}
+        </span>
+        {l.deposit && (
+          <div class="small">
+            <DepositLine project={l.project} d={l.deposit} />
+          </div>
+        )}
+      </div>
+    </td>
+  );
+}
+
 /** One lead (or one person: their newest lead and their history), its status, assignee and notes worked in place. */
 export function LeadRow({ lead: l, history, team, projectName, unitName, me, onSaved, onError }: RowProps) {
   const name = fullName(l) || '(no name)';
@@ -105,12 +141,7 @@ export function LeadRow({ lead: l, history, team, projectName, unitName, me, onS
       <td data-label="Received">{localTime(l.createdAt)}</td>
       <td data-label="Project">{projectName}</td>
       <td data-label="Unit">{unitName(l)}</td>
-      <td data-label="Source">
-        <span>
-          {l.source ? cap(l.source) : ''}
-          {hold && <span class={`badge hold-${l.holdState}`}>{hold}</span>}
-        </span>
-      </td>
+      <SourceCell lead={l} hold={hold} />
       <td data-label="Status">
         <select aria-label={`Status of ${name}`} value={l.status} onChange={(e) => pick(e.currentTarget.value)}>
           {LEAD_STATUSES.map((s) => (
@@ -145,6 +176,7 @@ export function LeadRow({ lead: l, history, team, projectName, unitName, me, onS
       </td>
       <td class="msg small" data-label="Message">
         {l.message}
+        <Answers lead={l} />
       </td>
     </tr>
   );

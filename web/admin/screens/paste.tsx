@@ -4,7 +4,7 @@ import { ErrorNotice, Loading } from '../ui.tsx';
 import { appliedText, canApply, changeCount, ImportDiff, runImport, type Preview } from './import-diff.tsx';
 import { COLS } from './grid.tsx';
 
-/** Header words the import understands (CONTRACT §17 and the record's own field names), lower case. */
+/** Header words the import understands (the sales team's words and the record's own field names), lower case. */
 const KNOWN = new Set(
   [
     ...['name', 'floor', 'status', 'availability', 'price', 'bedrooms', 'beds', 'bathrooms', 'baths', 'area', 'sq ft', 'square feet', 'squarefeet'],

@@ -1,37 +1,20 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { all, api, ApiError, etagOf } from '../api.ts';
 import type { Floor, Project, Unit } from '../types.ts';
 import { availabilityLabel } from '../types.ts';
-import { ErrorNotice, Field, Loading, Notice, PageTitle, Toggle, useLoad } from '../ui.tsx';
+import { ErrorNotice, Field, Loading, Notice, PageTitle, useLoad } from '../ui.tsx';
 import { sized } from '../media.ts';
 import { statusColour } from '../../status-colours.ts';
+import { DrawCanvas, DrawingCard, DrawnShape, parsePath, toPath, useOutline, type Outline } from '../drawing.tsx';
 import { SuggestBar, SuggestedShapes, useSuggestions } from './plan-suggest.tsx';
 
-type Pt = [number, number];
 const W = 600;
 const H = 300;
 /** The coordinate space unit shapes are drawn in (the plan editor's, the insights map's). */
 export const PLAN_VIEWBOX = `0 0 ${W} ${H}`;
-const GRID = 10;
-const MAGNET = 8;
 
 /** The page's colour for an availability: the project's own where it has one (one definition: web/status-colours.ts). */
 export const colourFor = (project: Project, availability: string): string => statusColour(project, availability);
-
-/** `M x y L x y … Z` (absolute moves and lines only) → points; anything else cannot be edited point by point. */
-export function parsePath(d: string | undefined): Pt[] | undefined {
-  if (!d) return [];
-  if (!/^\s*M[\d\s.,LZ-]*$/i.test(d) || /[a-y]/.test(d.replace(/[MLZ]/gi, ''))) return undefined;
-  if (/[ml]/.test(d)) return undefined; // relative commands
-  const nums = d.match(/-?\d+(\.\d+)?/g)?.map(Number) ?? [];
-  if (nums.length % 2) return undefined;
-  const pts: Pt[] = [];
-  for (let i = 0; i < nums.length; i += 2) pts.push([nums[i], nums[i + 1]]);
-  return pts;
-}
-
-export const toPath = (pts: Pt[]) => (pts.length ? `M${pts.map(([x, y]) => `${x} ${y}`).join(' L')} Z` : '');
-export const centre = (pts: Pt[]): Pt => [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
 
 export function PlanEditor({ project, floorId }: { project: Project; floorId: string }) {
   const floor = useLoad(() => api.get(`/floors/${floorId}`), [floorId]);
@@ -50,41 +33,6 @@ interface WorkspaceProps {
   setUnits: (units: Unit[]) => void;
   reloadUnits: () => void;
 }
-
-/** The outline being drawn: its corners, the undo history (100 steps), Ctrl/Cmd+Z. */
-function useOutline(drawing: boolean) {
-  const [points, setPoints] = useState<Pt[]>([]);
-  const [history, setHistory] = useState<Pt[][]>([]);
-  const change = (next: Pt[]) => {
-    setHistory((h) => [...h.slice(-99), points]);
-    setPoints(next);
-  };
-  const undo = () => {
-    const last = history.at(-1);
-    if (!last) return;
-    setPoints(last);
-    setHistory((h) => h.slice(0, -1));
-  };
-  const start = (pts: Pt[]) => {
-    setHistory([]);
-    setPoints(pts);
-  };
-  /** Before a drag: the corners as they were, to undo the whole drag at once. */
-  const remember = () => setHistory((h) => [...h.slice(-99), points]);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === 'z' && drawing) {
-        e.preventDefault();
-        undo();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
-  return { points, setPoints, canUndo: history.length > 0, change, undo, start, remember };
-}
-
-type Outline = ReturnType<typeof useOutline>;
 
 function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: WorkspaceProps) {
   const [selected, setSelected] = useState<string>();
@@ -145,7 +93,8 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
           <ErrorNotice error={error} />
           {unit ? (
             <DrawingCard
-              unit={unit}
+              title={`Drawing ${unit.name}`}
+              where="on the plan"
               outline={outline}
               snap={snap}
               setSnap={setSnap}
@@ -166,145 +115,42 @@ function PlanWorkspace({ project, floor: f, list, setUnits, reloadUnits }: Works
   );
 }
 
-interface CanvasProps {
+/** The plan: the other units (a click chooses one while nothing is drawn) under the outline being drawn. */
+function PlanCanvas({
+  project,
+  floor: f,
+  others,
+  unit,
+  outline,
+  snap,
+  choose,
+}: {
   project: Project;
   floor: Floor;
-  /** The floor's units other than the one being drawn. */
   others: Unit[];
   unit: Unit | undefined;
   outline: Outline;
   snap: boolean;
   choose: (u: Unit) => void;
-}
-
-/** Where the corner at (x, y) lands: a neighbour's or this outline's own corner within reach, else the grid (or a whole point). */
-function snapped([x, y]: Pt, snap: boolean, candidates: Pt[]): Pt {
-  if (!snap) return [Math.round(x), Math.round(y)];
-  let best: Pt | undefined;
-  let dist = MAGNET;
-  for (const c of candidates) {
-    const d = Math.hypot(c[0] - x, c[1] - y);
-    if (d <= dist) {
-      dist = d;
-      best = c;
-    }
-  }
-  if (best) return [best[0], best[1]];
-  return [Math.round(x / GRID) * GRID, Math.round(y / GRID) * GRID];
-}
-
-/** A pointer's place in the drawing's coordinates, kept inside the drawing. */
-function toSvg(svg: SVGSVGElement | null, e: PointerEvent | MouseEvent): Pt | undefined {
-  const matrix = svg?.getScreenCTM();
-  if (!svg || !matrix) return undefined;
-  const pt = svg.createSVGPoint();
-  pt.x = e.clientX;
-  pt.y = e.clientY;
-  const p = pt.matrixTransform(matrix.inverse());
-  return [Math.max(0, Math.min(W, p.x)), Math.max(0, Math.min(H, p.y))];
-}
-
-const ARROWS: Partial<Record<string, Pt>> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
-function PlanCanvas({ project, floor: f, others, unit, outline, snap, choose }: CanvasProps) {
-  const svgRef = useRef<SVGSVGElement>(null);
-  const drag = useRef<number | null>(null);
-  const { points } = outline;
-  // Corners of neighbouring units (and this outline's own) attract first, so shared walls line up.
-  const otherVertices = others.flatMap((u) => parsePath(u.path) ?? []);
-  const snapPoint = (p: Pt, skip?: number) => snapped(p, snap, [...otherVertices, ...points.filter((_, i) => i !== skip)]);
-  const onCanvasClick = (e: MouseEvent) => {
-    const p = toSvg(svgRef.current, e);
-    if (!unit || drag.current !== null || !p) return;
-    outline.change([...points, snapPoint(p)]);
-  };
-  const onHandleDown = (i: number) => (e: PointerEvent) => {
-    e.stopPropagation();
-    if (e.target instanceof Element) e.target.setPointerCapture(e.pointerId);
-    drag.current = i;
-    outline.remember();
-  };
-  const onMove = (e: PointerEvent) => {
-    const i = drag.current;
-    const at = toSvg(svgRef.current, e);
-    if (i === null || !at) return;
-    const p = snapPoint(at, i);
-    outline.setPoints((pts) => pts.map((q, j) => (j === i ? p : q)));
-  };
-  const onUp = () => {
-    // The click that ends a drag must not add a point.
-    setTimeout(() => (drag.current = null), 0);
-  };
-  const onHandleKey = (i: number) => (e: KeyboardEvent) => {
-    if (e.key === 'Delete' || e.key === 'Backspace') {
-      e.preventDefault();
-      outline.change(points.filter((_, j) => j !== i));
-      return;
-    }
-    const arrow = ARROWS[e.key];
-    if (!arrow) return;
-    e.preventDefault();
-    const step = e.shiftKey ? 10 : 1;
-    outline.change(points.map((q, j) => (j === i ? [Math.max(0, Math.min(W, q[0] + arrow[0] * step)), Math.max(0, Math.min(H, q[1] + arrow[1] * step))] : q)));
-  };
-
+}) {
   return (
-    <svg
-      ref={svgRef}
-      viewBox={`0 0 ${W} ${H}`}
-      role="application"
-      aria-label={unit ? `Plan of ${f.name}: click to add a corner to ${unit.name}'s outline` : `Plan of ${f.name}`}
-      onClick={onCanvasClick}
-      onPointerMove={onMove}
-      onPointerUp={onUp}
-      class={unit ? 'drawing' : ''}
+    <DrawCanvas
+      width={W}
+      height={H}
+      label={`Plan of ${f.name}`}
+      drawing={unit ? `${unit.name}'s outline` : undefined}
+      outline={outline}
+      snap={snap}
+      // Corners of neighbouring units attract first, so shared walls line up.
+      snapTo={others.flatMap((u) => parsePath(u.path) ?? [])}
+      fill={unit ? colourFor(project, unit.availability) : ''}
     >
-      {others.map((u) => (
-        <OtherShape key={u._id} project={project} unit={u} faint={unit !== undefined} choose={choose} />
-      ))}
-      {unit && points.length > 0 && (
-        <g class="current">
-          <path d={toPath(points)} fill={colourFor(project, unit.availability)} fill-opacity={0.55} stroke="#1a56db" stroke-width={2} stroke-dasharray="6 3" />
-          {points.map(([x, y], i) => (
-            <circle
-              key={i}
-              class="handle"
-              cx={x}
-              cy={y}
-              r={7}
-              tabindex={0}
-              role="button"
-              aria-label={`Corner ${i + 1} of ${points.length} at ${x}, ${y}: arrow keys move it, Delete removes it`}
-              onPointerDown={onHandleDown(i)}
-              onKeyDown={onHandleKey(i)}
-              onClick={(e) => e.stopPropagation()}
-            />
-          ))}
-        </g>
+      {others.map((u) =>
+        u.path ? (
+          <DrawnShape key={u._id} d={u.path} name={u.name} fill={colourFor(project, u.availability)} faint={unit !== undefined} onChoose={() => choose(u)} />
+        ) : null,
       )}
-    </svg>
-  );
-}
-
-/** A unit drawn already: chosen by a click while nothing is being drawn. */
-function OtherShape({ project, unit: u, faint, choose }: { project: Project; unit: Unit; faint: boolean; choose: (u: Unit) => void }) {
-  if (!u.path) return null;
-  const pts = parsePath(u.path);
-  const c = pts?.length ? centre(pts) : undefined;
-  const onClick = (e: MouseEvent) => {
-    if (faint) return;
-    e.stopPropagation();
-    choose(u);
-  };
-  return (
-    <g class="other" onClick={onClick}>
-      <path d={u.path} fill={colourFor(project, u.availability)} fill-opacity={faint ? 0.45 : 0.75} stroke="#fff" stroke-width={2} />
-      {c && (
-        <text x={c[0]} y={c[1]} text-anchor="middle" dominant-baseline="middle" class="shape-label">
-          {u.name}
-        </text>
-      )}
-    </g>
+    </DrawCanvas>
   );
 }
 
@@ -318,43 +164,6 @@ function Legend({ project }: { project: Project }) {
         </li>
       ))}
     </ul>
-  );
-}
-
-interface DrawingCardProps {
-  unit: Unit;
-  outline: Outline;
-  snap: boolean;
-  setSnap: (on: boolean) => void;
-  save: () => Promise<void>;
-  cancel: () => void;
-}
-
-function DrawingCard({ unit, outline, snap, setSnap, save, cancel }: DrawingCardProps) {
-  const { points } = outline;
-  return (
-    <div class="card">
-      <h2>Drawing {unit.name}</h2>
-      <p class="muted small">
-        Click on the plan to add corners; drag a corner (or focus it and use the arrow keys) to move it. {points.length} corner
-        {points.length === 1 ? '' : 's'}.
-      </p>
-      <Toggle label="Snap to grid and to neighbours' corners" checked={snap} onChange={setSnap} />
-      <div class="row wrap">
-        <button type="button" onClick={save} disabled={points.length < 3}>
-          Save outline
-        </button>
-        <button type="button" class="secondary" onClick={outline.undo} disabled={!outline.canUndo}>
-          Undo
-        </button>
-        <button type="button" class="secondary" onClick={() => outline.change([])} disabled={!points.length}>
-          Start again
-        </button>
-        <button type="button" class="secondary" onClick={cancel}>
-          Cancel
-        </button>
-      </div>
-    </div>
   );
 }
 

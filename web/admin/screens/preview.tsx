@@ -1,5 +1,9 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { ErrorNotice } from '../ui.tsx';
 import { STATUS_COLOURS } from '../../status-colours.ts';
-/** A small live picture of the buyer's page in the chosen colours (the page's defaults where none is set). */
+
+/** The page's own colours where a project sets none (the colour fields' placeholders and pickers start from them). */
 export const DEFAULTS: Record<string, string> = {
   colorBase: '#1f2a44',
   colorHover: '#2f3d60',
@@ -12,61 +16,71 @@ export const DEFAULTS: Record<string, string> = {
   colorSold: STATUS_COLOURS.sold,
 };
 
-const valid = (c: string | undefined) => (c && /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(c) ? c : undefined);
+type Size = 'phone' | 'desktop';
+const FRAME: Record<Size, { width: number; height: number; scale: number }> = {
+  phone: { width: 390, height: 720, scale: 0.9 },
+  desktop: { width: 1280, height: 900, scale: 0.28 },
+};
 
-/** Black or white, whichever reads better on `hex` (as the page does). */
-function ink(hex: string): string {
-  let h = hex.slice(1);
-  if (h.length === 3) h = Array.from(h, (x) => x + x).join('');
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const v = parseInt(h.slice(i, i + 2), 16) / 255;
-    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  });
-  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#111111' : '#ffffff';
-}
-
-export function Preview({ name, colours }: { name: string; colours: Record<string, string | undefined> }) {
-  const col = (k: string) => valid(colours[k]) ?? DEFAULTS[k];
-  const units: [string, string, string][] = [
-    ['A1', 'colorAvailable', 'Available'],
-    ['A2', 'colorReserved', 'Reserved'],
-    ['A3', 'colorSold', 'Sold'],
-  ];
+/**
+ * The settings' preview: the buyer's page itself (its preview link, so a draft shows too) in a frame, drawn with the
+ * settings being edited before they are saved. The page listens only to this console's origin (web/preview-frame.ts);
+ * it says when it is ready, then gets the unsaved settings each time they change. It is the live page: an enquiry or a
+ * hold placed in it is real.
+ */
+export function PagePreview({ projectId, draft, version }: { projectId: string; draft: Record<string, unknown>; version: number }) {
+  const [link, setLink] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  // Each page that says it is ready (a new frame, a reload) is sent the draft: a count, so every one is.
+  const [ready, setReady] = useState(0);
+  const [size, setSize] = useState<Size>('phone');
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    api
+      .get(`/projects/${projectId}/preview-link`)
+      .then((l) => setLink(`${l.url}&v=${version}`))
+      .catch(setError);
+  }, [projectId, version]);
+  const origin = link ? new URL(link).origin : undefined;
+  useEffect(() => {
+    const heard = (e: MessageEvent) => {
+      if (e.origin === origin && e.source === frame.current?.contentWindow && (e.data as { type?: unknown } | null)?.type === 'showsuite:ready')
+        setReady((n) => n + 1);
+    };
+    window.addEventListener('message', heard);
+    return () => window.removeEventListener('message', heard);
+  }, [origin]);
+  useEffect(() => {
+    if (ready && origin) frame.current?.contentWindow?.postMessage({ type: 'showsuite:draft', settings: draft }, origin);
+  }, [ready, origin, draft]);
+  const f = FRAME[size];
   return (
-    <figure class="preview" aria-label="Preview of the public page in these colours">
-      <div class="preview-page" style={{ color: col('colorText') }}>
-        <div class="preview-title" style={{ color: col('colorBase') }}>
-          {name || 'Your project'}
-        </div>
-        <div class="preview-chips">
-          <span style={{ background: col('colorBase'), color: ink(col('colorBase')) }}>Level 1</span>
-          <span style={{ borderColor: col('colorBase'), color: col('colorBase') }}>Level 2</span>
-        </div>
-        <svg viewBox="0 0 300 90" role="img" aria-label="A floor plan with three units in the availability colours">
-          {units.map(([n, k], i) => (
-            <g key={n}>
-              <rect x={8 + i * 98} y={8} width={88} height={74} rx={4} fill={col(k)} fill-opacity={0.85} stroke="#fff" stroke-width={2} />
-              <text x={52 + i * 98} y={50} text-anchor="middle" fill={ink(col(k))} font-size={16} font-weight={700}>
-                {n}
-              </text>
-            </g>
+    <aside class="page-preview" aria-label="Preview of the page">
+      <div class="row">
+        <strong>Preview</strong>
+        <span class="seg" role="group" aria-label="Preview size">
+          {(['phone', 'desktop'] as const).map((s) => (
+            <button key={s} type="button" class="secondary" aria-pressed={size === s} onClick={() => setSize(s)}>
+              {s === 'phone' ? 'Phone' : 'Desktop'}
+            </button>
           ))}
-        </svg>
-        <div class="preview-cards">
-          {units.map(([n, k, label]) => (
-            <div key={n} class="preview-card" style={{ borderLeftColor: col(k) }}>
-              <strong>{n}</strong> <span style={{ background: col(k), color: ink(col(k)) }}>{label}</span>
-            </div>
-          ))}
-        </div>
-        <span class="preview-button" style={{ background: col('colorButton'), color: col('colorButtonText') }}>
-          Enquire
-        </span>{' '}
-        {/* Prices on the page are in the accent colour (web/app.css .price), so here too. */}
-        <span style={{ color: col('colorAccent'), fontWeight: 700 }}>From $450,000</span>
+        </span>
       </div>
-      <figcaption class="muted small">Preview: unsaved colours shown as you type.</figcaption>
-    </figure>
+      <ErrorNotice error={error} />
+      {link && (
+        <div class="frame-box" style={{ width: `${f.width * f.scale}px`, height: `${f.height * f.scale}px` }}>
+          <iframe
+            ref={frame}
+            key={size}
+            title="The buyer's page with these settings"
+            src={link}
+            width={f.width}
+            height={f.height}
+            style={{ transform: `scale(${f.scale})` }}
+          />
+        </div>
+      )}
+      <p class="muted small">The page itself, with unsaved changes drawn as you make them. It is the live page: an enquiry or a hold placed here is real.</p>
+    </aside>
   );
 }

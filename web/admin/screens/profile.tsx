@@ -2,8 +2,11 @@ import type { components } from '../../api-schema.d.ts';
 import { useState } from 'preact/hooks';
 import { api, ApiError, etagOf, type RequestBody } from '../api.ts';
 import { EXPERIMENTAL_FEATURES } from '../experimental.ts';
+import { FEATURES } from '../features.ts';
+import { Plan } from './plan-billing.tsx';
 import type { User } from '../types.ts';
 import { ErrorNotice, Field, Loading, Notice, PageTitle, Select, Toggle, useLoad, when } from '../ui.tsx';
+import { Payments } from './payments.tsx';
 
 /** An API token as GET /users/me/tokens lists it; the create answer adds `token` (shown only then). */
 type ApiToken = components['schemas']['ApiToken'] & { token?: string };
@@ -54,6 +57,8 @@ export function Profile({ user, onSaved }: { user: User; onSaved: (u: User) => v
         )}
       </dl>
       <ProfileForm user={user} onSaved={onSaved} />
+      {FEATURES.billing && <Plan />}
+      <Payments user={user} onUser={onSaved} />
       <Invitations user={user} />
       <ApiTokens />
     </section>

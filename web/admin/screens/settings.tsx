@@ -5,23 +5,28 @@ import type { Project, User } from '../types.ts';
 import { ErrorNotice, Field, Notice, PageTitle, Select, TextArea, Toggle, useId } from '../ui.tsx';
 import { canManage } from '../access.ts';
 import { fieldText } from '../csv.ts';
-import { DEFAULTS, Preview } from './preview.tsx';
+import { DEFAULTS, PagePreview } from './preview.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
+import { IntegrationLive, useIntegrationStates, type IntegrationName } from './integration-state.tsx';
+import { LockQuestions } from './lock-questions.tsx';
 
 /** What a setting names: a field PATCH /projects/{id} takes (secrets are written, never read back). */
 type Key = keyof NonNullable<operations['updateProject']['requestBody']>['content']['application/json'];
-type Kind = 'text' | 'email' | 'url' | 'number' | 'bool' | 'color' | 'long' | 'secret' | 'image' | 'gallery' | 'documents' | ['select', [string, string][]];
+type Kind =
+  'text' | 'email' | 'url' | 'number' | 'bool' | 'color' | 'long' | 'secret' | 'image' | 'gallery' | 'documents' | 'questions' | ['select', [string, string][]];
 interface Setting {
   key: Key;
   label: string;
   kind: Kind;
   hint?: string;
 }
-/** One integration's fields, under its name, with what the service does with them today (§23). */
+/** One integration's fields, under its name, with what the service does with them today. */
 interface Integration {
   name: string;
+  /** Its name in the API: the service shows its state and can test it. */
+  id?: IntegrationName;
   /** What the service does with these fields, in words a person can hold it to. */
-  state: 'connected' | 'stored' | 'custom';
+  state: 'connected' | 'crm' | 'bookings' | 'availability' | 'stored' | 'custom';
   settings: Setting[];
 }
 interface Group {
@@ -91,6 +96,12 @@ export const GROUPS: Group[] = [
         kind: ['select', TIME_ZONES],
       },
       { key: 'websiteURL', label: 'Website', kind: 'url', hint: "A “Developer's website” link in the page's hero." },
+      {
+        key: 'internalURL',
+        label: 'Internal link',
+        kind: 'url',
+        hint: 'Your team’s own page about the project (CRM, shared drive): linked beside its name here, never on the page.',
+      },
       t('projectType', 'Project type', 'For your own lists (the API filters projects by it); not shown on the page.'),
       t('propertyType', 'Property type', "Shown in the page's hero, under the address (e.g. Condominium)."),
       t('areaUnit', 'Area unit', 'e.g. sq ft or m²'),
@@ -118,7 +129,7 @@ export const GROUPS: Group[] = [
   {
     id: 'branding',
     title: 'Branding and colours',
-    intro: 'The preview shows the page with these colours as you change them.',
+    intro: 'The preview beside these settings shows the page with them as you change them.',
     settings: [
       c('colorBase', 'Main colour'),
       c('colorHover', 'Hover'),
@@ -157,9 +168,65 @@ export const GROUPS: Group[] = [
       b('hideBedrooms', 'Hide bedrooms'),
       b('showPriceFilter', 'Price filter'),
       b('showAreaFilter', 'Area filter'),
+      b('showFloorOverview', 'Floor overview', 'every floor above the homes: how many are available, and its lowest price'),
       b('skipFloorStep', 'Skip the floor step'),
       b('showBranding', 'Show “Presentation by Showsuite”'),
       b('previewMode', 'Preview mode', 'not cached, not indexed by search engines'),
+    ],
+  },
+  {
+    id: 'layout',
+    title: 'Layout and wording',
+    intro: 'How the page lays itself out on a desktop (a phone keeps its own layout), and words for rentals and lots.',
+    settings: [
+      {
+        key: 'styleNavigation',
+        label: 'Floors',
+        kind: [
+          'select',
+          [
+            ['', 'In a row above the homes'],
+            ['side', 'In a column beside the homes'],
+          ],
+        ],
+      },
+      {
+        key: 'styleFilter',
+        label: 'Filters',
+        kind: [
+          'select',
+          [
+            ['', 'In a row above the homes'],
+            ['panel', 'Behind a Filters button, in a side panel'],
+          ],
+        ],
+      },
+      b('invertNav', 'Mirror the panels', 'the floors and the plan’s list on the other side'),
+      {
+        key: 'styleShapes',
+        label: 'Corners',
+        kind: [
+          'select',
+          [
+            ['', 'Rounded'],
+            ['square', 'Square'],
+          ],
+        ],
+      },
+      {
+        key: 'styleBranding',
+        label: '“Presentation by Showsuite” line',
+        kind: [
+          'select',
+          [
+            ['', 'Light'],
+            ['dark', 'On a dark strip'],
+          ],
+        ],
+      },
+      t('phasePrefix', 'Before every unit’s name', 'e.g. “P2-” shows unit A1 as P2-A1 on the page.'),
+      b('rentalObject', 'Homes for rent', 'prices “/ month”, an Apply button, no purchase calculator'),
+      b('landOnly', 'Lots (land only)', 'lot area; no bedrooms or bathrooms'),
     ],
   },
   {
@@ -191,6 +258,8 @@ export const GROUPS: Group[] = [
       b('lockScreenEmail', 'Ask for the e-mail'),
       b('lockScreenPhone', 'Ask for the phone'),
       b('lockScreenMessage', 'Ask for a message'),
+      b('lockScreenCustom', 'Ask our own questions', 'the answers are kept on the lead, made when the name, e-mail and phone are asked'),
+      { key: 'lockScreenCustomQuestions', label: 'Own questions', kind: 'questions' },
     ],
   },
   {
@@ -240,26 +309,43 @@ export const GROUPS: Group[] = [
       },
       {
         name: 'Yardi RENTCafé',
-        state: 'stored',
+        id: 'rentcafe',
+        state: 'availability',
         settings: [t('yiCompanyCode', 'Yardi company code'), t('yiPropertyCode', 'Yardi property code'), s('yiApiToken', 'Yardi API token')],
       },
-      { name: 'Cal.com', state: 'stored', settings: [t('calUsername', 'Calendar user name'), s('calKey', 'Calendar key')] },
+      {
+        name: 'Cal.com',
+        id: 'cal',
+        state: 'bookings',
+        settings: [t('calUsername', 'Cal.com user name', 'its booking page opens from Book a visit'), s('calKey', 'Cal.com webhook secret')],
+      },
       {
         name: 'Salesforce',
-        state: 'stored',
-        settings: [t('sfProjectId', 'Salesforce project'), s('sfKey', 'Salesforce key'), s('sfSecret', 'Salesforce secret')],
+        id: 'salesforce',
+        state: 'crm',
+        settings: [
+          t('sfProjectId', 'Salesforce campaign id', 'leads are added to this campaign'),
+          s('sfKey', 'Salesforce key'),
+          s('sfSecret', 'Salesforce secret'),
+        ],
       },
       {
         name: 'Zoho CRM',
-        state: 'stored',
+        id: 'zoho',
+        state: 'crm',
         settings: [
           t('zhClientId', 'Zoho client id'),
           t('zhOrgId', 'Zoho organisation'),
           s('zhClientSecret', 'Zoho client secret'),
-          s('zhAccessToken', 'Zoho access token'),
+          s('zhAccessToken', 'Zoho refresh token'),
         ],
       },
-      { name: 'Spark', state: 'stored', settings: [t('srBaseUrl', 'Spark address'), s('srToken', 'Spark token')] },
+      {
+        name: 'Spark',
+        id: 'spark',
+        state: 'crm',
+        settings: [t('srBaseUrl', 'Spark API address', 'https://api.spark.re/v2'), s('srToken', 'Spark API key')],
+      },
       {
         name: 'Building Stack',
         state: 'custom',
@@ -302,10 +388,8 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
     });
   };
   const changed = Object.keys(draft);
-  const colours = useMemo(
-    () => Object.fromEntries(GROUPS[1].settings.filter((x) => x.kind === 'color').map((x) => [x.key, value(x.key) as string | undefined])),
-    [draft, project],
-  );
+  // What the page's preview draws over the saved settings: every unsaved change but a cleared secret (the page has none).
+  const shown = useMemo(() => Object.fromEntries(Object.entries(draft).filter(([, v]) => v !== CLEAR)), [draft]);
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -330,6 +414,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
   return (
     <form class="settings" onSubmit={save}>
       <PageTitle>Settings</PageTitle>
+      <PagePreview projectId={project._id} draft={shown} version={project.__v} />
       <nav class="toc" aria-label="Setting groups">
         {GROUPS.filter((g) => !g.managers || manager).map((g) => (
           <a key={g.id} href={`#set-${g.id}`}>
@@ -338,7 +423,7 @@ export function Settings({ project, user, onSaved, onReload }: { project: Projec
         ))}
       </nav>
       {GROUPS.filter((g) => !g.managers || manager).map((g) => (
-        <SettingGroup key={g.id} group={g} project={project} value={value} set={set} colours={colours} />
+        <SettingGroup key={g.id} group={g} project={project} value={value} set={set} />
       ))}
       <SaveBar
         conflict={conflict}
@@ -362,15 +447,14 @@ type SettingGroupProps = {
   /** A setting's value: the draft's where changed, else the project's. */
   value: (key: Key) => unknown;
   set: (key: Key, v: unknown) => void;
-  colours: Record<string, string | undefined>;
 };
 
-function SettingGroup({ group: g, project, value, set, colours }: SettingGroupProps) {
+function SettingGroup({ group: g, project, value, set }: SettingGroupProps) {
   return (
     <fieldset id={`set-${g.id}`} class="group">
       <legend>{g.title}</legend>
       {g.intro && <p class="muted">{g.intro}</p>}
-      <div class={g.id === 'branding' ? 'branding' : ''}>
+      <div>
         <div class={g.id === 'pictures' ? 'media-grid' : 'grid-fields'}>
           {g.settings.map((x) => (
             <SettingInput
@@ -382,14 +466,39 @@ function SettingGroup({ group: g, project, value, set, colours }: SettingGroupPr
             />
           ))}
         </div>
-        {g.id === 'branding' && <Preview name={fieldText(value('name'))} colours={colours} />}
       </div>
-      {g.integrations?.map((i) => (
+      {g.integrations && <Integrations list={g.integrations} project={project} value={value} set={set} />}
+    </fieldset>
+  );
+}
+
+/** The integrations' sections: each one's fields, and for those the service knows, its live state and test. */
+function Integrations({
+  list,
+  project,
+  value,
+  set,
+}: {
+  list: Integration[];
+  project: Project;
+  value: (key: Key) => unknown;
+  set: (key: Key, v: unknown) => void;
+}) {
+  const live = useIntegrationStates(project._id);
+  return (
+    <>
+      {list.map((i) => (
         <section key={i.name} class="integration" aria-label={i.name}>
           <h3>
             {i.name} <span class={`badge integration-${i.state}`}>{STATE_LABEL[i.state]}</span>
           </h3>
           <p class="muted small">{STATE_WORDS[i.state]}</p>
+          {i.state === 'bookings' && project.namespace && (
+            <p class="muted small">
+              Webhook address for Cal.com: <code>{`${location.origin}/public/projects/${project.namespace}/bookings`}</code>
+            </p>
+          )}
+          {i.id && <IntegrationLive projectId={project._id} state={live.byName.get(i.id)} onTested={live.reload} />}
           <div class="grid-fields">
             {i.settings.map((x) => (
               <SettingInput
@@ -403,19 +512,27 @@ function SettingGroup({ group: g, project, value, set, colours }: SettingGroupPr
           </div>
         </section>
       ))}
-    </fieldset>
+    </>
   );
 }
 
-/** Each integration's state in a word or three (§23), and what it means for the sales team. */
+/** Each integration's state in a word or three, and what it means for the sales team. */
 const STATE_LABEL: Record<Integration['state'], string> = {
   connected: 'connected',
+  crm: 'CRM',
+  bookings: 'bookings',
+  availability: 'availability and prices',
   stored: 'stored, not connected',
-  custom: 'stored for a custom integration',
+  custom: 'kept for a custom integration, sent nowhere',
 };
 const STATE_WORDS: Record<Integration['state'], string> = {
   connected: 'The service fetches the feed with these settings and applies it (Import tab, with each run’s changes and errors).',
-  stored: 'Kept, keys and passwords sealed; this service does not call this vendor yet: no lead is pushed to it, nothing is pulled from it.',
+  crm: 'Once its credentials are complete, every lead (enquiry, hold, waitlist, worksheet, deposit, booking) is sent here with its source and campaign, and updated when the team changes it; a vendor that is down is retried, never losing a lead.',
+  availability:
+    'Once the company code, property code and token are set, each unit’s availability and price are pulled from RENTCafé on the feed’s schedule and when asked (Import tab: each pull’s changes and errors); units are matched by name, and RENTCafé’s statuses are read through the status mapping.',
+  bookings:
+    'With a user name, the buyer’s page offers “Book a visit” (the Cal.com booking page, in a new tab). Add a Cal.com webhook to the address below for Booking Created, Rescheduled and Cancelled, with the webhook secret as its secret: each booking becomes a lead (source booking), moved or cancelled with it.',
+  stored: 'Kept, keys and passwords sealed; this service does not call this vendor yet: nothing is pulled from it.',
   custom: 'Kept for an integration of your own, keys and passwords sealed; this service calls no vendor with them.',
 };
 
@@ -495,6 +612,7 @@ function SettingInput({ setting, value, configured, onValue }: { setting: Settin
   if (kind === 'image') return <MediaField label={label} kind="image" value={value as string | undefined} onValue={onValue} />;
   if (kind === 'gallery' || kind === 'documents')
     return <MediaList label={label} kind={kind === 'gallery' ? 'image' : 'document'} value={value as string[] | undefined} onValue={onValue} />;
+  if (kind === 'questions') return <LockQuestions value={value} onValue={onValue} />;
   if (kind === 'secret') return <SecretInput label={label} value={value} configured={configured} onValue={onValue} />;
   return (
     <Field

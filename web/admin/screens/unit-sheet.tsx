@@ -3,6 +3,7 @@ import { api, ApiError, etagOf } from '../api.ts';
 import type { Unit } from '../types.ts';
 import { ErrorNotice, TextArea } from '../ui.tsx';
 import { MediaField, MediaList } from '../upload.tsx';
+import { UnitDeposits } from './deposits.tsx';
 
 type Info = { label?: string; value?: string }[];
 type Draft = Partial<Pick<Unit, 'description' | 'images' | 'unitImageUrl' | 'layoutUrl' | 'layoutGallery' | 'brochurePDF' | 'additionalInfo'>>;
@@ -40,10 +41,11 @@ function InfoRows({ value, onValue }: { value: Info; onValue: (v: Info) => void 
 }
 
 /**
- * A unit's details the buyer's page shows on its sheet: description, photos, layout, brochure, additional information.
+ * A unit's details the buyer's page shows on its sheet: description, photos, layout, brochure, additional information;
+ * above them, for the owner and administrators, the deposits buyers paid on it (with links to the Deposits tab).
  * (Finishes are not offered: the page does not show them yet, docs/console.md.)
  */
-export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u: Unit) => void; onClose: () => void }) {
+export function UnitSheet({ unit, manager, onSaved, onClose }: { unit: Unit; manager: boolean; onSaved: (u: Unit) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [draft, setDraft] = useState<Draft>({});
   const [error, setError] = useState<unknown>();
@@ -78,6 +80,7 @@ export function UnitSheet({ unit, onSaved, onClose }: { unit: Unit; onSaved: (u:
     <dialog ref={ref} class="sheet" aria-labelledby="sheet-h" onClose={onClose}>
       <form onSubmit={save}>
         <h2 id="sheet-h">Details of {unit.name}</h2>
+        {manager && <UnitDeposits unit={unit} />}
         <TextArea label="Description" rows={4} value={v('description')} onValue={set('description')} />
         <div class="two">
           <MediaField label="Main photo" kind="image" value={v('unitImageUrl')} onValue={set('unitImageUrl')} />

@@ -305,7 +305,7 @@ export function Units({ project, user }: { project: Project; user: User; path: s
         }}
       />
       {FEATURES.inventory && <Import project={project} manager={manager} onApplied={() => units.reload()} />}
-      <UnitDialogs open={open} me={user._id} floorList={floorList} replace={replace} onNews={setNews} onClose={() => setOpen(undefined)} />
+      <UnitDialogs open={open} me={user._id} manager={manager} floorList={floorList} replace={replace} onNews={setNews} onClose={() => setOpen(undefined)} />
     </section>
   );
 }
@@ -350,6 +350,7 @@ function BulkBar({ list, selected, replace, onNews, onError, currency }: BulkBar
 type UnitDialogsProps = {
   open: Open | undefined;
   me: string;
+  manager: boolean;
   floorList: Floor[];
   replace: (saved: Unit[]) => void;
   onNews: (news: string) => void;
@@ -357,13 +358,14 @@ type UnitDialogsProps = {
 };
 
 /** A unit's history or its details sheet, when one is open. */
-function UnitDialogs({ open, me, floorList, replace, onNews, onClose }: UnitDialogsProps) {
+function UnitDialogs({ open, me, manager, floorList, replace, onNews, onClose }: UnitDialogsProps) {
   return (
     <>
       {open?.kind === 'history' && <History unit={open.unit} me={me} floorName={new Map(floorList.map((f) => [f._id, f.name]))} onClose={onClose} />}
       {open?.kind === 'details' && (
         <UnitSheet
           unit={open.unit}
+          manager={manager}
           onSaved={(u) => {
             replace([u]);
             onNews(`${u.name}'s details saved.`);

@@ -30,6 +30,10 @@ const TYPES = [
   'worksheet.submitted',
   'worksheet.accepted',
   'worksheet.declined',
+  'deposit.pending',
+  'deposit.paid',
+  'deposit.expired',
+  'deposit.refunded',
 ] as const satisfies readonly EventType[];
 
 /** Fails to compile when the document names an event type this list does not offer. */

@@ -1,34 +1,34 @@
 import type { Transaction } from 'kysely';
-import type { Limits } from '../config.ts';
-import type { Database } from '../db/schema.ts';
-import { AppError, notFound } from '../http/errors.ts';
-import { newObjectId } from '../lib/object-id.ts';
-import type { EventLog } from '../modules/events/event-log.ts';
-import { createdChanges, PUBLIC } from '../modules/events/events.repo.ts';
-import { insertLead, toLead } from '../modules/leads/leads.repo.ts';
-import { findUnitAllocation } from '../modules/allocations/allocations.repo.ts';
-import { hasAllocations, hiddenSold, publicUnit } from './bundle.ts';
-import { holdMinutes, recordHold } from '../modules/holds/hold-tokens.ts';
-import { reservedForWaitingList } from '../modules/priority/priority.service.ts';
-import { countLiveHolds, findHoldTarget, lockClientHolds, lockUnitHold } from '../modules/holds/holds.repo.ts';
-import { holdUnit } from '../modules/units/unit-writes.repo.ts';
-import { projectTime } from '../lib/project-time.ts';
-import { langOf } from '../mail/templates.ts';
+import type { Limits } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { newObjectId } from '../../lib/object-id.ts';
+import type { EventLog } from '../events/event-log.ts';
+import { createdChanges, PUBLIC } from '../events/event-model.ts';
+import { insertLead, LEAD_KEPT, toLead } from '../leads/leads.repo.ts';
+import { findUnitAllocation } from '../allocations/allocations.repo.ts';
+import { hasAllocations } from '../allocations/allocated.ts';
+import { hiddenSold } from '../units/units.record.ts';
+import { holdMinutes, recordHold, type RenderUnit } from './hold-tokens.ts';
+import { reservedForWaitingList } from '../priority/priority.service.ts';
+import { countLiveHolds, findHoldTarget, holdUnit, lockClientHolds, lockUnitHold } from './holds.repo.ts';
+import { projectTime } from '../../lib/project-time.ts';
+import { langOf } from '../../mail/templates.ts';
+import { ERRORS } from '../../http/errors.catalogue.ts';
 
 export interface Visitor {
   firstName: string;
   lastName: string;
   email: string;
   phone: string;
+  /** The campaign that brought the visitor, kept on the hold's lead. */
+  utm?: { source?: string; medium?: string; campaign?: string; term?: string; content?: string };
 }
 
 /** The allocation token a hold request carried: `verify` answers the allocation it opens (401 when it is not valid). */
 export interface AllocationCheck {
   verify(trx: Transaction<Database>, projectId: string): Promise<string | undefined>;
 }
-
-/** Lead fields that are not content: left out of a lead.created event's changes. */
-export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
 
 /**
  * Holds a unit for a visitor. One conditional UPDATE decides the race: of any number of concurrent requests for
@@ -37,21 +37,33 @@ export const LEAD_KEPT = ['_id', 'project', 'createdAt', 'updatedAt'] as const;
  */
 export async function placeHold(
   trx: Transaction<Database>,
-  input: { unitId: string; client: string; visitor: Visitor; now: number; limits: Limits; events: EventLog; allocation?: AllocationCheck },
+  input: {
+    unitId: string;
+    client: string;
+    visitor: Visitor;
+    now: number;
+    limits: Limits;
+    events: EventLog;
+    /** How the held unit is shown to the visitor (the public side's rendering). */
+    render: RenderUnit;
+    allocation?: AllocationCheck;
+    /** The hold's length when it waits for a deposit (the payment window); else the project's onHoldMinsDuration. */
+    minutes?: number | undefined;
+  },
 ) {
   const unit = await findHoldTarget(trx, input.unitId);
   // A sold unit the project hides answers as an unknown one (not 409 or 403), so a hold tells nothing of it.
   if (!unit || hiddenSold(unit.settings, unit.availability)) throw notFound('Unit');
   const settings = unit.settings;
-  if (settings.onHoldExperienceEnabled !== true) throw new AppError(403, 'forbidden', 'This presentation does not take holds');
-  // An allocated unit is held only by its realtor, through the allocation's token (§18).
+  if (settings.onHoldExperienceEnabled !== true) throw ERRORS.forbidden('This presentation does not take holds');
+  // An allocated unit is held only by its realtor, through the allocation's token.
   const viewer = await input.allocation?.verify(trx, unit.project_id);
   const owner = hasAllocations(settings) ? await findUnitAllocation(trx, unit.project_id, unit.id) : undefined;
-  if (owner !== undefined && owner !== viewer) throw new AppError(409, 'conflict', 'This unit is not available');
+  if (owner !== undefined && owner !== viewer) throw ERRORS.conflict('This unit is not available');
   // A unit whose priority hold lapsed and awaits the sweep goes to the next person waiting, in rank, not to a visitor.
   // A unit stored as available is anyone's: a waiting list holds only units that were not free when joined.
   if (unit.availability !== 'available' && (await reservedForWaitingList(trx, settings, unit.project_id, unit.id))) {
-    throw new AppError(409, 'conflict', 'This unit goes to its waiting list first');
+    throw ERRORS.conflict('This unit goes to its waiting list first');
   }
 
   // One client's holds are counted and placed one at a time, so the cap holds under concurrency too.
@@ -60,17 +72,19 @@ export async function placeHold(
   if (live.n >= input.limits.holdsPerClient) {
     // The address may hold again once its first hold lapses (or sooner, if staff release one).
     const wait = live.first_lapse ? Math.max(1, Math.ceil((new Date(live.first_lapse).getTime() - input.now) / 1000)) : 60;
-    throw new AppError(429, 'rate_limited', `At most ${input.limits.holdsPerClient} units may be held at once from one address`, undefined, {
-      'Retry-After': String(wait),
+    throw ERRORS.rateLimited(`At most ${input.limits.holdsPerClient} units may be held at once from one address`, {
+      headers: {
+        'Retry-After': String(wait),
+      },
     });
   }
 
-  const expiresAt = new Date(input.now + holdMinutes(settings) * 60_000);
+  const expiresAt = new Date(input.now + (input.minutes ?? holdMinutes(settings)) * 60_000);
   const holdId = newObjectId(input.now);
   // A hold that lapsed and was not yet swept ends here rather than in the sweep: its holder is told here (the caller).
   const before = await lockUnitHold(trx, input.unitId);
   const held = await holdUnit(trx, input.unitId, holdId, expiresAt, input.now);
-  if (!held) throw new AppError(409, 'conflict', 'This unit is no longer available');
+  if (!held) throw ERRORS.conflict('This unit is no longer available');
   const lapsed =
     before?.availability === 'on_hold' && before.held_by && before.on_hold_expires_at
       ? { holdId: before.held_by, endedAt: new Date(before.on_hold_expires_at) }
@@ -107,5 +121,5 @@ export async function placeHold(
     changes: createdChanges(toLead(lead), LEAD_KEPT),
     now: input.now,
   });
-  return { unit: publicUnit(held, settings, input.now), version: held.version, lead, token, target: unit, expiresAt, lapsed };
+  return { unit: input.render(held, settings, input.now), version: held.version, lead, token, target: unit, expiresAt, lapsed, holdId };
 }
