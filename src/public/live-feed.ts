@@ -7,6 +7,7 @@ import { EVENTS_CHANNEL } from '../modules/events/event-model.ts';
 import { findLastEventSeq, listEventsAfter, type PublicEventRow } from './public.repo.ts';
 import { listAllocatedUnits } from '../modules/allocations/allocations.repo.ts';
 import { Semaphore } from '../lib/semaphore.ts';
+import { WriteTurns } from '../lib/write-turns.ts';
 import { maskAllocated, publicChange, refetchMessage, sseMessage, type PublicChange } from './public-change.ts';
 import { ReplayCache } from './replay-cache.ts';
 
@@ -17,6 +18,8 @@ const REPLAY_PAGE = 100;
 const REPLAY_BUFFERED = 64 * 1024;
 /** A client this far behind (slow reader) is dropped; its EventSource reconnects and resumes with Last-Event-ID. */
 const MAX_BUFFERED = 1024 * 1024;
+/** Replayed bytes the node writes in one turn of its event loop, over all streams; the rest wait for the next turns. */
+const REPLAY_BYTES_PER_TURN = 256 * 1024;
 
 interface Stream {
   res: ServerResponse;
@@ -90,6 +93,8 @@ export class LiveFeed {
   readonly #db: Kysely<Database>;
   readonly #replays: Semaphore;
   readonly #cache: ReplayCache | undefined;
+  /** Replays' writes, spread over the event loop's turns so that many at once never hold it (see WriteTurns). */
+  readonly #turns = new WriteTurns(REPLAY_BYTES_PER_TURN);
 
   constructor(
     private readonly store: Db,
@@ -286,8 +291,8 @@ export class LiveFeed {
 
   /**
    * Writes ready frames a page at a time, each once the client has taken the last ones (a slowly reading client is
-   * waited for within the budget rather than dropped as a slow reader), yielding to the event loop between pages so
-   * one replay never holds it. True when all were written.
+   * waited for within the budget rather than dropped as a slow reader) and in its turn of the node's replay writes,
+   * so neither one replay nor many at once hold the event loop. True when all were written.
    */
   async #writeFrames(stream: Stream, replay: { held: string[] }, frames: string[], deadline: number): Promise<boolean> {
     for (let i = 0; i < frames.length; i += REPLAY_PAGE) {
@@ -296,8 +301,12 @@ export class LiveFeed {
         return false;
       }
       if (stream.replay !== replay) return false;
-      this.#write(stream, frames.slice(i, i + REPLAY_PAGE).join(''));
-      await yieldToLoop();
+      await this.#turns.run(() => {
+        if (stream.replay !== replay) return 0;
+        const chunk = frames.slice(i, i + REPLAY_PAGE).join('');
+        this.#write(stream, chunk);
+        return chunk.length;
+      });
     }
     return stream.replay === replay;
   }
@@ -327,15 +336,25 @@ export class LiveFeed {
         release();
       }
       if (stream.replay !== replay) return false;
-      for (const c of page.changes) this.#write(stream, sseMessage(c));
+      // Written in a later turn of the event loop, so new connections, /health and the live fan-out come first: the
+      // embedded database answers within the process, so back-to-back pages would otherwise never yield to them.
+      const changes = page.changes;
+      await this.#turns.run(() => {
+        if (stream.replay !== replay) return 0;
+        let bytes = 0;
+        for (const c of changes) {
+          const message = sseMessage(c);
+          this.#write(stream, message);
+          bytes += message.length;
+        }
+        return bytes;
+      });
+      if (stream.replay !== replay) return false;
       after = page.last ?? upTo;
       if (after < upTo && performance.now() > deadline) {
         this.#refetch(stream);
         return false;
       }
-      // Let the event loop take new connections, /health and the live fan-out before this replay's next turn: the
-      // embedded database answers within the process, so back-to-back pages would otherwise never yield to them.
-      await yieldToLoop();
     }
     return true;
   }
