@@ -3,7 +3,7 @@ import type { Ctx } from '../context.ts';
 import { compress, type Encoding } from '../http/encoding.ts';
 import { notFound } from '../http/errors.ts';
 import { Allocations } from '../modules/allocations/allocations.service.ts';
-import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
+import { isPublished, previewSigner } from '../modules/projects/drafts.ts';
 import { BundleCache, buildBundle, bundleEtag, type BundleSite } from './bundle.ts';
 import type { BundleMemo } from './bundle-memo.ts';
 import { findBundleHead } from './bundle.repo.ts';
@@ -37,6 +37,9 @@ export interface BundleAnswer {
  */
 const codedEtag = (etag: string, encoding: Encoding | undefined) => (encoding ? etag.replace(/"$/, `-${encoding}"`) : etag);
 const versionOf = (tag: string) => tag.replace(/^W\//, '').replace(/-(?:br|gzip)"$/, '"');
+
+/** The address a bundle is asked for, as the node's memo knows it. */
+const memoKey = (by: BundleKey) => ('namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`);
 
 /**
  * What anonymous presentation pages read: the bundle (a draft only with its preview token; a realtor's own view with
@@ -86,7 +89,7 @@ export class BundleService {
         return { etag: codedEtag(etag, encoding), cacheControl: 'private, max-age=0', noindex, body, encoding };
       }
     }
-    const key = 'namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`;
+    const key = memoKey(by);
     let checked = this.memo.fresh(key, now);
     let body = checked && this.#cache.get(checked.projectId, checked.etag);
     if (!checked || (body === undefined && !notModified(checked.etag))) {
@@ -118,8 +121,12 @@ export class BundleService {
 
   /** The project whose live feed a namespace names: 404 when there is none, or it is a draft and `previewToken` does not open it. */
   async liveProjectId(namespace: string, previewToken: string | undefined): Promise<string> {
-    const project = await findProjectByNamespace(this.ctx.db.kysely, namespace);
-    if (!project || !visible(this.#previews, project, previewToken, this.ctx.clock.now())) throw notFound('Presentation');
-    return project.id;
+    const now = this.ctx.clock.now();
+    // The page has usually just fetched the bundle: what that answered is trusted as the bundle's own check is.
+    const project = this.memo.fresh(memoKey({ namespace }), now) ?? (await findProjectByNamespace(this.ctx.db.kysely, namespace));
+    if (!project) throw notFound('Presentation');
+    const projectId = 'projectId' in project ? project.projectId : project.id;
+    if (!project.published && !this.#previews.verify(projectId, previewToken, now)) throw notFound('Presentation');
+    return projectId;
   }
 }

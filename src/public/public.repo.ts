@@ -11,9 +11,13 @@ export function findFormProject(db: Q, by: { project: string } | { namespace: st
   return q.executeTakeFirst();
 }
 
-/** The project a presentation namespace names, with its settings (whether it is published). */
-export function findProjectByNamespace(db: Q, namespace: string): Promise<{ id: string; data: Record<string, unknown> } | undefined> {
-  return db.selectFrom('projects').select(['id', 'data']).where('namespace', '=', namespace).executeTakeFirst();
+/** The project a namespace names and whether it is published: what a live-feed stream needs, not its settings. */
+export function findProjectByNamespace(db: Q, namespace: string): Promise<{ id: string; published: boolean } | undefined> {
+  return db
+    .selectFrom('projects as p')
+    .select(['id', publishedSql('p').as('published')])
+    .where('namespace', '=', namespace)
+    .executeTakeFirst();
 }
 
 export interface PublicEventRow {

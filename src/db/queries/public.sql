@@ -10,7 +10,7 @@ select "id", "data" from "projects" as "p" where ("p"."data"->'published') is di
 select "last_seq" from "project_event_counters" where "project_id" = $1;
 
 -- findProjectByNamespace
-select "id", "data" from "projects" where "namespace" = $1;
+select "id", ("p"."data"->'published') is distinct from 'false'::jsonb as "published" from "projects" as "p" where "namespace" = $1;
 
 -- listEventsAfter: after a seq
 select "e"."seq", "e"."type", "e"."data", (p.data->'showPrices') is distinct from 'false'::jsonb as "show_prices", (p.data->'hideSold') = 'true'::jsonb as "hide_sold", "u"."availability" as "subject_availability" from "events" as "e" inner join "projects" as "p" on "p"."id" = "e"."project_id" left join "units" as "u" on "u"."id" = "e"."subject_id" and "u"."project_id" = "e"."project_id" where "e"."project_id" = $1 and "e"."seq" > $2 order by "e"."seq" limit $3;
