@@ -257,6 +257,36 @@ describe(`plans: what a hosted Showsuite bills (${ENGINE})`, () => {
     assert.equal((await as(who)('GET', '/users/me/subscription')).json().publishedProjects, 1);
   });
 
+  test('two Checkouts finished in parallel: the newest subscription is kept, the other cancelled at Stripe with its time credited; its late events change nothing', async () => {
+    const who = await userWithToken(a);
+    const [one, two] = await Promise.all([
+      as(who, a)('POST', '/users/me/subscription/checkout', { plan: 'starter' }),
+      as(who, b)('POST', '/users/me/subscription/checkout', { plan: 'pro' }),
+    ]);
+    assert.deepEqual([one.statusCode, two.statusCode], [200, 200]);
+    const first = stripe.billing.completeCheckout(one.json().url.split('/').pop());
+    const second = stripe.billing.completeCheckout(two.json().url.split('/').pop());
+    // The Pro one was made a minute later.
+    first.subscription.created -= 60;
+    // The events come in any order: the newer first here, then the older.
+    for (const done of [second, first]) assert.equal((await webhook(a, stripe.event('customer.subscription.created', done.subscription))).statusCode, 200);
+    await drain();
+    const cancels = stripe.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/v1/subscriptions/'));
+    assert.deepEqual(
+      cancels.map((r) => [r.path, r.params.prorate]),
+      [[`/v1/subscriptions/${first.subscription.id}`, 'true']],
+      'the older one cancelled once, what it had left credited',
+    );
+    assert.equal(stripe.billing.subscriptions.get(first.subscription.id)!.status, 'canceled');
+    assert.equal(stripe.billing.subscriptions.get(second.subscription.id)!.status, 'trialing');
+    assert.equal((await me(who)).subscription.plan, 'pro', 'the plan is the one kept');
+    // Stripe then tells of the cancelled one: the plan stays, nothing else is cancelled.
+    assert.equal((await webhook(b, stripe.event('customer.subscription.deleted', first.subscription))).statusCode, 200);
+    await drain();
+    assert.equal((await me(who)).subscription.plan, 'pro');
+    assert.equal(stripe.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/v1/subscriptions/')).length, 1);
+  });
+
   test('a published project handed to a new owner takes a place in their plan: no room → 402 and the invitation waits; with room it moves, billed on theirs, both quantities follow', async () => {
     const from = await userWithToken(a);
     const fromSub = await subscribe(from, 'pro');

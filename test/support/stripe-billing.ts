@@ -36,6 +36,8 @@ export interface Subscription extends Obj {
   object: 'subscription';
   customer: string;
   status: string;
+  /** When it was made (seconds). */
+  created: number;
   cancel_at_period_end: boolean;
   trial_end: number | null;
   metadata: Obj;
@@ -113,6 +115,7 @@ export function billingApi(host: BillingHost) {
       object: 'subscription',
       customer,
       status: trialDays > 0 ? 'trialing' : 'active',
+      created: start,
       cancel_at_period_end: false,
       trial_end: trialDays > 0 ? end : null,
       metadata,
@@ -174,11 +177,21 @@ export function billingApi(host: BillingHost) {
       if (!lines.length) throw host.invalid('Missing required param: items.', 'items', 'parameter_missing');
       return subscribe(customerOf(p.customer), lines, p.trial_period_days === undefined ? 0 : Number(p.trial_period_days), (p.metadata as Obj) ?? {});
     }
+    if (method === 'GET' && path === '/v1/subscriptions') {
+      // https://docs.stripe.com/api/subscriptions/list: by customer; without `status` all but canceled ones, `all` every one.
+      const customer = customerOf(p.customer);
+      const status = typeof p.status === 'string' ? p.status : undefined;
+      const data = [...subscriptions.values()]
+        .filter((x) => x.customer === customer && (status === 'all' || (status ? x.status === status : x.status !== 'canceled')))
+        .sort((x, y) => y.created - x.created);
+      return { object: 'list', url: '/v1/subscriptions', has_more: false, data };
+    }
     if ((m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) {
       const sub = subscriptions.get(m[1]!);
       if (!sub) throw host.missing('subscription', m[1]!);
       if (method === 'GET') return sub;
       if (method === 'DELETE') {
+        if (sub.status === 'canceled') throw host.invalid('A canceled subscription can only update its cancellation_details and metadata.', 'subscription');
         sub.status = 'canceled';
         return sub;
       }

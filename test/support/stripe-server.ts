@@ -292,7 +292,8 @@ export async function startStripe(opts: { apiKey?: string; webhookSecret?: strin
       const url = new URL(req.url ?? '/', base);
       const text = Buffer.concat(chunks).toString('utf8');
       const method = req.method ?? 'GET';
-      const params = method === 'GET' ? parseForm(url.searchParams.toString()) : parseForm(text);
+      // Stripe's clients send the parameters of GET and DELETE in the query string.
+      const params = method === 'GET' || method === 'DELETE' ? parseForm(url.searchParams.toString()) : parseForm(text);
       const account = typeof req.headers['stripe-account'] === 'string' ? req.headers['stripe-account'] : undefined;
       const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
       requests.push({ method, path: url.pathname, account, idempotencyKey: key, params });

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { repeatWithoutOverlap } from '../../lib/repeat.ts';
 import { claimLapsed } from './billing.repo.ts';
-import { LAPSE_KIND, QUANTITY_KIND, type BillingJob } from './billing.jobs.ts';
+import { DUPLICATES_KIND, LAPSE_KIND, QUANTITY_KIND, type BillingJob } from './billing.jobs.ts';
 import { BillingService } from './billing.service.ts';
 
 const TICK_MS = 60_000;
@@ -11,7 +11,7 @@ const LAPSE_BATCH = 50;
 
 /**
  * The plans' background work (BILLING=stripe only), on the outbox shared by every node: the subscription quantity
- * after a publish or a draft, and each minute the subscriptions whose paid period ended unpaid, claimed once across
+ * after a publish or a draft, a second running subscription cancelled, and each minute the subscriptions whose paid period ended unpaid, claimed once across
  * nodes, each queued as a lapse job (mail to the owner first, then their projects to draft).
  */
 export class BillingSchedule {
@@ -32,6 +32,16 @@ export class BillingSchedule {
       handle: (job) => this.#service.syncQuantity(job.userId),
       onGiveUp: (job, info, error) => {
         log.error({ user: job.userId, key: info.key, error }, 'subscription quantity not set at Stripe within 3 days; dropped');
+      },
+    });
+    ctx.outbox.register<BillingJob>({
+      name: DUPLICATES_KIND,
+      retryDelaysSec: [30, 120, 600, 1800, 3600],
+      giveUpAfterSec: 3 * 24 * 3600,
+      timeoutSec: 60,
+      handle: (job) => this.#service.settleDuplicates(job.userId),
+      onGiveUp: (job, info, error) => {
+        log.error({ user: job.userId, key: info.key, error }, 'a second running subscription not cancelled at Stripe within 3 days; dropped');
       },
     });
     ctx.outbox.register<BillingJob>({

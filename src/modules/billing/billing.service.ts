@@ -14,8 +14,8 @@ import type { VerifiedEvent } from '../deposits/stripe.ts';
 import { draftOwnerProjects, markOwnerProjectsBilled } from '../projects/projects.repo.ts';
 import { findUserById, findUserByPaymentsCustomer, mergeUserProfile } from '../users/users.repo.ts';
 import { countPublished, findSubscription, markPaymentWarned, publishedProjectNames, upsertSubscription, type SubscriptionRow } from './billing.repo.ts';
-import { queueQuantitySync } from './billing.jobs.ts';
-import { billedFields, checkPlan, GOOD_STANDING, planInEffect, planOfPrice, planTerms, type PlanName } from './plans.ts';
+import { queueDuplicatesSettle, queueQuantitySync } from './billing.jobs.ts';
+import { billedFields, checkPlan, GOOD_STANDING, planInEffect, planOfPrice, planTerms, RUNNING, type PlanName } from './plans.ts';
 import { StripeBilling, type SubscriptionState } from './stripe-billing.ts';
 
 export const billingOff = () =>
@@ -84,7 +84,7 @@ export class BillingService {
     const user = await findUserById(db, principal.id);
     if (!user) throw notFound('User');
     const row = await findSubscription(db, user.id);
-    if (row && (GOOD_STANDING.has(row.status) || row.status === 'past_due')) {
+    if (row && RUNNING.has(row.status)) {
       throw ERRORS.conflict(`You already have the ${row.plan ?? 'a'} plan (${row.status}): change plans through POST /users/me/subscription/portal`);
     }
     const customer = await this.#customer(user);
@@ -145,12 +145,14 @@ export class BillingService {
     return this.#stripe.subscriptionOfSession(event.objectId);
   }
 
-  async #apply(trx: Kysely<Database>, state: SubscriptionState, paymentFailed: boolean, now: number): Promise<void> {
+  async #apply(trx: Kysely<Database>, state: SubscriptionState, paymentFailed: boolean, now: number, settling = false): Promise<void> {
     const user = await findUserByPaymentsCustomer(trx, state.customer);
     if (!user) return;
     const before = await findSubscription(trx, user.id, true);
     // An old subscription's late event does not replace a newer one that runs.
-    if (before && before.subscription_id !== state.id && !GOOD_STANDING.has(state.status) && state.status !== 'past_due') return;
+    if (before && before.subscription_id !== state.id && !RUNNING.has(state.status)) return;
+    // Two that run at once (two Checkouts finished in parallel): one is kept, the other cancelled (settleDuplicates).
+    if (!settling && before && before.subscription_id !== state.id && RUNNING.has(before.status)) await queueDuplicatesSettle(this.ctx.outbox, trx, user.id);
     const plan = planOfPrice(this.ctx.config.billing, state.priceId);
     const write = {
       userId: user.id,
@@ -187,6 +189,22 @@ export class BillingService {
         }),
       );
     }
+  }
+
+  /**
+   * The outbox's duplicates job: a customer with more than one running subscription keeps the newest; each other is
+   * cancelled now with what its period has left credited by Stripe, so nobody pays twice; the plan is the newest's.
+   */
+  async settleDuplicates(userId: string): Promise<void> {
+    const db = this.ctx.db.kysely;
+    const row = await findSubscription(db, userId);
+    if (!row) return;
+    const [keep, ...others] = (await this.#stripe.subscriptionsOf(row.customer_id)).filter((s) => RUNNING.has(s.status));
+    if (!keep || !others.length) return;
+    for (const other of others) await this.#stripe.cancelSubscription(other.id);
+    const now = this.ctx.clock.now();
+    await db.transaction().execute((trx) => this.#apply(trx, keep, false, now, true));
+    this.ctx.outbox.wake();
   }
 
   /** The outbox's quantity job: the subscription item bills as many projects as the user has published (at least one). */

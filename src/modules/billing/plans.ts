@@ -27,6 +27,8 @@ export const planOfPrice = (config: BillingConfig, price: string | null): PlanNa
 
 /** Statuses in good standing: the plan holds whatever the date. */
 export const GOOD_STANDING = new Set(['trialing', 'active']);
+/** Statuses of a subscription that still runs (and bills): in good standing, or retrying a failed payment. */
+export const RUNNING = new Set([...GOOD_STANDING, 'past_due']);
 /** Statuses whose plan still holds until the paid period ends (a failed payment, a cancellation). */
 const UNTIL_PERIOD_END = new Set(['past_due', 'unpaid', 'canceled', 'paused']);
 

@@ -14,10 +14,30 @@ export interface SubscriptionState {
   trialEnd: number | null;
   currentPeriodEnd: number | null;
   cancelAtPeriodEnd: boolean;
+  /** When it was made (ms). */
+  created: number;
 }
 
 const ms = (seconds: number | null | undefined) => (typeof seconds === 'number' ? seconds * 1000 : null);
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? undefined));
+
+function stateOf(s: Stripe.Subscription): SubscriptionState {
+  const item = s.items.data[0];
+  // The period is the item's since Stripe's 2025 API versions; older versions kept it on the subscription.
+  const periodEnd = item?.current_period_end ?? (s as unknown as { current_period_end?: number }).current_period_end;
+  return {
+    id: s.id,
+    customer: idOf(s.customer) ?? '',
+    status: s.status,
+    priceId: item?.price.id ?? null,
+    itemId: item?.id ?? null,
+    quantity: item?.quantity ?? null,
+    trialEnd: ms(s.trial_end),
+    currentPeriodEnd: ms(periodEnd),
+    cancelAtPeriodEnd: s.cancel_at_period_end,
+    created: s.created * 1000,
+  };
+}
 
 /**
  * The plans' calls to Stripe, on the platform's own account with the deposits' client (the same key and
@@ -82,23 +102,28 @@ export class StripeBilling {
 
   async retrieveSubscription(id: string): Promise<SubscriptionState> {
     try {
-      const s = await this.#stripe.subscriptions.retrieve(id);
-      const item = s.items.data[0];
-      // The period is the item's since Stripe's 2025 API versions; older versions kept it on the subscription.
-      const periodEnd = item?.current_period_end ?? (s as unknown as { current_period_end?: number }).current_period_end;
-      return {
-        id: s.id,
-        customer: idOf(s.customer) ?? '',
-        status: s.status,
-        priceId: item?.price.id ?? null,
-        itemId: item?.id ?? null,
-        quantity: item?.quantity ?? null,
-        trialEnd: ms(s.trial_end),
-        currentPeriodEnd: ms(periodEnd),
-        cancelAtPeriodEnd: s.cancel_at_period_end,
-      };
+      return stateOf(await this.#stripe.subscriptions.retrieve(id));
     } catch (err) {
       throw upstream(err, 'reading the subscription');
+    }
+  }
+
+  /** The customer's subscriptions that are not canceled (Stripe's list leaves those out), newest first. */
+  async subscriptionsOf(customer: string): Promise<SubscriptionState[]> {
+    try {
+      const list = await this.#stripe.subscriptions.list({ customer, limit: 100 });
+      return list.data.map(stateOf).sort((a, b) => b.created - a.created || b.id.localeCompare(a.id));
+    } catch (err) {
+      throw upstream(err, 'listing the customer’s subscriptions');
+    }
+  }
+
+  /** Cancels a subscription now; what its period has left is credited to the customer (Stripe prorates). */
+  async cancelSubscription(id: string): Promise<void> {
+    try {
+      await this.#stripe.subscriptions.cancel(id, { prorate: true });
+    } catch (err) {
+      throw upstream(err, 'cancelling the subscription');
     }
   }
 
