@@ -5,7 +5,17 @@
  */
 import { MAP_STYLE_DEFAULTS, type MapConfig } from '../config.ts';
 import { escapeHtml, safeHref, str } from './html-text.ts';
-import { layoutRotation, layoutWidth, lotsOnFlatPlan, MAP_STYLES, mapZoom, markerShape, pointColor, TARGET_MARKERS } from '../modules/shared/map-look.ts';
+import {
+  layoutRotation,
+  layoutWidth,
+  lotsOnFlatPlan,
+  MAP_STYLES,
+  mapZoom,
+  markerShape,
+  pointColor,
+  type GroupMapData,
+  type MapData,
+} from '../modules/shared/map-look.ts';
 
 type Data = Record<string, unknown>;
 
@@ -42,20 +52,6 @@ export function consoleMap(map: MapConfig, origin: string): { styles: Record<str
   const styles = Object.fromEntries(MAP_STYLES.map((k) => [k, styleUrl(map, k, origin)]));
   const hosts = [...new Set(MAP_STYLES.flatMap((k) => mapOrigins(map, k, origin)))];
   return { styles, connect: hosts, img: hosts.filter((h) => h.startsWith('http:')) };
-}
-
-/** What the page's map script reads from the section's `data-map` (web/map/types.ts has the same shape). */
-export interface MapData {
-  lat: number;
-  lon: number;
-  zoom: number;
-  style: string;
-  worker: string;
-  label: string;
-  marker: { image?: string; color: string; shape: (typeof TARGET_MARKERS)[number] };
-  perimeter?: string;
-  layout?: { image: string; width: number; rotation: number };
-  svg?: string;
 }
 
 /** The site plan's picture, its lots' SVG, their width and turn on the map. */
@@ -186,7 +182,7 @@ export function groupMap(
   const image = safeHref(g.markerImageUrl, origin);
   // The group's own place gets a marker only when `targetMarker` asks for one (a pin or a dot); unset, its location only centres the map.
   const own = at && (g.targetMarker === 'pin' || g.targetMarker === 'dot') ? g.targetMarker : undefined;
-  const data = {
+  const data: GroupMapData = {
     style,
     worker: `/p/assets/${map.worker}`,
     label: w.map,

@@ -2,12 +2,9 @@
  * A map marker's look, as the buyer's page, the group page and the console draw it: the marker's picture
  * (`markerImageUrl`, 40 px, round), else a pin (its point on the place) or a dot (centred on it) in `mapPointColor`.
  */
-export interface MarkerLook {
-  image?: string;
-  color: string;
-  shape: 'pin' | 'dot' | 'none';
-}
+import type { MarkerLook } from '../../src/modules/shared/map-look.ts';
 
+export type { MarkerLook };
 const NS = 'http://www.w3.org/2000/svg';
 
 /** Fills `el` with the marker's picture or shape (class `map-marker map-marker-<image|pin|dot|none>`). */

@@ -29,3 +29,49 @@ export const layoutRotation = (v: unknown) => (typeof v === 'number' && Number.i
  * location, and with one when `lotsLayout` is `plan`; otherwise over the site plan placed on the map.
  */
 export const lotsOnFlatPlan = (lotsLayout: unknown, located: boolean) => !located || lotsLayout === 'plan';
+
+/** A marker's look: a picture, or a shape in a colour. */
+export interface MarkerLook {
+  image?: string;
+  color: string;
+  shape: TargetMarker;
+}
+
+/** A project's map section's `data-map`: what the server writes and the page's map script reads. */
+export interface MapData {
+  lat: number;
+  lon: number;
+  zoom: number;
+  style: string;
+  worker: string;
+  label: string;
+  marker: MarkerLook;
+  perimeter?: string;
+  layout?: { image: string; width: number; rotation: number };
+  svg?: string;
+}
+
+/** A project on the group page's map. */
+export interface GroupPoint {
+  name: string;
+  lat: number;
+  lon: number;
+  href: string;
+  newTab: boolean;
+}
+
+/** The group page's map section's `data-map`. */
+export interface GroupMapData {
+  style: string;
+  worker: string;
+  label: string;
+  color: string;
+  /** The group's `markerImageUrl`: every project's marker is this picture. */
+  image?: string;
+  center?: [number, number];
+  /** The group's own marker at `center` (its `targetMarker`), named by its address. */
+  own?: { shape: 'pin' | 'dot'; name: string };
+  zoom: number;
+  perimeter?: string;
+  points: GroupPoint[];
+}
