@@ -152,6 +152,12 @@ export async function openPage(size: Size, path = '', opts: { context?: BrowserC
   return page;
 }
 
+/** The sizes the settings' browser tests look at: a desktop at 1440×900 and the phone of SIZES. */
+export const WIDE: Record<Size, Parameters<Browser['newContext']>[0]> = { desktop: { viewport: { width: 1440, height: 900 } }, phone: SIZES.phone };
+/** The page at `size` (WIDE's), in a browser context of its own. */
+export const openWide = async (size: Size, path = '', ready?: string) =>
+  openPage(size, path, { context: await browser.newContext(WIDE[size]), ...(ready ? { ready } : {}) });
+
 export const shot = (page: Page, state: string, size: Size, fullPage = false) =>
   page.screenshot({ path: `${SHOTS}/page-${state}-${size}-${ENGINE}.png`, fullPage });
 export const close = (page: Page) => page.context().close();

@@ -3,16 +3,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import {
-  browser,
+  BOTH,
   close,
   inViewport,
   namespace,
   noise,
-  openPage,
+  openWide,
   owner,
   patchProject,
   projectId,
-  SIZES,
   skip,
   t,
   units,
@@ -28,10 +27,8 @@ import { newObjectId } from '../src/lib/object-id.ts';
  */
 usePresentation();
 
-const SIZE: Record<Size, Parameters<typeof browser.newContext>[0]> = { desktop: { viewport: { width: 1440, height: 900 } }, phone: SIZES.phone };
-const BOTH: Size[] = ['phone', 'desktop'];
 const SHOTS = '/work/wt/grouppage-shots';
-const open = async (size: Size, path: string) => openPage(size, path, { context: await browser.newContext(SIZE[size]), ready: 'main.group' });
+const open = (size: Size, path: string) => openWide(size, path, 'main.group');
 const shot = async (page: Page, state: string, size: Size) => {
   mkdirSync(SHOTS, { recursive: true });
   // What the buyer sees where the page stands, and the whole page.

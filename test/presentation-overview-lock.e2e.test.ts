@@ -2,26 +2,24 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
-  browser,
+  BOTH,
   close,
   floors,
   leads,
   namespace,
   noise,
-  openPage,
+  openWide,
   openUnit,
   owner,
   patchProject,
   patchUnit,
   projectId,
   shot,
-  SIZES,
   skip,
   t,
   texts,
   units,
   usePresentation,
-  type Size,
 } from './presentation-fixture.ts';
 import { createGroup } from './helpers.ts';
 import { newObjectId } from '../src/lib/object-id.ts';
@@ -34,9 +32,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
  */
 usePresentation();
 
-const SIZE: Record<Size, Parameters<typeof browser.newContext>[0]> = { desktop: { viewport: { width: 1440, height: 900 } }, phone: SIZES.phone };
-const open = async (size: Size, path = '', ready?: string) => openPage(size, path, { context: await browser.newContext(SIZE[size]), ready });
-const BOTH: Size[] = ['phone', 'desktop'];
+const open = openWide;
 
 /** Each floor of the overview as a buyer reads it: name, count, price. */
 const overview = (page: Page) =>

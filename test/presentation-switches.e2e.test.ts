@@ -2,12 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import {
-  browser,
   close,
   floors,
   namespace,
   noise,
-  openPage,
+  openWide,
   openUnit,
   pagesHost,
   patchProject,
@@ -15,7 +14,6 @@ import {
   patchUnit,
   projectId,
   shot,
-  SIZES,
   skip,
   t,
   texts,
@@ -33,8 +31,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
  */
 usePresentation();
 
-const SIZE: Record<Size, Parameters<typeof browser.newContext>[0]> = { desktop: { viewport: { width: 1440, height: 900 } }, phone: SIZES.phone };
-const open = async (size: Size, path = '', ready?: string) => openPage(size, path, { context: await browser.newContext(SIZE[size]), ready });
+const open = openWide;
 const BOTH: Size[] = ['desktop', 'phone'];
 
 /** Every status word a buyer could read or hear, in the page's three languages' English (the project is English). */

@@ -4,18 +4,17 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import {
   base,
-  browser,
+  BOTH,
   close,
   consoleBase,
   namespace,
-  openPage,
+  openWide,
   openUnit,
   owner,
   patchProject,
   patchUnit,
   projectId,
   shot,
-  SIZES,
   skip,
   t,
   texts,
@@ -34,9 +33,7 @@ import { newObjectId } from '../src/lib/object-id.ts';
  */
 usePresentation();
 
-const SIZE: Record<Size, Parameters<typeof browser.newContext>[0]> = { desktop: { viewport: { width: 1440, height: 900 } }, phone: SIZES.phone };
-const BOTH: Size[] = ['phone', 'desktop'];
-const open = async (size: Size, path = '', ready?: string) => openPage(size, path, { context: await browser.newContext(SIZE[size]), ready });
+const open = openWide;
 const OWN_SHOTS = '/work/wt/unitfields-shots';
 mkdirSync(OWN_SHOTS, { recursive: true });
 const ownShot = (page: Page, name: string, size: Size, fullPage = false) => page.screenshot({ path: `${OWN_SHOTS}/${name}-${size}.png`, fullPage });
