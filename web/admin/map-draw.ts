@@ -8,7 +8,7 @@
  * Space) is a click there.
  */
 import { Marker, type GeoJSONSource, type ImageSource, type Map as MapLibre } from 'maplibre-gl';
-import { baseMap } from '../map/base-map.ts';
+import { addLotLayers, baseMap } from '../map/base-map.ts';
 import { layoutFrame } from '../map/layout-frame.ts';
 import { imageSize } from '../map/lots.ts';
 import { drawMarker, markerAnchor, type MarkerLook } from '../map/marker.ts';
@@ -139,16 +139,8 @@ export function drawMap(frame: HTMLElement, opts: DrawMapOptions, events: DrawMa
   map.on('style.load', () => {
     if (map.getSource('ring')) return;
     map.addSource('lots', { type: 'geojson', data: lotsData() });
-    const polygons = ['==', ['geometry-type'], 'Polygon'] as ['==', ['geometry-type'], string];
-    map.addLayer({ id: 'lots-fill', type: 'fill', source: 'lots', filter: polygons, paint: { 'fill-color': ['get', 'colour'], 'fill-opacity': 0.45 } });
-    map.addLayer({ id: 'lots-line', type: 'line', source: 'lots', filter: polygons, paint: { 'line-color': '#ffffff', 'line-width': 1.5 } });
-    map.addLayer({
-      id: 'lots-point',
-      type: 'circle',
-      source: 'lots',
-      filter: ['==', ['geometry-type'], 'Point'],
-      paint: { 'circle-color': ['get', 'colour'], 'circle-radius': 7, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
-    });
+    // Lighter than on the buyer's page, so the outline being drawn stands out.
+    addLotLayers(map, 0.45, 7);
     map.addSource('ring', { type: 'geojson', data: ringData() });
     map.addLayer({ id: 'ring-fill', type: 'fill', source: 'ring', paint: { 'fill-color': look.color, 'fill-opacity': 0.15 } });
     map.addLayer({ id: 'ring-line', type: 'line', source: 'ring', paint: { 'line-color': look.color, 'line-width': 3, 'line-dasharray': [2, 1] } });

@@ -45,3 +45,20 @@ export function baseMap(
   Object.defineProperty(frame, 'maplibre', { value: map });
   return map;
 }
+
+/**
+ * The lots' layers over the map's `lots` source (added by the caller): outlines filled in each lot's `colour` at
+ * `fillOpacity` with a white edge, and a dot of `pointRadius` px for a unit placed by its lat/lon alone.
+ */
+export function addLotLayers(map: MapLibre, fillOpacity: number, pointRadius: number): void {
+  const polygons = ['==', ['geometry-type'], 'Polygon'] as ['==', ['geometry-type'], string];
+  map.addLayer({ id: 'lots-fill', type: 'fill', source: 'lots', filter: polygons, paint: { 'fill-color': ['get', 'colour'], 'fill-opacity': fillOpacity } });
+  map.addLayer({ id: 'lots-line', type: 'line', source: 'lots', filter: polygons, paint: { 'line-color': '#ffffff', 'line-width': 1.5 } });
+  map.addLayer({
+    id: 'lots-point',
+    type: 'circle',
+    source: 'lots',
+    filter: ['==', ['geometry-type'], 'Point'],
+    paint: { 'circle-color': ['get', 'colour'], 'circle-radius': pointRadius, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
+  });
+}

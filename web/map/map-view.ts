@@ -5,7 +5,7 @@
  * by a blank one (a background layer), and they draw on that. docs/map.md.
  */
 import { Marker, type GeoJSONSource, type Map as MapLibre } from 'maplibre-gl';
-import { baseMap } from './base-map.ts';
+import { addLotLayers, baseMap } from './base-map.ts';
 import { parsePerimeter, type Polygons } from '../../src/modules/shared/perimeter.ts';
 import { imageSize, lotOutlines, pathPoints } from './lots.ts';
 import { layoutFrame } from './layout-frame.ts';
@@ -121,16 +121,7 @@ export function showMap(frame: HTMLElement, data: MapData, lots: Lot[], open: (i
       addPerimeter(map, frame, perimeter, data.marker.color);
       if (!map.getSource('lots')) {
         map.addSource('lots', { type: 'geojson', data: EMPTY });
-        const polygons = ['==', ['geometry-type'], 'Polygon'] as ['==', ['geometry-type'], string];
-        map.addLayer({ id: 'lots-fill', type: 'fill', source: 'lots', filter: polygons, paint: { 'fill-color': ['get', 'colour'], 'fill-opacity': 0.75 } });
-        map.addLayer({ id: 'lots-line', type: 'line', source: 'lots', filter: polygons, paint: { 'line-color': '#ffffff', 'line-width': 1.5 } });
-        map.addLayer({
-          id: 'lots-point',
-          type: 'circle',
-          source: 'lots',
-          filter: ['==', ['geometry-type'], 'Point'],
-          paint: { 'circle-color': ['get', 'colour'], 'circle-radius': 9, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 2 },
-        });
+        addLotLayers(map, 0.75, 9);
       }
       void drawLots();
     });
