@@ -6,7 +6,8 @@
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 export type Utm = Partial<Record<(typeof UTM_KEYS)[number], string>>;
 
-function read(search: string): Utm | undefined {
+/** The campaign a query string carries (`utm_*`, trimmed, at most 200 characters each), or undefined when none. */
+export function campaignOf(search: string): Utm | undefined {
   const q = new URLSearchParams(search);
   const out: Utm = {};
   for (const k of UTM_KEYS) {
@@ -16,7 +17,7 @@ function read(search: string): Utm | undefined {
   return Object.keys(out).length ? out : undefined;
 }
 
-const first = typeof location === 'undefined' ? undefined : read(location.search);
+const first = typeof location === 'undefined' ? undefined : campaignOf(location.search);
 
 /** The visitor's campaign, or undefined when the page was opened without one. */
 export const campaign = (): Utm | undefined => first;

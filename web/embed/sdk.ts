@@ -8,6 +8,8 @@
  *
  * Messages are accepted only from that frame and the pages origin. Documented in docs/presentation.md.
  */
+import { campaignOf } from '../campaign.ts';
+
 /** A message field as text: the page sends strings (and numbers); anything else is nothing. */
 const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
@@ -27,11 +29,7 @@ function place(script: HTMLScriptElement) {
   // Where the page may send its messages: this site's origin, and no other.
   page.searchParams.set('embed', location.origin);
   // The campaign that brought the visitor to this site reaches the page's enquiries and holds.
-  const here = new URLSearchParams(location.search);
-  for (const k of ['source', 'medium', 'campaign', 'term', 'content']) {
-    const v = here.get(`utm_${k}`);
-    if (v) page.searchParams.set(`utm_${k}`, v.slice(0, 200));
-  }
+  for (const [k, v] of Object.entries(campaignOf(location.search) ?? {})) page.searchParams.set(`utm_${k}`, v);
   const frame = document.createElement('iframe');
   frame.src = page.href;
   frame.title = script.dataset.title ?? 'Homes';
