@@ -1,7 +1,26 @@
+/**
+ * Formatters by language and zone, made once: building an `Intl.DateTimeFormat` costs about as much as a small
+ * query, and every hold formats its end twice. The few languages and zones in use keep this small; past LIMIT
+ * entries it starts over.
+ */
+const formats = new Map<string, Intl.DateTimeFormat>();
+const LIMIT = 500;
+
+function format(lang: string, zone: string): Intl.DateTimeFormat {
+  const key = `${lang} ${zone}`;
+  let f = formats.get(key);
+  if (!f) {
+    if (formats.size >= LIMIT) formats.clear();
+    f = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone });
+    formats.set(key, f);
+  }
+  return f;
+}
+
 /** Whether this runtime's Intl knows `value` as a time zone (an IANA name: `Europe/Paris`, `America/Toronto`, `UTC`). */
 export function isTimeZone(value: string): boolean {
   try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
+    format('en', value);
     return true;
   } catch {
     return false;
@@ -19,5 +38,5 @@ export function projectZone(settings: Record<string, unknown>): string {
  */
 export function projectTime(at: Date | string, settings: Record<string, unknown>, lang: string): string {
   const zone = projectZone(settings);
-  return `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone }).format(new Date(at))} (${zone})`;
+  return `${format(lang, zone).format(new Date(at))} (${zone})`;
 }
