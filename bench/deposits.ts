@@ -1,12 +1,13 @@
 /**
- * `npx tsx bench/deposits.ts [--holds 120] [--rounds 4] [--concurrency 4]`: what a deposit adds to a hold. One service
+ * `npx tsx bench/deposits.ts [--holds 120] [--rounds 4] [--concurrency 4] [--cpu-prof dir]`: what a deposit adds to a hold. One service
  * (as `npm start` runs it) against the local server speaking Stripe's API (test/support/stripe-server.ts, in this
  * process), its owner's Stripe account onboarded; two projects of that owner, one taking a deposit (globalAmount 500
  * usd: each hold creates a Checkout Session on the owner's account, records the deposit, marks the lead, logs
  * deposit.pending) and one whose deposit is zero (a plain hold). Each round holds `--holds` fresh units of each,
  * `--concurrency` at a time, alternately (A-B, then B-A). Reported per side: holds per second, p50 and p99 of the hold
  * request, the service's CPU per hold; and deposit/plain, as the ratio of medians and paired (the median of the
- * per-round ratios). Traffic goes to 127.0.0.1 only. Needs the tests' PostgreSQL (or BENCH_PG_URL).
+ * per-round ratios). Traffic goes to 127.0.0.1 only. Needs the tests' PostgreSQL (or BENCH_PG_URL). `--cpu-prof dir`: the
+ * service writes its CPU profile there when it stops.
  */
 import { parseArgs } from 'node:util';
 import { startStripe, stripeEnv } from '../test/support/stripe-server.ts';
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     holds: { type: 'string', default: '120' },
     rounds: { type: 'string', default: '4' },
     concurrency: { type: 'string', default: '4' },
+    /** A directory: the service writes its CPU profile there when it stops (node --cpu-prof). */
+    'cpu-prof': { type: 'string' },
   },
 });
 const HOLDS = Number(values.holds);
@@ -73,7 +76,10 @@ try {
   onCleanup(() => stripe.stop());
   const db = await createBenchDb();
   onCleanup(db.drop);
-  const service = await startService({ DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...LIMITS, ...stripeEnv(stripe) });
+  const service = await startService(
+    { DATABASE_URL: db.url, ADMIN_EMAIL: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...LIMITS, ...stripeEnv(stripe) },
+    values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
+  );
   onCleanup(service.stop);
   const base = service.base;
   const auth = { authorization: `Bearer ${(await send(base, 'POST', '/users/login', ADMIN)).access_token as string}` };
