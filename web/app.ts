@@ -307,7 +307,12 @@ function draw() {
     v.view === 'plan' && floor
       ? planWithList(planView(floor, open), floor, open)
       : v.view === 'building' && state.bundle.floors.length
-        ? buildingView(open, (id) => actions.setFloor(id))
+        ? buildingView(
+            open,
+            (id) => actions.setFloor(id),
+            // On the first draw the floors below the first screen come in a task of their own.
+            pending ? (fill) => void nextTask().then(fill) : undefined,
+          )
         : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
