@@ -1,4 +1,4 @@
-// `npm run lighthouse [-- <url> | --units=200 [--full]]`: Lighthouse 12 (the npm package's command, lighthouse@12.8.2, fetched by npx into
+// `npm run lighthouse [-- <url> | --units=200 [--full] [--places] [--serve]]`: Lighthouse 12 (the npm package's command, lighthouse@12.8.2, fetched by npx into
 // the npm cache, not a dependency of the service) against Debian's Chromium with phone emulation (Lighthouse's
 // default mobile profile: a Moto G Power screen, 4× CPU slowdown, simulated slow 4G) on the demo presentation of
 // a freshly started service (embedded database in a temporary directory, demo seed), or on the given URL. With
@@ -90,7 +90,20 @@ const EVERY_CONTENT_FIELD = {
   mapLayoutWidth: 120,
 };
 
-async function seedLarge(page: string, count: number, full: boolean): Promise<string> {
+/**
+ * `--places` (with `--full`): the map and the flat site plan both (`lotsLayout` `plan`: the site plan in a section of
+ * its own below the map) and 3D on (the project's model, the building's and the floor selector's, a model per unit),
+ * to measure that the map's and the viewer's code stay off the first load.
+ */
+const PLACES_AND_3D = {
+  lotsLayout: 'plan',
+  enable3d: true,
+  _3dModelUrl: '/p/assets/demo-model.glb',
+  _3dBuildingModelUrl: '/p/assets/demo-model.glb',
+  _3dFloorSelectorModelUrl: '/p/assets/demo-floors.glb',
+};
+
+async function seedLarge(page: string, count: number, full: boolean, places: boolean): Promise<string> {
   // The API is on the console's host name (the pages host answers the page's own routes only).
   const base = new URL(page);
   base.hostname = 'localhost';
@@ -127,6 +140,7 @@ async function seedLarge(page: string, count: number, full: boolean): Promise<st
       alternativeCovers: rooms,
       sharePageDescription: `Tower of ${count}: one- to three-bedroom homes with every floor plan, price and availability.`,
       ...(full ? EVERY_CONTENT_FIELD : {}),
+      ...(places ? PLACES_AND_3D : {}),
     },
   });
   const availability = ['available', 'available', 'reserved', 'sold', 'available', 'available', 'unavailable'];
@@ -168,6 +182,7 @@ async function seedLarge(page: string, count: number, full: boolean): Promise<st
                 lotPath: `M${(u % 5) * 120} ${Math.floor(u / 5) * 75} h120 v75 h-120 Z`,
               }
             : {}),
+          ...(places ? { unitmodels: ['/p/assets/demo-model.glb'] } : {}),
         },
       });
     }
@@ -181,8 +196,34 @@ const dataDir = mkdtempSync(join(tmpdir(), 'showsuite-lighthouse-'));
 const service = urlArg ? undefined : await startDemoService(dataDir);
 let target = urlArg ?? service!.url;
 let failed = true;
+/** Stops the service this started and removes its data. */
+async function stop() {
+  if (service) {
+    const exited = new Promise((r) => service.child.once('exit', r));
+    service.child.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
 try {
-  if (unitsArg) target = await seedLarge(target, Number(unitsArg.slice('--units='.length)), process.argv.includes('--full'));
+  if (unitsArg)
+    target = await seedLarge(
+      target,
+      Number(unitsArg.slice('--units='.length)),
+      process.argv.includes('--full') || process.argv.includes('--places'),
+      process.argv.includes('--places'),
+    );
+  // `--serve`: the seeded page stays up for other measurements (`npx tsx scripts/longtasks.ts 5 <url>`, Lighthouse
+  // runs on its URL) until this process is stopped; nothing is measured here.
+  if (process.argv.includes('--serve')) {
+    console.log(`serving ${target}`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await stop();
+    process.exit(0);
+  }
   // One unmeasured visit first, as earlier visitors would have made: the service builds and caches the bundle, and
   // compresses each asset the page names on its first request (brotli at its highest quality: tens of ms of CPU a
   // file, which would otherwise land on the measured load, on the same cores as the browser).
@@ -258,11 +299,6 @@ try {
   }
   failed = CATEGORIES.some((id) => score(id) < 100);
 } finally {
-  if (service) {
-    const exited = new Promise((r) => service.child.once('exit', r));
-    service.child.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }
 process.exit(failed ? 1 : 0);

@@ -57,9 +57,10 @@ export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> 
   });
   const outputs = Object.keys(result.metafile.outputs).map((f) => basename(f));
   // The entry's script, not a chunk of it: the one output an entry point (a script, not the stylesheet) made.
-  const extra = new Set(more.map((e) => relative(process.cwd(), e.in)));
+  // (A part loaded on demand with `import()` is an entry point of esbuild's too: only the bundle's own entries count.)
+  const own = new Set(main.map((e) => relative(process.cwd(), e.in)));
   const entries = Object.entries(result.metafile.outputs)
-    .filter(([f, o]) => o.entryPoint !== undefined && !extra.has(o.entryPoint) && f.endsWith('.js'))
+    .filter(([f, o]) => o.entryPoint !== undefined && own.has(o.entryPoint) && f.endsWith('.js'))
     .map(([f]) => basename(f));
   const js = builtFile(entries, '.js', manifestName);
   const chunks = outputs.filter((f) => f.endsWith('.js') && f !== js);
@@ -69,7 +70,22 @@ export async function bundleAssets(bundle: AssetBundle): Promise<AssetManifest> 
     writeFileSync(join(outDir, file), body);
     chunks.push(file);
   }
-  const manifest: AssetManifest = { js, css: builtFile(outputs, '.css', manifestName), ...(chunks.length ? { chunks } : {}) };
+  // The chunks the main script imports statically, and theirs: fetched with it (`imports`).
+  const imports = new Set<string>();
+  const visit = (file: string) => {
+    for (const i of result.metafile.outputs[file]?.imports ?? []) {
+      if (i.kind !== 'import-statement' || imports.has(basename(i.path))) continue;
+      imports.add(basename(i.path));
+      visit(i.path);
+    }
+  };
+  visit(Object.keys(result.metafile.outputs).find((f) => basename(f) === js) ?? '');
+  const manifest: AssetManifest = {
+    js,
+    css: builtFile(outputs, '.css', manifestName),
+    ...(chunks.length ? { chunks } : {}),
+    ...(imports.size ? { imports: [...imports] } : {}),
+  };
   const temp = join(outDir, `${manifestName}.${process.pid}.tmp`);
   writeFileSync(temp, JSON.stringify(manifest));
   renameSync(temp, join(outDir, manifestName));

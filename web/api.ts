@@ -4,7 +4,7 @@ import type { Bundle, Problem } from './types.ts';
 
 /**
  * A realtor's allocation token, once opened: sent on the bundle and every POST, so the bundle shows the
- * realtor's units and holds on them work. Kept per tab (sessionStorage) until it expires; views/realtor.ts hands it to new tabs.
+ * realtor's units and holds on them work. Kept per tab (sessionStorage) until it expires; realtor-session.ts hands it to new tabs.
  */
 let allocationToken: string | undefined;
 export function setAllocationToken(token: string | undefined) {

@@ -3,8 +3,9 @@
  * page could show too. Modules: api (HTTP), live (keeping the bundle current), state (view state and the address),
  * format (words for numbers), views/* (what is drawn), dom (element helpers). No framework: docs/presentation.md.
  */
-import { byId, requireById, h, nextTask, safeUrl, sized } from './dom.ts';
-import { t, useLanguage } from './i18n.ts';
+import { byId, requireById, h, nextFrame, nextTask, safeUrl, sized } from './dom.ts';
+import { languageLoaded, loadLanguage, t, useLanguage } from './i18n.ts';
+import { loadPart, partFailed } from './parts.ts';
 import { fromPrice, prepareFormats } from './format.ts';
 import { startLive, type Live } from './live.ts';
 import { holdsFollow, placedHold, startHolds } from './holds.ts';
@@ -28,16 +29,16 @@ import { startDepositReturn } from './deposit-return.ts';
 import { applyTheme } from './theme.ts';
 import { buildControls, closeSheet, updateControls } from './views/controls.ts';
 import { buildingView } from './views/building.ts';
-import { closeDetail, openDetail, renderDetail, setupDetail } from './views/detail.ts';
 import { listView } from './views/list.ts';
 import { floorOverview } from './views/floor-overview.ts';
 import { locked, lockScreen } from './views/lock.ts';
 import { labelShapes, planView } from './views/plan.ts';
-import { realtorEntry } from './views/realtor.ts';
+import { realtorEntry } from './realtor-entry.ts';
 import { syncHeroBooking } from './book-visit.ts';
 import { planWithList } from './views/plan-side.ts';
 import { refreshPlaces, watchPlaces } from './views/places.ts';
-import { openCompare, renderCompare, setupShortlist, sharedShortlist } from './views/shortlist.ts';
+import { openCompare, renderCompare, sharedShortlist } from './views/shortlist.ts';
+import { setupShortlist } from './views/saved.ts';
 import { reportSize } from './embed-events.ts';
 import type { Bundle, Unit } from './types.ts';
 import { track, trackFilter, trackScreen, watchClicks } from './beacon.ts';
@@ -49,7 +50,9 @@ let built = false;
 let pending = false;
 /** `finishShell` has begun. */
 let finishing = false;
-let detailReady = false;
+/** The unit sheet (web/views/detail.ts, a chunk of its own), once loaded and set up. */
+let detail: typeof import('./views/detail.ts') | undefined;
+let detailLoading: Promise<typeof import('./views/detail.ts') | undefined> | undefined;
 /** Whether the open unit's history entry is ours (so closing it goes back rather than forward). */
 let pushedUnit = false;
 
@@ -107,12 +110,16 @@ setupShortlist({ changed: () => draw(), open: (id) => open(id) });
 
 function open(id: string) {
   if (state.view.unit === id) return;
-  ensureDetail();
+  // The first unit opened waits for the sheet's chunk (fetched on the visitor's first touch or key: `warmDetail`).
+  if (!detail) {
+    void ensureDetail().then((m) => m && open(id));
+    return;
+  }
   state.view.unit = id;
   pushedUnit = true;
   writeAddress('push');
   closeSheet();
-  openDetail(id);
+  detail.openDetail(id);
   trackScreen(state.view.view, id);
 }
 
@@ -130,9 +137,13 @@ function closed() {
 function buildShell() {
   built = true;
   const s = settings();
-  app.replaceChildren(buildControls(actions), results);
+  // Every floor at a glance first, above the toolbar (`showFloorOverview`): drawn with it, so the toolbar, once
+  // painted, is not pushed down by it (a layout shift).
+  const overview = floorOverview((id) => actions.openFloor(id));
+  app.replaceChildren(...(overview ? [overview] : []), buildControls(actions), results);
   // Project-wide extras in the hero the server drew: a 3D tour and the day/night switch.
-  const heroText = document.querySelector('#hero .hero-text');
+  // Into the row the server kept for them (src/presentation/html.ts), else after the hero's text.
+  const heroText = byId('hero-links') ?? document.querySelector('#hero .hero-text');
   // 3D only with `enable3d` (web/views/model.ts).
   const model = flag('enable3d') ? safeUrl(s._3dModelUrl) : undefined;
   if (heroText && model) heroText.append(h('a', { class: 'hero-link', id: 'project-3d', href: model, target: '_blank', rel: 'noopener' }, t().tour3d));
@@ -161,7 +172,8 @@ function buildShell() {
 /** Below the first screen: the project gallery and the footer; the unit sheet; the plan's labels. Once, a piece a task. */
 async function finishShell() {
   finishing = true;
-  await nextTask();
+  // The results are laid out and painted in a frame of their own first.
+  await nextFrame();
   const s = settings();
   // The project's gallery (`images`), then its other covers.
   const covers = [...new Set([s.images, s.alternativeCovers].flatMap((l): unknown[] => (Array.isArray(l) ? l : [])).map(safeUrl))].filter(
@@ -208,19 +220,43 @@ async function finishShell() {
   // The map or the site plan below the homes, loaded when it scrolls into view (web/views/places.ts).
   watchPlaces(open);
   await nextTask();
-  ensureDetail();
-  await nextTask();
   pending = false;
   // Measuring the names forces a layout: after everything else, once.
   if (state.view.view === 'plan' && results.isConnected) labelShapes();
   app.setAttribute('aria-busy', 'false');
 }
 
-/** The unit sheet and its contact form, built the first time they are needed (or once the first screen is drawn). */
-function ensureDetail() {
-  if (detailReady) return;
-  detailReady = true;
-  setupDetail({
+/**
+ * The unit sheet and its contact form: a chunk of their own (with the hold and deposit panels, the calculator and the
+ * lightbox), loaded and built the first time a unit is opened, or before, on the visitor's first touch or key.
+ */
+function ensureDetail(): Promise<typeof import('./views/detail.ts') | undefined> {
+  detailLoading ??= loadPart(() => import('./views/detail.ts')).then((m) => {
+    if (!m) {
+      // Not fetched: the next tap tries again.
+      detailLoading = undefined;
+      return undefined;
+    }
+    setup(m);
+    detail = m;
+    return m;
+  });
+  return detailLoading;
+}
+
+/** Fetches the unit sheet ahead of the first tap, once the visitor touches or types (never during the page's load). */
+function warmDetail() {
+  const warm = () => {
+    removeEventListener('pointerdown', warm, true);
+    removeEventListener('keydown', warm, true);
+    void ensureDetail();
+  };
+  addEventListener('pointerdown', warm, { capture: true, passive: true });
+  addEventListener('keydown', warm, true);
+}
+
+function setup(m: typeof import('./views/detail.ts')) {
+  m.setupDetail({
     closed,
     open,
     held(unit: Unit) {
@@ -262,7 +298,7 @@ function draw() {
   const fromEl = byId('project-from');
   if (fromEl) fromEl.textContent = from ?? '';
   // "Book a visit" (the project's Cal.com booking page), kept as the bundle says.
-  syncHeroBooking(heroText);
+  syncHeroBooking(byId('hero-links') ?? heroText);
   const active = document.activeElement;
   const focused = active && (results.contains(active) || byId('floor-overview')?.contains(active)) ? active.id : '';
   const v = state.view;
@@ -271,7 +307,12 @@ function draw() {
     v.view === 'plan' && floor
       ? planWithList(planView(floor, open), floor, open)
       : v.view === 'building' && state.bundle.floors.length
-        ? buildingView(open, (id) => actions.setFloor(id))
+        ? buildingView(
+            open,
+            (id) => actions.setFloor(id),
+            // On the first draw the floors below the first screen come in a task of their own.
+            pending ? (fill) => void nextTask().then(fill) : undefined,
+          )
         : listView(open);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
@@ -288,10 +329,14 @@ function draw() {
   if (!pending) app.setAttribute('aria-busy', 'false');
   // The open unit follows the address (back/forward) and the bundle (a sale while it is open).
   if (v.unit && findUnit(v.unit)) {
-    ensureDetail();
-    openDetail(v.unit);
-  } else closeDetail();
-  renderDetail();
+    if (detail) detail.openDetail(v.unit);
+    else
+      void ensureDetail().then((m) => {
+        const unit = state.view.unit;
+        if (m && unit && findUnit(unit)) m.openDetail(unit);
+      });
+  } else detail?.closeDetail();
+  detail?.renderDetail();
   renderCompare();
   refreshPlaces();
   if (pending && !finishing) void finishShell();
@@ -310,6 +355,18 @@ function applyDraft(settings: Record<string, unknown>) {
   draft = settings;
   draftWaiting = starting;
   if (!state.bundle || !savedSettings || starting) return;
+  // A language not yet loaded is fetched first (no words in English meanwhile).
+  const lang = { ...savedSettings, ...draft }.projectLang;
+  if (languageLoaded(lang)) drawDraft();
+  else
+    void loadLanguage(lang).then((ok) => {
+      if (!ok) partFailed();
+      if (draft === settings) drawDraft();
+    });
+}
+
+function drawDraft() {
+  if (!state.bundle || !savedSettings) return;
   state.bundle.project = { ...savedSettings, ...draft };
   // The lock screen is drawn again with the draft's fields and questions.
   byId('lock-form')?.remove();
@@ -341,6 +398,8 @@ function onBundle(bundle: Bundle) {
 async function start() {
   starting = true;
   const b = loaded();
+  // A page in French or Spanish fetches its words before anything is drawn (English ones are in app.js).
+  if (!languageLoaded(b.project.projectLang) && !(await loadLanguage(b.project.projectLang))) partFailed();
   useLanguage(b.project.projectLang);
   applyTheme();
   state.view = fromAddress(defaults());
@@ -353,7 +412,8 @@ async function start() {
   if (!locked()) {
     buildShell();
     updateControls();
-    await nextTask();
+    // Laid out and painted on its own (a frame), then the results.
+    await nextFrame();
   }
   starting = false;
   // A draft from the console that came while the first screen was being drawn.
@@ -361,9 +421,10 @@ async function start() {
   draw();
   track('page_view');
   watchClicks(() => state.view.unit);
+  warmDetail();
   // A shared shortlist (`?compare=`) opens its comparison; an embedded page tells its host its height.
   const shared = sharedShortlist();
-  if (shared.length && !locked()) openCompare(shared);
+  if (shared.length && !locked()) void openCompare(shared);
   reportSize();
 }
 
@@ -389,6 +450,9 @@ startHolds({
 startDepositReturn();
 
 listenForDraft(applyDraft);
+
+// The page's language (the server wrote it on <html>) is fetched beside the bundle, when it is not English.
+void loadLanguage(document.documentElement.lang);
 
 const live: Live = startLive(bundleUrl, {
   onBundle,

@@ -81,6 +81,23 @@ export function nextTask(): Promise<void> {
 }
 
 /**
+ * Resolves once the browser has drawn a frame (or after 100 ms, where frames are not drawn: a tab in the background):
+ * what was added before is laid out and painted in that frame, apart from what comes after (a phone lays out a long
+ * page's pieces in several short tasks rather than one long one).
+ */
+export function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+}
+
+/**
  * A link put on the clipboard (when the browser allows it) and shown selected in a read-only field either way, for
  * the visitor to copy: the words say which happened. Returns the words and the field.
  */

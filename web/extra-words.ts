@@ -47,93 +47,10 @@ const en = {
 
 export type ExtraWords = typeof en;
 
-const fr: ExtraWords = {
-  badEmail: 'n’est pas une adresse e-mail valide',
-  legendTitle: 'Statut',
-  search: 'Trouver un logement',
-  searchPlaceholder: 'Nom ou numéro',
-  floor: 'Étage',
-  delivery: 'Livraison',
-  depositTerms: 'Conditions',
-  payable: 'À payer maintenant',
-  depositToHold: (amount) => `Acompte de ${amount} pour réserver ce logement`,
-  depositIntro: (amount) => `Pour réserver ce logement, vous réglerez ensuite un acompte de ${amount} sur la page sécurisée de Stripe. Vos coordonnées :`,
-  payNow: 'Payer maintenant',
-  currency: 'Devise',
-  favourite: 'Garder',
-  favourited: 'Gardé',
-  favourites: (n) => `Sélection (${n})`,
-  compare: 'Comparer',
-  compareTitle: 'Comparer les logements',
-  compareFull: 'Trois logements au plus : retirez-en un d’abord.',
-  compareEmpty: 'Gardez jusqu’à trois logements pour les comparer ici.',
-  shareShortlist: 'Partager la sélection',
-  remove: 'Retirer',
-  price: 'Prix',
-  open: 'Ouvrir',
-  calculator: 'Calculateur de mensualités',
-  depositPct: 'Apport (%)',
-  rate: 'Taux d’intérêt (% par an)',
-  years: 'Années',
-  monthly: 'Mensualité',
-  loan: 'Emprunt',
-  calcNote: 'Une estimation : prêt amortissable à taux fixe, mensualités constantes.',
-  photo: (i, n) => `Photo ${i} sur ${n}`,
-  previous: 'Précédente',
-  next: 'Suivante',
-  layouts: 'Plans',
-  model3d: 'Modèle 3D',
-  view3d: 'Voir en 3D',
-  loading3d: 'Chargement du modèle 3D…',
-  perMonth: '/ mois',
-  apply: 'Postuler',
-  lotArea: 'Surface du terrain',
-};
-
-const es: ExtraWords = {
-  badEmail: 'no es una dirección de correo válida',
-  legendTitle: 'Estado',
-  search: 'Buscar una unidad',
-  searchPlaceholder: 'Nombre o número',
-  floor: 'Planta',
-  delivery: 'Entrega',
-  depositTerms: 'Condiciones',
-  payable: 'A pagar ahora',
-  depositToHold: (amount) => `Depósito de ${amount} para reservar esta vivienda`,
-  depositIntro: (amount) => `Para reservar esta vivienda, pagará después un depósito de ${amount} en la página segura de Stripe. Necesitamos sus datos:`,
-  payNow: 'Pagar ahora',
-  currency: 'Moneda',
-  favourite: 'Guardar',
-  favourited: 'Guardada',
-  favourites: (n) => `Selección (${n})`,
-  compare: 'Comparar',
-  compareTitle: 'Comparar viviendas',
-  compareFull: 'Se comparan hasta tres viviendas: quite una primero.',
-  compareEmpty: 'Guarde hasta tres viviendas para compararlas aquí.',
-  shareShortlist: 'Compartir selección',
-  remove: 'Quitar',
-  price: 'Precio',
-  open: 'Abrir',
-  calculator: 'Calculadora de cuotas',
-  depositPct: 'Entrada (%)',
-  rate: 'Interés (% anual)',
-  years: 'Años',
-  monthly: 'Cuota mensual',
-  loan: 'Préstamo',
-  calcNote: 'Una estimación: préstamo con cuotas mensuales fijas.',
-  photo: (i, n) => `Foto ${i} de ${n}`,
-  previous: 'Anterior',
-  next: 'Siguiente',
-  layouts: 'Planos',
-  model3d: 'Modelo 3D',
-  view3d: 'Ver en 3D',
-  loading3d: 'Cargando el modelo 3D…',
-  perMonth: '/ mes',
-  apply: 'Solicitar',
-  lotArea: 'Superficie del lote',
-};
-
-const LANGS: Record<string, ExtraWords> = { en, fr, es };
-
-/** The words in the page's language (the one `useLanguage` set on <html lang>). */
-export const x = (): ExtraWords => LANGS[document.documentElement.lang] ?? en;
+let current: ExtraWords = en;
+/** The words in the page's language (the one `useLanguage` chose; French and Spanish are chunks: web/words/). */
+export const x = (): ExtraWords => current;
+/** Set by `useLanguage` (web/i18n.ts): a language's words, or undefined for English. */
+export function useExtraWords(words: ExtraWords | undefined) {
+  current = words ?? en;
+}

@@ -1,321 +1,58 @@
 /** The page's own words. `projectLang` picks the language; unknown languages fall back to English. */
-const en = {
-  floors: 'Floors',
-  yours: 'Yours',
-  allFloors: 'All floors',
-  list: 'List',
-  plan: 'Floor plan',
-  filters: 'Filters',
-  priceMin: 'Min price',
-  priceMax: 'Max price',
-  areaMin: 'Min area',
-  areaMax: 'Max area',
-  bedrooms: 'Bedrooms',
-  any: 'Any',
-  availability: 'Availability',
-  units: 'Units',
-  noUnits: 'No units match these filters.',
-  noHomesYet: 'No homes are listed here yet.',
-  from: 'From',
-  tbd: 'Price to be determined',
-  plusTaxes: '+ taxes',
-  taxesIncluded: 'taxes included',
-  beds: 'bed',
-  baths: 'bath',
-  parking: 'parking',
-  bathroomsLabel: 'Bathrooms',
-  parkingLabel: 'Parking',
-  area: 'Area',
-  orientation: 'Orientation',
-  brochure: 'Brochure (PDF)',
-  layout: 'Layout',
-  close: 'Close',
-  enquire: 'Enquire about this unit',
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'E-mail',
-  phone: 'Phone',
-  message: 'Message',
-  send: 'Send enquiry',
-  sent: 'Thank you: your enquiry was sent. The sales team will be in touch.',
-  hold: 'Hold this unit',
-  holdIntro: 'Hold it for a few minutes while you decide. We need your details:',
-  heldFor: 'Held for you for',
-  taken: 'Sorry, someone else got this unit first.',
-  tooMany: 'Too many requests from here; please wait a moment.',
-  failed: 'Something went wrong; please try again.',
-  notFound: 'This presentation does not exist.',
-  poweredBy: 'Presentation by Showsuite',
-  lockTitle: 'Welcome',
-  lockIntro: 'Tell us who you are to see the homes.',
-  enter: 'See the homes',
-  required: 'is required',
-  overview: 'Floor overview',
-  availableCount: 'available',
-  legend: 'Colours on the plan',
-  onHoldUntil: 'On hold until',
-  closed: 'This presentation is not taking these requests right now.',
-  building: 'Building',
-  chooseFloor: 'Choose a floor',
-  homes: (n: number) => (n === 1 ? '1 home' : `${n} homes`),
-  showHomes: (n: number) => (n === 1 ? 'Show 1 home' : `Show ${n} homes`),
-  clearFilters: 'Clear filters',
-  sort: 'Sort',
-  sortDefault: 'Recommended',
-  sortPriceAsc: 'Price, low to high',
-  sortPriceDesc: 'Price, high to low',
-  sortArea: 'Largest first',
-  sortName: 'Name',
-  view: 'View',
-  viewUnit: 'View details',
-  zoomIn: 'Zoom in',
-  zoomOut: 'Zoom out',
-  zoomReset: 'Fit plan',
-  gallery: 'Gallery',
-  enquireShort: 'Enquire',
-  holdShort: 'Hold',
-  waitlist: 'Join the waitlist',
-  waitlistShort: 'Waitlist',
-  waitlistIntro: 'This home is not available. Leave your details and we will tell you if it comes free.',
-  waitlistSend: 'Join the waitlist',
-  waitlistSent: 'You are on the waitlist: we will write if this home comes free.',
-  enquireIntro: 'Ask the sales team anything about this home.',
-  holdSend: 'Hold it for me',
-  holdLimit: (mins: number) => `You already hold as many homes as one visitor may at once. You can hold another in about ${mins} min, or send an enquiry now.`,
-  share: 'Share',
-  linkCopied: 'Link copied.',
-  copyLink: 'Copy this link:',
-  tour3d: '3D tour',
-  perArea: 'Price per area',
-  dayNight: 'Night view',
-  yes: 'Yes',
-  filtersButton: 'Filters',
-  floorAvailable: (n: number) => `${n} available`,
-  status: {
-    available: 'Available',
-    on_hold: 'On hold',
-    reserved: 'Reserved',
-    sold: 'Sold',
-    leased: 'Leased',
-    unavailable: 'Unavailable',
-  } as Record<string, string>,
+import { useExtraWords } from './extra-words.ts';
+import { useUnitWords } from './unit-words.ts';
+import { useBuildingWords } from './building-words.ts';
+import { en, type Language, type Words } from './words/en.ts';
+
+/** The languages the page speaks beyond English, each loaded only for a page in it. */
+const CHUNKS: Partial<Record<string, () => Promise<{ default: Language }>>> = {
+  fr: () => import('./words/fr.ts'),
+  es: () => import('./words/es.ts'),
 };
+const loadedLanguages = new Map<string, Language>();
+const loadingLanguages = new Map<string, Promise<boolean>>();
 
-export type Words = typeof en;
+const codeOf = (lang: unknown) => (typeof lang === 'string' ? lang.slice(0, 2).toLowerCase() : 'en');
 
-const fr: Words = {
-  zoomIn: 'Zoomer',
-  zoomOut: 'Dézoomer',
-  zoomReset: 'Ajuster le plan',
-  waitlistIntro: 'Ce logement n’est pas disponible. Laissez vos coordonnées : nous vous écrirons s’il se libère.',
-  waitlistSend: 'Rejoindre la liste d’attente',
-  waitlistSent: 'Vous êtes sur la liste d’attente : nous vous écrirons si ce logement se libère.',
-  enquireIntro: 'Posez toutes vos questions sur ce logement à l’équipe de vente.',
-  holdSend: 'Le réserver pour moi',
-  holdLimit: (mins: number) =>
-    `Vous réservez déjà autant de logements qu’un visiteur le peut à la fois. Vous pourrez en réserver un autre dans environ ${mins} min, ou envoyer une demande dès maintenant.`,
-  linkCopied: 'Lien copié.',
-  copyLink: 'Copiez ce lien :',
-  perArea: 'Prix par surface',
-  dayNight: 'Vue de nuit',
-  yes: 'Oui',
-  yours: 'À vous',
-  building: 'Immeuble',
-  chooseFloor: 'Choisissez un étage',
-  homes: (n: number) => (n <= 1 ? `${n} logement` : `${n} logements`),
-  showHomes: (n: number) => `Voir ${n} logement${n > 1 ? 's' : ''}`,
-  clearFilters: 'Effacer les filtres',
-  sort: 'Trier',
-  sortDefault: 'Recommandés',
-  sortPriceAsc: 'Prix croissant',
-  sortPriceDesc: 'Prix décroissant',
-  sortArea: 'Les plus grands',
-  sortName: 'Nom',
-  view: 'Vue',
-  viewUnit: 'Voir le détail',
-  gallery: 'Galerie',
-  enquireShort: 'Contacter',
-  holdShort: 'Réserver',
-  waitlist: 'Liste d’attente',
-  waitlistShort: 'Liste d’attente',
-  share: 'Partager',
-  tour3d: 'Visite 3D',
-  filtersButton: 'Filtres',
-  floorAvailable: (n: number) => `${n} disponible${n > 1 ? 's' : ''}`,
-  floors: 'Étages',
-  allFloors: 'Tous les étages',
-  list: 'Liste',
-  plan: 'Plan d’étage',
-  filters: 'Filtres',
-  priceMin: 'Prix min.',
-  priceMax: 'Prix max.',
-  areaMin: 'Surface min.',
-  areaMax: 'Surface max.',
-  bedrooms: 'Chambres',
-  any: 'Toutes',
-  availability: 'Disponibilité',
-  units: 'Logements',
-  noUnits: 'Aucun logement ne correspond à ces filtres.',
-  noHomesYet: 'Aucun logement n’est encore proposé ici.',
-  from: 'À partir de',
-  tbd: 'Prix à déterminer',
-  plusTaxes: '+ taxes',
-  taxesIncluded: 'taxes incluses',
-  beds: 'ch.',
-  baths: 'sdb',
-  parking: 'stationnement',
-  bathroomsLabel: 'Salles de bain',
-  parkingLabel: 'Stationnement',
-  area: 'Surface',
-  orientation: 'Orientation',
-  brochure: 'Brochure (PDF)',
-  layout: 'Plan',
-  close: 'Fermer',
-  enquire: 'Demander des informations',
-  firstName: 'Prénom',
-  lastName: 'Nom',
-  email: 'Courriel',
-  phone: 'Téléphone',
-  message: 'Message',
-  send: 'Envoyer',
-  sent: 'Merci : votre demande a été envoyée. L’équipe de vente vous contactera.',
-  hold: 'Réserver ce logement',
-  holdIntro: 'Réservez-le quelques minutes le temps de décider. Vos coordonnées :',
-  heldFor: 'Réservé pour vous encore',
-  taken: 'Désolé, quelqu’un d’autre a obtenu ce logement avant vous.',
-  tooMany: 'Trop de demandes depuis cet appareil ; patientez un instant.',
-  failed: 'Une erreur est survenue ; réessayez.',
-  notFound: 'Cette présentation n’existe pas.',
-  poweredBy: 'Présentation par Showsuite',
-  lockTitle: 'Bienvenue',
-  lockIntro: 'Présentez-vous pour voir les logements.',
-  enter: 'Voir les logements',
-  required: 'est obligatoire',
-  overview: 'Vue des étages',
-  availableCount: 'disponibles',
-  legend: 'Couleurs du plan',
-  onHoldUntil: 'En attente jusqu’à',
-  closed: 'Cette présentation ne prend pas ces demandes pour le moment.',
-  status: {
-    available: 'Disponible',
-    on_hold: 'En attente',
-    reserved: 'Réservé',
-    sold: 'Vendu',
-    leased: 'Loué',
-    unavailable: 'Indisponible',
-  },
-};
-
-const es: Words = {
-  zoomIn: 'Acercar',
-  zoomOut: 'Alejar',
-  zoomReset: 'Ajustar el plano',
-  waitlistIntro: 'Esta vivienda no está disponible. Deje sus datos y le avisaremos si queda libre.',
-  waitlistSend: 'Unirme a la lista de espera',
-  waitlistSent: 'Está en la lista de espera: le escribiremos si esta vivienda queda libre.',
-  enquireIntro: 'Pregunte al equipo de ventas lo que quiera sobre esta vivienda.',
-  holdSend: 'Reservarla para mí',
-  holdLimit: (mins: number) =>
-    `Ya tiene reservadas tantas viviendas como un visitante puede a la vez. Podrá reservar otra en unos ${mins} min, o enviar una consulta ahora.`,
-  linkCopied: 'Enlace copiado.',
-  copyLink: 'Copie este enlace:',
-  perArea: 'Precio por superficie',
-  dayNight: 'Vista nocturna',
-  yes: 'Sí',
-  yours: 'Suya',
-  building: 'Edificio',
-  chooseFloor: 'Elija una planta',
-  homes: (n: number) => (n === 1 ? '1 vivienda' : `${n} viviendas`),
-  showHomes: (n: number) => `Ver ${n} vivienda${n === 1 ? '' : 's'}`,
-  clearFilters: 'Borrar filtros',
-  sort: 'Ordenar',
-  sortDefault: 'Recomendadas',
-  sortPriceAsc: 'Precio, de menor a mayor',
-  sortPriceDesc: 'Precio, de mayor a menor',
-  sortArea: 'Las más grandes',
-  sortName: 'Nombre',
-  view: 'Vista',
-  viewUnit: 'Ver detalle',
-  gallery: 'Galería',
-  enquireShort: 'Consultar',
-  holdShort: 'Reservar',
-  waitlist: 'Lista de espera',
-  waitlistShort: 'Lista de espera',
-  share: 'Compartir',
-  tour3d: 'Recorrido 3D',
-  filtersButton: 'Filtros',
-  floorAvailable: (n: number) => `${n} disponibles`,
-  floors: 'Plantas',
-  allFloors: 'Todas las plantas',
-  list: 'Lista',
-  plan: 'Plano',
-  filters: 'Filtros',
-  priceMin: 'Precio mín.',
-  priceMax: 'Precio máx.',
-  areaMin: 'Superficie mín.',
-  areaMax: 'Superficie máx.',
-  bedrooms: 'Dormitorios',
-  any: 'Cualquiera',
-  availability: 'Disponibilidad',
-  units: 'Unidades',
-  noUnits: 'Ninguna unidad coincide con estos filtros.',
-  noHomesYet: 'Todavía no hay viviendas publicadas aquí.',
-  from: 'Desde',
-  tbd: 'Precio por determinar',
-  plusTaxes: '+ impuestos',
-  taxesIncluded: 'impuestos incluidos',
-  beds: 'dorm.',
-  baths: 'baño',
-  parking: 'estacionamiento',
-  bathroomsLabel: 'Baños',
-  parkingLabel: 'Estacionamiento',
-  area: 'Superficie',
-  orientation: 'Orientación',
-  brochure: 'Folleto (PDF)',
-  layout: 'Plano de la unidad',
-  close: 'Cerrar',
-  enquire: 'Consultar por esta unidad',
-  firstName: 'Nombre',
-  lastName: 'Apellido',
-  email: 'Correo electrónico',
-  phone: 'Teléfono',
-  message: 'Mensaje',
-  send: 'Enviar consulta',
-  sent: 'Gracias: su consulta fue enviada. El equipo de ventas se pondrá en contacto.',
-  hold: 'Reservar esta unidad',
-  holdIntro: 'Resérvela unos minutos mientras decide. Necesitamos sus datos:',
-  heldFor: 'Reservada para usted durante',
-  taken: 'Lo sentimos, otra persona reservó esta unidad primero.',
-  tooMany: 'Demasiadas solicitudes desde aquí; espere un momento.',
-  failed: 'Algo salió mal; inténtelo de nuevo.',
-  notFound: 'Esta presentación no existe.',
-  poweredBy: 'Presentación de Showsuite',
-  lockTitle: 'Bienvenido',
-  lockIntro: 'Díganos quién es para ver las viviendas.',
-  enter: 'Ver las viviendas',
-  required: 'es obligatorio',
-  overview: 'Resumen de plantas',
-  availableCount: 'disponibles',
-  legend: 'Colores del plano',
-  onHoldUntil: 'En espera hasta las',
-  closed: 'Esta presentación no acepta estas solicitudes por ahora.',
-  status: { available: 'Disponible', on_hold: 'En espera', reserved: 'Reservada', sold: 'Vendida', leased: 'Alquilada', unavailable: 'No disponible' },
-};
-
-const LANGS: Record<string, Words> = { en, fr, es };
-
-export function wordsFor(lang: unknown): { lang: string; t: Words } {
-  const code = typeof lang === 'string' ? lang.slice(0, 2).toLowerCase() : 'en';
-  const words = LANGS[code] as Words | undefined;
-  return words ? { lang: code, t: words } : { lang: 'en', t: en };
+/**
+ * Fetches the words of `projectLang`'s language, if it is not English and not yet here: called before the first screen
+ * is drawn, so no word shows in English first. False when its chunk could not be loaded (the page is then in English).
+ */
+export function loadLanguage(lang: unknown): Promise<boolean> {
+  const code = codeOf(lang);
+  const load = CHUNKS[code];
+  if (!load || loadedLanguages.has(code)) return Promise.resolve(true);
+  let loading = loadingLanguages.get(code);
+  if (!loading) {
+    loading = load().then(
+      (m) => {
+        loadedLanguages.set(code, m.default);
+        return true;
+      },
+      () => {
+        // Not fetched: a later call tries again.
+        loadingLanguages.delete(code);
+        return false;
+      },
+    );
+    loadingLanguages.set(code, loading);
+  }
+  return loading;
 }
+
+/** Whether `useLanguage(lang)` can speak it now (English, or a language `loadLanguage` brought). */
+export const languageLoaded = (lang: unknown) => !CHUNKS[codeOf(lang)] || loadedLanguages.has(codeOf(lang));
 
 let current: Words = en;
 /** The words in use. */
 export const t = () => current;
-/** Chooses the page's language (and sets <html lang>). */
+/** Chooses the page's language (and sets <html lang>): one `loadLanguage` loaded, else English. */
 export function useLanguage(lang: unknown) {
-  const w = wordsFor(lang);
-  current = w.t;
-  document.documentElement.lang = w.lang;
+  const code = codeOf(lang);
+  const words = loadedLanguages.get(code);
+  current = words?.t ?? en;
+  useExtraWords(words?.x);
+  useUnitWords(words?.u);
+  useBuildingWords(words?.bw);
+  document.documentElement.lang = words ? code : 'en';
 }

@@ -15,6 +15,11 @@ export interface AssetManifest {
   css: string;
   /** Scripts the main one imports on demand (code splitting), served beside it. */
   chunks?: string[];
+  /**
+   * The chunks among them the main script imports as it starts (code it shares with a part loaded on demand): the page
+   * names them with `<link rel="modulepreload">` so they are fetched beside it, not after it.
+   */
+  imports?: string[];
 }
 
 /** The page's manifest (web/app.ts, web/app.css). */

@@ -162,6 +162,27 @@ function pageOffers(s: Record<string, unknown>): string {
   return `${shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown[0]} of every home, with enquiries and holds online`;
 }
 
+/**
+ * The room the page's script fills in the hero: the "From" line (`pricesStartingAt`) and the row of links (the 3D tour,
+ * realtor access, day and night, Book a visit). Written empty with their height reserved (web/app.css), so the text
+ * above them does not move when they come: no layout shift.
+ */
+function heroSlots(s: Record<string, unknown>, origin: string): string {
+  const from = s.pricesStartingAt === true && s.showPrices !== false ? '<p class="hero-from reserved" id="project-from"></p>\n' : '';
+  const links =
+    (s.enable3d === true && safeHref(s._3dModelUrl, origin)) || s.realtorAccess === true || s.dayNightEnabled === true || safeHref(s.bookingUrl, origin);
+  return `${links ? '<div class="hero-links" id="hero-links"></div>\n' : ''}${from}`;
+}
+
+/**
+ * `<link rel="modulepreload">` for what the page's script needs before it draws: the chunks it imports as it starts
+ * and, on a page in French or Spanish, that language's words (web/i18n.ts), so none waits for the script to ask.
+ */
+function modulePreloads(manifest: AssetManifest, lang: string): string {
+  const words = lang === 'en' ? undefined : manifest.chunks?.find((c) => c.startsWith(`app-${lang}.`));
+  return [...(manifest.imports ?? []), ...(words ? [words] : [])].map((f) => `<link rel="modulepreload" href="/p/assets/${f}">\n`).join('');
+}
+
 /** The presentation page's HTML and its CSP: meta description, share tags, tag manager, brand font, hero header. */
 export function renderPage(input: PageInput): { html: string; csp: string } {
   const { project: s, manifest, unit, origin } = input;
@@ -202,12 +223,12 @@ ${input.draft || input.noindex ? '<meta name="robots" content="noindex">\n' : ''
 ${hero ? `<link rel="preload" as="image" href="${escapeHtml(hero)}"${sized(hero, origin, '100vw', 'imagesrcset', 'imagesizes')} fetchpriority="high">\n` : ''}<link rel="preload" as="fetch" href="${escapeHtml(input.bundleUrl)}" crossorigin="anonymous">
 ${font ? `<link rel="stylesheet" href="${FONT_CSS}/css2?family=${encodeURIComponent(font).replace(/%20/g, '+')}:wght@400;600;700&amp;display=swap">\n` : ''}${input.style ? `<style>${input.style.text}</style>` : `<link rel="stylesheet" href="/p/assets/${manifest.css}">`}
 <script type="module" src="/p/assets/${manifest.js}"></script>
-${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
+${modulePreloads(manifest, lang)}${gtm && str(s.gtmHeadCode) ? `${withNonce(String(s.gtmHeadCode), gtm)}\n` : ''}</head>
 <body data-namespace="${escapeHtml(input.namespace)}" data-bundle="${escapeHtml(input.bundleUrl)}"${unit ? ` data-unit="${escapeHtml(unit._id)}"` : ''}${font ? ` data-font="${escapeHtml(font)}"` : ''}${branding.line && branding.icon ? '' : ' data-branding-icon="off"'}${input.consoleOrigin ? ` data-console-origin="${escapeHtml(input.consoleOrigin)}"` : ''}>
 ${input.draft ? DRAFT_BANNER : ''}${gtm && str(s.gtmBodyCode) ? `${withNonce(String(s.gtmBodyCode), gtm)}\n` : ''}<header class="hero${hero ? '' : ' plain'}" id="hero">
 ${hero ? `<img class="hero-img" src="${escapeHtml(hero)}"${sized(hero, origin, '100vw')} alt="" width="1600" height="900" fetchpriority="high">\n` : ''}<div class="hero-text">
 ${logo ? `<img class="logo" src="${escapeHtml(logo)}"${sized(logo, origin, '240px', 'srcset', 'sizes', 960)} alt="${escapeHtml(s.name)} logo" width="160" height="48">\n` : ''}<h1>${escapeHtml(s.name)}</h1>
-${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}${heroFacts(s, origin, lang)}</div>
+${address ? `<p class="address">${escapeHtml(address)}</p>\n` : ''}${heroFacts(s, origin, lang)}${heroSlots(s, origin)}</div>
 </header>
 <main id="app" aria-busy="true">${branding.loadingLogo ? `<img class="loading-logo" src="${BRAND_ICON}" alt="" width="32" height="32">` : ''}<p class="loading">${escapeHtml(description)}</p></main>
 ${projectInfo(s, origin, lang, input.map ? placeSection(s, input.map.config, input.map.worker, origin, lang, address) : '')}<noscript>This presentation needs JavaScript.</noscript>

@@ -31,6 +31,21 @@ function floorFacts(f: Floor): { free: number; words: string[]; from: string | u
   return { free, from, words: [f.name, showsStatus() ? t().floorAvailable(free) : ''].filter(Boolean) };
 }
 
+/**
+ * The picture's proportions before it comes, from the hero, which shows the same picture (a smaller variant, drawn by
+ * the server and usually decoded by now): the space below keeps still when it comes.
+ */
+function heroProportions(src: string): [number, number] | undefined {
+  const hero = document.querySelector<HTMLImageElement>('#hero .hero-img');
+  if (
+    !hero?.naturalWidth ||
+    hero.getAttribute('src') === null ||
+    new URL(hero.getAttribute('src') ?? '', location.href).href !== new URL(src, location.href).href
+  )
+    return undefined;
+  return [1600, Math.round((1600 * hero.naturalHeight) / hero.naturalWidth)];
+}
+
 /** The picture with the floors drawn over it, or nothing when the project has no picture or no floor has a path. */
 export function buildingPicture(pickFloor: (floorId: string) => void): HTMLElement | undefined {
   const src = safeUrl(settings().projectImageUrl);
@@ -40,7 +55,7 @@ export function buildingPicture(pickFloor: (floorId: string) => void): HTMLEleme
   const labels = h('div', { class: 'bpic-labels', 'aria-hidden': 'true' });
   // Its size, where known, else a landscape guess: the space is kept before the picture comes (no layout shift for
   // the usual proportions). Never a smaller variant (srcset): the paths are in the original's pixels.
-  const [w0, h0] = sizes.get(src) ?? [1600, 900];
+  const [w0, h0] = sizes.get(src) ?? heroProportions(src) ?? [1600, 900];
   const img = h('img', { src, alt: '', class: 'bpic-img', draggable: 'false', decoding: 'async', width: String(w0), height: String(h0) });
   const frame = h('div', { class: 'bpic-frame' }, img, svg, labels);
   const figure = h('figure', { class: 'bpic', id: 'building-picture' }, frame);

@@ -10,62 +10,65 @@ import { isHome } from '../counting.ts';
 import { buildingPicture } from './building-picture.ts';
 import { building3d } from './building-3d.ts';
 
-export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void): HTMLElement {
+/** The floors drawn with the first screen; on the first draw the rest follow in a task of their own (`later`). */
+const FIRST_ROWS = 3;
+
+export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void, later?: (draw: () => void) => void): HTMLElement {
   const floors = [...loaded().floors].sort((a, b) => b.position - a.position);
   const statuses = floors.flatMap((f) => floorUnits(f).map((u) => u.availability));
   const shows = showsStatus();
+  const rows = h('ol', { class: 'floor-rows', 'aria-label': t().building }, ...floors.slice(0, later ? FIRST_ROWS : undefined).map(row));
+  // Below a phone's first screen: a task of their own (a long task otherwise, with 200 homes).
+  if (later && floors.length > FIRST_ROWS) later(() => rows.append(...floors.slice(FIRST_ROWS).map(row)));
   return h(
     'div',
     { class: 'building', id: 'building' },
     h('div', { class: 'building-head' }, h('h2', { class: 'section-title' }, t().chooseFloor), shows ? legend(statuses, 'building-legend') : undefined),
     buildingPicture(pickFloor),
     building3d(pickFloor),
-    h(
-      'ol',
-      { class: 'floor-rows', 'aria-label': t().building },
-      ...floors.map((f) => {
-        const units = floorUnits(f);
-        const free = units.filter((u) => u.availability === 'available' && isHome(u) && matches(u)).length;
-        return h(
-          'li',
-          { class: 'floor-row' },
-          h(
-            'button',
-            { type: 'button', class: 'floor-name', id: `bfloor-${f._id}`, onclick: () => pickFloor(f._id) },
-            h('span', { class: 'fname' }, f.name),
-            shows ? h('span', { class: 'fcount' }, t().floorAvailable(free)) : undefined,
-            h('span', { class: 'ffrom', id: `bfrom-${f._id}` }, fromPrice(units)),
-          ),
-          h(
-            'div',
-            { class: 'cells' },
-            ...units.map((u) => {
-              // A hidden sold unit's room: without statuses, a neutral cell that says nothing.
-              if (u.stub && !shows) return h('span', { class: 'cell s-none stub', 'aria-hidden': 'true' });
-              if (u.stub)
-                return h(
-                  'span',
-                  { class: 'cell s-sold stub', 'data-availability': 'sold', role: 'img', 'aria-label': statusText('sold') },
-                  h('span', { class: 'mark', 'aria-hidden': 'true' }, mark('sold')),
-                );
-              const price = priceText(u);
-              return h(
-                'button',
-                {
-                  type: 'button',
-                  class: `cell s-${shownStatus(u.availability)}${matches(u) ? '' : ' dim'}`,
-                  id: `cell-${u._id}`,
-                  'data-availability': shows ? u.availability : undefined,
-                  'aria-label': [u.name, shows ? `: ${statusText(u.availability)}` : '', price ? `, ${price}` : ''].join(''),
-                  onclick: () => open(u._id),
-                },
-                shows ? h('span', { class: 'mark', 'aria-hidden': 'true' }, mark(u.availability)) : undefined,
-                h('span', { class: 'cname' }, u.name),
-              );
-            }),
-          ),
-        );
-      }),
-    ),
+    rows,
   );
+  function row(f: (typeof floors)[number]) {
+    const units = floorUnits(f);
+    const free = units.filter((u) => u.availability === 'available' && isHome(u) && matches(u)).length;
+    return h(
+      'li',
+      { class: 'floor-row' },
+      h(
+        'button',
+        { type: 'button', class: 'floor-name', id: `bfloor-${f._id}`, onclick: () => pickFloor(f._id) },
+        h('span', { class: 'fname' }, f.name),
+        shows ? h('span', { class: 'fcount' }, t().floorAvailable(free)) : undefined,
+        h('span', { class: 'ffrom', id: `bfrom-${f._id}` }, fromPrice(units)),
+      ),
+      h(
+        'div',
+        { class: 'cells' },
+        ...units.map((u) => {
+          // A hidden sold unit's room: without statuses, a neutral cell that says nothing.
+          if (u.stub && !shows) return h('span', { class: 'cell s-none stub', 'aria-hidden': 'true' });
+          if (u.stub)
+            return h(
+              'span',
+              { class: 'cell s-sold stub', 'data-availability': 'sold', role: 'img', 'aria-label': statusText('sold') },
+              h('span', { class: 'mark', 'aria-hidden': 'true' }, mark('sold')),
+            );
+          const price = priceText(u);
+          return h(
+            'button',
+            {
+              type: 'button',
+              class: `cell s-${shownStatus(u.availability)}${matches(u) ? '' : ' dim'}`,
+              id: `cell-${u._id}`,
+              'data-availability': shows ? u.availability : undefined,
+              'aria-label': [u.name, shows ? `: ${statusText(u.availability)}` : '', price ? `, ${price}` : ''].join(''),
+              onclick: () => open(u._id),
+            },
+            shows ? h('span', { class: 'mark', 'aria-hidden': 'true' }, mark(u.availability)) : undefined,
+            h('span', { class: 'cname' }, u.name),
+          );
+        }),
+      ),
+    );
+  }
 }

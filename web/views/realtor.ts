@@ -1,23 +1,18 @@
 /**
- * Realtor access: a realtor opens their allocation with its password; the page then reads the bundle with the
+ * Realtor access's dialog: a realtor opens their allocation with its password; the page then reads the bundle with the
  * allocation's token (their units as they are, marked theirs) and offers one worksheet form: the buyer and up to three
- * units in order of preference, picked from their units or from every unit of the project.
+ * units in order of preference, picked from their units or from every unit of the project. A chunk of its own; the
+ * session and the hero's entry are in app.js (web/realtor-session.ts).
  */
-import { openAllocation, sendWorksheet, setAllocationToken, whenTokenRefused } from '../api.ts';
+import { openAllocation, sendWorksheet } from '../api.ts';
 import { formFields, h } from '../dom.ts';
 import { priceText, statusText } from '../format.ts';
 import { allUnits, namespace } from '../state.ts';
 import type { Unit } from '../types.ts';
-
-interface Opened {
-  name: string;
-  token: string;
-  expiresAt: string;
-}
+import { channel, keep, realtor, type Message, type Opened } from '../realtor-session.ts';
 
 const WORDS = {
   en: {
-    entry: 'Realtor access',
     title: 'Realtor access',
     password: 'Allocation password',
     open: 'Open my allocation',
@@ -46,85 +41,18 @@ const WORDS = {
   },
 };
 const w = WORDS.en;
-const storeKey = `showsuite:allocation:${namespace}`;
+let dialog: HTMLDialogElement | undefined;
+let body: HTMLElement | undefined;
+let revalidate: () => Promise<void> = () => Promise.resolve();
 
-function stored(): Opened | undefined {
-  try {
-    const value = JSON.parse(sessionStorage.getItem(storeKey) ?? 'null') as Opened | null;
-    return value && Date.parse(value.expiresAt) > Date.now() ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-let opened = stored();
-setAllocationToken(opened?.token);
-
-/**
- * sessionStorage is per tab, so a tab opened anew would ask for the password again. The browser session's other tabs
- * hand their session over instead: a tab without one asks on this channel (same origin only), a tab with one answers.
- * localStorage keeps only that a session is open and until when (never the token), so a tab asks only then; once every
- * tab of the session is closed, nobody answers and the password is asked again.
- */
-const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(`showsuite:realtor:${namespace}`) : undefined;
-const markerKey = `showsuite:realtor-open:${namespace}`;
-type Message = { ask: true } | { session: Opened } | { leave: true };
-/** What a session handed over from another tab, or a sign-out there, does here (set by realtorEntry). */
-let onHandover: (() => void) | undefined;
-
-function keep(session: Opened | undefined) {
-  opened = session;
-  setAllocationToken(session?.token);
-  try {
-    if (session) {
-      sessionStorage.setItem(storeKey, JSON.stringify(session));
-      localStorage.setItem(markerKey, session.expiresAt);
-    } else {
-      sessionStorage.removeItem(storeKey);
-      localStorage.removeItem(markerKey);
-    }
-  } catch {
-    // Storage refused (a private mode's quota): the session lasts as long as this page.
-  }
-}
-
-channel?.addEventListener('message', (e: MessageEvent<Message>) => {
-  const m = e.data;
-  if ('ask' in m) {
-    if (opened) channel.postMessage({ session: opened } satisfies Message);
-  } else if ('session' in m) {
-    if (opened || Date.parse(m.session.expiresAt) <= Date.now()) return;
-    keep(m.session);
-    onHandover?.();
-  } else if (opened) {
-    keep(undefined);
-    onHandover?.();
-  }
-});
-
-/** A session is open in another tab of this browser session (by the marker): ask it for the session. */
-function askOtherTabs() {
-  let until = 0;
-  try {
-    until = Date.parse(localStorage.getItem(markerKey) ?? '');
-  } catch {
-    return;
-  }
-  if (!opened && until > Date.now()) channel?.postMessage({ ask: true } satisfies Message);
-}
-
-/** The realtor's session, if one is open. */
-export const realtor = () => opened;
-
-/** The entry in the hero, and the dialog it opens. `changed` revalidates the bundle (with or without the token). */
-export function realtorEntry(changed: () => Promise<void>): HTMLElement {
-  const dialog = h('dialog', { class: 'sheet realtor', id: 'realtor', 'aria-labelledby': 'realtor-title' });
-  const body = h('div', { class: 'sheet-body' });
+function build() {
+  const d = h('dialog', { class: 'sheet realtor', id: 'realtor', 'aria-labelledby': 'realtor-title' });
+  body = h('div', { class: 'sheet-body' });
   const close = () => {
-    dialog.close();
+    d.close();
     document.body.classList.remove('dialog-open');
   };
-  dialog.append(
+  d.append(
     h(
       'div',
       { class: 'sheet-head' },
@@ -133,45 +61,39 @@ export function realtorEntry(changed: () => Promise<void>): HTMLElement {
     ),
     body,
   );
-  dialog.addEventListener('close', () => document.body.classList.remove('dialog-open'));
-  document.body.append(dialog);
-  whenTokenRefused(() => {
-    keep(undefined);
-    document.body.dataset.realtor = '';
-    render(w.expired);
-  });
-  // A revalidation already on its way when the session arrives was asked without the token, and `changed` joins it:
-  // the second one is asked with the token.
-  onHandover = () => {
-    void changed()
-      .then(changed)
-      .then(() => dialog.open && render());
-  };
-  askOtherTabs();
+  d.addEventListener('close', () => document.body.classList.remove('dialog-open'));
+  document.body.append(d);
+  return d;
+}
 
-  /** Signing in or out revalidates the bundle (now with or without the token), then redraws the dialog. */
-  const reopen = async () => {
-    await changed();
-    render();
-  };
-  function render(notice?: string) {
-    body.replaceChildren(opened ? signedIn(opened, reopen) : passwordForm(reopen), ...(notice ? [h('p', { class: 'notice', role: 'alert' }, notice)] : []));
-  }
+/** Signing in or out revalidates the bundle (now with or without the token), then redraws the dialog. */
+const reopen = async () => {
+  await revalidate();
+  render();
+};
 
-  return h(
-    'button',
-    {
-      type: 'button',
-      class: 'hero-link',
-      id: 'realtor-entry',
-      onclick: () => {
-        render();
-        dialog.showModal();
-        document.body.classList.add('dialog-open');
-      },
-    },
-    w.entry,
-  );
+function render(notice?: string) {
+  const opened = realtor();
+  body?.replaceChildren(opened ? signedIn(opened, reopen) : passwordForm(reopen), ...(notice ? [h('p', { class: 'notice', role: 'alert' }, notice)] : []));
+}
+
+/** Opens the dialog; `changed` revalidates the bundle (with or without the token). */
+export function openRealtor(changed: () => Promise<void>) {
+  revalidate = changed;
+  dialog ??= build();
+  render();
+  dialog.showModal();
+  document.body.classList.add('dialog-open');
+}
+
+/** The session was refused (expired or revoked): said in the dialog. */
+export function expired() {
+  if (dialog) render(w.expired);
+}
+
+/** A session handed over from another tab, or a sign-out there: the open dialog follows. */
+export function refresh() {
+  if (dialog?.open) render();
 }
 
 function passwordForm(signedInNow: () => Promise<void>) {
