@@ -9,7 +9,7 @@ import { startSmtp } from './smtp.ts';
  * (or by the hold that takes the unit over before any sweep), with times in the project's time zone (`timeZone`).
  */
 describe('hold expiry: mail to the holder and the team, once across nodes, in the project’s time zone', () => {
-  const clock = new TestClock(Date.UTC(2026, 10, 28, 15, 56, 0));
+  const clock = new TestClock();
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let testDb: TestDb;
   const secretKey = randomBytes(32).toString('hex');
