@@ -1,8 +1,8 @@
 /**
  * Bulk writes to many sockets, spread over turns of the event loop: each turn runs queued writes in arrival order
  * until `bytesPerTurn` have been written, then lets the loop take its I/O (new requests, database answers) before
- * the next turn. Without it, a few hundred streams each writing a page at once all land in one turn, and that turn
- * (building, encoding and sending megabytes) holds every other request of the node for tens of milliseconds.
+ * the next turn. Without it, a few hundred streams each writing a page at once can all land in one turn, so the work
+ * one turn takes (building, encoding and sending megabytes) grows with the number of streams (docs/events.md).
  */
 export class WriteTurns {
   readonly #queue: { write: () => number; done: () => void; fail: (err: unknown) => void }[] = [];

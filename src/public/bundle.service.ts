@@ -71,15 +71,11 @@ export class BundleService {
     const notModified = (etag: string) => inm !== undefined && inm.split(',').some((t) => t.trim() === '*' || versionOf(t.trim()) === etag);
     const { encoding } = ask;
     const { previewToken, allocationToken: token } = ask;
-    // A draft is not there for anyone without its preview token: the realtor's view and the shared one alike.
-    const requireVisible = (projectId: string, published: boolean) => {
-      if (!published && !this.#previews.verify(projectId, previewToken, now)) throw notFound('Presentation');
-    };
     if (token !== undefined && token !== '') {
       // A realtor's view (X-Allocation-Token) is theirs alone: its own validator, never shared or kept in the node's cache.
       const head = await findBundleHead(db, by, now);
       if (!head) throw notFound('Presentation');
-      requireVisible(head.id, isPublished(head.data));
+      this.#requireVisible(head.id, isPublished(head.data), previewToken, now);
       const viewer = await this.#allocations.verify(db, token, head.id);
       if (viewer) {
         const etag = bundleEtag(head).replace(/"$/, `-a${createHash('sha256').update(viewer.name).digest('base64url').slice(0, 12)}"`);
@@ -106,7 +102,7 @@ export class BundleService {
       }
       this.memo.remember(key, checked, now, generation);
     }
-    requireVisible(checked.projectId, checked.published);
+    this.#requireVisible(checked.projectId, checked.published, previewToken, now);
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
     const unlisted = checked.preview || !checked.published;
     const sent = notModified(checked.etag) || body === undefined ? undefined : body;
@@ -126,7 +122,12 @@ export class BundleService {
     const project = this.memo.fresh(memoKey({ namespace }), now) ?? (await findProjectByNamespace(this.ctx.db.kysely, namespace));
     if (!project) throw notFound('Presentation');
     const projectId = 'projectId' in project ? project.projectId : project.id;
-    if (!project.published && !this.#previews.verify(projectId, previewToken, now)) throw notFound('Presentation');
+    this.#requireVisible(projectId, project.published, previewToken, now);
     return projectId;
+  }
+
+  /** A draft is not there for anyone without its preview token: the bundle, the realtor's view and the live feed alike. */
+  #requireVisible(projectId: string, published: boolean, previewToken: string | undefined, now: number) {
+    if (!published && !this.#previews.verify(projectId, previewToken, now)) throw notFound('Presentation');
   }
 }
