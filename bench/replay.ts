@@ -9,7 +9,7 @@
  *            replay is over (refetch, or the head reached), so replays go on through the phase;
  *   edge   — the same, from just within SSE_REPLAY_MAX_EVENTS of the head (the most a node replays for one stream).
  * Meanwhile, from a probe process of its own (so what it times is the service, not this process parsing the
- * replays), `/health` is asked every 50 ms, and every 500 ms a unit is changed through the API and the time until a
+ * replays), `/health` is asked every 50 ms, and every 200 ms a unit is changed through the API and the time until a
  * visitor's stream (open throughout) has the change is taken; the service's own event-loop delay over each phase is
  * read from its /metrics. An uncounted quiet phase comes first (the service warming up). The target: both within 2×
  * of quiet.
@@ -35,8 +35,7 @@ import {
   onCleanup,
   pinSelfToLoadCore,
   runMain,
-  serviceEnv,
-  startNode,
+  startService,
   table,
   tempDir,
   writeResults,
@@ -63,6 +62,8 @@ const { values } = parseArgs({
 const STREAMS = Number(values.streams);
 const EVENTS = Number(values.events);
 const PHASE_MS = Number(values.seconds) * 1000;
+/** How often the probe changes a unit (each change is one write timed to its arrival on the visitor's stream). */
+const WRITE_EVERY_MS = 200;
 /** How long an attacking stream waits, once its replay is over, before it opens again (0: at once, a connection storm). */
 const REOPEN_MS = Number(values['reopen-ms']);
 /** The service's default SSE_REPLAY_MAX_EVENTS. */
@@ -169,7 +170,7 @@ interface ProbeResult {
 
 /**
  * The probes, in a process of their own: the visitor's stream (open throughout, its own address), `/health`
- * every 50 ms, and a unit changed every 500 ms with the time until the visitor's stream has it. Their own event
+ * every 50 ms, and a unit changed every 200 ms with the time until the visitor's stream has it. Their own event
  * loop, so what they time is the service and not this process parsing 200 replays; the head is posted after each write.
  */
 async function probe(job: ProbeJob, post: (head: number) => void): Promise<ProbeResult> {
@@ -207,7 +208,7 @@ async function probe(job: ProbeJob, post: (head: number) => void): Promise<Probe
     const seq = head;
     while (!arrivals.has(seq) && performance.now() - t0 < 30_000) await sleep(1);
     writes.push((arrivals.get(seq) ?? Infinity) - t0);
-    await sleep(500);
+    await sleep(WRITE_EVERY_MS);
   }
   await probes;
   visitor.stop();
@@ -318,11 +319,9 @@ async function engine(name: 'postgres' | 'pglite') {
   await migrate(db);
   const s = await seed(db);
   await db.close();
-  const node = await startNode(
-    'service',
-    'src/main.ts',
-    serviceEnv({ ...env, METRICS_TOKEN, HOLD_SWEEP_SEC: '0', INVENTORY_SYNC_MINUTES: '0', ...(values.replays ? { SSE_REPLAYS: values.replays } : {}) }),
-    60_000,
+  // The service as `npm start` runs it (dist/main.js with the start script's node flags).
+  const node = await startService(
+    { ...env, METRICS_TOKEN, HOLD_SWEEP_SEC: '0', INVENTORY_SYNC_MINUTES: '0', ...(values.replays ? { SSE_REPLAYS: values.replays } : {}) },
     values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [],
   );
   onCleanup(node.stop);

@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
 import { BUNDLE_RECHECK_MS } from '../src/public/bundle-memo.ts';
 import {
   buildTestApp,
@@ -15,6 +16,7 @@ import {
   type TestApp,
   type TestDb,
 } from './helpers.ts';
+import { SseClient } from './sse-client.ts';
 
 /**
  * The bundle's hot path (src/public/bundle-memo.ts) keeps it fresh: a write on this node shows at once, a write on
@@ -28,6 +30,7 @@ before(async () => {
   testDb = await openTestDb();
   a = await buildTestApp({ testDb, clock });
   b = await buildTestApp({ testDb, clock });
+  for (const t of [a, b]) await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 after(async () => {
   await b.close();
@@ -62,4 +65,30 @@ test(`a write shows at once on its node and within ${BUNDLE_RECHECK_MS} ms on an
   assert.equal(again.statusCode, 304);
   assert.equal(again.headers['cache-control'], 'public, max-age=5');
   assert.equal(again.body, '');
+});
+
+test(`a live-feed open trusts what its node last found for ${BUNDLE_RECHECK_MS} ms; a write on the node ends that at once (${ENGINE})`, async () => {
+  const owner = await userWithToken(a);
+  const ns = slug();
+  const p = await createProject(a.app, owner.auth, { query: { namespace: ns } });
+  const base = (t: TestApp) => `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const open = async (t: TestApp) => {
+    const stream = await SseClient.open(`${base(t)}/public/projects/${ns}/events`);
+    stream.close();
+    return stream.status;
+  };
+  assert.equal(await open(a), 200);
+  assert.equal(await open(b), 200);
+
+  // Made a draft on node a: a's next open is refused at once; b trusts its last look until the interval is over.
+  assert.equal((await caller(a.app, owner.auth)('PATCH', `/project/${p._id}`, { published: false })).statusCode, 200);
+  assert.equal(await open(a), 404, 'the node that wrote refuses at once');
+  assert.equal(await open(b), 200, 'the other node within the interval it trusts its last look');
+  clock.advance(BUNDLE_RECHECK_MS);
+  assert.equal(await open(b), 404, 'the other node once the interval is over');
+
+  // Published again on node b: b opens at once; a's last look (the draft) is older than the interval, so a looks again.
+  assert.equal((await caller(b.app, owner.auth)('PATCH', `/project/${p._id}`, { published: true })).statusCode, 200);
+  assert.equal(await open(b), 200);
+  assert.equal(await open(a), 200);
 });

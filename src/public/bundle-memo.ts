@@ -9,23 +9,25 @@ export const BUNDLE_RECHECK_MS = 1000;
 const MAX_ENTRIES = 10_000;
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface CheckedBundle {
+/** What a check of a namespace found that the live feed's open needs: which project, and whether it is out. */
+export interface CheckedProject {
   projectId: string;
-  etag: string;
-  preview: boolean;
   /** false: a draft, answered only with its preview token. */
   published: boolean;
 }
 
-interface Entry extends CheckedBundle {
-  checkedAt: number;
-  generation: number;
+/** What a check of a bundle's address found. */
+export interface CheckedBundle extends CheckedProject {
+  etag: string;
+  preview: boolean;
 }
 
 /**
  * The public bundle's hot path (docs/performance.md): which project and ETag a namespace or host name answered with
  * when last checked, so a launch-day crowd on one bundle costs one database read per BUNDLE_RECHECK_MS per node
- * instead of one per request. The bytes stay in BundleCache, keyed by that ETag.
+ * instead of one per request. The bytes stay in BundleCache, keyed by that ETag. The live feed's opens remember
+ * which project a namespace names the same way (`projects`): a crowd of streams opening costs no more reads than a
+ * crowd fetching the bundle.
  *
  * Fresh on every node: an entry is trusted for BUNDLE_RECHECK_MS at most (a write on another node, a hold lapsing);
  * any write this node answers (every non-GET request, counted before its answer is sent, so after it committed)
@@ -33,10 +35,17 @@ interface Entry extends CheckedBundle {
  * process, so only a hold lapsing waits for the interval.
  */
 export class BundleMemo {
-  readonly #entries = new Map<string, Entry>();
   #generation = 0;
+  /** By bundle address: what the bundle answered with. */
+  readonly bundles: Checks<CheckedBundle>;
+  /** By namespace: the project the live feed opened. */
+  readonly projects: Checks<CheckedProject>;
 
-  constructor(private readonly recheckMs = BUNDLE_RECHECK_MS) {}
+  constructor(recheckMs = BUNDLE_RECHECK_MS) {
+    const generation = () => this.#generation;
+    this.bundles = new Checks(generation, recheckMs);
+    this.projects = new Checks(generation, recheckMs);
+  }
 
   /** onSend hook of the whole app: a write is about to be answered. */
   afterWrite = async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
@@ -48,16 +57,27 @@ export class BundleMemo {
   get generation() {
     return this.#generation;
   }
+}
+
+/** Checks of one kind, each trusted while no write came after it and for at most `recheckMs`. */
+class Checks<T extends CheckedProject> {
+  readonly #entries = new Map<string, { checked: T; checkedAt: number; generation: number }>();
+
+  constructor(
+    private readonly generation: () => number,
+    private readonly recheckMs: number,
+  ) {}
 
   /** What `key` answered with, while that is still to be trusted at `now`. */
-  fresh(key: string, now: number): CheckedBundle | undefined {
+  fresh(key: string, now: number): T | undefined {
     const e = this.#entries.get(key);
-    if (!e || e.generation !== this.#generation || now < e.checkedAt || now - e.checkedAt >= this.recheckMs) return undefined;
-    return e;
+    if (!e || e.generation !== this.generation() || now < e.checkedAt || now - e.checkedAt >= this.recheckMs) return undefined;
+    return e.checked;
   }
 
-  remember(key: string, checked: CheckedBundle, now: number, generation: number) {
+  /** Remembers what a check begun at `generation` read. */
+  remember(key: string, checked: T, now: number, generation: number) {
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(key, { ...checked, checkedAt: now, generation });
+    this.#entries.set(key, { checked, checkedAt: now, generation });
   }
 }

@@ -86,7 +86,7 @@ export class BundleService {
       }
     }
     const key = memoKey(by);
-    let checked = this.memo.fresh(key, now);
+    let checked = this.memo.bundles.fresh(key, now);
     let body = checked && this.#cache.get(checked.projectId, checked.etag);
     if (!checked || (body === undefined && !notModified(checked.etag))) {
       const generation = this.memo.generation;
@@ -100,7 +100,7 @@ export class BundleService {
         body = Buffer.from(JSON.stringify(await buildBundle(db, head, now, undefined, this.#site)));
         this.#cache.set(head.id, checked.etag, body);
       }
-      this.memo.remember(key, checked, now, generation);
+      this.memo.bundles.remember(key, checked, now, generation);
     }
     this.#requireVisible(checked.projectId, checked.published, previewToken, now);
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.
@@ -118,12 +118,19 @@ export class BundleService {
   /** The project whose live feed a namespace names: 404 when there is none, or it is a draft and `previewToken` does not open it. */
   async liveProjectId(namespace: string, previewToken: string | undefined): Promise<string> {
     const now = this.ctx.clock.now();
-    // The page has usually just fetched the bundle: what that answered is trusted as the bundle's own check is.
-    const project = this.memo.fresh(memoKey({ namespace }), now) ?? (await findProjectByNamespace(this.ctx.db.kysely, namespace));
-    if (!project) throw notFound('Presentation');
-    const projectId = 'projectId' in project ? project.projectId : project.id;
-    this.#requireVisible(projectId, project.published, previewToken, now);
-    return projectId;
+    // The page has usually just fetched the bundle: what that answered is trusted as the bundle's own check is; so is
+    // what the last stream opened on this namespace found (a crowd of streams opening reads it once per interval).
+    const key = memoKey({ namespace });
+    let project = this.memo.bundles.fresh(key, now) ?? this.memo.projects.fresh(key, now);
+    if (!project) {
+      const generation = this.memo.generation;
+      const row = await findProjectByNamespace(this.ctx.db.kysely, namespace);
+      if (!row) throw notFound('Presentation');
+      project = { projectId: row.id, published: row.published };
+      this.memo.projects.remember(key, project, now, generation);
+    }
+    this.#requireVisible(project.projectId, project.published, previewToken, now);
+    return project.projectId;
   }
 
   /** A draft is not there for anyone without its preview token: the bundle, the realtor's view and the live feed alike. */

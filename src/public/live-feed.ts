@@ -18,8 +18,12 @@ const REPLAY_PAGE = 100;
 const REPLAY_BUFFERED = 64 * 1024;
 /** A client this far behind (slow reader) is dropped; its EventSource reconnects and resumes with Last-Event-ID. */
 const MAX_BUFFERED = 1024 * 1024;
-/** Replayed bytes the node writes in one turn of its event loop, over all streams; the rest wait for the next turns. */
-const REPLAY_BYTES_PER_TURN = 256 * 1024;
+/**
+ * Replayed bytes the node writes in one turn of its event loop, over all streams; the rest wait for the next turns.
+ * Small, because the loop takes one new connection per turn: while replays are being written, connections waiting to
+ * be accepted wait a turn each (docs/events.md).
+ */
+const REPLAY_BYTES_PER_TURN = 16 * 1024;
 
 interface Stream {
   res: ServerResponse;
