@@ -79,6 +79,18 @@ describe('the presentation page, as served', () => {
     assert.equal((await fetch(`${base}/p/assets/app.NOSUCH.js`)).status, 404);
   });
 
+  test('the hero keeps room for its row of links when the only one is Book a visit (calUsername)', async () => {
+    const slot = async () => /id="hero-links"/.test(await (await fetch(`${base}/p/${namespace}`)).text());
+    assert.equal(await slot(), false, 'no link, no room');
+    await patchProject({ calUsername: 'quayside-sales' });
+    try {
+      assert.equal(await slot(), true, 'the room for the Book a visit link the script draws');
+    } finally {
+      await patchProject({ calUsername: '' });
+    }
+    assert.equal(await slot(), false);
+  });
+
   test('the demo drawings (SVG) and renderings (WebP) are served, small; text assets compressed for clients that accept it', async () => {
     for (const file of ['demo-floorplan.svg', 'demo-logo.svg', 'demo-plan-1bed.svg', 'demo-plan-2bed.svg', 'demo-plan-3bed.svg']) {
       const res = await fetch(`${base}/p/assets/${file}`, { headers: { 'accept-encoding': 'identity' } });

@@ -38,7 +38,8 @@ export class PresentationService {
       throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
     }
     const draft = !isPublished(head.data);
-    const project = publicProject(head) as Record<string, unknown> & { name: string };
+    // As the bundle shows it, so the HTML keeps room for what the script will draw from it (the Book-a-visit link).
+    const project = publicProject(head, { paymentsOn: false, calUrl: this.ctx.config.integrations.calUrl }) as Record<string, unknown> & { name: string };
     let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
     if (unitId !== undefined) {
       const row = OBJECT_ID.test(unitId) ? await findProjectUnit(db, head.id, unitId) : undefined;
