@@ -38,7 +38,8 @@ export class PresentationService {
       throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
     }
     const draft = !isPublished(head.data);
-    // As the bundle shows it, so the HTML keeps room for what the script will draw from it (the Book-a-visit link).
+    // As the bundle shows it, so the HTML keeps room for what the script will draw from it (the Book-a-visit link); the
+    // deposit flag is left off: the HTML draws nothing of deposits.
     const project = publicProject(head, { paymentsOn: false, calUrl: this.ctx.config.integrations.calUrl }) as Record<string, unknown> & { name: string };
     let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
     if (unitId !== undefined) {
