@@ -198,6 +198,36 @@ describe('the building as a picture and in 3D', { skip }, () => {
     for (const u of ['C1', 'C2', 'C3', 'C4']) await patchUnit(u, { availability: 'available' });
   });
 
+  test('many floors: the first three with the first screen, the others three to a task, in order, all there when the page is ready', async () => {
+    const extra: string[] = [];
+    try {
+      for (let i = 4; i <= 10; i++) extra.push((await createFloor(t.app, owner.auth, projectId, { name: `Level ${i}`, position: i }))._id);
+      const context = await browser.newContext(VIEWS.phone);
+      // Every batch of rows added to the floor list after it is on the page, as one task delivers them.
+      await context.addInitScript(() => {
+        const batches: number[] = [];
+        (window as unknown as { rowBatches: number[] }).rowBatches = batches;
+        new MutationObserver((records) => {
+          const added = records
+            .filter((r) => (r.target as Element).classList?.contains('floor-rows'))
+            .reduce((n, r) => n + [...r.addedNodes].filter((x) => (x as Element).classList?.contains('floor-row')).length, 0);
+          if (added) batches.push(added);
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const page = await openPage('phone', '', { context });
+      const names = await page.locator('.floor-row .fname').allTextContents();
+      assert.deepEqual(names, ['Level 10', 'Level 9', 'Level 8', 'Level 7', 'Level 6', 'Level 5', 'Level 4', 'Level 3', 'Level 2', 'Level 1']);
+      assert.deepEqual(
+        await page.evaluate(() => (window as unknown as { rowBatches: number[] }).rowBatches),
+        [3, 3, 1],
+        'seven floors after the first screen, three a task',
+      );
+      await close(page);
+    } finally {
+      for (const id of extra) await t.app.inject({ method: 'DELETE', url: `/floors/${id}`, headers: owner.auth });
+    }
+  });
+
   test("the group page's picture of the site: each project's shape a link to its page (no script)", async () => {
     const gns = `${namespace}-site`;
     const other = await createProject(t.app, owner.auth, {

@@ -10,7 +10,7 @@ import { isHome } from '../counting.ts';
 import { buildingPicture } from './building-picture.ts';
 import { building3d } from './building-3d.ts';
 
-/** The floors drawn with the first screen; on the first draw the rest follow in a task of their own (`later`). */
+/** The floors drawn with the first screen; on the first draw the rest follow, as many in each task of their own (`later`). */
 const FIRST_ROWS = 3;
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void, later?: (draw: () => void) => void): HTMLElement {
@@ -18,8 +18,8 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
   const statuses = floors.flatMap((f) => floorUnits(f).map((u) => u.availability));
   const shows = showsStatus();
   const rows = h('ol', { class: 'floor-rows', 'aria-label': t().building }, ...floors.slice(0, later ? FIRST_ROWS : undefined).map(row));
-  // Below a phone's first screen: a task of their own (a long task otherwise, with 200 homes).
-  if (later && floors.length > FIRST_ROWS) later(() => rows.append(...floors.slice(FIRST_ROWS).map(row)));
+  // Below a phone's first screen: FIRST_ROWS floors a task, in order (one long task otherwise, with 200 homes).
+  if (later) for (let i = FIRST_ROWS; i < floors.length; i += FIRST_ROWS) later(() => rows.append(...floors.slice(i, i + FIRST_ROWS).map(row)));
   return h(
     'div',
     { class: 'building', id: 'building' },
