@@ -1,7 +1,7 @@
 import type { Ctx } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import { isPublished, previewSigner, visible } from '../modules/projects/drafts.ts';
-import type { BundleKey } from '../public/bundle.service.ts';
+import { bundleSite, type BundleKey } from '../public/bundle.service.ts';
 import { LRUCache } from 'lru-cache';
 import { buildBundle, bundleEtag, publicProject, publicUnit } from '../public/bundle.ts';
 import { hiddenSold } from '../modules/units/units.record.ts';
@@ -24,7 +24,7 @@ export class PresentationService {
    */
   readonly #groupBundles = new LRUCache<string, GroupProjectBundle>({ max: 128 });
 
-  constructor(private readonly ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'media'>) {
+  constructor(private readonly ctx: Pick<Ctx, 'db' | 'clock' | 'config' | 'media' | 'payments'>) {
     this.#previews = previewSigner(ctx.config);
   }
 
@@ -38,9 +38,8 @@ export class PresentationService {
       throw notFound('namespace' in by ? 'Presentation' : `Presentation for host ${by.hostName || '(none)'}`);
     }
     const draft = !isPublished(head.data);
-    // As the bundle shows it, so the HTML keeps room for what the script will draw from it (the Book-a-visit link); the
-    // deposit flag is left off: the HTML draws nothing of deposits.
-    const project = publicProject(head, { paymentsOn: false, calUrl: this.ctx.config.integrations.calUrl }) as Record<string, unknown> & { name: string };
+    // As the bundle shows it, so the HTML keeps room for what the script will draw from it (the Book-a-visit link).
+    const project = publicProject(head, bundleSite(this.ctx)) as Record<string, unknown> & { name: string };
     let unit: (Record<string, unknown> & { _id: string; name: string }) | undefined;
     if (unitId !== undefined) {
       const row = OBJECT_ID.test(unitId) ? await findProjectUnit(db, head.id, unitId) : undefined;

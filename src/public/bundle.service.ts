@@ -41,6 +41,12 @@ const versionOf = (tag: string) => tag.replace(/^W\//, '').replace(/-(?:br|gzip)
 /** The address a bundle is asked for, as the node's memo knows it. */
 const memoKey = (by: BundleKey) => ('namespace' in by ? `n:${by.namespace}` : `h:${by.hostName.toLowerCase()}`);
 
+/** What of this server's settings every bundle it answers shows (payments on or off, where Cal.com's booking pages are). */
+export const bundleSite = (ctx: Pick<Ctx, 'payments' | 'config'>): BundleSite => ({
+  paymentsOn: ctx.payments.enabled,
+  calUrl: ctx.config.integrations.calUrl,
+});
+
 /**
  * What anonymous presentation pages read: the bundle (a draft only with its preview token; a realtor's own view with
  * an allocation token) and the project a live feed streams. Published bundles are kept encoded per node, keyed by
@@ -60,7 +66,7 @@ export class BundleService {
     this.#cache = new BundleCache(ctx.config.bundleCacheMb * 1024 * 1024);
     this.#previews = previewSigner(ctx.config);
     this.#allocations = new Allocations(ctx);
-    this.#site = { paymentsOn: ctx.payments.enabled, calUrl: ctx.config.integrations.calUrl };
+    this.#site = bundleSite(ctx);
   }
 
   async answer(by: BundleKey, ask: BundleAsk): Promise<BundleAnswer> {

@@ -10,7 +10,7 @@ import { isHome } from '../counting.ts';
 import { buildingPicture } from './building-picture.ts';
 import { building3d } from './building-3d.ts';
 
-/** The floors drawn with the first screen; on the first draw the rest follow, as many in each task of their own (`later`). */
+/** The floors drawn with the first screen; on the first draw the rest follow, as many to a task (`later`). */
 const FIRST_ROWS = 3;
 
 export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void, later?: (draw: () => void) => void): HTMLElement {
