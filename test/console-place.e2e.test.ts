@@ -68,10 +68,15 @@ async function clickMap(x: number, y: number): Promise<[number, number]> {
 /** Within a screen pixel at zoom 17 (a click lands on a whole pixel). */
 const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 2e-5, `${what}: ${a} vs ${b}`);
 
-/** Clicks a picture drawing at (x, y) of the picture's own pixels. */
+/**
+ * Clicks a picture drawing at (x, y) of the picture's own pixels: a click on the drawing itself at that point of it
+ * (scrolled into view and steady first, wherever the page has scrolled to), never at a place on the screen measured
+ * before (on a phone the list beside the picture scrolls the page when an item is picked).
+ */
 async function clickPicture(frame: Locator, x: number, y: number, size = { w: 1280, h: 720 }) {
-  const box = (await frame.locator('svg').boundingBox())!;
-  await page.mouse.click(box.x + (x / size.w) * box.width, box.y + (y / size.h) * box.height);
+  const svg = frame.locator('svg');
+  const box = (await svg.boundingBox())!;
+  await svg.click({ position: { x: (x / size.w) * box.width, y: (y / size.h) * box.height } });
 }
 
 describe(`the console's Map tab in Chromium (${ENGINE})`, { skip }, () => {

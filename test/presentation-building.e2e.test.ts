@@ -228,6 +228,48 @@ describe('the building as a picture and in 3D', { skip }, () => {
     }
   });
 
+  test('many homes in the list: the first six cards with the first screen, the others twelve to a task, in order, all there when the page is ready', async () => {
+    const extra: string[] = [];
+    try {
+      for (let i = 1; i <= 25; i++)
+        extra.push(
+          (
+            await createUnit(t.app, owner.auth, projectId, {
+              name: `L-${String(i).padStart(2, '0')}`,
+              floor: floors['Level 1'],
+              body: { availability: 'available' },
+            })
+          )._id,
+        );
+      const context = await browser.newContext(VIEWS.phone);
+      // Every batch of cards added to the list after it is on the page, as one task delivers them.
+      await context.addInitScript(() => {
+        const batches: number[] = [];
+        (window as unknown as { cardBatches: number[] }).cardBatches = batches;
+        new MutationObserver((records) => {
+          const added = records
+            .filter((r) => (r.target as Element).matches?.('#results ul.grid[aria-label]'))
+            .reduce((n, r) => n + [...r.addedNodes].filter((x) => (x as Element).classList?.contains('card-item')).length, 0);
+          if (added) batches.push(added);
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const page = await openPage('phone', `/p/${namespace}?view=list`, { context });
+      const cards = await page.locator('#results ul.grid[aria-label] > .card-item').count();
+      assert.ok(cards > 30, `${cards} cards`);
+      const batches = await page.evaluate(() => (window as unknown as { cardBatches: number[] }).cardBatches);
+      // The first six came with the list itself (not a batch of their own); then twelve a task, the last with the rest.
+      const expected = Array.from({ length: Math.ceil((cards - 6) / 12) }, (_, i) => Math.min(12, cards - 6 - i * 12));
+      assert.deepEqual(batches, expected, `${cards} cards: six with the first screen, then twelve a task`);
+      // Every home there, once.
+      const names = await page.locator('#results ul.grid[aria-label] > .card-item .name').allTextContents();
+      assert.equal(new Set(names).size, cards);
+      for (let i = 1; i <= 25; i++) assert.ok(names.includes(`L-${String(i).padStart(2, '0')}`));
+      await close(page);
+    } finally {
+      for (const id of extra) await t.app.inject({ method: 'DELETE', url: `/units/${id}`, headers: owner.auth });
+    }
+  });
+
   test("the group page's picture of the site: each project's shape a link to its page (no script)", async () => {
     const gns = `${namespace}-site`;
     const other = await createProject(t.app, owner.auth, {

@@ -303,6 +303,8 @@ function draw() {
   const focused = active && (results.contains(active) || byId('floor-overview')?.contains(active)) ? active.id : '';
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors.at(0);
+  // On the first draw what lies below the first screen (the building's floors, the list's cards) comes in tasks of its own.
+  const later = pending ? (fill: () => void) => void nextTask().then(fill) : undefined;
   const view =
     v.view === 'plan' && floor
       ? planWithList(planView(floor, open), floor, open)
@@ -310,10 +312,10 @@ function draw() {
         ? buildingView(
             open,
             (id) => actions.setFloor(id),
-            // On the first draw the floors below the first screen come in a task of their own.
-            pending ? (fill) => void nextTask().then(fill) : undefined,
+            // On the first draw the floors below the first screen come in tasks of their own.
+            later,
           )
-        : listView(open);
+        : listView(open, later);
   if (results.firstChild !== view || results.childNodes.length !== 1) results.replaceChildren(view);
   results.dataset.view = v.view;
   // Every floor at a glance under the hero, before the views and filters (`showFloorOverview`), drawn again with the bundle.

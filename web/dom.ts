@@ -23,7 +23,9 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {
 }
 
 function setAttrs(el: Element, attrs: Attrs) {
-  for (const [k, v] of Object.entries(attrs)) {
+  // for…in, not Object.entries: no array per element (hundreds of cells are built per draw).
+  for (const k in attrs) {
+    const v = attrs[k];
     if (v === undefined || v === false || v === null) continue;
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v as EventListener);
     // What is left is an attribute's text or number (the callers' literals).

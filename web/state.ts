@@ -165,9 +165,25 @@ export const bound = (v: string) => {
   return digits === '' || !Number.isFinite(Number(digits)) ? undefined : Number(digits);
 };
 
+/** The filters worked out once for the values they hold: `matches` runs for every unit of every draw. */
+let worked: { key: string; pMin?: number; pMax?: number; aMin?: number; aMax?: number; search: string } | undefined;
+function workedFilters(f: Record<FilterKey, string>) {
+  const key = FILTER_KEYS.map((k) => f[k]).join('\u0000');
+  if (worked?.key !== key)
+    worked = {
+      key,
+      pMin: bound(f.priceMin),
+      pMax: bound(f.priceMax),
+      aMin: bound(f.areaMin),
+      aMax: bound(f.areaMax),
+      search: f.search.toLowerCase().replace(/\s+/g, ''),
+    };
+  return worked;
+}
+
 export function matches(u: Room): boolean {
   const f = state.view.filters;
-  const [pMin, pMax, aMin, aMax] = [bound(f.priceMin), bound(f.priceMax), bound(f.areaMin), bound(f.areaMax)];
+  const { pMin, pMax, aMin, aMax, search } = workedFilters(f);
   // A price to be determined is no price: it matches no price range.
   const price = u.unitPriceTBD === true ? undefined : u.price;
   if (pMin !== undefined && !(typeof price === 'number' && price >= pMin)) return false;
@@ -177,7 +193,7 @@ export function matches(u: Room): boolean {
   if (f.bedrooms && (u.bedrooms ?? '') !== f.bedrooms) return false;
   if (f.availability && showsStatus() && u.availability !== f.availability) return false;
   // The search box: a unit whose name contains what was typed (any case, spaces ignored).
-  if (f.search.trim() && !u.name.toLowerCase().replace(/\s+/g, '').includes(f.search.toLowerCase().replace(/\s+/g, ''))) return false;
+  if (search && !u.name.toLowerCase().replace(/\s+/g, '').includes(search)) return false;
   return true;
 }
 

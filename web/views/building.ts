@@ -28,6 +28,10 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
     building3d(pickFloor),
     rows,
   );
+  function openCell(e: Event) {
+    const cell = (e.target as Element).closest('button.cell');
+    if (cell) open(cell.id.slice('cell-'.length));
+  }
   function row(f: (typeof floors)[number]) {
     const units = floorUnits(f);
     const free = units.filter((u) => u.availability === 'available' && isHome(u) && matches(u)).length;
@@ -43,7 +47,8 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
       ),
       h(
         'div',
-        { class: 'cells' },
+        // One listener for the row's cells (a cell's id is `cell-<unit id>`), not one per cell.
+        { class: 'cells', onclick: openCell },
         ...units.map((u) => {
           // A hidden sold unit's room: without statuses, a neutral cell that says nothing.
           if (u.stub && !shows) return h('span', { class: 'cell s-none stub', 'aria-hidden': 'true' });
@@ -62,7 +67,6 @@ export function buildingView(open: (unitId: string) => void, pickFloor: (floorId
               id: `cell-${u._id}`,
               'data-availability': shows ? u.availability : undefined,
               'aria-label': [u.name, shows ? `: ${statusText(u.availability)}` : '', price ? `, ${price}` : ''].join(''),
-              onclick: () => open(u._id),
             },
             shows ? h('span', { class: 'mark', 'aria-hidden': 'true' }, mark(u.availability)) : undefined,
             h('span', { class: 'cname' }, u.name),

@@ -66,11 +66,24 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
   return el;
 }
 
-export function listView(open: (id: string) => void): HTMLElement {
+/** The cards drawn with the first screen; on the first draw the rest follow, CARDS_PER_TASK to a task (`later`). */
+const FIRST_CARDS = 6;
+const CARDS_PER_TASK = 12;
+
+export function listView(open: (id: string) => void, later?: (draw: () => void) => void): HTMLElement {
   const units = listedUnits();
-  const homes = units.length
-    ? h('ul', { class: 'grid', 'aria-label': t().units }, ...units.map((u, i) => card(u, i < 2, open)))
-    : h('p', { class: 'empty', id: 'no-units' }, anyHomes() ? t().noUnits : t().noHomesYet);
+  const grid = units.length
+    ? h('ul', { class: 'grid', 'aria-label': t().units }, ...units.slice(0, later ? FIRST_CARDS : undefined).map((u, i) => card(u, i < 2, open)))
+    : undefined;
+  // Below a phone's first screen: CARDS_PER_TASK cards a task, in order (one long task otherwise, with 200 homes). A
+  // batch whose list was drawn again meanwhile is dropped: the new list has every card (and a kept card is moved, not
+  // copied, by an append).
+  if (grid && later)
+    for (let i = FIRST_CARDS; i < units.length; i += CARDS_PER_TASK)
+      later(() => {
+        if (grid.isConnected) grid.append(...units.slice(i, i + CARDS_PER_TASK).map((u) => card(u, false, open)));
+      });
+  const homes = grid ?? h('p', { class: 'empty', id: 'no-units' }, anyHomes() ? t().noUnits : t().noHomesYet);
   const others = otherSpaces(open);
   return others.length ? h('div', { class: 'list-parts' }, homes, ...others) : homes;
 }
