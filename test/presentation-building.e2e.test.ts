@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createFloor, createGroup, createProject, createUnit } from './helpers.ts';
 import {
   BOTH,
@@ -33,6 +33,27 @@ const PATHS: Record<string, { path: string; alternativePaths?: string[] }> = {
   'Level 2': { path: 'M300 400 H900 V520 H300 Z', alternativePaths: ['M950 400 H1150 V520 H950 Z'] },
   'Level 3': { path: 'M300 280 H900 V400 H300 Z' },
 };
+
+/**
+ * Counts, page by page of the context, the elements of class `item` each task adds to the element `list` matches once
+ * that list is on the page (one number per batch; what comes with the list itself is not counted). Read with `batchesOf`.
+ */
+async function recordBatches(context: BrowserContext, list: string, item: string) {
+  await context.addInitScript(
+    ([list, item]) => {
+      const batches: number[] = [];
+      (window as unknown as { batches: number[] }).batches = batches;
+      new MutationObserver((records) => {
+        const added = records
+          .filter((r) => (r.target as Element).matches?.(list))
+          .reduce((n, r) => n + [...r.addedNodes].filter((x) => (x as Element).classList?.contains(item)).length, 0);
+        if (added) batches.push(added);
+      }).observe(document, { childList: true, subtree: true });
+    },
+    [list, item] as const,
+  );
+}
+const batchesOf = (page: Page) => page.evaluate(() => (window as unknown as { batches: number[] }).batches);
 
 async function patchFloor(name: string, payload: Record<string, unknown>) {
   const res = await t.app.inject({ method: 'PATCH', url: `/floors/${floors[name]}`, headers: owner.auth, payload });
@@ -203,25 +224,11 @@ describe('the building as a picture and in 3D', { skip }, () => {
     try {
       for (let i = 4; i <= 10; i++) extra.push((await createFloor(t.app, owner.auth, projectId, { name: `Level ${i}`, position: i }))._id);
       const context = await browser.newContext(VIEWS.phone);
-      // Every batch of rows added to the floor list after it is on the page, as one task delivers them.
-      await context.addInitScript(() => {
-        const batches: number[] = [];
-        (window as unknown as { rowBatches: number[] }).rowBatches = batches;
-        new MutationObserver((records) => {
-          const added = records
-            .filter((r) => (r.target as Element).classList?.contains('floor-rows'))
-            .reduce((n, r) => n + [...r.addedNodes].filter((x) => (x as Element).classList?.contains('floor-row')).length, 0);
-          if (added) batches.push(added);
-        }).observe(document, { childList: true, subtree: true });
-      });
+      await recordBatches(context, '.floor-rows', 'floor-row');
       const page = await openPage('phone', '', { context });
       const names = await page.locator('.floor-row .fname').allTextContents();
       assert.deepEqual(names, ['Level 10', 'Level 9', 'Level 8', 'Level 7', 'Level 6', 'Level 5', 'Level 4', 'Level 3', 'Level 2', 'Level 1']);
-      assert.deepEqual(
-        await page.evaluate(() => (window as unknown as { rowBatches: number[] }).rowBatches),
-        [3, 3, 1],
-        'seven floors after the first screen, three a task',
-      );
+      assert.deepEqual(await batchesOf(page), [3, 3, 1], 'seven floors after the first screen, three a task');
       await close(page);
     } finally {
       for (const id of extra) await t.app.inject({ method: 'DELETE', url: `/floors/${id}`, headers: owner.auth });
@@ -242,21 +249,11 @@ describe('the building as a picture and in 3D', { skip }, () => {
           )._id,
         );
       const context = await browser.newContext(VIEWS.phone);
-      // Every batch of cards added to the list after it is on the page, as one task delivers them.
-      await context.addInitScript(() => {
-        const batches: number[] = [];
-        (window as unknown as { cardBatches: number[] }).cardBatches = batches;
-        new MutationObserver((records) => {
-          const added = records
-            .filter((r) => (r.target as Element).matches?.('#results ul.grid[aria-label]'))
-            .reduce((n, r) => n + [...r.addedNodes].filter((x) => (x as Element).classList?.contains('card-item')).length, 0);
-          if (added) batches.push(added);
-        }).observe(document, { childList: true, subtree: true });
-      });
+      await recordBatches(context, '#results ul.grid[aria-label]', 'card-item');
       const page = await openPage('phone', `/p/${namespace}?view=list`, { context });
       const cards = await page.locator('#results ul.grid[aria-label] > .card-item').count();
       assert.ok(cards > 30, `${cards} cards`);
-      const batches = await page.evaluate(() => (window as unknown as { cardBatches: number[] }).cardBatches);
+      const batches = await batchesOf(page);
       // The first six came with the list itself (not a batch of their own); then twelve a task, the last with the rest.
       const expected = Array.from({ length: Math.ceil((cards - 6) / 12) }, (_, i) => Math.min(12, cards - 6 - i * 12));
       assert.deepEqual(batches, expected, `${cards} cards: six with the first screen, then twelve a task`);
