@@ -3,7 +3,7 @@
  * page could show too. Modules: api (HTTP), live (keeping the bundle current), state (view state and the address),
  * format (words for numbers), views/* (what is drawn), dom (element helpers). No framework: docs/presentation.md.
  */
-import { byId, requireById, h, nextFrame, nextTask, safeUrl, sized } from './dom.ts';
+import { byId, requireById, h, nextFrame, nextTask, safeUrl, sized, type Later } from './dom.ts';
 import { languageLoaded, loadLanguage, t, useLanguage } from './i18n.ts';
 import { loadPart, partFailed } from './parts.ts';
 import { fromPrice, prepareFormats } from './format.ts';
@@ -304,7 +304,7 @@ function draw() {
   const v = state.view;
   const floor = state.bundle.floors.find((f) => f._id === v.floor) ?? state.bundle.floors.at(0);
   // On the first draw what lies below the first screen (the building's floors, the list's cards) comes in tasks of its own.
-  const later = pending ? (fill: () => void) => void nextTask().then(fill) : undefined;
+  const later: Later | undefined = pending ? (fill) => void nextTask().then(fill) : undefined;
   const view =
     v.view === 'plan' && floor
       ? planWithList(planView(floor, open), floor, open)

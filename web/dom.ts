@@ -82,6 +82,32 @@ export function nextTask(): Promise<void> {
   return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** Runs a piece of drawing in a later task of its own (`nextTask`): what a view is given on the page's first draw. */
+export type Later = (fill: () => void) => void;
+
+/**
+ * Puts `items` into `list`, each drawn by `draw` (with its index): all at once without `later`; with it, the first
+ * `first` now and the rest `per` to a task, in order (one long task otherwise, with 200 homes). A batch whose list was
+ * drawn again meanwhile (no longer on the page) is dropped: the new list has every item, and an element a view keeps
+ * for reuse would be moved out of it, not copied, by an append. Returns `list`.
+ */
+export function fillInTasks<T, E extends Element>(
+  list: E,
+  items: T[],
+  draw: (item: T, i: number) => Node,
+  later: Later | undefined,
+  first: number,
+  per: number,
+): E {
+  list.append(...items.slice(0, later ? first : undefined).map((x, i) => draw(x, i)));
+  if (later)
+    for (let i = first; i < items.length; i += per)
+      later(() => {
+        if (list.isConnected) list.append(...items.slice(i, i + per).map((x, k) => draw(x, i + k)));
+      });
+  return list;
+}
+
 /**
  * Resolves once the browser has drawn a frame (or after 100 ms, where frames are not drawn: a tab in the background):
  * what was added before is laid out and painted in that frame, apart from what comes after (a phone lays out a long

@@ -165,13 +165,14 @@ export const bound = (v: string) => {
   return digits === '' || !Number.isFinite(Number(digits)) ? undefined : Number(digits);
 };
 
-/** The filters worked out once for the values they hold: `matches` runs for every unit of every draw. */
-let worked: { key: string; pMin?: number; pMax?: number; aMin?: number; aMax?: number; search: string } | undefined;
+/** The filters that take working out (numbers from typed text, the search's letters). */
+const WORKED = ['priceMin', 'priceMax', 'areaMin', 'areaMax', 'search'] as const;
+/** Those filters worked out once for the values they hold (`from`): `matches` runs for every unit of every draw. */
+let worked: { from: Record<FilterKey, string>; pMin?: number; pMax?: number; aMin?: number; aMax?: number; search: string } | undefined;
 function workedFilters(f: Record<FilterKey, string>) {
-  const key = FILTER_KEYS.map((k) => f[k]).join('\u0000');
-  if (worked?.key !== key)
+  if (!worked || WORKED.some((k) => worked?.from[k] !== f[k]))
     worked = {
-      key,
+      from: { ...f },
       pMin: bound(f.priceMin),
       pMax: bound(f.priceMax),
       aMin: bound(f.areaMin),

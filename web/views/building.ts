@@ -1,7 +1,7 @@
 /** The building: the picture of it with the floors drawn over it (building-picture.ts) and its 3D models
  * (building-3d.ts) when the project has them; then floors as rows (top floor first), units as cells coloured by
  * status, available count per floor (one neutral colour and no count where the project hides availability). */
-import { h } from '../dom.ts';
+import { fillInTasks, h, type Later } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { floorUnits, matches, loaded, showsStatus, shownStatus } from '../state.ts';
 import { fromPrice, priceText, statusText } from '../format.ts';
@@ -13,13 +13,11 @@ import { building3d } from './building-3d.ts';
 /** The floors drawn with the first screen; on the first draw the rest follow, as many to a task (`later`). */
 const FIRST_ROWS = 3;
 
-export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void, later?: (draw: () => void) => void): HTMLElement {
+export function buildingView(open: (unitId: string) => void, pickFloor: (floorId: string) => void, later?: Later): HTMLElement {
   const floors = [...loaded().floors].sort((a, b) => b.position - a.position);
   const statuses = floors.flatMap((f) => floorUnits(f).map((u) => u.availability));
   const shows = showsStatus();
-  const rows = h('ol', { class: 'floor-rows', 'aria-label': t().building }, ...floors.slice(0, later ? FIRST_ROWS : undefined).map(row));
-  // Below a phone's first screen: FIRST_ROWS floors a task, in order (one long task otherwise, with 200 homes).
-  if (later) for (let i = FIRST_ROWS; i < floors.length; i += FIRST_ROWS) later(() => rows.append(...floors.slice(i, i + FIRST_ROWS).map(row)));
+  const rows = fillInTasks(h('ol', { class: 'floor-rows', 'aria-label': t().building }), floors, row, later, FIRST_ROWS, FIRST_ROWS);
   return h(
     'div',
     { class: 'building', id: 'building' },

@@ -1,6 +1,6 @@
 /** The unit list: cards with an image, status, facts and price. Cards are kept by unit and content, so a refresh that
  * changes one unit redraws one card (and never reloads the others' images). */
-import { h, sized } from '../dom.ts';
+import { fillInTasks, h, sized, type Later } from '../dom.ts';
 import { t } from '../i18n.ts';
 import { allUnits, floorUnits, listedUnits, settings, settingsRev, shownStatus, showsStatus, state } from '../state.ts';
 import { factsLine, perArea, priceText } from '../format.ts';
@@ -70,20 +70,12 @@ function card(u: Unit, eager: boolean, open: (id: string) => void): HTMLElement 
 const FIRST_CARDS = 6;
 const CARDS_PER_TASK = 12;
 
-export function listView(open: (id: string) => void, later?: (draw: () => void) => void): HTMLElement {
+export function listView(open: (id: string) => void, later?: Later): HTMLElement {
   const units = listedUnits();
-  const grid = units.length
-    ? h('ul', { class: 'grid', 'aria-label': t().units }, ...units.slice(0, later ? FIRST_CARDS : undefined).map((u, i) => card(u, i < 2, open)))
-    : undefined;
-  // Below a phone's first screen: CARDS_PER_TASK cards a task, in order (one long task otherwise, with 200 homes). A
-  // batch whose list was drawn again meanwhile is dropped: the new list has every card (and a kept card is moved, not
-  // copied, by an append).
-  if (grid && later)
-    for (let i = FIRST_CARDS; i < units.length; i += CARDS_PER_TASK)
-      later(() => {
-        if (grid.isConnected) grid.append(...units.slice(i, i + CARDS_PER_TASK).map((u) => card(u, false, open)));
-      });
-  const homes = grid ?? h('p', { class: 'empty', id: 'no-units' }, anyHomes() ? t().noUnits : t().noHomesYet);
+  // The first two cards' pictures load at once (the first screen's), the others as they scroll near.
+  const homes = units.length
+    ? fillInTasks(h('ul', { class: 'grid', 'aria-label': t().units }), units, (u, i) => card(u, i < 2, open), later, FIRST_CARDS, CARDS_PER_TASK)
+    : h('p', { class: 'empty', id: 'no-units' }, anyHomes() ? t().noUnits : t().noHomesYet);
   const others = otherSpaces(open);
   return others.length ? h('div', { class: 'list-parts' }, homes, ...others) : homes;
 }
