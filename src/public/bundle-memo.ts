@@ -62,6 +62,8 @@ export class BundleMemo {
 /** Checks of one kind, each trusted while no write came after it and for at most `recheckMs`. */
 class Checks<T extends CheckedProject> {
   readonly #entries = new Map<string, { checked: T; checkedAt: number; generation: number }>();
+  /** Reads under way, by key: callers that find none fresh while one runs (and no write came since it began) share it. */
+  readonly #reading = new Map<string, { generation: number; read: Promise<T | undefined> }>();
 
   constructor(
     private readonly generation: () => number,
@@ -73,6 +75,32 @@ class Checks<T extends CheckedProject> {
     const e = this.#entries.get(key);
     if (!e || e.generation !== this.generation() || now < e.checkedAt || now - e.checkedAt >= this.recheckMs) return undefined;
     return e.checked;
+  }
+
+  /**
+   * What `key` answers with: remembered, or read by `read` once however many ask at the same moment (a crowd of
+   * streams opening right after a write costs one read, not one each). A read begun before the last write is not
+   * shared with those who ask after it. Undefined (nothing there) is not remembered.
+   */
+  check(key: string, now: number, read: () => Promise<T | undefined>): Promise<T | undefined> {
+    const fresh = this.fresh(key, now);
+    if (fresh) return Promise.resolve(fresh);
+    const generation = this.generation();
+    const running = this.#reading.get(key);
+    if (running?.generation === generation) return running.read;
+    const job = {
+      generation,
+      read: read()
+        .then((checked) => {
+          if (checked) this.remember(key, checked, now, generation);
+          return checked;
+        })
+        .finally(() => {
+          if (this.#reading.get(key) === job) this.#reading.delete(key);
+        }),
+    };
+    this.#reading.set(key, job);
+    return job.read;
   }
 
   /** Remembers what a check begun at `generation` read. */

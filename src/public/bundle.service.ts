@@ -127,14 +127,13 @@ export class BundleService {
     // The page has usually just fetched the bundle: what that answered is trusted as the bundle's own check is; so is
     // what the last stream opened on this namespace found (a crowd of streams opening reads it once per interval).
     const key = memoKey({ namespace });
-    let project = this.memo.bundles.fresh(key, now) ?? this.memo.projects.fresh(key, now);
-    if (!project) {
-      const generation = this.memo.generation;
-      const row = await findProjectByNamespace(this.ctx.db.kysely, namespace);
-      if (!row) throw notFound('Presentation');
-      project = { projectId: row.id, published: row.published };
-      this.memo.projects.remember(key, project, now, generation);
-    }
+    const project =
+      this.memo.bundles.fresh(key, now) ??
+      (await this.memo.projects.check(key, now, async () => {
+        const row = await findProjectByNamespace(this.ctx.db.kysely, namespace);
+        return row && { projectId: row.id, published: row.published };
+      }));
+    if (!project) throw notFound('Presentation');
     this.#requireVisible(project.projectId, project.published, previewToken, now);
     return project.projectId;
   }
