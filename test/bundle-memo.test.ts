@@ -92,3 +92,37 @@ test(`a live-feed open trusts what its node last found for ${BUNDLE_RECHECK_MS} 
   assert.equal(await open(b), 200);
   assert.equal(await open(a), 200);
 });
+
+test(`a crowd right after a write shares the node's read: every request gets the new version, whole or 304 (${ENGINE})`, async () => {
+  const owner = await userWithToken(a);
+  const ns = slug();
+  const p = await createProject(a.app, owner.auth, { query: { namespace: ns } });
+  const f = await createFloor(a.app, owner.auth, p._id);
+  const u = await createUnit(a.app, owner.auth, p._id, { floor: f._id, body: { price: 100 } });
+  const get = (headers: Record<string, string> = {}) => a.app.inject({ method: 'GET', url: `/public/projects/${ns}`, headers });
+  const old = await get();
+  assert.equal((await caller(a.app, owner.auth)('PATCH', `/units/${u._id}`, { price: 300 })).statusCode, 200);
+  // Plain, holding the old version, asking for brotli: all at once, while the node's memo is due.
+  const crowd = await Promise.all(
+    Array.from({ length: 24 }, (_, i) => get([{}, { 'if-none-match': String(old.headers.etag) }, { 'accept-encoding': 'br' }][i % 3])),
+  );
+  const plain = crowd.filter((_, i) => i % 3 !== 2);
+  for (const r of plain) {
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.json().floors[0].units[0].price, 300);
+    assert.equal(r.headers['content-length'], String(Buffer.byteLength(r.body)));
+  }
+  assert.equal(new Set(plain.map((r) => r.headers.etag)).size, 1, 'one version for all');
+  assert.notEqual(plain[0]?.headers.etag, old.headers.etag);
+  for (const r of crowd.filter((_, i) => i % 3 === 2)) {
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.headers['content-encoding'], 'br');
+  }
+  // Those that hold the new version now: 304, together too.
+  const now = String(plain[0]?.headers.etag);
+  const again = await Promise.all(Array.from({ length: 8 }, () => get({ 'if-none-match': now })));
+  assert.deepEqual(
+    again.map((r) => r.statusCode),
+    Array(8).fill(304),
+  );
+});

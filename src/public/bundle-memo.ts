@@ -25,7 +25,8 @@ export interface CheckedBundle extends CheckedProject {
 /**
  * The public bundle's hot path (docs/performance.md): which project and ETag a namespace or host name answered with
  * when last checked, so a launch-day crowd on one bundle costs one database read per BUNDLE_RECHECK_MS per node
- * instead of one per request. The bytes stay in BundleCache, keyed by that ETag. The live feed's opens remember
+ * instead of one per request (requests that come while that read runs wait for it and share it, the body it builds
+ * with it). The bytes stay in BundleCache, keyed by that ETag. The live feed's opens remember
  * which project a namespace names the same way (`projects`): a crowd of streams opening costs no more reads than a
  * crowd fetching the bundle.
  *
@@ -80,10 +81,11 @@ class Checks<T extends CheckedProject> {
   /**
    * What `key` answers with: remembered, or read by `read` once however many ask at the same moment (a crowd of
    * streams opening right after a write costs one read, not one each). A read begun before the last write is not
-   * shared with those who ask after it. Undefined (nothing there) is not remembered.
+   * shared with those who ask after it. Undefined (nothing there) is not remembered. `evenIfFresh`: read (or join a
+   * read under way) though what is remembered is still fresh.
    */
-  check(key: string, now: number, read: () => Promise<T | undefined>): Promise<T | undefined> {
-    const fresh = this.fresh(key, now);
+  check(key: string, now: number, read: () => Promise<T | undefined>, opts: { evenIfFresh?: boolean } = {}): Promise<T | undefined> {
+    const fresh = opts.evenIfFresh ? undefined : this.fresh(key, now);
     if (fresh) return Promise.resolve(fresh);
     const generation = this.generation();
     const running = this.#reading.get(key);

@@ -5,7 +5,7 @@ import { notFound } from '../http/errors.ts';
 import { Allocations } from '../modules/allocations/allocations.service.ts';
 import { isPublished, previewSigner } from '../modules/projects/drafts.ts';
 import { BundleCache, buildBundle, bundleEtag, type BundleSite } from './bundle.ts';
-import type { BundleMemo } from './bundle-memo.ts';
+import type { BundleMemo, CheckedBundle } from './bundle-memo.ts';
 import { findBundleHead } from './bundle.repo.ts';
 import { findProjectByNamespace } from './public.repo.ts';
 
@@ -92,21 +92,36 @@ export class BundleService {
       }
     }
     const key = memoKey(by);
+    // The head read, and the body built when the node has none for that version. Requests that find the memo stale at
+    // the same moment (a crowd right after a write) share one (`Checks.check`); a conditional request that already
+    // has the version still builds it then, for the requests that follow it without.
+    let built: Buffer | undefined;
+    const read = async (): Promise<CheckedBundle | undefined> => {
+      const head = await findBundleHead(db, by, now);
+      if (!head) return undefined;
+      const found = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
+      if (this.#cache.get(head.id, found.etag) === undefined) {
+        // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
+        // a 560 kB allocation each that pushed the peak RSS under load.
+        built = Buffer.from(JSON.stringify(await buildBundle(db, head, now, undefined, this.#site)));
+        this.#cache.set(head.id, found.etag, built);
+      }
+      return found;
+    };
     let checked = this.memo.bundles.fresh(key, now);
     let body = checked && this.#cache.get(checked.projectId, checked.etag);
     if (!checked || (body === undefined && !notModified(checked.etag))) {
-      const generation = this.memo.generation;
-      const head = await findBundleHead(db, by, now);
-      if (!head) throw notFound('Presentation');
-      checked = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
-      body = this.#cache.get(head.id, checked.etag);
+      // Remembered and fresh, but its body let go from the cache to make room: read again all the same.
+      checked = await this.memo.bundles.check(key, now, read, { evenIfFresh: checked !== undefined });
+      if (!checked) throw notFound('Presentation');
+      // `built` when this request's own read built it: a body larger than the whole cache is not kept there.
+      body = this.#cache.get(checked.projectId, checked.etag) ?? built;
       if (body === undefined && !notModified(checked.etag)) {
-        // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
-        // a 560 kB allocation each that pushed the peak RSS under load.
-        body = Buffer.from(JSON.stringify(await buildBundle(db, head, now, undefined, this.#site)));
-        this.#cache.set(head.id, checked.etag, body);
+        // Not kept, and the read that built it was another request's: built again for this one.
+        checked = await read();
+        if (!checked) throw notFound('Presentation');
+        body = this.#cache.get(checked.projectId, checked.etag) ?? built;
       }
-      this.memo.bundles.remember(key, checked, now, generation);
     }
     this.#requireVisible(checked.projectId, checked.published, previewToken, now);
     // Previews and drafts are for the sales team's eyes: served, but never stored by shared caches or indexed.

@@ -91,3 +91,16 @@ test('past the interval the answer is read again', async () => {
   await memo.projects.check('ns', 1000, r.read);
   assert.equal(r.reads(), 2);
 });
+
+test('evenIfFresh reads though the answer is fresh (its body was let go), and remembers what it read', async () => {
+  const memo = new BundleMemo(1000);
+  const first = gatedRead(project);
+  first.open();
+  await memo.projects.check('ns', 0, first.read);
+  const moved = { projectId: 'p1', published: false };
+  const again = gatedRead(moved);
+  again.open();
+  assert.equal(await memo.projects.check('ns', 10, again.read, { evenIfFresh: true }), moved);
+  assert.equal(again.reads(), 1);
+  assert.equal(memo.projects.fresh('ns', 11), moved);
+});
