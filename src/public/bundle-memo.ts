@@ -107,6 +107,9 @@ class Checks<T extends CheckedProject> {
 
   /** Remembers what a check begun at `generation` read. */
   remember(key: string, checked: T, now: number, generation: number) {
+    // A read that began before a later write and ended after a newer read does not replace what that one found.
+    const kept = this.#entries.get(key);
+    if (kept && kept.generation > generation) return;
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
     this.#entries.set(key, { checked, checkedAt: now, generation });
   }

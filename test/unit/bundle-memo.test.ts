@@ -57,6 +57,20 @@ test('a read begun before a write is not shared with those who ask after it', as
   assert.equal(memo.projects.fresh('ns', 1), moved);
 });
 
+test('a read that began before a write and ends after the newer read does not replace what the newer one found', async () => {
+  const memo = new BundleMemo(1000);
+  const older = gatedRead(project);
+  const first = memo.projects.check('ns', 0, older.read);
+  await write(memo);
+  const moved = { projectId: 'p1', published: false };
+  const newer = gatedRead(moved);
+  newer.open();
+  assert.equal(await memo.projects.check('ns', 0, newer.read), moved);
+  older.open();
+  assert.equal(await first, project, 'its own caller still gets what it read');
+  assert.equal(memo.projects.fresh('ns', 1), moved, 'the memo keeps the newer answer');
+});
+
 test('nothing found is not remembered, and a failed read is given to everyone who shared it, then tried again', async () => {
   const memo = new BundleMemo(1000);
   const none = gatedRead(undefined);
