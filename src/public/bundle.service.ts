@@ -92,25 +92,25 @@ export class BundleService {
       }
     }
     const key = memoKey(by);
-    // The head read, and the body built when the node has none for that version. Requests that find the memo stale at
-    // the same moment (a crowd right after a write) share one (`Checks.check`); a conditional request that already
-    // has the version still builds it then, for the requests that follow it without.
-    let built: Buffer | undefined;
-    const read = async (): Promise<CheckedBundle | undefined> => {
-      const head = await findBundleHead(db, by, now);
-      if (!head) return undefined;
-      const found = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
-      if (this.#cache.get(head.id, found.etag) === undefined) {
-        // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
-        // a 560 kB allocation each that pushed the peak RSS under load.
-        built = Buffer.from(JSON.stringify(await buildBundle(db, head, now, undefined, this.#site)));
-        this.#cache.set(head.id, found.etag, built);
-      }
-      return found;
-    };
     let checked = this.memo.bundles.fresh(key, now);
     let body = checked && this.#cache.get(checked.projectId, checked.etag);
     if (!checked || (body === undefined && !notModified(checked.etag))) {
+      // The head read, and the body built when the node has none for that version. Requests that find the memo stale
+      // at the same moment (a crowd right after a write) share one (`Checks.check`); a conditional request that already
+      // has the version still builds it then, for the requests that follow it without.
+      let built: Buffer | undefined;
+      const read = async (): Promise<CheckedBundle | undefined> => {
+        const head = await findBundleHead(db, by, now);
+        if (!head) return undefined;
+        const found = { projectId: head.id, etag: bundleEtag(head), preview: head.data.previewMode === true, published: isPublished(head.data) };
+        if (this.#cache.get(head.id, found.etag) === undefined) {
+          // Kept encoded: a string would be turned into UTF-8 bytes again (and its length counted) for every response,
+          // a 560 kB allocation each that pushed the peak RSS under load.
+          built = Buffer.from(JSON.stringify(await buildBundle(db, head, now, undefined, this.#site)));
+          this.#cache.set(head.id, found.etag, built);
+        }
+        return found;
+      };
       // Remembered and fresh, but its body let go from the cache to make room: read again all the same.
       checked = await this.memo.bundles.check(key, now, read, { evenIfFresh: checked !== undefined });
       if (!checked) throw notFound('Presentation');
