@@ -83,17 +83,10 @@ await runMain(async () => {
     quiet.push(await round(false));
     written.push(await round(true));
   }
-  const summary = (rounds: Round[]) => ({
-    p50: quantile(
-      rounds.map((r) => r.ms),
-      0.5,
-    ),
-    p99: quantile(
-      rounds.map((r) => r.ms),
-      0.99,
-    ),
-    cpu: rounds.reduce((s, r) => s + r.cpuMs, 0) / rounds.length,
-  });
+  const summary = (rounds: Round[]) => {
+    const ms = rounds.map((r) => r.ms);
+    return { p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), cpu: rounds.reduce((s, r) => s + r.cpuMs, 0) / rounds.length };
+  };
   const q = summary(quiet);
   const w = summary(written);
   console.log(`${pinning}; ${ROUNDS} rounds of a crowd of ${CROWD} on a ${seeded.unitIds.length}-unit project (PostgreSQL)`);
